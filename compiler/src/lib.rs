@@ -1,0 +1,8 @@
+//! phicc: a C compiler for x86-64, AArch64 and RISC-V 64 whose SSA
+//! construction (mem2reg) and destruction (phi elimination) are kept honest by
+//! the differential harness in the `oracle` crate.
+//!
+//! The pipeline (design.md): C source -> frontend -> alloca IR (`ir`) ->
+//! mem2reg -> SSA passes -> phi elimination -> backend assembly.
+
+pub mod ir;
