@@ -5,6 +5,7 @@
 pub mod analysis;
 pub mod constants;
 pub mod instruction;
+pub mod interp;
 pub mod intrinsics;
 pub mod module;
 pub mod ops;
