@@ -16,6 +16,8 @@ use crate::ir::types::IrType;
 
 /// Deepest call nesting before a `StackOverflow` trap.
 pub(super) const MAX_CALL_DEPTH: usize = 2000;
+/// Largest value id a function may use.
+const MAX_VALUES: usize = 1 << 22;
 
 /// Why the loop stopped early.
 #[derive(Debug)]
@@ -151,6 +153,9 @@ impl<'m> Machine<'m> {
     /// Lay out globals and literals, then enter the entry function.
     fn start(&mut self, p: &Prepared<'m>, cfg: &RunConfig) -> Res<()> {
         for g in &p.module.globals {
+            if g.size > memory::MAX_HEAP_BLOCK {
+                return Err(TrapKind::Unsupported(format!("global @{} is too large", g.name)).into());
+            }
             let bytes = if g.is_extern {
                 let stream = match g.name.as_str() {
                     "stdin" => Some(0),
@@ -257,6 +262,9 @@ impl<'m> Machine<'m> {
             }
         }
         let pf = &p.funcs[fi as usize];
+        if pf.nvalues > MAX_VALUES {
+            return Err(TrapKind::Unsupported("value ids beyond the interpreter's limits".into()).into());
+        }
         let mut values = self.value_pool.pop().unwrap_or_default();
         values.clear();
         values.resize(pf.nvalues, Slot::default());

@@ -264,6 +264,9 @@ impl<'m> Machine<'m> {
             }
             Shim::Strncpy => {
                 let n = a(2)? as u64 as usize;
+                if n > super::memory::MAX_HEAP_BLOCK {
+                    return Err(TrapKind::OutOfBounds.into());
+                }
                 let mut b = self.mem.read_cstr_max(a(1)? as u64, n)?.to_vec();
                 b.resize(n, 0);
                 self.mem.write_bytes(a(0)? as u64, &b)?;

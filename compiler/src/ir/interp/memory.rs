@@ -375,7 +375,10 @@ impl Memory {
             return Err(TrapKind::Misaligned);
         }
         let (obj, off) = self.locate(addr)?;
-        if off + size > self.objects[obj as usize].data.len() {
+        if off
+            .checked_add(size)
+            .is_none_or(|end| end > self.objects[obj as usize].data.len())
+        {
             return Err(oob());
         }
         Ok((obj, off))
