@@ -8,6 +8,7 @@ pub mod instruction;
 pub mod intrinsics;
 pub mod module;
 pub mod ops;
+pub mod text;
 pub mod types;
 
 /// Everything a pass needs, in one import: `use phicc::ir::reexports::*`.
