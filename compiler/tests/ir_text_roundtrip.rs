@@ -257,3 +257,94 @@ fn example_files_are_canonical() {
     }
     assert!(seen >= 3, "expected at least 3 example files, found {seen}");
 }
+
+/// The examples in docs/ir.md parse: the worked example is canonical, and
+/// every instruction or terminator snippet in the tables parses as one line.
+#[test]
+fn documentation_examples_parse() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/ir.md")).unwrap();
+    let start = doc.find("## Worked example").unwrap();
+    let block = doc[start..].split("```").nth(1).unwrap().trim_start_matches('\n');
+    let m = parse_module(block).unwrap_or_else(|e| panic!("worked example: {e}"));
+    let body: String = block
+        .lines()
+        .filter(|l| !l.starts_with(';'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(print_module(&m), body);
+
+    const NO_DEST: &[&str] = &[
+        "store",
+        "memcpy",
+        "stackrestore",
+        "vastart",
+        "vaend",
+        "vacopy",
+        "vaargstruct",
+        "atomicstore",
+        "fence",
+        "setretf64second",
+        "setretf32second",
+        "setretf128second",
+        "asm",
+        "intrinsic",
+        "call",
+        "ret",
+        "br",
+        "condbr",
+        "switch",
+        "indirectbr",
+        "unreachable",
+    ];
+    let mut checked = 0;
+    for line in doc.lines().filter(|l| l.starts_with("| ")) {
+        for (i, span) in line.split('`').enumerate() {
+            let first = span.split(' ').next().unwrap_or("");
+            let is_code = i % 2 == 1 && (span.starts_with('%') && span.contains(" = ") || NO_DEST.contains(&first));
+            if !is_code {
+                continue;
+            }
+            let src = format!("define @f() -> void {{\nbb0:\n  {span}\n  unreachable\n}}\n");
+            let src = if ["ret", "br", "condbr", "switch", "indirectbr", "unreachable"].contains(&first) {
+                format!("define @f() -> void {{\nbb0:\n  {span}\n}}\n")
+            } else {
+                src
+            };
+            let m = parse_module(&src).unwrap_or_else(|e| panic!("doc snippet `{span}`: {e}"));
+            let b = &m.functions[0].blocks[0];
+            let printed = match b.instructions.first() {
+                Some(inst) => print_instruction(inst),
+                None => print_terminator(&b.terminator),
+            };
+            assert_eq!(printed, span, "doc snippet is not canonical");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 50, "only {checked} snippets checked");
+
+    // Module items and global initializers: the spans of each table's text column.
+    let items = &doc[doc.find("## Module items").unwrap()..doc.find("## Functions").unwrap()];
+    let mut checked = 0;
+    for line in items.lines().filter(|l| l.starts_with("| ")) {
+        let Some(column) = line.split(" | ").nth(1) else {
+            continue;
+        };
+        for span in column.split('`').skip(1).step_by(2) {
+            if span.contains("...") || span.starts_with('+') || span == "zero" {
+                continue;
+            }
+            let first = span.split(' ').next().unwrap_or("");
+            let item = ["asm", "symbol", "global", "alias", "constructor", "destructor"].contains(&first)
+                || (["string", "wstring", "string16"].contains(&first) && span.contains(" = "));
+            let src = if item {
+                format!("{span}\n")
+            } else {
+                format!("global @x: i32, size 4, align 4 = {span}\n")
+            };
+            let m = parse_module(&src).unwrap_or_else(|e| panic!("doc snippet `{span}`: {e}"));
+            assert_eq!(print_module(&m), src, "doc snippet is not canonical");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 15, "only {checked} module snippets checked");
+}
