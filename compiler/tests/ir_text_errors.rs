@@ -111,6 +111,10 @@ fn hand_written_defaults_are_sensible() {
     assert_eq!(m.functions[0].return_type, IrType::Void);
     assert!(m.functions[0].is_declaration && m.functions[0].blocks.is_empty());
     assert_eq!(m.functions[1].blocks[0].label, BlockId(7));
+    // `{}` is an empty definition, the same as the printed `{` newline `}`.
+    let m = parse_module("define @e() -> i32 {}\n").unwrap();
+    assert!(!m.functions[0].is_declaration && m.functions[0].blocks.is_empty());
+    assert_eq!(print_module(&m), "define @e() -> i32 {\n}\n");
     // A call without annotations has no ABI lists; `...` marks the fixed-argument count.
     let m = parse_module("define @h() -> void {\nbb0:\n  call i32 @printf(ptr %1, ..., i32 2i32)\n  ret\n}\n").unwrap();
     let Instruction::Call { info, .. } = &m.functions[0].blocks[0].instructions[0] else {

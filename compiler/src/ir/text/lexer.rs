@@ -366,7 +366,7 @@ fn parse_suffixed(text: &str) -> Result<IrConst, String> {
             return Err(bad());
         }
         let mag: u128 = digits.parse().map_err(|_| bad())?;
-        let bits: u32 = suffix[1..].parse().map_err(|_| bad())?;
+        let bits: u32 = suffix.trim_start_matches('i').parse().map_err(|_| bad())?;
         let min_mag = 1u128 << (bits - 1); // |MIN|
         let max_unsigned = if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 };
         if (neg && mag > min_mag) || (!neg && mag > max_unsigned) {

@@ -544,11 +544,8 @@ impl Parser {
         self.expect_punct(',')?;
         self.expect_word("align")?;
         g.align = self.usize_("global alignment")?;
-        loop {
-            let w = match self.peek() {
-                Tok::Ident(w) => w.clone(),
-                _ => break,
-            };
+        while let Tok::Ident(w) = self.peek() {
+            let w = w.clone();
             let flag = match w.as_str() {
                 "static" => &mut g.is_static,
                 "extern" => &mut g.is_extern,
@@ -684,8 +681,11 @@ impl Parser {
         let mut next_value: Option<u32> = None;
         self.function_attrs(&mut f, &mut next_value)?;
         if self.eat_punct('{') {
-            self.end_of_line()?;
-            self.body(&mut f)?;
+            // `{}` on one line is an empty body; otherwise blocks start on the next line.
+            if !self.eat_punct('}') {
+                self.end_of_line()?;
+                self.body(&mut f)?;
+            }
         } else if !f.is_declaration {
             return Err(self.expected("'{' (a 'define' needs a body; use 'declare' for a declaration)"));
         }

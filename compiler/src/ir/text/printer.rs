@@ -222,7 +222,8 @@ fn call_text(callee: &str, info: &CallInfo) -> String {
     if !typed {
         let _ = write!(s, " argtypes({})", list(&info.arg_types, |t| t.to_string()));
     }
-    if ellipsis_at.is_none() && !(!info.is_variadic && info.num_fixed_args == n) {
+    let all_fixed = !info.is_variadic && info.num_fixed_args == n;
+    if ellipsis_at.is_none() && !all_fixed {
         if info.is_variadic {
             s.push_str(" variadic");
         }
