@@ -64,6 +64,7 @@ impl Bug {
         Bug::ALL.into_iter().find(|b| b.name() == s)
     }
 
+    #[cfg(feature = "inject-bugs")]
     fn bit(self) -> u32 {
         1 << (self as u32)
     }
