@@ -16,6 +16,88 @@ use std::mem::discriminant;
 
 const MODULES: u64 = 10_000;
 
+/// Spellings every optional or fallback form prints; the random modules must
+/// produce each at least once, so the round trip covers the whole syntax.
+const SYNTAX_TO_COVER: &[&str] = &[
+    " abi",
+    "argtypes(",
+    " variadic",
+    "fixedargs ",
+    "sizes [",
+    "aligns [",
+    "argclasses [",
+    "riscvclasses [",
+    " sret",
+    " fastcall",
+    "retclasses [",
+    ", ...",
+    "(...",
+    "size ",
+    "classes [",
+    "riscv onefloat(",
+    "twofloats(",
+    "floatint(",
+    "intfloat(",
+    "symbols(",
+    "segs(",
+    "goto(",
+    "clobbers(",
+    "types(",
+    "outputs(",
+    "inputs(",
+    "*%",
+    "] \"",
+    "nextvalue 0",
+    "nextvalue ",
+    "destptr ",
+    "f128:0x",
+    "f64:0x",
+    "f32:0x",
+    "f128",
+    "@\"",
+    "\\u{",
+    "\\x",
+    "\\n",
+    "seg gs",
+    "seg fs",
+    " volatile",
+    " bool",
+    "paramallocas [",
+    "initlabels [",
+    "section ",
+    "visibility ",
+    " static",
+    " inline",
+    " alwaysinline",
+    " noinline",
+    " gnuinline",
+    " weak",
+    " used",
+    " naked",
+    " inlinedcalls",
+    " extern",
+    " common",
+    " const",
+    " threadlocal",
+    " explicitalign",
+    "symbol @",
+    "alias @",
+    "constructor @",
+    "destructor @",
+    "\nasm ",
+    "string16 @",
+    "wstring @",
+    "declare @",
+    "define @",
+    " = phi",
+    "addr @",
+    " + ",
+    " - ",
+    "labeldiff @",
+    "compound {",
+    "\n}\n",
+];
+
 fn assert_round_trip(m: &IrModule, what: &str) {
     let text = print_module(m);
     let parsed = match parse_module(&text) {
@@ -46,6 +128,7 @@ fn ten_thousand_random_modules_round_trip() {
     let mut inst_kinds = HashSet::new();
     let mut term_kinds = HashSet::new();
     let mut init_kinds = HashSet::new();
+    let mut covered = [false; SYNTAX_TO_COVER.len()];
     for seed in 0..MODULES {
         let mut rng = Rng::new(seed);
         let m = random_ir::module(&mut rng);
@@ -57,7 +140,20 @@ fn ten_thousand_random_modules_round_trip() {
         }
         init_kinds.extend(m.globals.iter().map(|g| discriminant(&g.init)));
         assert_round_trip(&m, &format!("seed {seed}"));
+        let text = print_module(&m);
+        for (i, word) in SYNTAX_TO_COVER.iter().enumerate() {
+            if text.contains(word) {
+                covered[i] = true;
+            }
+        }
     }
+    let missing: Vec<_> = SYNTAX_TO_COVER
+        .iter()
+        .zip(&covered)
+        .filter(|(_, c)| !**c)
+        .map(|(w, _)| w)
+        .collect();
+    assert!(missing.is_empty(), "the generator never produced {missing:?}");
     // The generator really exercised every variant.
     assert_eq!(inst_kinds.len(), random_ir::INSTRUCTION_KINDS);
     assert_eq!(term_kinds.len(), random_ir::TERMINATOR_KINDS);
