@@ -471,3 +471,19 @@ fn corpus_files_parse_and_round_trip() {
         assert!(seen > 0);
     }
 }
+
+/// Comments at the end of any line, blank lines and extra indentation do not
+/// change the parsed module.
+#[test]
+fn comments_blank_lines_and_indentation_are_ignored() {
+    for seed in 0..500 {
+        let m = random_ir::module(&mut Rng::new(seed));
+        let text = print_module(&m);
+        let noisy: String = text
+            .lines()
+            .map(|l| format!("\t {l}  ; note \"{seed}\" @%\n\n"))
+            .collect();
+        let parsed = parse_module(&noisy).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{noisy}"));
+        assert_eq!(parsed, m, "seed {seed}");
+    }
+}
