@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs what phicc's tests and campaigns need when it is missing.
+#   scripts/setup.sh            the test suite's needs (Rust tools, gcc)
+#   scripts/setup.sh --campaign also the cross toolchains, QEMU, Csmith and cvise
+# Debian packages come from apt-get (you are root on the project machines);
+# Rust tools from crates.io. Safe to run repeatedly: it only installs what is absent.
+set -euo pipefail
+
+want_campaign=0
+[ "${1:-}" = "--campaign" ] && want_campaign=1
+
+apt_updated=0
+apt_install() {
+    local missing=()
+    for pkg in "$@"; do
+        dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ "$(id -u)" != 0 ]; then
+        echo "setup: missing Debian packages: ${missing[*]} (run as root to install them)" >&2
+        return 1
+    fi
+    if [ $apt_updated = 0 ]; then
+        apt-get update -qq
+        apt_updated=1
+    fi
+    echo "setup: installing ${missing[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+}
+
+command -v cargo >/dev/null || { echo "setup: cargo is required (rustup)" >&2; exit 1; }
+command -v gcc >/dev/null || apt_install gcc libc6-dev
+
+if ! cargo nextest --version >/dev/null 2>&1; then
+    echo "setup: installing cargo-nextest"
+    cargo install --locked cargo-nextest >/dev/null 2>&1 || echo "setup: cargo-nextest unavailable; tests fall back to cargo test" >&2
+fi
+
+if [ $want_campaign = 1 ]; then
+    apt_install qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu \
+        libc6-dev-arm64-cross libc6-dev-riscv64-cross csmith libcsmith-dev cvise
+fi
