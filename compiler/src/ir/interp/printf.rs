@@ -139,20 +139,42 @@ fn strip_zeros(m: &mut String) {
     }
 }
 
-fn hex_float(x: f64, upper: bool) -> String {
+/// `%a`: `0xh.hhhp±d`, all significant hex digits or `prec` of them rounded
+/// to nearest even (subnormals as `0x0.hhh...p-1022`, like glibc).
+fn hex_float(x: f64, prec: Option<usize>, alt: bool, upper: bool) -> String {
     let bits = x.to_bits();
     let exp = ((bits >> 52) & 0x7ff) as i32;
     let mant = bits & ((1u64 << 52) - 1);
     let (lead, e) = match (exp, mant) {
-        (0, 0) => (0, 0),
+        (0, 0) => (0u64, 0),
         (0, _) => (0, -1022),
         _ => (1, exp - 1023),
     };
-    let mut frac = format!("{mant:013x}");
-    while frac.ends_with('0') {
-        frac.pop();
-    }
-    let dot = if frac.is_empty() { "" } else { "." };
+    let (lead, frac) = match prec {
+        None => {
+            let mut f = format!("{mant:013x}");
+            while f.ends_with('0') {
+                f.pop();
+            }
+            (lead, f)
+        }
+        Some(p) if p >= 13 => (lead, format!("{mant:013x}{}", "0".repeat(p - 13))),
+        Some(p) => {
+            let shift = (13 - p as u32) * 4;
+            let m = (lead << 52) | mant;
+            let (mut q, rem, half) = (m >> shift, m & ((1u64 << shift) - 1), 1u64 << (shift - 1));
+            if rem > half || (rem == half && q & 1 == 1) {
+                q += 1;
+            }
+            let f = if p == 0 {
+                String::new()
+            } else {
+                format!("{:0w$x}", q & ((1u64 << (p * 4)) - 1), w = p)
+            };
+            (q >> (p * 4), f)
+        }
+    };
+    let dot = if frac.is_empty() && !alt { "" } else { "." };
     let s = format!(
         "0x{lead}{dot}{frac}p{}{}",
         if e < 0 { '-' } else { '+' },
@@ -229,10 +251,7 @@ fn format_float(out: &mut Vec<u8>, s: &Spec, conv: u8, x: f64) -> Res<()> {
             }
         }
         _ => {
-            if s.prec.is_some() {
-                return Err(unsupported("printf %a with a precision"));
-            }
-            let h = hex_float(a, upper);
+            let h = hex_float(a, s.prec, s.alt, upper);
             // The "0x" goes before zero padding.
             let mut p = prefix.to_vec();
             p.extend_from_slice(&h.as_bytes()[..2]);
