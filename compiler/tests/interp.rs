@@ -673,3 +673,37 @@ fn variadic_functions_walk_their_arguments() {
     );
     assert_eq!(trap_of(&module(vec![sum, main])), TrapKind::OutOfBounds);
 }
+
+/// A plain asm (no goto labels) always falls through; its output value comes
+/// from the schedule, so different seeds give different values, and an
+/// undefined input traps.
+#[test]
+fn plain_asm_outputs_follow_the_schedule() {
+    use IrType::*;
+    let prog = |input: Operand| {
+        let asm = InlineAsm {
+            template: "".into(),
+            outputs: vec![AsmOutput {
+                constraint: "=r".into(),
+                value: v(1),
+                name: None,
+                is_def: true,
+            }],
+            inputs: vec![AsmInput {
+                constraint: "r".into(),
+                value: input,
+                name: None,
+            }],
+            clobbers: vec![],
+            operand_types: vec![I64, I64],
+            goto_labels: vec![],
+            input_symbols: vec![None],
+            seg_overrides: vec![],
+        };
+        main_returning(vec![Instruction::InlineAsm(Box::new(asm))], vo(1))
+    };
+    let m = prog(c64(1));
+    let values: std::collections::BTreeSet<String> = (0..8).map(|s| run_seed(&m, s).result.to_string()).collect();
+    assert_eq!(values.len(), 8, "{values:?}");
+    assert_eq!(trap_of(&prog(vo(7))), TrapKind::UseOfUndefinedValue);
+}
