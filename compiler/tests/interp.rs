@@ -707,3 +707,13 @@ fn plain_asm_outputs_follow_the_schedule() {
     assert_eq!(values.len(), 8, "{values:?}");
     assert_eq!(trap_of(&prog(vo(7))), TrapKind::UseOfUndefinedValue);
 }
+
+#[test]
+fn outcome_display_is_readable() {
+    let out = run_main(&pointer_program(true));
+    let text = out.to_string();
+    println!("{text}");
+    assert!(text.starts_with("result: returned "));
+    assert!(text.contains("events: 1\n  escape(stack(0,%1)+0)\n"));
+    assert!(text.contains("stdout: 19 bytes\n  | 0x8000000001000000\n"));
+}
