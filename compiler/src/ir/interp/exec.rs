@@ -1,7 +1,11 @@
 //! The fetch-execute loop: frames with per-value slots, parallel phis on
-//! block entry, every instruction and terminator, fuel, and the final
-//! outcome. Calls, events and variadics live in `calls.rs`-style helpers at
-//! the end of this file and in [`super::libc`]; inline asm in [`super::schedule`].
+//! block entry, every instruction and terminator, casts, fuel, and the final
+//! outcome. Calls, events and variadics are in [`super::calls`] and
+//! [`super::libc`]; inline asm is in [`super::schedule`].
+//!
+//! The loop keeps the current frame outside the caller stack so that value
+//! reads are one bounds-checked index; every label and name was resolved by
+//! [`super::prepare`] before the run.
 
 use super::memory::{self, decode, Memory, Place, FRAMEADDR_SLOT, FRAME_TAG_BITS, STACKSAVE_SLOT};
 use super::prepare::{Aux, PBlock, PFunc, Prepared};

@@ -7,16 +7,17 @@
 //! - phis of a block read all their incoming values at once on entry, copies
 //!   are sequential;
 //! - memory is byte-addressed, allocas are zero-filled, and an address depends
-//!   only on the identity of its object (see [`memory`]), so removing promoted
+//!   only on the identity of its object (see `memory.rs`), so removing promoted
 //!   allocas changes no other pointer value;
 //! - calls to declared functions go to a small libc shim or become recorded
 //!   events whose return values hash the event history;
 //! - inline asm is driven by a seeded schedule; fuel bounds the run.
 //!
 //! The interpreter never panics: malformed modules end in a trap.
-//! Layout: [`memory`] (objects, addresses), [`prepare`] (per-run resolution of
-//! names and labels), [`exec`] (the fetch-execute loop), [`schedule`] (asm
-//! schedule, event hashing), [`libc`] and [`printf`] (the C library shim).
+//! Layout: `memory.rs` (objects, addresses), `prepare.rs` (per-run resolution of
+//! names and labels), `exec.rs` (the fetch-execute loop), `calls.rs` (argument
+//! passing, variadics, events), `schedule.rs` (asm schedule, event hashing),
+//! `libc.rs` and `printf.rs` (the C library shim).
 
 mod calls;
 mod exec;
