@@ -394,3 +394,41 @@ fn sprintf_snprintf_and_string_functions() {
         RunResult::Trap(phicc::ir::interp::TrapKind::OutOfBounds)
     );
 }
+
+#[test]
+fn wide_strings_and_characters() {
+    use IrType::*;
+    let mut m = module(vec![declare("printf", I32, &[Ptr], true)]);
+    m.string_literals.push((".f".into(), "[%ls][%5.2ls][%lc][%lls]".into()));
+    m.wide_string_literals
+        .push((".w".into(), "wide".chars().map(|c| c as u32).collect()));
+    let insts = vec![
+        Instruction::GlobalAddr {
+            dest: v(0),
+            name: ".f".into(),
+        },
+        Instruction::GlobalAddr {
+            dest: v(1),
+            name: ".w".into(),
+        },
+        call(
+            Some(2),
+            "printf",
+            I32,
+            &[
+                (Ptr, vo(0)),
+                (Ptr, vo(1)),
+                (Ptr, vo(1)),
+                (I32, c32(b'z' as i32)),
+                (Ptr, vo(1)),
+            ],
+            1,
+        ),
+    ];
+    m.functions
+        .push(define("main", I32, &[], vec![block(0, insts, ret(vo(2)))]));
+    let out = run_main(&m);
+    // `%lls` is not a wide conversion: it prints the bytes of the first unit.
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "[wide][   wi][z][w]");
+    assert_eq!(out.result, RunResult::Returned(Some(19)));
+}

@@ -264,7 +264,31 @@ fn format_float(out: &mut Vec<u8>, s: &Spec, conv: u8, x: f64) -> Res<()> {
     Ok(())
 }
 
+/// Whether the conversion ending just before `i` had exactly an `l` modifier.
+fn a_is_wide(fmt: &[u8], i: usize) -> bool {
+    i >= 2 && fmt[i - 2] == b'l' && (i < 3 || fmt[i - 3] != b'l')
+}
+
 impl<'m> Machine<'m> {
+    /// A `wchar_t` string as bytes (ASCII only, like glibc in the C locale),
+    /// at most `max` bytes.
+    fn wide_string(&self, a: u64, max: usize) -> Res<Vec<u8>> {
+        let mut out = Vec::new();
+        let mut p = a;
+        while out.len() < max {
+            let c = self.mem.read(p, 4)? as u32;
+            if c == 0 {
+                break;
+            }
+            if c >= 0x80 {
+                return Err(unsupported("printf %ls of a non-ASCII string"));
+            }
+            out.push(c as u8);
+            p = p.wrapping_add(4);
+        }
+        Ok(out)
+    }
+
     fn next_arg(&mut self, src: &mut ArgSrc, want: Want) -> Res<u128> {
         match src {
             ArgSrc::Direct { vals, types, next } => {
@@ -371,8 +395,25 @@ impl<'m> Machine<'m> {
                     format_int(&mut out, &s, conv, v);
                 }
                 b'c' => {
-                    let v = self.next_arg(src, Want::Int)? as u8;
+                    let w = self.next_arg(src, Want::Int)?;
+                    if s.bits == 64 && a_is_wide(fmt, i) && w as u32 >= 0x80 {
+                        return Err(unsupported("printf %lc of a non-ASCII character"));
+                    }
+                    let v = w as u8;
                     pad(&mut out, &s, b"", &[v], false);
+                }
+                b's' if s.bits == 64 && a_is_wide(fmt, i) => {
+                    let a = self.next_arg(src, Want::Int)? as u64;
+                    let body = if a == 0 {
+                        if s.prec.is_none_or(|p| p >= 6) {
+                            b"(null)".to_vec()
+                        } else {
+                            Vec::new()
+                        }
+                    } else {
+                        self.wide_string(a, s.prec.unwrap_or(usize::MAX))?
+                    };
+                    pad(&mut out, &s, b"", &body, false);
                 }
                 b's' => {
                     let a = self.next_arg(src, Want::Int)? as u64;
