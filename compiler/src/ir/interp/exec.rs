@@ -729,7 +729,7 @@ pub(super) fn cast_bits(v: u128, from: IrType, to: IrType) -> u128 {
             } else if to.size() == 16 {
                 f as u128
             } else if to.size() == 8 {
-                if f >= 9.223372036854775808e18 {
+                if f >= 2f64.powi(63) {
                     f as u64 as u128
                 } else {
                     f as i64 as u64 as u128

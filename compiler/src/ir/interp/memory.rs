@@ -371,7 +371,7 @@ impl Memory {
         if addr < 4096 {
             return Err(TrapKind::NullDeref);
         }
-        if aligned && size > 1 && addr % (size.min(8) as u64) != 0 {
+        if aligned && size > 1 && !addr.is_multiple_of(size.min(8) as u64) {
             return Err(TrapKind::Misaligned);
         }
         let (obj, off) = self.locate(addr)?;
