@@ -11,11 +11,11 @@ use super::memory::{self, decode, Memory, Place, FRAMEADDR_SLOT, FRAME_TAG_BITS,
 use super::prepare::{Aux, PBlock, PFunc, Prepared};
 use super::schedule::Schedule;
 use super::{Event, Outcome, RunConfig, RunResult, TrapKind};
-use crate::ir::constants::zext;
+use crate::ir::constants::{zext, IrConst};
 use crate::ir::instruction::{BasicBlock, BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::intrinsics::IntrinsicOp;
 use crate::ir::module::IrModule;
-use crate::ir::ops::IrUnaryOp;
+use crate::ir::ops::{IrBinOp, IrUnaryOp};
 use crate::ir::types::IrType;
 
 /// Deepest call nesting before a `StackOverflow` trap.
@@ -221,6 +221,12 @@ impl<'m> Machine<'m> {
     pub fn opnd(&self, o: &Operand, ty: IrType) -> Res<u128> {
         match o {
             Operand::Value(v) => self.val(*v),
+            Operand::Const(IrConst::I64(x)) if ty.is_int_or_ptr() && ty.size() <= 8 => {
+                Ok(zext(*x as u64 as u128, ty.bits()))
+            }
+            Operand::Const(IrConst::I32(x)) if ty.is_int_or_ptr() && ty.size() <= 8 => {
+                Ok(zext(*x as i64 as u64 as u128, ty.bits()))
+            }
             Operand::Const(c) => Ok(c.bits_as(ty)),
         }
     }
@@ -501,7 +507,10 @@ impl<'m> Machine<'m> {
                 dest, op, lhs, rhs, ty, ..
             } => {
                 let (l, r) = (self.opnd(lhs, *ty)?, self.opnd(rhs, *ty)?);
-                let v = op.eval_bits(l, r, *ty).map_err(TrapKind::from)?;
+                let v = match fast_binop(*op, l, r, *ty) {
+                    Some(v) => v,
+                    None => op.eval_bits(l, r, *ty).map_err(TrapKind::from)?,
+                };
                 self.set(*dest, canon(v, *ty));
             }
             I::UnaryOp { dest, op, src, ty } => {
@@ -675,6 +684,28 @@ impl<'m> Machine<'m> {
     }
 }
 
+/// The non-trapping integer binops on types of at most 64 bits, computed in
+/// `u64` (the same results as `IrBinOp::eval_bits`, which handles the rest).
+#[inline]
+fn fast_binop(op: IrBinOp, l: u128, r: u128, ty: IrType) -> Option<u128> {
+    if !ty.is_int_or_ptr() || ty.size() > 8 {
+        return None;
+    }
+    let (a, b) = (l as u64, r as u64);
+    let v = match op {
+        IrBinOp::Add => a.wrapping_add(b),
+        IrBinOp::Sub => a.wrapping_sub(b),
+        IrBinOp::Mul => a.wrapping_mul(b),
+        IrBinOp::And => a & b,
+        IrBinOp::Or => a | b,
+        IrBinOp::Xor => a ^ b,
+        IrBinOp::Shl if (b as u128) < ty.bits() as u128 && r >> 64 == 0 => a << b,
+        IrBinOp::LShr if (b as u128) < ty.bits() as u128 && r >> 64 == 0 => zext(a as u128, ty.bits()) as u64 >> b,
+        _ => return None,
+    };
+    Some(zext(v as u128, ty.bits()))
+}
+
 /// `Cast` on raw bits: int<->int extends by the source's signedness, int<->float
 /// converts numerically (unsigned aware), float<->float converts, `f128` is `f64`.
 pub(super) fn cast_bits(v: u128, from: IrType, to: IrType) -> u128 {
@@ -739,5 +770,52 @@ pub(super) fn cast_bits(v: u128, from: IrType, to: IrType) -> u128 {
             };
             canon(bits, to)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fast_binops_agree_with_eval_bits() {
+        let samples: [u128; 10] = [0, 1, 2, 7, 8, 63, 64, 0x80, 0xffff_ffff, u64::MAX as u128];
+        let extra = [
+            0x1_0000_0001u128,
+            0x8000_0000_0000_0000,
+            0x1234_5678_9abc_def0,
+            1u128 << 70,
+        ];
+        for &ty in IrType::ALL.iter() {
+            for &op in IrBinOp::ALL {
+                for &l in samples.iter().chain(extra.iter()) {
+                    for &r in samples.iter().chain(extra.iter()) {
+                        if let Some(v) = fast_binop(op, l, r, ty) {
+                            let want = op.eval_bits(l, r, ty).map(|x| canon(x, ty));
+                            assert_eq!(Ok(v), want, "{op} {ty} {l:#x} {r:#x}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn casts_round_trip_through_wider_types() {
+        assert_eq!(cast_bits(0xff, IrType::I8, IrType::I64), u64::MAX as u128);
+        assert_eq!(cast_bits(0xff, IrType::U8, IrType::I64), 0xff);
+        assert_eq!(cast_bits(u64::MAX as u128, IrType::I64, IrType::I128), u128::MAX);
+        assert_eq!(
+            cast_bits(u64::MAX as u128, IrType::U64, IrType::F64),
+            (u64::MAX as f64).to_bits() as u128
+        );
+        assert_eq!(
+            cast_bits(1.5f64.to_bits() as u128, IrType::F64, IrType::F128),
+            1.5f64.to_bits() as u128
+        );
+        assert_eq!(
+            cast_bits(1.0e19f64.to_bits() as u128, IrType::F64, IrType::U64),
+            10_000_000_000_000_000_000
+        );
     }
 }

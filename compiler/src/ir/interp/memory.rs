@@ -388,10 +388,18 @@ impl Memory {
     #[inline]
     pub fn read(&self, addr: u64, size: usize) -> Result<u128, TrapKind> {
         let (obj, off) = self.check(addr, size, true)?;
-        let mut buf = [0u8; 16];
-        let n = size.min(16);
-        buf[..n].copy_from_slice(&self.objects[obj as usize].data[off..off + n]);
-        Ok(u128::from_le_bytes(buf))
+        let d = &self.objects[obj as usize].data[off..];
+        Ok(match size {
+            8 => u64::from_le_bytes([d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]]) as u128,
+            4 => u32::from_le_bytes([d[0], d[1], d[2], d[3]]) as u128,
+            1 => d[0] as u128,
+            _ => {
+                let mut buf = [0u8; 16];
+                let n = size.min(16);
+                buf[..n].copy_from_slice(&d[..n]);
+                u128::from_le_bytes(buf)
+            }
+        })
     }
 
     /// Store the low `size` bytes (at most 16) of `val`, little-endian.
@@ -402,8 +410,14 @@ impl Memory {
         if o.readonly {
             return Err(TrapKind::ReadOnlyWrite);
         }
-        let n = size.min(16);
-        o.data[off..off + n].copy_from_slice(&val.to_le_bytes()[..n]);
+        match size {
+            8 => o.data[off..off + 8].copy_from_slice(&(val as u64).to_le_bytes()),
+            4 => o.data[off..off + 4].copy_from_slice(&(val as u32).to_le_bytes()),
+            _ => {
+                let n = size.min(16);
+                o.data[off..off + n].copy_from_slice(&val.to_le_bytes()[..n]);
+            }
+        }
         Ok(())
     }
 
