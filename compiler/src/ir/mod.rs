@@ -9,6 +9,7 @@ pub mod intrinsics;
 pub mod module;
 pub mod ops;
 pub mod types;
+pub mod verify;
 
 /// Everything a pass needs, in one import: `use phicc::ir::reexports::*`.
 pub mod reexports {
