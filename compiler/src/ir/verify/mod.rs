@@ -114,9 +114,9 @@ impl fmt::Display for VerifyError {
             write!(f, "{b}: ")?;
         }
         if let Some(i) = self.inst {
-            write!(f, "inst {i} ")?;
+            write!(f, "inst {i}")?;
             if let Some(t) = &self.inst_text {
-                write!(f, "({t}) ")?;
+                write!(f, " ({t})")?;
             }
             f.write_str(": ")?;
         }
