@@ -16,6 +16,8 @@
 //! self-loops, multi-edges, unreachable blocks, blocks whose only predecessors
 //! are unreachable and entries with predecessors, and requires each to occur.
 
+#![allow(clippy::needless_range_loop)] // index-based loops mirror the set definitions
+
 use phicc::ir::analysis::{
     build_cfg, build_dom_tree_children, build_label_map, compute_dominance_frontiers, compute_dominators,
     compute_reverse_postorder, CfgAnalysis,
