@@ -1122,3 +1122,178 @@ fn errors_display_and_error_trait() {
     assert!(verify_function(&m, &m.functions[0], Ssa).is_err());
     assert!(verify_function(&diamond(), &diamond().functions[0], Ssa).is_ok());
 }
+
+/// One instruction per rule, appended after `%0 = paramref 0 i32`,
+/// `%1 = alloca i64`, `%2 = paramref 1 f64`: each gives exactly one error there.
+#[test]
+fn operand_rules_table() {
+    let ptr = IrType::Ptr;
+    let intrinsic = |op: IntrinsicOp, args: Vec<Operand>| Instruction::Intrinsic {
+        dest: None,
+        op,
+        dest_ptr: None,
+        args,
+    };
+    let mut asm_types = asm(&[8], &[], &[]);
+    if let Instruction::InlineAsm(a) = &mut asm_types {
+        a.operand_types = vec![I32, I32];
+    }
+    let mut call_len = call(None, "main", I32, &[(I32, v(0)), (F64, v(2))]);
+    if let Instruction::Call { info, .. } = &mut call_len {
+        info.arg_types.pop();
+    }
+    let cases: Vec<(Instruction, &str)> = vec![
+        (
+            load(8, I32, 0),
+            "(%8 = load): pointer %0 is i32 but a pointer is expected",
+        ),
+        (load(8, IrType::Void, 1), "(%8 = load): the instruction type is void"),
+        (
+            Instruction::Memcpy {
+                dest: Value(1),
+                src: Value(2),
+                size: 8,
+            },
+            "(memcpy): source %2 is f64 but a pointer is expected",
+        ),
+        (
+            Instruction::GetElementPtr {
+                dest: Value(8),
+                base: Value(1),
+                offset: v(2),
+                ty: I8,
+            },
+            "(%8 = gep): offset %2 is f64 but an integer is expected",
+        ),
+        (
+            Instruction::DynAlloca {
+                dest: Value(8),
+                size: v(0),
+                align: 6,
+            },
+            "(%8 = dynalloca): alignment 6 is not a power of two",
+        ),
+        (
+            Instruction::Cast {
+                dest: Value(8),
+                src: v(2),
+                from_ty: I32,
+                to_ty: I64,
+            },
+            "(%8 = cast): operand %2 is f64 but the cast is from i32",
+        ),
+        (
+            Instruction::Select {
+                dest: Value(8),
+                cond: v(2),
+                true_val: v(0),
+                false_val: i32c(1),
+                ty: I32,
+            },
+            "(%8 = select): condition %2 is f64 but an integer is expected",
+        ),
+        (
+            Instruction::CallIndirect {
+                func_ptr: v(2),
+                info: CallInfo::default(),
+            },
+            "(callind): callee %2 is f64 but a pointer is expected",
+        ),
+        (call_len, "(call @main): 2 arguments but 1 argument types"),
+        (
+            Instruction::AtomicRmw {
+                dest: Value(8),
+                op: AtomicRmwOp::Add,
+                ptr: Value(1),
+                val: v(2),
+                ordering: AtomicOrdering::SeqCst,
+                ty: I64,
+            },
+            "(%8 = atomicrmw): operand %2 is f64 but the instruction type is i64",
+        ),
+        (
+            Instruction::SetReturnF64Second { src: v(0) },
+            "(setretf64second): operand %0 is i32 but the instruction type is f64",
+        ),
+        (asm_types, "(%8 = asm): 2 operand types for 1 operands"),
+        (
+            intrinsic(IntrinsicOp::SqrtF64, vec![]),
+            "(intrinsic): intrinsic sqrtf64 takes 1 arguments, not 0",
+        ),
+        (
+            Instruction::VaStart { va_list_ptr: Value(0) },
+            "(vastart): va_list %0 is i32 but a pointer is expected",
+        ),
+        (
+            Instruction::StackRestore { ptr: Value(2) },
+            "(stackrestore): pointer %2 is f64 but a pointer is expected",
+        ),
+        (
+            store(ptr, v(2), 1),
+            "(store): stored value %2 is f64 but the instruction type is ptr",
+        ),
+    ];
+    for (inst, needle) in cases {
+        let m = module(vec![func(
+            "main",
+            I32,
+            &[I32, F64],
+            vec![block(
+                0,
+                vec![param(0, 0, I32), alloca(1, I64, 8, 8), param(2, 1, F64), inst],
+                ret(i32c(0)),
+            )],
+        )]);
+        assert_error(&m, Ssa, Some(0), Some(3), needle);
+    }
+}
+
+#[test]
+fn declarations_have_no_body() {
+    let mut d = declare("ext", I32, &[], false);
+    d.blocks.push(block(0, vec![], ret(i32c(0))));
+    assert_error_in(&module(vec![d]), Ssa, "ext", None, None, "a declaration has a body");
+}
+
+#[test]
+fn indirect_branch_target_is_a_pointer() {
+    let m = main_with(vec![
+        block(0, vec![], br(1)),
+        block(
+            1,
+            vec![Instruction::Cast {
+                dest: Value(0),
+                src: i32c(0),
+                from_ty: I32,
+                to_ty: F64,
+            }],
+            Terminator::IndirectBranch {
+                target: v(0),
+                possible_targets: vec![bb(1)],
+            },
+        ),
+    ]);
+    assert_error(
+        &m,
+        Ssa,
+        Some(1),
+        Some(1),
+        "(indirectbr): target %0 is f64 but a pointer is expected",
+    );
+}
+
+#[test]
+fn non_ssa_definitions_agree_in_type() {
+    // %3 defined by an i64 add in one arm and an i32 load in the other.
+    let m = main_with(vec![
+        block(0, vec![param(0, 0, I32), alloca(1, I32, 4, 4)], condbr(v(0), 1, 2)),
+        block(1, vec![add(3, I64, i64c(1), i64c(1))], br(3)),
+        block(2, vec![load(3, I32, 1)], br(3)),
+        block(3, vec![], ret(v(0))),
+    ]);
+    let t = assert_error(&m, NonSsa, Some(2), Some(0), "");
+    assert_eq!(
+        t,
+        "@main: bb2: inst 0 (%3 = load): %3 is defined here as i32 but elsewhere as i64"
+    );
+}
