@@ -42,7 +42,7 @@
 //! - conditions (`condbr`, `select`), sizes and offsets are integers; `cmp`
 //!   yields `i8`, so using its result as a wider integer is an error;
 //! - every case value of a `switch` fits its type and no two are equal;
-//! - a `call` names a function of the module (definition or declaration) and
+//! - a `call` names a function of the module (definition, declaration or alias) and
 //!   passes as many arguments as it has parameters (at least as many for a
 //!   variadic callee); `args` and `arg_types` have equal lengths; a call with a
 //!   result does not return `void`;
