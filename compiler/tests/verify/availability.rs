@@ -116,44 +116,55 @@ fn segment(insts: &[Instruction], i: usize) -> usize {
         .count()
 }
 
-/// Does the definition at (`d`, `j`) reach the use at (`t`, `i`) on every path?
-/// `None` when the use is unreachable (the verifier does not check it).
-fn brute_force_available(f: &IrFunction, d: usize, j: usize, t: usize, i: usize) -> Option<bool> {
-    let segs: Vec<usize> = f
-        .blocks
-        .iter()
-        .map(|b| segment(&b.instructions, usize::MAX) + 1)
-        .collect();
-    let node = |b: usize, s: usize| segs[..b].iter().sum::<usize>() + s;
-    let total: usize = segs.iter().sum();
-    // Out-edges of each segment node, tagged fall-through or not.
-    let mut edges: Vec<Vec<(usize, bool)>> = vec![Vec::new(); total];
-    for (b, block) in f.blocks.iter().enumerate() {
-        let mut s = 0;
-        for inst in &block.instructions {
-            let gotos = inst.asm_goto_targets();
-            if !gotos.is_empty() {
-                for (_, l) in gotos {
-                    edges[node(b, s)].push((node(l.0 as usize, 0), false));
-                }
-                edges[node(b, s)].push((node(b, s + 1), true));
-                s += 1;
-            }
+/// The segment graph of a function.
+struct Model {
+    /// First node of each block.
+    first: Vec<usize>,
+    /// Out-edges of each segment node, tagged `true` for a fall-through.
+    edges: Vec<Vec<(usize, bool)>>,
+}
+
+impl Model {
+    fn new(f: &IrFunction) -> Model {
+        let mut first = Vec::new();
+        let mut total = 0;
+        for b in &f.blocks {
+            first.push(total);
+            total += segment(&b.instructions, usize::MAX) + 1;
         }
-        block
-            .terminator
-            .for_each_successor(|l| edges[node(b, s)].push((node(l.0 as usize, 0), false)));
+        let mut edges: Vec<Vec<(usize, bool)>> = vec![Vec::new(); total];
+        for (b, block) in f.blocks.iter().enumerate() {
+            let mut s = first[b];
+            for inst in &block.instructions {
+                let gotos = inst.asm_goto_targets();
+                if !gotos.is_empty() {
+                    for (_, l) in gotos {
+                        edges[s].push((first[l.0 as usize], false));
+                    }
+                    edges[s].push((s + 1, true));
+                    s += 1;
+                }
+            }
+            block
+                .terminator
+                .for_each_successor(|l| edges[s].push((first[l.0 as usize], false)));
+        }
+        Model { first, edges }
     }
-    let reach = |blocked: Option<(usize, bool)>| {
-        let mut seen = vec![false; total];
+
+    fn node(&self, f: &IrFunction, b: usize, i: usize) -> usize {
+        self.first[b] + segment(&f.blocks[b].instructions, i)
+    }
+
+    /// Nodes reachable from the entry; `blocked = (node, only_fall_through)`
+    /// removes that node's exits (or only its fall-through).
+    fn reach(&self, blocked: Option<(usize, bool)>) -> Vec<bool> {
+        let mut seen = vec![false; self.edges.len()];
         let mut stack = vec![0];
         seen[0] = true;
         while let Some(u) = stack.pop() {
-            for &(w, fall) in &edges[u] {
-                let cut = match blocked {
-                    Some((bn, only_fall)) => u == bn && (fall || !only_fall),
-                    None => false,
-                };
+            for &(w, fall) in &self.edges[u] {
+                let cut = blocked.is_some_and(|(bn, only_fall)| u == bn && (fall || !only_fall));
                 if !cut && !seen[w] {
                     seen[w] = true;
                     stack.push(w);
@@ -161,19 +172,73 @@ fn brute_force_available(f: &IrFunction, d: usize, j: usize, t: usize, i: usize)
             }
         }
         seen
-    };
-    let use_node = node(t, segment(&f.blocks[t].instructions, i));
-    if !reach(None)[node(t, 0)] {
-        return None;
     }
-    let def_inst = &f.blocks[d].instructions[j];
-    let is_asm = !def_inst.asm_goto_targets().is_empty();
-    let def_node = node(d, segment(&f.blocks[d].instructions, j));
-    if def_node == use_node {
-        return Some(j < i);
+
+    /// The def node and what it blocks: an ordinary definition every exit of
+    /// its segment, an asm output only the asm's fall-through.
+    fn blocking(&self, f: &IrFunction, d: usize, j: usize) -> (usize, bool) {
+        let is_asm = !f.blocks[d].instructions[j].asm_goto_targets().is_empty();
+        (self.node(f, d, j), is_asm)
     }
-    // An asm output is defined on its fall-through edge only: its goto edges stay.
-    Some(!reach(Some((def_node, is_asm)))[use_node])
+
+    /// Does the definition at (`d`, `j`) reach the use at (`t`, `i`) on every
+    /// path? `None` when the use is unreachable (the verifier does not check it).
+    fn use_available(&self, f: &IrFunction, d: usize, j: usize, t: usize, i: usize) -> Option<bool> {
+        if !self.reach(None)[self.first[t]] {
+            return None;
+        }
+        let use_node = self.node(f, t, i);
+        let (def_node, only_fall) = self.blocking(f, d, j);
+        if def_node == use_node {
+            return Some(j < i);
+        }
+        Some(!self.reach(Some((def_node, only_fall)))[use_node])
+    }
+
+    /// Is the definition at (`d`, `j`) available on the edge from block `p`
+    /// to block `t` (a phi operand)? `None` when `p` is unreachable.
+    fn edge_available(&self, f: &IrFunction, d: usize, j: usize, p: usize, t: usize) -> Option<bool> {
+        if !self.reach(None)[self.first[p]] {
+            return None;
+        }
+        let insts = &f.blocks[p].instructions;
+        let asm_edge = insts
+            .iter()
+            .position(|x| x.asm_goto_targets().iter().any(|(_, l)| l.0 as usize == t));
+        let from = self.node(f, p, asm_edge.unwrap_or(usize::MAX));
+        let (def_node, only_fall) = self.blocking(f, d, j);
+        if def_node == from {
+            // Defined in the edge's own segment: before its end, unless it is
+            // the output of the very asm goto that is the edge.
+            return Some(asm_edge != Some(j) || d != p);
+        }
+        Some(!self.reach(Some((def_node, only_fall)))[from])
+    }
+}
+
+fn find_def(f: &IrFunction, v: Value) -> (usize, usize) {
+    for (b, block) in f.blocks.iter().enumerate() {
+        for (i, inst) in block.instructions.iter().enumerate() {
+            let mut hit = false;
+            inst.for_each_def(|d| hit |= d == v);
+            if hit {
+                return (b, i);
+            }
+        }
+    }
+    panic!("{v} is not defined")
+}
+
+fn preds_of(f: &IrFunction, t: usize) -> Vec<usize> {
+    (0..f.blocks.len())
+        .filter(|&p| {
+            let b = &f.blocks[p];
+            b.terminator.successors().contains(&BlockId(t as u32))
+                || b.instructions
+                    .iter()
+                    .any(|x| x.asm_goto_targets().iter().any(|(_, l)| l.0 as usize == t))
+        })
+        .collect()
 }
 
 #[test]
@@ -185,7 +250,7 @@ fn asm_goto_refined_dominance_matches_brute_force() {
         if defs.is_empty() {
             continue;
         }
-        let (d, mut j, v) = defs[rng.below(defs.len())];
+        let (d, _, v) = defs[rng.below(defs.len())];
         // Half the uses in the defining block, where order and asm segments matter most.
         let t = if rng.below(2) == 0 {
             d
@@ -193,43 +258,27 @@ fn asm_goto_refined_dominance_matches_brute_force() {
             rng.below(f.blocks.len())
         };
         let i = rng.below(f.blocks[t].instructions.len() + 1);
-        let user = Value(10_000);
-        f.blocks[t].instructions.insert(
-            i,
-            Instruction::BinOp {
-                dest: user,
-                op: IrBinOp::Add,
-                lhs: Operand::Value(v),
-                rhs: Operand::Const(IrConst::I32(1)),
-                ty: I32,
-            },
-        );
-        if t == d && i <= j {
-            j += 1;
-        }
-        let expected = brute_force_available(&f, d, j, t, i);
+        f.blocks[t]
+            .instructions
+            .insert(i, add(10_000, I32, Operand::Value(v), i32c(1)));
+        let (d, j) = find_def(&f, v);
+        let expected = Model::new(&f).use_available(&f, d, j, t, i);
         let m = IrModule {
             functions: vec![f],
             ..IrModule::default()
         };
         let result = verify_module(&m, VerifyMode::Ssa);
-        let text = m.functions[0]
-            .blocks
-            .iter()
-            .map(|b| format!("{:?}", b))
-            .collect::<Vec<_>>()
-            .join("\n");
+        let text = format!("{:#?}", m.functions[0].blocks);
         match expected {
             None => {
                 unreachable += 1;
-                assert!(result.is_ok(), "seed {seed}: use unreachable, got {:?}\n{text}", result);
+                assert!(result.is_ok(), "seed {seed}: use unreachable, got {result:?}\n{text}");
             }
             Some(true) => {
                 valid += 1;
                 assert!(
                     result.is_ok(),
-                    "seed {seed}: {v} reaches the use, got {:?}\n{text}",
-                    result
+                    "seed {seed}: {v} reaches the use, got {result:?}\n{text}"
                 );
             }
             Some(false) => {
@@ -249,4 +298,61 @@ fn asm_goto_refined_dominance_matches_brute_force() {
     }
     eprintln!("valid {valid}, invalid {invalid} ({via_asm} through asm goto edges), unreachable {unreachable}");
     assert!(valid > 1000 && invalid > 1000 && via_asm > 200 && unreachable > 200);
+}
+
+/// A phi whose incoming values are random definitions: the verifier reports
+/// exactly the entries the model finds unavailable on their edge.
+#[test]
+fn phi_edge_availability_matches_brute_force() {
+    let (mut entries, mut bad_entries, mut bad_asm_edges) = (0, 0, 0);
+    for seed in 0..10_000u64 {
+        let mut rng = Rng(seed.wrapping_mul(0x51_7cc1_b727) ^ 0x5a5a);
+        let (mut f, defs) = random_function(&mut rng);
+        let t = 1 + rng.below(f.blocks.len() - 1);
+        let preds = preds_of(&f, t);
+        if defs.is_empty() || preds.is_empty() {
+            continue;
+        }
+        let incoming: Vec<(Operand, u32)> = preds
+            .iter()
+            .map(|&p| (Operand::Value(defs[rng.below(defs.len())].2), p as u32))
+            .collect();
+        f.blocks[t].instructions.insert(0, phi(20_000, I32, &incoming));
+        let model = Model::new(&f);
+        let mut expected: Vec<String> = Vec::new();
+        for &(op, p) in &incoming {
+            let Operand::Value(v) = op else { unreachable!() };
+            let (d, j) = find_def(&f, v);
+            entries += 1;
+            if model.edge_available(&f, d, j, p as usize, t) == Some(false) {
+                expected.push(format!("incoming value {v} from bb{p} "));
+            }
+        }
+        let m = IrModule {
+            functions: vec![f],
+            ..IrModule::default()
+        };
+        let errs = verify_module(&m, VerifyMode::Ssa)
+            .err()
+            .map(|e| e.0)
+            .unwrap_or_default();
+        let text = format!("{:#?}", m.functions[0].blocks);
+        assert_eq!(
+            errs.len(),
+            expected.len(),
+            "seed {seed}: expected {expected:?}, got {errs:?}\n{text}"
+        );
+        for (e, want) in errs.iter().zip(&expected) {
+            assert_eq!(
+                (e.block, e.inst),
+                (Some(BlockId(t as u32)), Some(0)),
+                "seed {seed}: {e}"
+            );
+            assert!(e.message.starts_with(want), "seed {seed}: {e} (expected {want:?})");
+            bad_asm_edges += e.message.contains("asm goto") as usize;
+        }
+        bad_entries += expected.len();
+    }
+    eprintln!("{entries} phi entries, {bad_entries} unavailable ({bad_asm_edges} on or through asm goto edges)");
+    assert!(entries > 5000 && bad_entries > 1000 && bad_asm_edges > 200);
 }
