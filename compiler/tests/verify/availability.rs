@@ -8,7 +8,9 @@
 //! blocks every exit of its segment; an asm output blocks only the asm's
 //! fall-through (outputs are not written along goto edges). With that
 //! blocking, the use's segment must be unreachable from the entry (or, in the
-//! definition's own segment, the definition must come first).
+//! definition's own segment, the definition must come first). A phi operand
+//! is checked the same way at the end of the segment its edge leaves from,
+//! except that an asm's output never flows along that asm's own goto edge.
 
 use super::builders::*;
 
