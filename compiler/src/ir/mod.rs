@@ -8,6 +8,7 @@ pub mod instruction;
 pub mod intrinsics;
 pub mod module;
 pub mod ops;
+pub mod text;
 pub mod types;
 pub mod verify;
 
