@@ -6,4 +6,5 @@ mod availability;
 mod builders;
 mod ssa;
 mod structure;
+mod text;
 mod types;
