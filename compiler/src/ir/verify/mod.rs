@@ -41,7 +41,9 @@
 //!   unless it is `zero` (this exposes a missing constant narrowing in mem2reg);
 //! - conditions (`condbr`, `select`), sizes and offsets are integers; `cmp`
 //!   yields `i8`, so using its result as a wider integer is an error;
-//! - every case value of a `switch` fits its type and no two are equal;
+//! - the type of a value-producing instruction (and of a load, store or cast) is
+//!   not `void`; a `switch` has an integer type, and every case value fits it
+//!   (read signed or unsigned) and no two are equal;
 //! - a `call` names a function of the module (definition, declaration or alias) and
 //!   passes as many arguments as it has parameters (at least as many for a
 //!   variadic callee); `args` and `arg_types` have equal lengths; a call with a
@@ -50,8 +52,10 @@
 //! - `globaladdr` names a global, function, string literal or alias;
 //! - an `alloca` is at least as large as its type, and every alignment is a
 //!   power of two;
-//! - an `asm` lists either no operand types or one per operand, and its
-//!   non-`is_def` outputs are pointers; an intrinsic gets its number of arguments;
+//! - an `asm` lists either no operand types or one per operand; its
+//!   non-`is_def` outputs are pointers and its register inputs agree with their
+//!   operand types (memory-constraint inputs are not checked); an intrinsic gets
+//!   its number of arguments;
 //! - `ret` returns a value of the function's return type and never returns a
 //!   value from a void function (a bare `ret` in a non-void function is allowed:
 //!   C lets control fall off the end of such a function).
