@@ -383,6 +383,22 @@ fn operand_rules_table() {
     if let Instruction::InlineAsm(a) = &mut asm_types {
         a.operand_types = vec![I32, I32];
     }
+    let mut asm_input = asm(&[], &[], &[]);
+    if let Instruction::InlineAsm(a) = &mut asm_input {
+        a.inputs = vec![
+            AsmInput {
+                constraint: "r".into(),
+                value: v(2),
+                name: None,
+            },
+            AsmInput {
+                constraint: "m".into(),
+                value: v(1),
+                name: None,
+            },
+        ];
+        a.operand_types = vec![I32, I32];
+    }
     let mut call_len = call(None, "main", I32, &[(I32, v(0)), (F64, v(2))]);
     if let Instruction::Call { info, .. } = &mut call_len {
         info.arg_types.pop();
@@ -461,6 +477,7 @@ fn operand_rules_table() {
             "(setretf64second): operand %0 is i32 but the instruction type is f64",
         ),
         (asm_types, "(%8 = asm): 2 operand types for 1 operands"),
+        (asm_input, "(asm): input 0: %2 is f64 but its operand type is i32"),
         (
             intrinsic(IntrinsicOp::SqrtF64, vec![]),
             "(intrinsic): intrinsic sqrtf64 takes 1 arguments, not 0",
