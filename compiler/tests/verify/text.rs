@@ -145,3 +145,49 @@ bb2:
         "@main: bb1: inst 2 (%1 = copy): %1 is already defined at bb0 inst 0"
     );
 }
+
+/// Errors shown in context: the function with `; error:` comments under the
+/// offending lines, still parseable.
+#[test]
+fn annotated_function() {
+    let src = "
+define @main(i32) -> i32 {
+bb0:
+  %0 = paramref 0 i32
+  %4 = cast i32 -> i64 %0
+  %5 = add i32 %4, 2i32
+  condbr %0, bb1, bb9
+bb1:
+  %6 = phi i32 [%5, bb0]
+  ret %6
+}
+";
+    let m = parse(src);
+    let errs = verify_module(&m, Ssa).unwrap_err();
+    let text = errs.annotate(&m);
+    assert_eq!(
+        text,
+        "define @main(i32) -> i32 {
+bb0:
+  %0 = paramref 0 i32
+  %4 = cast i32 -> i64 %0
+  %5 = add i32 %4, 2i32
+  ; error: operand %4 is i64 but the instruction type is i32
+  condbr %0, bb1, bb9
+  ; error: branch target bb9 is not a block of @main
+bb1:
+  %6 = phi i32 [%5, bb0]
+  ret %6
+}
+"
+    );
+    assert_eq!(parse(&text), m);
+    // Function-level and block-level errors go under the header and the label.
+    let m = parse("define @f() -> void {\n}\ndefine @g() -> void {\nbb0:\n  br bb0\n}\n");
+    let errs = verify_module(&m, Ssa).unwrap_err();
+    assert_eq!(
+        errs.annotate(&m),
+        "define @f() -> void {\n  ; error: a function definition has no blocks\n}\n\
+         define @g() -> void {\nbb0:\n  ; error: the entry block has predecessors: bb0\n  br bb0\n}\n"
+    );
+}

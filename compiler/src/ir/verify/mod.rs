@@ -80,9 +80,12 @@
 //!   destination), but all its definitions agree in type, and every used value
 //!   has at least one definition. Dominance is not checked.
 
+mod annotate;
 mod checks;
 mod ssa;
 mod structure;
+
+pub use annotate::annotate_function;
 
 use super::instruction::{BlockId, Instruction, Terminator, Value};
 use super::module::{IrFunction, IrModule};
