@@ -17,7 +17,7 @@ pub fn annotate_function(f: &IrFunction, errors: &[VerifyError]) -> String {
     let closing = usize::from(!f.blocks.is_empty() || !f.is_declaration);
     let header = lines.len().saturating_sub(body + closing);
     let mut out = String::with_capacity(text.len() + 80 * mine.len());
-    let mut push = |line: &str, out: &mut String| {
+    let push = |line: &str, out: &mut String| {
         out.push_str(line);
         out.push('\n');
     };
