@@ -5,6 +5,11 @@
 //!
 //! Positions: `inst i` is the index of an instruction in its block; the
 //! terminator of a block with `n` instructions is reported as `inst n`.
+//! [`annotate_function`] and [`VerifyErrors::annotate`] show the errors inline
+//! as `; error:` comments in the textual IR of the failing function.
+//!
+//! Layout: `structure` (labels, targets, edges, phis, definitions), `checks`
+//! (value types and per-instruction rules), `ssa` (dominance), `annotate`.
 //!
 //! # Invariants checked in both modes
 //!
