@@ -11,6 +11,7 @@ pub mod module;
 pub mod ops;
 pub mod text;
 pub mod types;
+pub mod verify;
 
 /// Everything a pass needs, in one import: `use phicc::ir::reexports::*`.
 pub mod reexports {
