@@ -6,3 +6,4 @@
 //! mem2reg -> SSA passes -> phi elimination -> backend assembly.
 
 pub mod ir;
+pub mod passes;

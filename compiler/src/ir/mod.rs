@@ -6,6 +6,7 @@ pub mod analysis;
 pub mod constants;
 pub mod instruction;
 pub mod intrinsics;
+pub mod mem2reg;
 pub mod module;
 pub mod ops;
 pub mod types;
