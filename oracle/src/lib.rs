@@ -1,5 +1,7 @@
-//! oracle: the differential-testing and fuzzing harness of phicc. It will hold
-//! the program generators (IR and C), the runners, the differential check,
-//! campaigns, findings and reducers (design.md, "The harness").
+//! oracle: the differential-testing and fuzzing harness of phicc: program
+//! generators (IR today; C later), the in-process IR check, campaigns,
+//! findings and reducers (design.md, "The harness").
+
+pub mod irgen;
 
 pub use phicc;

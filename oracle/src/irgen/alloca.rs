@@ -1,0 +1,1038 @@
+//! Alloca-form program generator: what the C frontend produces, aimed at every
+//! rule of mem2reg and phi elimination.
+//!
+//! A module has 1 to 8 functions (each calls only earlier ones and the
+//! declared externals `@sink(i64)` and `@escape(ptr)`); the last is `main`.
+//! A function declares its variables as allocas (parameter allocas first, then
+//! `paramref` + `store`), then runs a structured list of statements:
+//! assignments (including `i64` constants stored into narrower variables and
+//! reads before any write), if/else diamonds (and if-without-else, which makes
+//! critical edges), bounded `while` and `do-while` loops, switches with
+//! duplicate targets and fallthrough, `asm` and `asm goto` with register
+//! outputs into variables (and statements after the asm in the same block),
+//! memory-constraint asm outputs, computed gotos through `labeladdr`, calls,
+//! swaps and rotations, escapes (call argument, GEP base, stored as a value),
+//! stores to globals and early returns. Some variables are volatile, wider
+//! than 8 bytes, or declared in a non-entry block (as inlined code would).
+//! Now and then `main` gets a dispatch loop with hundreds of variables and a
+//! sequence of 100-case switches, enough to trigger mem2reg's phi cost limit.
+//!
+//! Each function ends by folding all its variables into a checksum that it
+//! stores to a global, passes to `@sink` and returns, so every variable's
+//! final value is observable.
+
+use super::Choices;
+use arbitrary::Unstructured;
+use phicc::ir::reexports::*;
+
+/// Scalar types a variable can have (wide ones are never promotable).
+const VAR_TYPES: &[IrType] = &[
+    IrType::I8,
+    IrType::I16,
+    IrType::I32,
+    IrType::I64,
+    IrType::U8,
+    IrType::U16,
+    IrType::U32,
+    IrType::U64,
+    IrType::I32,
+    IrType::I64,
+    IrType::F32,
+    IrType::F64,
+    IrType::Ptr,
+];
+
+/// Globals every module has: four observable `i64` cells and a 4-element array.
+const GLOBALS: &[(&str, usize)] = &[("g0", 8), ("g1", 8), ("g2", 8), ("g3", 8), ("arr", 32)];
+
+#[derive(Clone, Copy, Debug)]
+struct Var {
+    ptr: Value,
+    ty: IrType,
+}
+
+#[derive(Clone, Debug)]
+struct Callee {
+    name: String,
+    params: Vec<IrType>,
+    ret: IrType,
+}
+
+/// Generate an alloca-form module from `u`. Every input gives a valid module.
+pub fn generate(u: &mut Unstructured) -> IrModule {
+    let mut c = Choices::new(u);
+    let mut module = IrModule::default();
+    for (name, size) in GLOBALS {
+        module.globals.push(IrGlobal {
+            name: name.to_string(),
+            ty: IrType::I64,
+            size: *size,
+            align: 8,
+            ..IrGlobal::default()
+        });
+    }
+    let sink = IrFunction {
+        is_declaration: true,
+        ..IrFunction::new("sink", IrType::I64, vec![IrParam::scalar(IrType::I64)])
+    };
+    let escape = IrFunction {
+        is_declaration: true,
+        ..IrFunction::new("escape", IrType::I64, vec![IrParam::scalar(IrType::Ptr)])
+    };
+    module.functions.push(sink);
+    module.functions.push(escape);
+
+    let nfuncs = c.range(1, 8) as usize;
+    let mut callees: Vec<Callee> = Vec::new();
+    let mut next_block = 0u32;
+    for i in 0..nfuncs {
+        let is_main = i + 1 == nfuncs;
+        let (name, params, ret) = if is_main {
+            ("main".to_string(), Vec::new(), IrType::I64)
+        } else {
+            let n = c.range(0, 4) as usize;
+            let params: Vec<IrType> = (0..n).map(|_| c.pick(VAR_TYPES)).collect();
+            (format!("f{i}"), params, c.pick(&[IrType::I64, IrType::I32, IrType::U8]))
+        };
+        let big = is_main && c.chance(1, 48);
+        let func = FnGen::new(&mut c, &mut next_block, &callees).build(&name, &params, ret, big);
+        module.functions.push(func);
+        callees.push(Callee { name, params, ret });
+    }
+    module
+}
+
+struct FnGen<'g, 'a, 'b> {
+    c: &'g mut Choices<'a, 'b>,
+    next_block: &'g mut u32,
+    callees: &'g [Callee],
+    blocks: Vec<BasicBlock>,
+    cur: usize,
+    next_value: u32,
+    /// Variables in scope; the function-scope ones come first.
+    vars: Vec<Var>,
+    entry_allocas: Vec<Instruction>,
+    stmts_left: usize,
+    loop_depth: usize,
+    nest: usize,
+    ret: IrType,
+}
+
+impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
+    fn new(c: &'g mut Choices<'a, 'b>, next_block: &'g mut u32, callees: &'g [Callee]) -> Self {
+        FnGen {
+            c,
+            next_block,
+            callees,
+            blocks: Vec::new(),
+            cur: 0,
+            next_value: 0,
+            vars: Vec::new(),
+            entry_allocas: Vec::new(),
+            stmts_left: 0,
+            loop_depth: 0,
+            nest: 0,
+            ret: IrType::I64,
+        }
+    }
+
+    fn build(mut self, name: &str, params: &[IrType], ret: IrType, big: bool) -> IrFunction {
+        self.ret = ret;
+        let entry = self.new_block();
+        self.cur = entry;
+        // Parameter allocas are the first N allocas of the entry block.
+        for &ty in params {
+            let ptr = self.alloca(ty, ty.size(), false);
+            self.vars.push(Var { ptr, ty });
+        }
+        let mut param_stores = Vec::new();
+        for (i, &ty) in params.iter().enumerate() {
+            let v = self.value();
+            param_stores.push(Instruction::ParamRef {
+                dest: v,
+                param_idx: i,
+                ty,
+            });
+            param_stores.push(Instruction::Store {
+                val: Operand::Value(v),
+                ptr: self.vars[i].ptr,
+                ty,
+                seg_override: AddressSpace::Default,
+            });
+        }
+        let nvars = if big { 160 } else { self.c.range(1, 10) as usize };
+        for _ in 0..nvars {
+            self.declare_var(true);
+        }
+        // Statements come after the paramref/stores in the entry block.
+        self.blocks[entry].instructions.extend(param_stores);
+        // Some variables start initialized, others are read before any write.
+        for i in params.len()..self.vars.len() {
+            if self.c.chance(1, 2) {
+                let v = self.vars[i];
+                let val = self.constant(v.ty);
+                self.store(v, val);
+            }
+        }
+        if big {
+            self.dispatch_loop();
+        }
+        self.stmts_left = self.c.range(2, 40) as usize;
+        while self.stmts_left > 0 && !self.c.is_exhausted() {
+            self.stmt();
+        }
+        let sum = self.checksum();
+        self.terminate(Terminator::Return(Some(sum)));
+
+        let mut blocks = self.blocks;
+        let allocas = std::mem::take(&mut self.entry_allocas);
+        blocks[0].instructions.splice(0..0, allocas);
+        let mut f = IrFunction::new(name, ret, params.iter().map(|&t| IrParam::scalar(t)).collect());
+        f.blocks = blocks;
+        f.next_value_id = self.next_value;
+        f
+    }
+
+    // ---- emission helpers ----
+
+    fn value(&mut self) -> Value {
+        let v = Value(self.next_value);
+        self.next_value += 1;
+        v
+    }
+
+    fn new_block(&mut self) -> usize {
+        let label = BlockId(*self.next_block);
+        *self.next_block += 1;
+        self.blocks.push(BasicBlock::new(label));
+        self.blocks.len() - 1
+    }
+
+    fn label(&self, idx: usize) -> BlockId {
+        self.blocks[idx].label
+    }
+
+    fn emit(&mut self, inst: Instruction) {
+        self.blocks[self.cur].instructions.push(inst);
+    }
+
+    fn terminate(&mut self, t: Terminator) {
+        self.blocks[self.cur].terminator = t;
+    }
+
+    fn alloca(&mut self, ty: IrType, size: usize, volatile: bool) -> Value {
+        let dest = self.value();
+        self.entry_allocas.push(Instruction::Alloca {
+            dest,
+            ty,
+            size,
+            align: ty.align(),
+            volatile,
+        });
+        dest
+    }
+
+    /// A new variable: usually an ordinary promotable scalar; sometimes
+    /// volatile, padded past 8 bytes, or 128-bit (none of which mem2reg may
+    /// promote); in the entry block, or (`at_entry == false`) in the current block.
+    fn declare_var(&mut self, at_entry: bool) -> Var {
+        let wide = self.c.chance(1, 16);
+        let ty = if wide {
+            self.c.pick(&[IrType::I128, IrType::U128])
+        } else {
+            self.c.pick(VAR_TYPES)
+        };
+        let volatile = self.c.chance(1, 10);
+        let size = match self.c.range(0, 15) {
+            0 => 16,
+            1 => 8.max(ty.size()),
+            _ => ty.size(),
+        };
+        let ptr = if at_entry {
+            self.alloca(ty, size, volatile)
+        } else {
+            let dest = self.value();
+            self.emit(Instruction::Alloca {
+                dest,
+                ty,
+                size,
+                align: ty.align(),
+                volatile,
+            });
+            dest
+        };
+        let var = Var { ptr, ty };
+        self.vars.push(var);
+        var
+    }
+
+    fn load(&mut self, var: Var) -> Operand {
+        let dest = self.value();
+        self.emit(Instruction::Load {
+            dest,
+            ptr: var.ptr,
+            ty: var.ty,
+            seg_override: AddressSpace::Default,
+        });
+        Operand::Value(dest)
+    }
+
+    fn store(&mut self, var: Var, val: Operand) {
+        self.emit(Instruction::Store {
+            val,
+            ptr: var.ptr,
+            ty: var.ty,
+            seg_override: AddressSpace::Default,
+        });
+    }
+
+    fn binop(&mut self, op: IrBinOp, lhs: Operand, rhs: Operand, ty: IrType) -> Operand {
+        let dest = self.value();
+        self.emit(Instruction::BinOp { dest, op, lhs, rhs, ty });
+        Operand::Value(dest)
+    }
+
+    fn cast(&mut self, src: Operand, from_ty: IrType, to_ty: IrType) -> Operand {
+        if from_ty == to_ty {
+            return src;
+        }
+        let dest = self.value();
+        self.emit(Instruction::Cast {
+            dest,
+            src,
+            from_ty,
+            to_ty,
+        });
+        Operand::Value(dest)
+    }
+
+    fn global_addr(&mut self, name: &str) -> Value {
+        let dest = self.value();
+        self.emit(Instruction::GlobalAddr {
+            dest,
+            name: name.to_string(),
+        });
+        dest
+    }
+
+    // ---- values ----
+
+    fn constant(&mut self, ty: IrType) -> Operand {
+        let raw = self.c.bits();
+        let small = (raw % 17) as i64 - 8;
+        let c = match ty {
+            IrType::F32 => IrConst::F32(small as f32 * 0.5),
+            IrType::F64 => IrConst::F64(small as f64 * 0.25),
+            IrType::Ptr => IrConst::I64(0),
+            t if raw & 0x100 != 0 => IrConst::from_i64(raw as i64 >> 8, t),
+            // An i64 literal stored into a narrower integer: mem2reg must narrow it.
+            t if raw & 0x200 != 0 && t.size() < 8 => IrConst::I64(small + 0x1_0000_0000),
+            t => IrConst::from_i64(small, t),
+        };
+        Operand::Const(c)
+    }
+
+    /// Vars of type `ty` in scope.
+    fn vars_of(&self, ty: IrType) -> Vec<Var> {
+        self.vars.iter().copied().filter(|v| v.ty == ty).collect()
+    }
+
+    /// An expression of type `ty`, evaluated in the current block.
+    fn expr(&mut self, ty: IrType, depth: usize) -> Operand {
+        if ty == IrType::Ptr {
+            return self.pointer_expr();
+        }
+        match self.c.range(0, if depth == 0 { 3 } else { 6 }) {
+            0 => self.constant(ty),
+            1 | 2 => {
+                let same = self.vars_of(ty);
+                if !same.is_empty() && self.c.chance(3, 4) {
+                    let v = self.c.pick(&same);
+                    self.load(v)
+                } else {
+                    let v = self.c.pick(&self.vars.clone());
+                    if v.ty == IrType::Ptr {
+                        return self.constant(ty);
+                    }
+                    let l = self.load(v);
+                    self.cast(l, v.ty, ty)
+                }
+            }
+            3 => {
+                let v = self.c.pick(&self.vars.clone());
+                if v.ty.is_float() || v.ty == IrType::Ptr {
+                    return self.constant(ty);
+                }
+                let l = self.load(v);
+                self.cast(l, v.ty, ty)
+            }
+            _ => {
+                let l = self.expr(ty, depth - 1);
+                let r = self.expr(ty, depth - 1);
+                self.arith(ty, l, r)
+            }
+        }
+    }
+
+    /// `l op r` at `ty` with guards: divisors are made nonzero (and positive
+    /// for signed ops, so `MIN / -1` cannot happen) and shift amounts masked.
+    fn arith(&mut self, ty: IrType, l: Operand, r: Operand) -> Operand {
+        if ty.is_float() {
+            let op = self.c.pick(&[IrBinOp::Add, IrBinOp::Sub, IrBinOp::Mul, IrBinOp::SDiv]);
+            return self.binop(op, l, r, ty);
+        }
+        let op = self.c.pick(IrBinOp::ALL);
+        let one = Operand::Const(IrConst::from_i64(1, ty));
+        let r = match op {
+            IrBinOp::UDiv | IrBinOp::URem => self.binop(IrBinOp::Or, r, one, ty),
+            IrBinOp::SDiv | IrBinOp::SRem => {
+                let m = self.binop(IrBinOp::And, r, Operand::Const(IrConst::from_i64(7, ty)), ty);
+                self.binop(IrBinOp::Add, m, one, ty)
+            }
+            IrBinOp::Shl | IrBinOp::AShr | IrBinOp::LShr => {
+                let mask = Operand::Const(IrConst::from_i64(ty.bits() as i64 - 1, ty));
+                self.binop(IrBinOp::And, r, mask, ty)
+            }
+            _ => r,
+        };
+        self.binop(op, l, r, ty)
+    }
+
+    /// A valid pointer: a global cell (possibly offset within `@arr`) or a pointer variable.
+    fn pointer_expr(&mut self) -> Operand {
+        let ptrs = self.vars_of(IrType::Ptr);
+        if !ptrs.is_empty() && self.c.chance(1, 3) {
+            let v = self.c.pick(&ptrs);
+            return self.load(v);
+        }
+        let (name, size) = self.c.pick(GLOBALS);
+        let base = self.global_addr(name);
+        if size > 8 && self.c.chance(1, 2) {
+            let off = self.c.range(0, (size / 8 - 1) as u64) as i64 * 8;
+            let dest = self.value();
+            self.emit(Instruction::GetElementPtr {
+                dest,
+                base,
+                offset: Operand::Const(IrConst::I64(off)),
+                ty: IrType::I64,
+            });
+            return Operand::Value(dest);
+        }
+        Operand::Value(base)
+    }
+
+    /// An `i8` 0/1 condition.
+    fn condition(&mut self) -> Operand {
+        let ty = self
+            .c
+            .pick(&[IrType::I32, IrType::I64, IrType::U8, IrType::F64, IrType::Ptr]);
+        let l = self.expr(ty, 1);
+        let r = if ty == IrType::Ptr {
+            self.pointer_expr()
+        } else {
+            self.expr(ty, 0)
+        };
+        let op = self.c.pick(IrCmpOp::ALL);
+        let dest = self.value();
+        self.emit(Instruction::Cmp {
+            dest,
+            op,
+            lhs: l,
+            rhs: r,
+            ty,
+        });
+        Operand::Value(dest)
+    }
+
+    /// A small unsigned selector `0..n` as an i32.
+    fn selector(&mut self, n: u64) -> Operand {
+        let e = self.expr(IrType::U32, 1);
+        self.binop(IrBinOp::URem, e, Operand::Const(IrConst::I32(n as i32)), IrType::U32)
+    }
+
+    // ---- statements ----
+
+    fn stmts(&mut self, max: u64) {
+        let n = self.c.range(0, max);
+        for _ in 0..n {
+            if self.stmts_left == 0 {
+                break;
+            }
+            self.stmt();
+        }
+    }
+
+    fn stmt(&mut self) {
+        self.stmts_left = self.stmts_left.saturating_sub(1);
+        let structured = self.nest < 4;
+        match self.c.range(0, 19) {
+            0..=3 => self.assign(),
+            4 if structured => self.if_else(),
+            5 if structured && self.loop_depth < 3 => self.loop_stmt(),
+            6 if structured => self.switch_stmt(),
+            7 => self.asm_stmt(),
+            8 if structured => self.asm_goto(),
+            9 if structured => self.computed_goto(),
+            10 => self.call_stmt(),
+            11 => self.swap(),
+            12 => self.rotate(),
+            13 => self.escape(),
+            14 => self.store_global(),
+            15 if structured => self.early_return(),
+            16 if self.loop_depth == 0 && self.nest > 0 => {
+                let v = self.declare_var(false);
+                let e = self.expr(v.ty, 1);
+                self.store(v, e);
+            }
+            _ => self.assign(),
+        }
+    }
+
+    fn assign(&mut self) {
+        let v = self.c.pick(&self.vars.clone());
+        let e = self.expr(v.ty, 2);
+        self.store(v, e);
+    }
+
+    /// Run `body` as a nested region: variables declared inside go out of scope after it.
+    fn region(&mut self, max: u64) {
+        let mark = self.vars.len();
+        self.nest += 1;
+        self.stmts(max);
+        self.nest -= 1;
+        self.vars.truncate(mark);
+    }
+
+    fn if_else(&mut self) {
+        let cond = self.condition();
+        let then_b = self.new_block();
+        let join = self.new_block();
+        let else_b = if self.c.chance(1, 2) {
+            Some(self.new_block())
+        } else {
+            None
+        };
+        let f = self.label(else_b.unwrap_or(join));
+        self.terminate(Terminator::CondBranch {
+            cond,
+            true_label: self.label(then_b),
+            false_label: f,
+        });
+        for b in [Some(then_b), else_b].into_iter().flatten() {
+            self.cur = b;
+            self.region(4);
+            self.terminate(Terminator::Branch(self.label(join)));
+        }
+        self.cur = join;
+    }
+
+    fn loop_stmt(&mut self) {
+        let ctr = self.alloca(IrType::I32, 4, false);
+        let ctr = Var {
+            ptr: ctr,
+            ty: IrType::I32,
+        };
+        self.store(ctr, Operand::Const(IrConst::I32(0)));
+        let trip = Operand::Const(IrConst::I32(self.c.range(0, 6) as i32));
+        let exit = self.new_block();
+        let body = self.new_block();
+        self.loop_depth += 1;
+        if self.c.chance(1, 2) {
+            // while (ctr < trip) { body; ctr++; }
+            let header = self.new_block();
+            self.terminate(Terminator::Branch(self.label(header)));
+            self.cur = header;
+            let n = self.load(ctr);
+            let t = self.value();
+            self.emit(Instruction::Cmp {
+                dest: t,
+                op: IrCmpOp::Slt,
+                lhs: n,
+                rhs: trip,
+                ty: IrType::I32,
+            });
+            self.terminate(Terminator::CondBranch {
+                cond: Operand::Value(t),
+                true_label: self.label(body),
+                false_label: self.label(exit),
+            });
+            self.cur = body;
+            self.region(5);
+            self.increment(ctr);
+            self.terminate(Terminator::Branch(self.label(header)));
+        } else {
+            // do { body; ctr++; } while (ctr < trip): the latch's back edge is critical.
+            self.terminate(Terminator::Branch(self.label(body)));
+            self.cur = body;
+            self.region(5);
+            let n = self.increment(ctr);
+            let t = self.value();
+            self.emit(Instruction::Cmp {
+                dest: t,
+                op: IrCmpOp::Slt,
+                lhs: n,
+                rhs: trip,
+                ty: IrType::I32,
+            });
+            self.terminate(Terminator::CondBranch {
+                cond: Operand::Value(t),
+                true_label: self.label(body),
+                false_label: self.label(exit),
+            });
+        }
+        self.loop_depth -= 1;
+        self.cur = exit;
+    }
+
+    fn increment(&mut self, ctr: Var) -> Operand {
+        let n = self.load(ctr);
+        let n1 = self.binop(IrBinOp::Add, n, Operand::Const(IrConst::I32(1)), IrType::I32);
+        self.store(ctr, n1);
+        n1
+    }
+
+    fn switch_stmt(&mut self) {
+        let k = if self.c.chance(1, 8) {
+            self.c.range(2, 100)
+        } else {
+            self.c.range(1, 8)
+        };
+        let sel = self.selector(k + 1);
+        let nblocks = self.c.range(1, k.min(6)) as usize;
+        let targets: Vec<usize> = (0..nblocks).map(|_| self.new_block()).collect();
+        let join = self.new_block();
+        let mut cases: Vec<(i64, BlockId)> = Vec::new();
+        for v in 0..k as i64 {
+            let t = targets[self.c.index(nblocks)];
+            cases.push((v, self.label(t)));
+        }
+        let default = if self.c.chance(1, 2) {
+            self.label(join)
+        } else {
+            self.label(targets[0])
+        };
+        self.terminate(Terminator::Switch {
+            val: sel,
+            cases,
+            default,
+            ty: IrType::U32,
+        });
+        for (i, &b) in targets.iter().enumerate() {
+            self.cur = b;
+            self.region(3);
+            // C fallthrough into the next case block now and then.
+            let next = if i + 1 < targets.len() && self.c.chance(1, 4) {
+                targets[i + 1]
+            } else {
+                join
+            };
+            self.terminate(Terminator::Branch(self.label(next)));
+        }
+        self.cur = join;
+    }
+
+    /// Plain asm writing one variable: a register output (promotable) or a
+    /// memory output (which keeps the variable in memory).
+    fn asm_stmt(&mut self) {
+        let v = self.c.pick(&self.vars.clone());
+        if v.ty.is_128() {
+            return self.assign();
+        }
+        let constraint = if self.c.chance(1, 5) { "=m" } else { "=r" };
+        let input = self.expr(IrType::I64, 1);
+        self.emit(Instruction::InlineAsm(Box::new(InlineAsm {
+            template: "# asm %0, %1".into(),
+            outputs: vec![AsmOutput {
+                constraint: constraint.into(),
+                value: v.ptr,
+                name: None,
+                is_def: false,
+            }],
+            inputs: vec![AsmInput {
+                constraint: "r".into(),
+                value: input,
+                name: None,
+            }],
+            clobbers: vec![],
+            operand_types: vec![v.ty, IrType::I64],
+            goto_labels: vec![],
+            input_symbols: vec![None],
+            seg_overrides: vec![],
+        })));
+    }
+
+    /// `asm goto` with register outputs into variables; on the goto edge the
+    /// outputs (and any store after the asm in its block) are not visible.
+    fn asm_goto(&mut self) {
+        let nout = self.c.range(0, 2) as usize;
+        let candidates: Vec<Var> = self.vars.iter().copied().filter(|v| !v.ty.is_128()).collect();
+        let outs: Vec<Var> = (0..nout.min(candidates.len()))
+            .map(|_| self.c.pick(&candidates))
+            .collect();
+        let fall = self.new_block();
+        let join = self.new_block();
+        let nlabels = self.c.range(1, 2) as usize;
+        let mut label_blocks = Vec::new();
+        for _ in 0..nlabels {
+            // A label straight to the join makes the goto edge a critical edge.
+            if self.c.chance(1, 3) && !label_blocks.contains(&join) {
+                label_blocks.push(join);
+            } else {
+                label_blocks.push(self.new_block());
+            }
+        }
+        let mut outputs = Vec::new();
+        let mut types = Vec::new();
+        for v in &outs {
+            outputs.push(AsmOutput {
+                constraint: "=r".into(),
+                value: v.ptr,
+                name: None,
+                is_def: false,
+            });
+            types.push(v.ty);
+        }
+        let goto_labels = label_blocks
+            .iter()
+            .enumerate()
+            .map(|(i, &b)| (format!("l{i}"), self.label(b)))
+            .collect();
+        self.emit(Instruction::InlineAsm(Box::new(InlineAsm {
+            template: "# asm goto".into(),
+            outputs,
+            inputs: vec![],
+            clobbers: vec!["memory".into()],
+            operand_types: types,
+            goto_labels,
+            input_symbols: vec![],
+            seg_overrides: vec![],
+        })));
+        // Definitions after the asm in the same block.
+        for _ in 0..self.c.range(0, 2) {
+            self.assign();
+        }
+        self.terminate(Terminator::Branch(self.label(fall)));
+        let mut bodies = vec![fall];
+        bodies.extend(label_blocks.iter().copied().filter(|&b| b != join));
+        bodies.dedup();
+        for b in bodies {
+            self.cur = b;
+            self.region(3);
+            self.terminate(Terminator::Branch(self.label(join)));
+        }
+        self.cur = join;
+    }
+
+    /// `goto *table[sel]` over 2 to 4 targets, through a chain of selects.
+    fn computed_goto(&mut self) {
+        let k = self.c.range(2, 4) as usize;
+        let targets: Vec<usize> = (0..k).map(|_| self.new_block()).collect();
+        let join = self.new_block();
+        let sel = self.selector(k as u64);
+        let mut addr = {
+            let dest = self.value();
+            self.emit(Instruction::LabelAddr {
+                dest,
+                label: self.label(targets[k - 1]),
+            });
+            Operand::Value(dest)
+        };
+        for i in (0..k - 1).rev() {
+            let a = self.value();
+            self.emit(Instruction::LabelAddr {
+                dest: a,
+                label: self.label(targets[i]),
+            });
+            let is = self.value();
+            self.emit(Instruction::Cmp {
+                dest: is,
+                op: IrCmpOp::Eq,
+                lhs: sel,
+                rhs: Operand::Const(IrConst::I32(i as i32)),
+                ty: IrType::U32,
+            });
+            let dest = self.value();
+            self.emit(Instruction::Select {
+                dest,
+                cond: Operand::Value(is),
+                true_val: Operand::Value(a),
+                false_val: addr,
+                ty: IrType::Ptr,
+            });
+            addr = Operand::Value(dest);
+        }
+        let possible_targets = targets.iter().map(|&b| self.label(b)).collect();
+        self.terminate(Terminator::IndirectBranch {
+            target: addr,
+            possible_targets,
+        });
+        for &b in &targets {
+            self.cur = b;
+            self.region(3);
+            self.terminate(Terminator::Branch(self.label(join)));
+        }
+        self.cur = join;
+    }
+
+    fn call_stmt(&mut self) {
+        // Calls to generated functions only outside loops keep run time bounded.
+        let pick_internal = self.loop_depth == 0 && !self.callees.is_empty() && self.c.chance(2, 3);
+        let (name, params, ret) = if pick_internal {
+            let callee = self.callees[self.c.index(self.callees.len())].clone();
+            (callee.name, callee.params, callee.ret)
+        } else {
+            ("sink".to_string(), vec![IrType::I64], IrType::I64)
+        };
+        let args: Vec<Operand> = params.iter().map(|&t| self.expr(t, 1)).collect();
+        let dest = self.value();
+        self.emit(Instruction::Call {
+            func: name,
+            info: CallInfo {
+                dest: Some(dest),
+                args,
+                arg_types: params.clone(),
+                return_type: ret,
+                num_fixed_args: params.len(),
+                ..CallInfo::default()
+            },
+        });
+        let v = self.c.pick(&self.vars.clone());
+        if v.ty != IrType::Ptr {
+            let r = self.cast(Operand::Value(dest), ret, v.ty);
+            self.store(v, r);
+        }
+    }
+
+    /// Same-typed variables: `(a, b) = (b, a)` directly or through a temporary.
+    fn swap(&mut self) {
+        let Some((a, b)) = self.pair() else {
+            return self.assign();
+        };
+        let la = self.load(a);
+        let lb = self.load(b);
+        if self.c.chance(1, 2) {
+            self.store(a, lb);
+            self.store(b, la);
+        } else {
+            let t = self.alloca(a.ty, a.ty.size(), false);
+            let t = Var { ptr: t, ty: a.ty };
+            self.store(t, la);
+            self.store(a, lb);
+            let lt = self.load(t);
+            self.store(b, lt);
+        }
+    }
+
+    fn pair(&mut self) -> Option<(Var, Var)> {
+        let v = self.c.pick(&self.vars.clone());
+        let same: Vec<Var> = self.vars_of(v.ty).into_iter().filter(|w| w.ptr != v.ptr).collect();
+        if same.is_empty() {
+            None
+        } else {
+            Some((v, self.c.pick(&same)))
+        }
+    }
+
+    /// `a, b, c = b, c, a` over 3 or 4 variables of one type.
+    fn rotate(&mut self) {
+        let v = self.c.pick(&self.vars.clone());
+        let same = self.vars_of(v.ty);
+        if same.len() < 3 {
+            return self.swap();
+        }
+        let k = self.c.range(3, same.len().min(4) as u64) as usize;
+        let mut chosen: Vec<Var> = Vec::new();
+        for w in same {
+            if chosen.len() < k && !chosen.iter().any(|x| x.ptr == w.ptr) {
+                chosen.push(w);
+            }
+        }
+        let loaded: Vec<Operand> = chosen.clone().into_iter().map(|w| self.load(w)).collect();
+        for i in 0..chosen.len() {
+            self.store(chosen[i], loaded[(i + 1) % chosen.len()]);
+        }
+    }
+
+    /// Take a variable's address: pass it to a call, use it as a GEP base and
+    /// store through the result, or store it as a value into a pointer variable.
+    fn escape(&mut self) {
+        let v = self.c.pick(&self.vars.clone());
+        match self.c.range(0, 2) {
+            0 => {
+                let dest = self.value();
+                self.emit(Instruction::Call {
+                    func: "escape".into(),
+                    info: CallInfo {
+                        dest: Some(dest),
+                        args: vec![Operand::Value(v.ptr)],
+                        arg_types: vec![IrType::Ptr],
+                        return_type: IrType::I64,
+                        num_fixed_args: 1,
+                        ..CallInfo::default()
+                    },
+                });
+            }
+            1 => {
+                let dest = self.value();
+                self.emit(Instruction::GetElementPtr {
+                    dest,
+                    base: v.ptr,
+                    offset: Operand::Const(IrConst::I64(0)),
+                    ty: v.ty,
+                });
+                let e = self.expr(v.ty, 1);
+                self.emit(Instruction::Store {
+                    val: e,
+                    ptr: dest,
+                    ty: v.ty,
+                    seg_override: AddressSpace::Default,
+                });
+            }
+            _ => {
+                let ptrs = self.vars_of(IrType::Ptr);
+                if ptrs.is_empty() {
+                    return self.assign();
+                }
+                let p = self.c.pick(&ptrs);
+                if p.ptr != v.ptr {
+                    self.store(p, Operand::Value(v.ptr));
+                }
+            }
+        }
+    }
+
+    fn store_global(&mut self) {
+        let p = self.pointer_expr();
+        let Operand::Value(p) = p else { return };
+        let e = self.expr(IrType::I64, 2);
+        self.emit(Instruction::Store {
+            val: e,
+            ptr: p,
+            ty: IrType::I64,
+            seg_override: AddressSpace::Default,
+        });
+    }
+
+    /// `if (cond) return checksum;`
+    fn early_return(&mut self) {
+        let cond = self.condition();
+        let ret_b = self.new_block();
+        let cont = self.new_block();
+        self.terminate(Terminator::CondBranch {
+            cond,
+            true_label: self.label(ret_b),
+            false_label: self.label(cont),
+        });
+        self.cur = ret_b;
+        let sum = self.checksum();
+        self.terminate(Terminator::Return(Some(sum)));
+        self.cur = cont;
+    }
+
+    /// The phi-cost stress: a loop over six 100-case switches whose cases each
+    /// assign two of the (many) variables.
+    fn dispatch_loop(&mut self) {
+        let ctr = Var {
+            ptr: self.alloca(IrType::I32, 4, false),
+            ty: IrType::I32,
+        };
+        self.store(ctr, Operand::Const(IrConst::I32(0)));
+        let header = self.new_block();
+        let exit = self.new_block();
+        self.terminate(Terminator::Branch(self.label(header)));
+        self.cur = header;
+        let n = self.load(ctr);
+        let t = self.value();
+        self.emit(Instruction::Cmp {
+            dest: t,
+            op: IrCmpOp::Slt,
+            lhs: n,
+            rhs: Operand::Const(IrConst::I32(2)),
+            ty: IrType::I32,
+        });
+        let body = self.new_block();
+        self.terminate(Terminator::CondBranch {
+            cond: Operand::Value(t),
+            true_label: self.label(body),
+            false_label: self.label(exit),
+        });
+        self.cur = body;
+        for _ in 0..6 {
+            let sel = self.selector(100);
+            let join = self.new_block();
+            let mut cases = Vec::new();
+            let case_blocks: Vec<usize> = (0..100).map(|_| self.new_block()).collect();
+            for (i, &b) in case_blocks.iter().enumerate() {
+                cases.push((i as i64, self.label(b)));
+            }
+            self.terminate(Terminator::Switch {
+                val: sel,
+                cases,
+                default: self.label(join),
+                ty: IrType::U32,
+            });
+            for &b in &case_blocks {
+                self.cur = b;
+                for _ in 0..2 {
+                    let v = self.c.pick(&self.vars.clone());
+                    let e = self.expr(v.ty, 0);
+                    self.store(v, e);
+                }
+                self.terminate(Terminator::Branch(self.label(join)));
+            }
+            self.cur = join;
+        }
+        self.increment(ctr);
+        self.terminate(Terminator::Branch(self.label(header)));
+        self.cur = exit;
+    }
+
+    /// Fold every function-scope variable into an `i64`, store it to `@g0`,
+    /// report it to `@sink`, and return it at the function's return type.
+    fn checksum(&mut self) -> Operand {
+        let mut acc = Operand::Const(IrConst::I64(0x9e37_79b9));
+        for v in self.vars.clone() {
+            let x = if v.ty == IrType::Ptr {
+                // Pointer identity as a 0/1 comparison with a fixed global, stable
+                // under any renumbering of objects.
+                let l = self.load(v);
+                let g = self.global_addr("g1");
+                let dest = self.value();
+                self.emit(Instruction::Cmp {
+                    dest,
+                    op: IrCmpOp::Eq,
+                    lhs: l,
+                    rhs: Operand::Value(g),
+                    ty: IrType::Ptr,
+                });
+                self.cast(Operand::Value(dest), IrType::I8, IrType::I64)
+            } else {
+                let l = self.load(v);
+                self.cast(l, v.ty, IrType::I64)
+            };
+            let m = self.binop(IrBinOp::Mul, acc, Operand::Const(IrConst::I64(31)), IrType::I64);
+            acc = self.binop(IrBinOp::Xor, m, x, IrType::I64);
+        }
+        let g0 = self.global_addr("g0");
+        self.emit(Instruction::Store {
+            val: acc,
+            ptr: g0,
+            ty: IrType::I64,
+            seg_override: AddressSpace::Default,
+        });
+        let dest = self.value();
+        self.emit(Instruction::Call {
+            func: "sink".into(),
+            info: CallInfo {
+                dest: Some(dest),
+                args: vec![acc],
+                arg_types: vec![IrType::I64],
+                return_type: IrType::I64,
+                num_fixed_args: 1,
+                ..CallInfo::default()
+            },
+        });
+        let ret = self.ret;
+        self.cast(acc, IrType::I64, ret)
+    }
+}

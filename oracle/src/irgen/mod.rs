@@ -1,0 +1,70 @@
+//! Random IR programs for fuzzing mem2reg and phi elimination, built from an
+//! `arbitrary::Unstructured` so that libFuzzer's byte mutations stay meaningful.
+//!
+//! Every byte string gives a valid module (no rejection loop): choices read
+//! from exhausted input fall back to the first alternative, and generation is
+//! correct by construction in the manner of Cranelift's fuzzgen:
+//!
+//! - control flow is structured (a spine of statements; if/else diamonds,
+//!   bounded loops, switches, asm goto, computed goto), so every block is
+//!   reachable and every loop runs a bounded number of times;
+//! - each SSA value is used only in the block that defines it (alloca form
+//!   reloads variables), so dominance holds trivially;
+//! - division and shift operands are masked so traps stay rare.
+//!
+//! Two modes: [`alloca`] (what the C frontend produces; exercises mem2reg,
+//! copy propagation and phi elimination) and [`ssa`] (phis reading phis,
+//! critical edges; exercises phi elimination alone).
+
+pub mod alloca;
+pub mod ssa;
+
+use arbitrary::Unstructured;
+
+/// Total choice helpers over `Unstructured` that never fail: when the input
+/// is exhausted they return the smallest alternative.
+pub(crate) struct Choices<'a, 'b> {
+    pub u: &'a mut Unstructured<'b>,
+}
+
+impl<'a, 'b> Choices<'a, 'b> {
+    pub fn new(u: &'a mut Unstructured<'b>) -> Self {
+        Choices { u }
+    }
+
+    /// A number in `lo..=hi`.
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        if hi <= lo {
+            return lo;
+        }
+        self.u.int_in_range(lo..=hi).unwrap_or(lo)
+    }
+
+    /// An index below `n` (`n > 0`).
+    pub fn index(&mut self, n: usize) -> usize {
+        if n <= 1 {
+            return 0;
+        }
+        self.range(0, n as u64 - 1) as usize
+    }
+
+    pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.index(xs.len())]
+    }
+
+    /// True with probability about `num / den`.
+    pub fn chance(&mut self, num: u64, den: u64) -> bool {
+        self.range(0, den - 1) < num
+    }
+
+    /// Raw random bits for constants.
+    pub fn bits(&mut self) -> u64 {
+        let mut b = [0u8; 8];
+        let _ = self.u.fill_buffer(&mut b);
+        u64::from_le_bytes(b)
+    }
+
+    pub fn is_exhausted(&self) -> bool {
+        self.u.is_empty()
+    }
+}

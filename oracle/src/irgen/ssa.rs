@@ -1,0 +1,264 @@
+//! SSA-form program generator for phi elimination alone.
+//!
+//! `main` runs a sequence of loops. Each loop header carries a group of phis
+//! whose back-edge values are a random mix of the group's own phis (swaps,
+//! rotations, chains such as `a=b, b=c, c=a`, self-copies), values computed in
+//! the body, and constants; the latch ends in a conditional branch, so the
+//! back edge is a critical edge. Between loops a switch with duplicate targets
+//! feeds a join block whose phis read the loop's phis. All values are `i64`
+//! or `i32` so any phi may read any other of its type; the function returns a
+//! checksum of every phi and reports it to `@sink`.
+
+use super::Choices;
+use arbitrary::Unstructured;
+use phicc::ir::reexports::*;
+
+/// Generate an SSA-form module from `u`. Every input gives a valid module.
+pub fn generate(u: &mut Unstructured) -> IrModule {
+    let mut c = Choices::new(u);
+    let mut g = SsaGen {
+        blocks: Vec::new(),
+        next_value: 0,
+        cur: 0,
+    };
+    let entry = g.new_block();
+    g.cur = entry;
+    // Seed values, live across the whole function.
+    let nseed = c.range(1, 4) as usize;
+    let mut live: Vec<(Operand, IrType)> = Vec::new();
+    for i in 0..nseed {
+        let ty = if i % 2 == 0 { IrType::I64 } else { IrType::I32 };
+        live.push((Operand::Const(IrConst::from_i64(c.range(0, 1000) as i64, ty)), ty));
+    }
+    let nloops = c.range(1, 3);
+    for _ in 0..nloops {
+        live = g.loop_group(&mut c, &live);
+        if c.chance(1, 2) {
+            live = g.switch_join(&mut c, &live);
+        }
+    }
+    // Checksum.
+    let mut acc = Operand::Const(IrConst::I64(17));
+    for (v, ty) in live {
+        let x = g.cast(v, ty, IrType::I64);
+        let m = g.bin(IrBinOp::Mul, acc, Operand::Const(IrConst::I64(1_000_003)), IrType::I64);
+        acc = g.bin(IrBinOp::Add, m, x, IrType::I64);
+    }
+    let dest = g.value();
+    g.emit(Instruction::Call {
+        func: "sink".into(),
+        info: CallInfo {
+            dest: Some(dest),
+            args: vec![acc],
+            arg_types: vec![IrType::I64],
+            return_type: IrType::I64,
+            num_fixed_args: 1,
+            ..CallInfo::default()
+        },
+    });
+    g.blocks[g.cur].terminator = Terminator::Return(Some(acc));
+
+    let mut main = IrFunction::new("main", IrType::I64, vec![]);
+    main.blocks = g.blocks;
+    main.next_value_id = g.next_value;
+    let sink = IrFunction {
+        is_declaration: true,
+        ..IrFunction::new("sink", IrType::I64, vec![IrParam::scalar(IrType::I64)])
+    };
+    IrModule {
+        functions: vec![sink, main],
+        ..IrModule::default()
+    }
+}
+
+struct SsaGen {
+    blocks: Vec<BasicBlock>,
+    next_value: u32,
+    cur: usize,
+}
+
+impl SsaGen {
+    fn value(&mut self) -> Value {
+        self.next_value += 1;
+        Value(self.next_value - 1)
+    }
+
+    fn new_block(&mut self) -> usize {
+        let id = BlockId(self.blocks.len() as u32);
+        self.blocks.push(BasicBlock::new(id));
+        self.blocks.len() - 1
+    }
+
+    fn label(&self, b: usize) -> BlockId {
+        self.blocks[b].label
+    }
+
+    fn emit(&mut self, i: Instruction) {
+        self.blocks[self.cur].instructions.push(i);
+    }
+
+    fn bin(&mut self, op: IrBinOp, lhs: Operand, rhs: Operand, ty: IrType) -> Operand {
+        let dest = self.value();
+        self.emit(Instruction::BinOp { dest, op, lhs, rhs, ty });
+        Operand::Value(dest)
+    }
+
+    fn cast(&mut self, src: Operand, from_ty: IrType, to_ty: IrType) -> Operand {
+        if from_ty == to_ty {
+            return src;
+        }
+        let dest = self.value();
+        self.emit(Instruction::Cast {
+            dest,
+            src,
+            from_ty,
+            to_ty,
+        });
+        Operand::Value(dest)
+    }
+
+    /// A loop whose header phis permute each other on the back edge.
+    /// Returns the header phis (live after the loop, since the header dominates the exit).
+    fn loop_group(&mut self, c: &mut Choices, live: &[(Operand, IrType)]) -> Vec<(Operand, IrType)> {
+        let header = self.new_block();
+        let body = self.new_block();
+        let exit = self.new_block();
+        let pre = self.cur;
+        self.blocks[pre].terminator = Terminator::Branch(self.label(header));
+
+        let n = c.range(2, 6) as usize;
+        let phis: Vec<(Value, IrType)> = (0..n)
+            .map(|i| (self.value(), if i % 3 == 2 { IrType::I32 } else { IrType::I64 }))
+            .collect();
+        let ctr = self.value();
+
+        // Body: some arithmetic on the phis, then the latch test.
+        self.cur = body;
+        let mut computed: Vec<(Operand, IrType)> = Vec::new();
+        for _ in 0..c.range(0, 3) {
+            let (a, ty) = phis[c.index(n)];
+            let (b, tb) = phis[c.index(n)];
+            let b = self.cast(Operand::Value(b), tb, ty);
+            let op = c.pick(&[IrBinOp::Add, IrBinOp::Sub, IrBinOp::Mul, IrBinOp::Xor]);
+            let r = self.bin(op, Operand::Value(a), b, ty);
+            computed.push((r, ty));
+        }
+        let next = self.bin(
+            IrBinOp::Add,
+            Operand::Value(ctr),
+            Operand::Const(IrConst::I32(1)),
+            IrType::I32,
+        );
+        let t = self.value();
+        let trip = c.range(1, 5) as i32;
+        self.emit(Instruction::Cmp {
+            dest: t,
+            op: IrCmpOp::Slt,
+            lhs: next,
+            rhs: Operand::Const(IrConst::I32(trip)),
+            ty: IrType::I32,
+        });
+        self.blocks[body].terminator = Terminator::CondBranch {
+            cond: Operand::Value(t),
+            true_label: self.label(header),
+            false_label: self.label(exit),
+        };
+
+        // Back-edge values: mostly other phis of the same type (a permutation), so
+        // the copies on the back edge form swaps, rotations and chains.
+        let pattern = c.range(0, 3);
+        let mut back: Vec<Operand> = Vec::new();
+        for i in 0..n {
+            let ty = phis[i].1;
+            let same: Vec<usize> = (0..n).filter(|&j| phis[j].1 == ty).collect();
+            let pos = same.iter().position(|&j| j == i).unwrap_or(0);
+            let v = match pattern {
+                // rotation by one within the type class (a swap when there are two)
+                0 => Operand::Value(phis[same[(pos + 1) % same.len()]].0),
+                // reversed order (pairwise swaps)
+                1 => Operand::Value(phis[same[same.len() - 1 - pos]].0),
+                // random choice: chains, fan-out, self-copies, computed values, constants
+                _ => match c.range(0, 3) {
+                    0 => Operand::Const(IrConst::from_i64(c.range(0, 99) as i64, ty)),
+                    1 => computed
+                        .iter()
+                        .find(|(_, t)| *t == ty)
+                        .map(|(v, _)| *v)
+                        .unwrap_or(Operand::Value(phis[i].0)),
+                    _ => Operand::Value(phis[same[c.index(same.len())]].0),
+                },
+            };
+            back.push(v);
+        }
+        // Header phis: entry values from `live` (cast-free: pick same-typed ones or constants).
+        let mut header_insts = Vec::new();
+        for (i, &(dest, ty)) in phis.iter().enumerate() {
+            let init = live
+                .iter()
+                .filter(|(_, t)| *t == ty)
+                .nth(i % live.len().max(1))
+                .map(|(v, _)| *v)
+                .unwrap_or(Operand::Const(IrConst::from_i64(i as i64 + 1, ty)));
+            header_insts.push(Instruction::Phi {
+                dest,
+                ty,
+                incoming: vec![(init, self.label(pre)), (back[i], self.label(body))],
+            });
+        }
+        header_insts.push(Instruction::Phi {
+            dest: ctr,
+            ty: IrType::I32,
+            incoming: vec![
+                (Operand::Const(IrConst::I32(0)), self.label(pre)),
+                (next, self.label(body)),
+            ],
+        });
+        self.blocks[header].instructions = header_insts;
+        self.blocks[header].terminator = Terminator::Branch(self.label(body));
+        self.cur = exit;
+        phis.iter().map(|&(v, t)| (Operand::Value(v), t)).collect()
+    }
+
+    /// A switch (with duplicate targets) into case blocks that each feed a join
+    /// whose phis pick, per incoming edge, a different permutation of `live`.
+    fn switch_join(&mut self, c: &mut Choices, live: &[(Operand, IrType)]) -> Vec<(Operand, IrType)> {
+        let pre = self.cur;
+        let k = c.range(1, 4) as usize;
+        let cases_blocks: Vec<usize> = (0..k).map(|_| self.new_block()).collect();
+        let join = self.new_block();
+        let sel_src = live
+            .iter()
+            .find(|(_, t)| *t == IrType::I64)
+            .map(|(v, _)| *v)
+            .unwrap_or(Operand::Const(IrConst::I64(3)));
+        let sel = self.bin(IrBinOp::URem, sel_src, Operand::Const(IrConst::I64(7)), IrType::I64);
+        let cases: Vec<(i64, BlockId)> = (0..6).map(|v| (v, self.label(cases_blocks[c.index(k)]))).collect();
+        // The default goes straight to the join: a critical edge from the switch.
+        self.blocks[pre].terminator = Terminator::Switch {
+            val: sel,
+            cases,
+            default: self.label(join),
+            ty: IrType::I64,
+        };
+        for &b in &cases_blocks {
+            self.blocks[b].terminator = Terminator::Branch(self.label(join));
+        }
+        let mut preds = vec![pre];
+        preds.extend(&cases_blocks);
+        let mut out = Vec::new();
+        let mut insts = Vec::new();
+        for (i, &(_, ty)) in live.iter().enumerate() {
+            let same: Vec<Operand> = live.iter().filter(|(_, t)| *t == ty).map(|(v, _)| *v).collect();
+            let dest = self.value();
+            let incoming = preds
+                .iter()
+                .map(|&p| (same[(i + c.index(same.len())) % same.len()], self.label(p)))
+                .collect();
+            insts.push(Instruction::Phi { dest, ty, incoming });
+            out.push((Operand::Value(dest), ty));
+        }
+        self.blocks[join].instructions = insts;
+        self.cur = join;
+        out
+    }
+}
