@@ -29,6 +29,7 @@
 //! Afterwards no phi remains; the IR is no longer SSA (a destination is
 //! assigned on every edge) and copy propagation must not run on it.
 
+use crate::inject::{enabled, Bug};
 use crate::ir::reexports::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -66,7 +67,7 @@ fn placement(pred: &BasicBlock, target: BlockId) -> Placement {
     }
     match pred.terminator {
         Terminator::IndirectBranch { .. } => Placement::EndOfPred,
-        _ if term_succs.len() >= 2 => Placement::TrampolineViaTerminator,
+        _ if term_succs.len() >= 2 && !enabled(Bug::NoCriticalEdgeSplit) => Placement::TrampolineViaTerminator,
         _ => Placement::EndOfPred,
     }
 }
@@ -133,6 +134,9 @@ fn eliminate_in_function(func: &mut IrFunction, next_label: &mut u32) -> usize {
                     }
                 }
             }
+        }
+        if enabled(Bug::LostCopy) {
+            conflicting.iter_mut().for_each(|c| *c = false);
         }
         let tmps: Vec<Option<Value>> = conflicting.iter().map(|&c| c.then(|| func.fresh_value())).collect();
 
@@ -215,7 +219,10 @@ fn eliminate_in_function(func: &mut IrFunction, next_label: &mut u32) -> usize {
 /// Appends `copies` before the terminator of block `p`, first saving any
 /// source (or terminator operand) that one of the copies overwrites.
 fn emit_at_end(func: &mut IrFunction, p: usize, mut copies: Vec<(Value, Operand)>) {
-    let written: FxHashSet<Value> = copies.iter().map(|(d, _)| *d).collect();
+    let mut written: FxHashSet<Value> = copies.iter().map(|(d, _)| *d).collect();
+    if enabled(Bug::LostCopy) {
+        written.clear();
+    }
     let mut saved: FxHashMap<Value, Value> = FxHashMap::default();
     let mut saves: Vec<Instruction> = Vec::new();
     let mut save = |v: Value, func: &mut IrFunction| -> Value {

@@ -23,6 +23,7 @@
 //! Both are over-approximations: a superfluous phi is correct, a missing one is
 //! not.
 
+use crate::inject::{enabled, Bug};
 use crate::ir::analysis::FlatAdj;
 
 /// Dominance frontiers of all blocks (rows empty for unreachable blocks).
@@ -134,7 +135,7 @@ impl<'a> Placer<'a> {
                 }
                 self.has_phi[y as usize] = epoch;
                 phis.push(y);
-                if self.queued[y as usize] != epoch {
+                if self.queued[y as usize] != epoch && !enabled(Bug::DirectDfOnly) {
                     self.queued[y as usize] = epoch;
                     self.worklist.push(y);
                 }

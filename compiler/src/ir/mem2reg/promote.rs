@@ -25,6 +25,7 @@
 
 use super::placement::{dominance_frontiers, PlacementInput, Placer};
 use super::rename::{rename, SlotInfo};
+use crate::inject::{enabled, Bug};
 use crate::ir::analysis::CfgAnalysis;
 use crate::ir::reexports::*;
 use std::fmt;
@@ -334,7 +335,7 @@ fn scan(func: &IrFunction, cfg: &CfgAnalysis, include_params: bool, max: u32) ->
                 if is_param && !include_params {
                     continue;
                 }
-                let shape_ok = !*volatile
+                let shape_ok = (!*volatile || enabled(Bug::PromoteVolatile))
                     && *ty != IrType::Void
                     && *size <= MAX_PROMOTABLE_ALLOCA_SIZE
                     && ty.size() <= MAX_PROMOTABLE_ALLOCA_SIZE
@@ -413,7 +414,7 @@ fn scan(func: &IrFunction, cfg: &CfgAnalysis, include_params: bool, max: u32) ->
                 }
                 other => other.for_each_used_value(|v| {
                     if let Some(c) = lookup(v) {
-                        cands[c as usize].ok = false;
+                        cands[c as usize].ok = enabled(Bug::PromoteAddressTaken);
                     }
                 }),
             }

@@ -21,6 +21,7 @@
 //! through other phis, are dropped before the rest are inserted at the top of
 //! their blocks.
 
+use crate::inject::{enabled, Bug};
 use crate::ir::analysis::CfgAnalysis;
 use crate::ir::reexports::*;
 use rustc_hash::FxHashMap;
@@ -74,6 +75,9 @@ struct BlockLog {
 
 impl BlockLog {
     fn snapshot_for(&self, target: BlockId) -> Option<u32> {
+        if enabled(Bug::NoAsmGotoSnapshot) {
+            return None;
+        }
         self.gotos.iter().find(|(_, ts)| ts.contains(&target)).map(|(s, _)| *s)
     }
 }
@@ -161,7 +165,9 @@ impl Renamer<'_> {
                 Instruction::Store { val, ptr, .. } if self.slot(ptr).is_some() => {
                     let slot = self.slot(ptr).unwrap_or(0);
                     let val = match val {
-                        Operand::Const(c) => Operand::Const(c.narrowed_to(self.slots[slot as usize].ty)),
+                        Operand::Const(c) if !enabled(Bug::NoConstantNarrowing) => {
+                            Operand::Const(c.narrowed_to(self.slots[slot as usize].ty))
+                        }
                         v => v,
                     };
                     if reachable {
@@ -245,7 +251,11 @@ pub(super) fn rename(
             .iter()
             .map(|s| {
                 vec![Def {
-                    op: Operand::Const(IrConst::zero(s.ty)),
+                    op: Operand::Const(if enabled(Bug::WrongUninitValue) {
+                        IrConst::one(s.ty)
+                    } else {
+                        IrConst::zero(s.ty)
+                    }),
                     seq: 0,
                     phi: NO_PHI,
                 }]
