@@ -19,9 +19,11 @@
 //! file's `; check:` lines from the current output (other directives are kept).
 
 use phicc::ir::interp::{self, Outcome, RunConfig, RunResult};
+use phicc::ir::mem2reg::{eliminate_phis, promote_with_options, PromoteOptions};
 use phicc::ir::module::IrModule;
 use phicc::ir::text::{parse_module, print_module};
 use phicc::ir::verify::{verify_module, VerifyMode};
+use phicc::passes::copyprop::propagate_copies;
 use phicc::passes::Pipeline;
 use std::path::{Path, PathBuf};
 
@@ -367,4 +369,95 @@ fn switch_dispatch_loop_hits_the_cost_limit() {
     let small = dispatch_loop(20);
     let printed = run_test("dispatch_loop(20)", &small).unwrap_or_else(|e| panic!("{e}"));
     assert!(!printed.contains("alloca"), "{printed}");
+}
+
+/// Promotes every defined function with `opts` (parameters excluded, then
+/// included), then copy propagation and phi elimination.
+fn pipeline_with(module: &IrModule, opts: PromoteOptions) -> IrModule {
+    let mut m = module.clone();
+    for f in m.functions.iter_mut().filter(|f| !f.is_declaration) {
+        promote_with_options(f, &opts);
+        promote_with_options(
+            f,
+            &PromoteOptions {
+                include_params: true,
+                ..opts
+            },
+        );
+    }
+    verify_module(&m, VerifyMode::Ssa).unwrap_or_else(|e| panic!("{opts:?}: {e}"));
+    m.for_each_function(propagate_copies);
+    eliminate_phis(&mut m);
+    verify_module(&m, VerifyMode::NonSsa).unwrap_or_else(|e| panic!("{opts:?}: {e}"));
+    m
+}
+
+/// Pruned placement, the fast paths and the removal of unused phis are
+/// refinements: switching any of them off changes no outcome of any file
+/// test, and the fast paths do not even change the IR.
+#[test]
+fn promotion_refinements_change_nothing_observable() {
+    let mut checked = 0;
+    for path in test_files() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let d = parse_directives(&text).unwrap();
+        if !d.passes.as_deref().unwrap_or("").contains("mem2reg") {
+            continue;
+        }
+        let module = parse_module(&text).unwrap();
+        let baseline = run_all(&module, &d);
+        let reference = pipeline_with(&module, PromoteOptions::default());
+        for prune in [false, true] {
+            for fast_paths in [false, true] {
+                for remove_unused_phis in [false, true] {
+                    let opts = PromoteOptions {
+                        prune,
+                        fast_paths,
+                        remove_unused_phis,
+                        ..PromoteOptions::default()
+                    };
+                    let m = pipeline_with(&module, opts);
+                    assert_eq!(run_all(&m, &d), baseline, "{}: {opts:?}", path.display());
+                    if prune && remove_unused_phis {
+                        assert_eq!(
+                            print_module(&m),
+                            print_module(&reference),
+                            "{}: {opts:?}",
+                            path.display()
+                        );
+                    }
+                }
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} files");
+}
+
+/// Renaming walks the dominator tree with an explicit stack: a chain of
+/// 100,000 blocks (each loading, updating and storing two variables) must not
+/// overflow the native stack, and must compute the same result.
+#[test]
+fn hundred_thousand_block_chain() {
+    let n = 100_000;
+    let mut s = String::from("define @main() -> i64 {\nbb0:\n  %0 = alloca i64, size 8, align 8\n  %1 = alloca i64, size 8, align 8\n  br bb1\n");
+    let mut v = 2;
+    for b in 1..=n {
+        s.push_str(&format!(
+            "bb{b}:\n  %{} = load i64 %0\n  %{} = load i64 %1\n  %{} = add i64 %{}, {b}i64\n  %{} = xor i64 %{}, %{}\n  store i64 %{}, %0\n  store i64 %{}, %1\n  br bb{}\n",
+            v, v + 1, v + 2, v, v + 3, v + 1, v + 2, v + 2, v + 3, b + 1
+        ));
+        v += 4;
+    }
+    s.push_str(&format!("bb{}:\n  %{v} = load i64 %1\n  ret %{v}\n}}\n", n + 1));
+    let module = parse_module(&s).unwrap();
+    let cfg = RunConfig::default();
+    let before = interp::run(&module, &cfg);
+    let mut m = module.clone();
+    let mut pipeline = Pipeline::parse("mem2reg-pipeline").unwrap();
+    pipeline.verify_each = true;
+    let stats = pipeline.run(&mut m, &mut |_, _| {}).unwrap();
+    assert_eq!(stats.mem2reg.loads_removed, 2 * n + 1);
+    assert_eq!(interp::run(&m, &cfg), before);
+    assert!(!print_module(&m).contains("load"));
 }

@@ -13,8 +13,9 @@
 //! 2-4. CFG, Cooper-Harvey-Kennedy dominators (`ir::analysis`), dominance
 //!    frontiers (`placement.rs`).
 //! 5. Phis at the pruned iterated dominance frontier (`placement.rs`), then the
-//!    copy-cost limit: phis cost one copy per predecessor; while the total is
-//!    above [`MAX_PHI_COPY_COST`] the most expensive alloca stays in memory.
+//!    copy-cost limit: phis cost one copy per predecessor; while the total
+//!    (phis already in the function included) is above [`MAX_PHI_COPY_COST`]
+//!    the most expensive alloca stays in memory.
 //! 6. Renaming by an iterative dominator-tree walk (`rename.rs`).
 //!
 //! Semantics kept: an alloca is zero-filled, so a load before any store reads
@@ -164,8 +165,19 @@ pub fn promote_with_options(func: &mut IrFunction, opts: &PromoteOptions) -> Pro
         costs[i] = phi_blocks[i].iter().map(|&b| cfg.preds.len(b as usize)).sum();
     }
 
-    // Cost limit: drop the most expensive allocas first.
-    let mut total: usize = costs.iter().sum();
+    // Cost limit: drop the most expensive allocas first. Phis already in the
+    // function (from an earlier invocation) count against the same budget,
+    // so the second invocation does not undo the first one's limit.
+    let existing: usize = func
+        .blocks
+        .iter()
+        .flat_map(|b| &b.instructions)
+        .map(|i| match i {
+            Instruction::Phi { incoming, .. } => incoming.len(),
+            _ => 0,
+        })
+        .sum();
+    let mut total: usize = existing + costs.iter().sum::<usize>();
     if total > opts.max_phi_copy_cost {
         let mut order: Vec<usize> = (0..cands.len()).filter(|&i| cands[i].ok && costs[i] > 0).collect();
         order.sort_by(|&a, &b| costs[b].cmp(&costs[a]).then(a.cmp(&b)));
