@@ -9,6 +9,7 @@ pub mod intrinsics;
 pub mod mem2reg;
 pub mod module;
 pub mod ops;
+pub mod text;
 pub mod types;
 
 /// Everything a pass needs, in one import: `use phicc::ir::reexports::*`.
