@@ -7,3 +7,4 @@
 
 pub mod inject;
 pub mod ir;
+pub mod passes;
