@@ -717,3 +717,36 @@ fn outcome_display_is_readable() {
     assert!(text.contains("events: 1\n  escape(stack(0,%1)+0)\n"));
     assert!(text.contains("stdout: 19 bytes\n  | 0x8000000001000000\n"));
 }
+
+#[test]
+fn volatile_accesses_are_observable_events() {
+    let src = "define @main() -> i32 {
+bb0:
+  %0 = alloca i32, size 4, align 4 volatile
+  %1 = alloca i32, size 4, align 4
+  store i32 7i32, %0
+  store i32 8i32, %1
+  %2 = load i32 %0
+  %3 = load i32 %1
+  %4 = add i32 %2, %3
+  ret %4
+}";
+    let m = phicc::ir::text::parse_module(src).unwrap();
+    let o = run_main(&m);
+    assert_eq!(o.result, RunResult::Returned(Some(15)));
+    let shown: Vec<String> = o
+        .events
+        .iter()
+        .map(|e| format!("{}({})", e.name, e.args.join(", ")))
+        .collect();
+    // Only the volatile slot's store and load are recorded, in order.
+    assert_eq!(shown.len(), 2, "{shown:?}");
+    assert!(
+        shown[0].starts_with("volatile-store(") && shown[0].ends_with(", 7)"),
+        "{shown:?}"
+    );
+    assert!(
+        shown[1].starts_with("volatile-load(") && shown[1].ends_with(", 7)"),
+        "{shown:?}"
+    );
+}

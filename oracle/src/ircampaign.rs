@@ -50,7 +50,13 @@ pub struct Summary {
 
 impl Summary {
     pub fn render(&self) -> String {
-        let pct = |n: u64| if self.inputs == 0 { 0.0 } else { 100.0 * n as f64 / self.inputs as f64 };
+        let pct = |n: u64| {
+            if self.inputs == 0 {
+                0.0
+            } else {
+                100.0 * n as f64 / self.inputs as f64
+            }
+        };
         let mut s = format!(
             "inputs: {}  findings: {}  inconclusive (out of fuel): {} ({:.1}%)  trapped: {} ({:.1}%)  time: {:.1}s ({:.0} inputs/s)\n",
             self.inputs,
@@ -159,7 +165,10 @@ pub fn run(c: &Campaign) -> anyhow::Result<Summary> {
                             "; oracle ir-campaign --seed {} --mode {:?} finding: input {i}\n",
                             c.seed, c.mode
                         ));
-                        text.push_str(&format!("; replay: {}\n", replay_command(c.mode, &c.schedules, c.fuel, &file)));
+                        text.push_str(&format!(
+                            "; replay: {}\n",
+                            replay_command(c.mode, &c.schedules, c.fuel, &file)
+                        ));
                         for line in failure.to_string().lines() {
                             text.push_str(&format!("; {line}\n"));
                         }
@@ -170,7 +179,11 @@ pub fn run(c: &Campaign) -> anyhow::Result<Summary> {
                         }
                     }
                     let mut f = findings.lock().unwrap();
-                    f.push(Finding { index: i, signature: failure.signature(), path });
+                    f.push(Finding {
+                        index: i,
+                        signature: failure.signature(),
+                        path,
+                    });
                     bar.set_message(format!("{} findings", f.len()));
                 }
                 done.fetch_add(1, Ordering::Relaxed);

@@ -51,7 +51,12 @@ pub enum Failure {
     /// The verifier rejected the IR after `stage` (for `Input`, the generator's output).
     Verifier { stage: Stage, message: String },
     /// Interpreting after `stage` gave a different outcome than the original.
-    Mismatch { stage: Stage, schedule: u64, before: Outcome, after: Outcome },
+    Mismatch {
+        stage: Stage,
+        schedule: u64,
+        before: Outcome,
+        after: Outcome,
+    },
 }
 
 impl Failure {
@@ -107,7 +112,11 @@ pub struct CheckConfig {
 
 impl Default for CheckConfig {
     fn default() -> Self {
-        CheckConfig { mode: CheckMode::Pipeline, schedules: vec![0, 1], fuel: 200_000 }
+        CheckConfig {
+            mode: CheckMode::Pipeline,
+            schedules: vec![0, 1],
+            fuel: 200_000,
+        }
     }
 }
 
@@ -115,11 +124,22 @@ impl Default for CheckConfig {
 pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
     let mut report = Report::default();
     if let Err(e) = verify_module(module, VerifyMode::Ssa) {
-        report.failure = Some(Failure::Verifier { stage: Stage::Input, message: e.to_string() });
+        report.failure = Some(Failure::Verifier {
+            stage: Stage::Input,
+            message: e.to_string(),
+        });
         return report;
     }
     let run = |m: &IrModule, seed: u64| {
-        interp::run(m, &RunConfig { entry: "main".into(), args: vec![], schedule_seed: seed, fuel: cfg.fuel })
+        interp::run(
+            m,
+            &RunConfig {
+                entry: "main".into(),
+                args: vec![],
+                schedule_seed: seed,
+                fuel: cfg.fuel,
+            },
+        )
     };
     let originals: Vec<Outcome> = cfg.schedules.iter().map(|&s| run(module, s)).collect();
     report.inconclusive = originals.iter().any(|o| o.is_inconclusive());
@@ -132,9 +152,16 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
     let mut m = module.clone();
     for &stage in stages {
         apply(&mut m, stage);
-        let mode = if stage == Stage::PhiElim { VerifyMode::NonSsa } else { VerifyMode::Ssa };
+        let mode = if stage == Stage::PhiElim {
+            VerifyMode::NonSsa
+        } else {
+            VerifyMode::Ssa
+        };
         if let Err(e) = verify_module(&m, mode) {
-            report.failure = Some(Failure::Verifier { stage, message: e.to_string() });
+            report.failure = Some(Failure::Verifier {
+                stage,
+                message: e.to_string(),
+            });
             return report;
         }
         // Interpreting after every stage names the first stage that changed the meaning.
@@ -144,7 +171,12 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
                 continue;
             }
             if *before != after {
-                report.failure = Some(Failure::Mismatch { stage, schedule: seed, before: before.clone(), after });
+                report.failure = Some(Failure::Mismatch {
+                    stage,
+                    schedule: seed,
+                    before: before.clone(),
+                    after,
+                });
                 return report;
             }
         }

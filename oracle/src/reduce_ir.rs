@@ -29,7 +29,11 @@ fn signature(m: &IrModule, cfg: &CheckConfig) -> Option<String> {
 
 /// Number of instructions (terminators included) in the defined functions.
 pub fn instruction_count(m: &IrModule) -> usize {
-    m.functions.iter().filter(|f| !f.is_declaration).map(|f| f.num_instructions()).sum()
+    m.functions
+        .iter()
+        .filter(|f| !f.is_declaration)
+        .map(|f| f.num_instructions())
+        .sum()
 }
 
 /// Number of instructions excluding terminators.
@@ -46,7 +50,11 @@ type Edit = Box<dyn Fn(&mut IrModule) -> bool>;
 
 impl Reducer {
     pub fn new(check: CheckConfig) -> Reducer {
-        Reducer { check, budget: 20_000, checks: 0 }
+        Reducer {
+            check,
+            budget: 20_000,
+            checks: 0,
+        }
     }
 
     /// Reduce `m`, which must fail the check. Returns the reduced module and its
@@ -121,7 +129,13 @@ fn remove_function(m: &mut IrModule, i: usize) -> bool {
                 _ => true,
             });
             for (d, ty) in replaced {
-                b.instructions.insert(0, Instruction::Copy { dest: d, src: Operand::Const(IrConst::zero(ty)) });
+                b.instructions.insert(
+                    0,
+                    Instruction::Copy {
+                        dest: d,
+                        src: Operand::Const(IrConst::zero(ty)),
+                    },
+                );
             }
         }
     }
@@ -160,9 +174,15 @@ fn terminator_edits(m: &IrModule) -> Vec<Edit> {
 
 /// Replace block `bi`'s branching terminator by a branch to its `k`-th target.
 fn simplify_terminator(m: &mut IrModule, fi: usize, bi: usize, k: usize) -> bool {
-    let Some(block) = m.functions.get_mut(fi).and_then(|f| f.blocks.get_mut(bi)) else { return false };
+    let Some(block) = m.functions.get_mut(fi).and_then(|f| f.blocks.get_mut(bi)) else {
+        return false;
+    };
     let target = match &block.terminator {
-        Terminator::CondBranch { true_label, false_label, .. } => [*true_label, *false_label].get(k).copied(),
+        Terminator::CondBranch {
+            true_label,
+            false_label,
+            ..
+        } => [*true_label, *false_label].get(k).copied(),
         Terminator::IndirectBranch { possible_targets, .. } => possible_targets.get(k).copied(),
         Terminator::Switch { cases, default, .. } => {
             if k < cases.len() {
@@ -180,8 +200,12 @@ fn simplify_terminator(m: &mut IrModule, fi: usize, bi: usize, k: usize) -> bool
 }
 
 fn drop_switch_case(m: &mut IrModule, fi: usize, bi: usize, k: usize) -> bool {
-    let Some(block) = m.functions.get_mut(fi).and_then(|f| f.blocks.get_mut(bi)) else { return false };
-    let Terminator::Switch { cases, .. } = &mut block.terminator else { return false };
+    let Some(block) = m.functions.get_mut(fi).and_then(|f| f.blocks.get_mut(bi)) else {
+        return false;
+    };
+    let Terminator::Switch { cases, .. } = &mut block.terminator else {
+        return false;
+    };
     if k >= cases.len() {
         return false;
     }
@@ -196,8 +220,9 @@ fn fix_phis(f: &mut IrFunction) {
     let cfg = CfgAnalysis::build(f);
     // Labels of predecessors, computed apart from the mutable pass over blocks.
     let labels: Vec<BlockId> = f.blocks.iter().map(|b| b.label).collect();
-    let pred_sets: Vec<Vec<BlockId>> =
-        (0..f.blocks.len()).map(|bi| cfg.preds.row(bi).iter().map(|&p| labels[p as usize]).collect()).collect();
+    let pred_sets: Vec<Vec<BlockId>> = (0..f.blocks.len())
+        .map(|bi| cfg.preds.row(bi).iter().map(|&p| labels[p as usize]).collect())
+        .collect();
     for (bi, b) in f.blocks.iter_mut().enumerate() {
         for inst in &mut b.instructions {
             if let Instruction::Phi { incoming, .. } = inst {
@@ -238,13 +263,20 @@ fn block_merge_edits(m: &IrModule) -> Vec<Edit> {
 
 fn merge_into_pred(m: &mut IrModule, fi: usize, bi: usize) -> bool {
     let Some(f) = m.functions.get_mut(fi) else { return false };
-    let Some(Terminator::Branch(succ)) = f.blocks.get(bi).map(|b| b.terminator.clone()) else { return false };
+    let Some(Terminator::Branch(succ)) = f.blocks.get(bi).map(|b| b.terminator.clone()) else {
+        return false;
+    };
     let Some(si) = f.block_index(succ) else { return false };
     if si == 0 || si == bi {
         return false;
     }
     let cfg = CfgAnalysis::build(f);
-    if cfg.preds.len(si) != 1 || f.blocks[si].instructions.iter().any(|i| matches!(i, Instruction::Phi { .. })) {
+    if cfg.preds.len(si) != 1
+        || f.blocks[si]
+            .instructions
+            .iter()
+            .any(|i| matches!(i, Instruction::Phi { .. }))
+    {
         return false;
     }
     let succ_block = f.blocks.remove(si);
@@ -281,7 +313,9 @@ fn instruction_edits(m: &IrModule) -> Vec<Edit> {
 
 fn remove_instruction(m: &mut IrModule, fi: usize, bi: usize, ii: usize) -> bool {
     let Some(f) = m.functions.get_mut(fi) else { return false };
-    let Some(inst) = f.blocks.get(bi).and_then(|b| b.instructions.get(ii)).cloned() else { return false };
+    let Some(inst) = f.blocks.get(bi).and_then(|b| b.instructions.get(ii)).cloned() else {
+        return false;
+    };
     f.blocks[bi].instructions.remove(ii);
     let ty = inst.result_type().unwrap_or(IrType::I64);
     let mut defs = Vec::new();
@@ -335,7 +369,9 @@ fn operand_edits(m: &IrModule) -> Vec<Edit> {
 /// Operand `k` of instruction `ii` (or the terminator when `ii` is past the
 /// end): `shrink` 0 = zero, 1 = one, 2 = halve a constant.
 fn edit_operand(m: &mut IrModule, fi: usize, bi: usize, ii: usize, k: usize, shrink: u8) -> bool {
-    let Some(b) = m.functions.get_mut(fi).and_then(|f| f.blocks.get_mut(bi)) else { return false };
+    let Some(b) = m.functions.get_mut(fi).and_then(|f| f.blocks.get_mut(bi)) else {
+        return false;
+    };
     let ty = b.instructions.get(ii).and_then(|i| operand_type(i));
     let mut changed = false;
     let mut idx = 0;
@@ -345,9 +381,10 @@ fn edit_operand(m: &mut IrModule, fi: usize, bi: usize, ii: usize, k: usize, shr
                 (Operand::Value(_), 0) => ty.map(|t| Operand::Const(IrConst::zero(t))),
                 (Operand::Const(c), 0) if !c.is_zero() => Some(Operand::Const(like(&c, 0))),
                 (Operand::Const(c), 1) if !c.is_one() && !c.is_zero() => Some(Operand::Const(like(&c, 1))),
-                (Operand::Const(c), 2) => {
-                    c.to_i128().filter(|v| v.unsigned_abs() > 1).map(|v| Operand::Const(like(&c, v / 2)))
-                }
+                (Operand::Const(c), 2) => c
+                    .to_i128()
+                    .filter(|v| v.unsigned_abs() > 1)
+                    .map(|v| Operand::Const(like(&c, v / 2))),
                 _ => None,
             };
             if let Some(n) = new {

@@ -114,6 +114,15 @@ impl<'m> Machine<'m> {
         Ok(Flow::Switched)
     }
 
+    /// Record an access to a volatile alloca: volatile accesses are
+    /// observable behaviour (C11 5.1.2.3p6), so promoting one changes the outcome.
+    pub(super) fn volatile_access(&mut self, p: &Prepared<'m>, kind: &str, addr: u64, v: u128, ty: IrType) {
+        self.events.push(Event {
+            name: kind.to_string(),
+            args: vec![show_value(p, addr as u128, IrType::Ptr), show_value(p, v, ty)],
+        });
+    }
+
     /// Record an event for a declared function and derive its return value.
     fn call_external(&mut self, p: &Prepared<'m>, name: &str, args: &[u128], info: &CallInfo) -> Res<u128> {
         let mut shown = Vec::with_capacity(args.len());

@@ -448,8 +448,10 @@ impl<'m> Machine<'m> {
     ) -> Res<Flow> {
         use Instruction as I;
         match inst {
-            I::Alloca { dest, size, .. } => {
-                let a = self.mem.alloca(dest.0, *size)?;
+            I::Alloca {
+                dest, size, volatile, ..
+            } => {
+                let a = self.mem.alloca(dest.0, *size, *volatile)?;
                 self.set(*dest, a as u128);
             }
             I::DynAlloca { dest, size, .. } => {
@@ -464,13 +466,20 @@ impl<'m> Machine<'m> {
                 self.set(*dest, a as u128);
             }
             I::Load { dest, ptr, ty, .. } | I::AtomicLoad { dest, ptr, ty, .. } => {
-                let v = self.mem.read(self.addr(*ptr)?, ty.size())?;
+                let a = self.addr(*ptr)?;
+                let v = self.mem.read(a, ty.size())?;
                 self.set(*dest, canon(v, *ty));
+                if self.mem.is_volatile(a) {
+                    self.volatile_access(p, "volatile-load", a, v, *ty);
+                }
             }
             I::Store { val, ptr, ty, .. } | I::AtomicStore { val, ptr, ty, .. } => {
                 let v = self.opnd(val, *ty)?;
                 let a = self.addr(*ptr)?;
                 self.mem.write(a, ty.size(), v)?;
+                if self.mem.is_volatile(a) {
+                    self.volatile_access(p, "volatile-store", a, v, *ty);
+                }
             }
             I::Memcpy { dest, src, size } => {
                 let (d, s) = (self.addr(*dest)?, self.addr(*src)?);

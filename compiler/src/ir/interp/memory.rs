@@ -137,6 +137,8 @@ pub(super) struct Object {
     pub data: Vec<u8>,
     pub live: bool,
     pub readonly: bool,
+    /// A volatile alloca: its accesses are observable events.
+    pub volatile: bool,
 }
 
 /// The objects one frame owns.
@@ -163,6 +165,8 @@ pub(super) struct Memory {
     heap: Vec<u32>,
     heap_bytes: usize,
     live_bytes: usize,
+    /// Volatile allocas created so far (0: no access needs the volatile check).
+    volatile_objects: usize,
 }
 
 fn oob() -> TrapKind {
@@ -182,12 +186,14 @@ impl Memory {
             o.data.resize(size, 0);
             o.live = true;
             o.readonly = readonly;
+            o.volatile = false;
             return Ok(i);
         }
         self.objects.push(Object {
             data: vec![0; size],
             live: true,
             readonly,
+            volatile: false,
         });
         Ok(self.objects.len() as u32 - 1)
     }
@@ -235,7 +241,7 @@ impl Memory {
 
     /// The address of alloca `vid` in the top frame, creating it zero-filled
     /// on its first execution (re-executing an alloca keeps its contents).
-    pub fn alloca(&mut self, vid: u32, size: usize) -> Result<u64, TrapKind> {
+    pub fn alloca(&mut self, vid: u32, size: usize, volatile: bool) -> Result<u64, TrapKind> {
         if vid >= MAX_VID || size >= MAX_SMALL_OBJECT {
             return Err(TrapKind::Unsupported("alloca beyond the interpreter's limits".into()));
         }
@@ -246,6 +252,10 @@ impl Memory {
             return Ok(stack_addr(tag, vid));
         }
         let obj = self.new_object(size, false)?;
+        if volatile {
+            self.objects[obj as usize].volatile = true;
+            self.volatile_objects += 1;
+        }
         let allocas = &mut self.frames[top].allocas;
         if allocas.len() <= v {
             allocas.resize(v + 1, NONE);
@@ -382,6 +392,15 @@ impl Memory {
             return Err(oob());
         }
         Ok((obj, off))
+    }
+
+    /// Whether `addr` lies in a volatile alloca (cheap when there is none).
+    #[inline]
+    pub fn is_volatile(&self, addr: u64) -> bool {
+        self.volatile_objects > 0
+            && self
+                .locate(addr)
+                .is_ok_and(|(obj, _)| self.objects[obj as usize].volatile)
     }
 
     /// Load a little-endian scalar of `size` bytes (at most 16).
