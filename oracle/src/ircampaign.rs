@@ -83,8 +83,15 @@ pub fn replay_command(mode: GenMode, schedules: &[u64], fuel: u64, file: &Path) 
         GenMode::Ssa => "phi-elim",
     };
     let sched: Vec<String> = schedules.iter().map(|s| s.to_string()).collect();
+    // A finding made with injected bugs replays only with the same bugs on.
+    let bugs: Vec<&str> = phicc::inject::active().into_iter().map(|b| b.name()).collect();
+    let (features, inject) = if bugs.is_empty() {
+        (String::new(), String::new())
+    } else {
+        (" --features phicc/inject-bugs".to_string(), format!(" --inject-bug={}", bugs.join(",")))
+    };
     format!(
-        "cargo run -q -p phicc --bin phiopt -- --passes={passes} --verify-each --check --schedule={} --fuel={fuel} {}",
+        "cargo run -q{features} -p phicc --bin phiopt -- --passes={passes} --verify-each --check --schedule={} --fuel={fuel}{inject} {}",
         sched.join(","),
         file.display()
     )

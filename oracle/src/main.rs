@@ -143,8 +143,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let shown = output.clone().unwrap_or_else(|| PathBuf::from("REDUCED.ir"));
             let replay = ircampaign::replay_command(gen_mode, &schedules, fuel, &shown);
             let body = format!(
-                "; reduced by oracle reduce-ir: {signature}\n; replay: {replay}\n{}",
-                print_module(&reduced)
+                "; reduced by oracle reduce-ir: {signature}\n; replay: {replay}\n{}\n",
+                print_module(&reduced).trim_end()
             );
             match &output {
                 Some(p) => ircampaign::write_atomic(p, &body)?,

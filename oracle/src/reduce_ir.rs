@@ -75,7 +75,7 @@ impl Reducer {
             ] {
                 for edit in edits {
                     if self.checks >= self.budget {
-                        return Some((best, target));
+                        break;
                     }
                     let mut cand = best.clone();
                     if !edit(&mut cand) {
@@ -96,6 +96,18 @@ impl Reducer {
                 break;
             }
         }
+        // Let the printer derive `nextvalue` again (max id + 1, or 0 without values).
+        for f in &mut best.functions {
+            let mut any = false;
+            for b in &f.blocks {
+                for inst in &b.instructions {
+                    inst.for_each_def(|_| any = true);
+                    inst.for_each_used_value(|_| any = true);
+                }
+                b.terminator.for_each_used_value(|_| any = true);
+            }
+            f.next_value_id = if any { f.scan_max_value_id() + 1 } else { 0 };
+        }
         Some((best, target))
     }
 }
@@ -103,14 +115,31 @@ impl Reducer {
 /// Candidate edits are described by indices into the current best module and
 /// applied to a clone; an index that no longer fits makes the edit a no-op.
 fn function_edits(m: &IrModule) -> Vec<Edit> {
-    (0..m.functions.len())
+    let mut edits: Vec<Edit> = (0..m.functions.len())
         .filter(|&i| m.functions[i].name != "main")
         .map(|i| Box::new(move |m: &mut IrModule| remove_function(m, i)) as Edit)
-        .collect()
+        .collect();
+    // Globals and string literals (the verifier rejects the edit if one is still referenced).
+    for i in (0..m.globals.len()).rev() {
+        edits.push(Box::new(move |m: &mut IrModule| remove_at(&mut m.globals, i)));
+    }
+    for i in (0..m.string_literals.len()).rev() {
+        edits.push(Box::new(move |m: &mut IrModule| remove_at(&mut m.string_literals, i)));
+    }
+    edits
+}
+
+fn remove_at<T>(v: &mut Vec<T>, i: usize) -> bool {
+    if i < v.len() {
+        v.remove(i);
+        true
+    } else {
+        false
+    }
 }
 
 fn remove_function(m: &mut IrModule, i: usize) -> bool {
-    if i >= m.functions.len() {
+    if i >= m.functions.len() || m.functions[i].name == "main" {
         return false;
     }
     let name = m.functions[i].name.clone();
@@ -304,8 +333,14 @@ fn merge_into_pred(m: &mut IrModule, fi: usize, bi: usize) -> bool {
 fn instruction_edits(m: &IrModule) -> Vec<Edit> {
     let mut edits: Vec<Edit> = Vec::new();
     for_each_block(m, |fi, bi| {
-        for ii in 0..m.functions[fi].blocks[bi].instructions.len() {
+        for (ii, inst) in m.functions[fi].blocks[bi].instructions.iter().enumerate() {
             edits.push(Box::new(move |m: &mut IrModule| remove_instruction(m, fi, bi, ii)));
+            // Or bypass it: its uses read one of its value operands instead.
+            if inst.dest().is_some() {
+                for k in 0..inst.used_values().len() {
+                    edits.push(Box::new(move |m: &mut IrModule| bypass_instruction(m, fi, bi, ii, k)));
+                }
+            }
         }
     });
     edits
@@ -322,6 +357,32 @@ fn remove_instruction(m: &mut IrModule, fi: usize, bi: usize, ii: usize) -> bool
     inst.for_each_def(|d| defs.push(d));
     if !defs.is_empty() {
         replace_uses_with_const(f, &defs, IrConst::zero(ty));
+    }
+    true
+}
+
+/// Remove instruction `ii` and make its uses read its `k`-th used value.
+fn bypass_instruction(m: &mut IrModule, fi: usize, bi: usize, ii: usize, k: usize) -> bool {
+    let Some(f) = m.functions.get_mut(fi) else { return false };
+    let Some(inst) = f.blocks.get(bi).and_then(|b| b.instructions.get(ii)).cloned() else { return false };
+    let (Some(dest), Some(&with)) = (inst.dest(), inst.used_values().get(k)) else { return false };
+    if with == dest {
+        return false;
+    }
+    f.blocks[bi].instructions.remove(ii);
+    for b in &mut f.blocks {
+        for inst in &mut b.instructions {
+            inst.for_each_value_use_mut(|v| {
+                if *v == dest {
+                    *v = with
+                }
+            });
+        }
+        b.terminator.for_each_operand_mut(|op| {
+            if *op == Operand::Value(dest) {
+                *op = Operand::Value(with)
+            }
+        });
     }
     true
 }
