@@ -16,6 +16,11 @@ cargo build --workspace --all-targets --locked 2>&1 | tail -n 3
 echo "== corpus: phiopt --check over corpora/ir"
 scripts/check-corpus.sh
 
+# The injected-bug proof needs a build with the bugs compiled in; it runs first
+# so that the main suite's summary line is the last thing printed.
+echo "== injected bugs: each found by a short IR campaign"
+cargo test -q --locked -p oracle --features inject-bugs --test injected_bugs
+
 echo "== tests"
 if cargo nextest --version >/dev/null 2>&1; then
     cargo nextest run --workspace --locked --no-fail-fast

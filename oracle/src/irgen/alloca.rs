@@ -609,8 +609,11 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         let targets: Vec<usize> = (0..nblocks).map(|_| self.new_block()).collect();
         let join = self.new_block();
         let mut cases: Vec<(i64, BlockId)> = Vec::new();
+        // Some cases go straight to the join (`case 4: break;`), several of them
+        // to the same block: one CFG edge that carries several cases.
+        let to_join = self.c.chance(1, 3);
         for v in 0..k as i64 {
-            let t = targets[self.c.index(nblocks)];
+            let t = if to_join && self.c.chance(1, 3) { join } else { targets[self.c.index(nblocks)] };
             cases.push((v, self.label(t)));
         }
         let default = if self.c.chance(1, 2) {

@@ -232,7 +232,14 @@ impl SsaGen {
             .map(|(v, _)| *v)
             .unwrap_or(Operand::Const(IrConst::I64(3)));
         let sel = self.bin(IrBinOp::URem, sel_src, Operand::Const(IrConst::I64(7)), IrType::I64);
-        let cases: Vec<(i64, BlockId)> = (0..6).map(|v| (v, self.label(cases_blocks[c.index(k)]))).collect();
+        // Some cases (often several) go straight to the join, like the default.
+        let direct = c.chance(1, 2);
+        let cases: Vec<(i64, BlockId)> = (0..6)
+            .map(|v| {
+                let t = if direct && c.chance(1, 2) { join } else { cases_blocks[c.index(k)] };
+                (v, self.label(t))
+            })
+            .collect();
         // The default goes straight to the join: a critical edge from the switch.
         self.blocks[pre].terminator = Terminator::Switch {
             val: sel,
