@@ -88,7 +88,10 @@ pub fn replay_command(mode: GenMode, schedules: &[u64], fuel: u64, file: &Path) 
     let (features, inject) = if bugs.is_empty() {
         (String::new(), String::new())
     } else {
-        (" --features phicc/inject-bugs".to_string(), format!(" --inject-bug={}", bugs.join(",")))
+        (
+            " --features phicc/inject-bugs".to_string(),
+            format!(" --inject-bug={}", bugs.join(",")),
+        )
     };
     format!(
         "cargo run -q{features} -p phicc --bin phiopt -- --passes={passes} --verify-each --check --schedule={} --fuel={fuel}{inject} {}",

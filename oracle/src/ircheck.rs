@@ -149,6 +149,8 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
         CheckMode::Pipeline => &[Stage::Mem2reg, Stage::Mem2regParams, Stage::Copyprop, Stage::PhiElim],
         CheckMode::PhiElimOnly => &[Stage::PhiElim],
     };
+    // Run every stage with the verifier after it, keeping each stage's module.
+    let mut snapshots: Vec<(Stage, IrModule)> = Vec::with_capacity(stages.len());
     let mut m = module.clone();
     for &stage in stages {
         apply(&mut m, stage);
@@ -164,21 +166,29 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
             });
             return report;
         }
-        // Interpreting after every stage names the first stage that changed the meaning.
-        for (&seed, before) in cfg.schedules.iter().zip(&originals) {
-            let after = run(&m, seed);
-            if before.is_inconclusive() || after.is_inconclusive() {
-                continue;
-            }
-            if *before != after {
-                report.failure = Some(Failure::Mismatch {
-                    stage,
-                    schedule: seed,
-                    before: before.clone(),
-                    after,
-                });
-                return report;
-            }
+        snapshots.push((stage, m.clone()));
+    }
+    // Interpret the final module; only when it differs, interpret the
+    // intermediate ones to name the first stage that changed the meaning.
+    let differs = |m: &IrModule| {
+        cfg.schedules.iter().zip(&originals).find_map(|(&seed, before)| {
+            let after = run(m, seed);
+            let conclusive = !before.is_inconclusive() && !after.is_inconclusive();
+            (conclusive && *before != after).then(|| (seed, before.clone(), after))
+        })
+    };
+    if differs(&m).is_none() {
+        return report;
+    }
+    for (stage, sm) in &snapshots {
+        if let Some((schedule, before, after)) = differs(sm) {
+            report.failure = Some(Failure::Mismatch {
+                stage: *stage,
+                schedule,
+                before,
+                after,
+            });
+            return report;
         }
     }
     report

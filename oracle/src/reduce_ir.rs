@@ -364,8 +364,12 @@ fn remove_instruction(m: &mut IrModule, fi: usize, bi: usize, ii: usize) -> bool
 /// Remove instruction `ii` and make its uses read its `k`-th used value.
 fn bypass_instruction(m: &mut IrModule, fi: usize, bi: usize, ii: usize, k: usize) -> bool {
     let Some(f) = m.functions.get_mut(fi) else { return false };
-    let Some(inst) = f.blocks.get(bi).and_then(|b| b.instructions.get(ii)).cloned() else { return false };
-    let (Some(dest), Some(&with)) = (inst.dest(), inst.used_values().get(k)) else { return false };
+    let Some(inst) = f.blocks.get(bi).and_then(|b| b.instructions.get(ii)).cloned() else {
+        return false;
+    };
+    let (Some(dest), Some(&with)) = (inst.dest(), inst.used_values().get(k)) else {
+        return false;
+    };
     if with == dest {
         return false;
     }

@@ -51,15 +51,33 @@ fn injected_bugs_are_found_and_reduced() {
             missed.push(bug.name());
             continue;
         };
-        report.push_str(&format!("{}: found at input {} ({})", bug.name(), first.index, first.signature));
+        report.push_str(&format!(
+            "{}: found at input {} ({})",
+            bug.name(),
+            first.index,
+            first.signature
+        ));
         if matches!(bug, Bug::LostCopy | Bug::NoAsmGotoSnapshot) {
             let (module, _) = check_input(&c, first.index);
-            let check_mode = if mode == GenMode::Ssa { CheckMode::PhiElimOnly } else { CheckMode::Pipeline };
-            let mut r = Reducer::new(CheckConfig { mode: check_mode, schedules: vec![0, 1], fuel: 200_000 });
+            let check_mode = if mode == GenMode::Ssa {
+                CheckMode::PhiElimOnly
+            } else {
+                CheckMode::Pipeline
+            };
+            let mut r = Reducer::new(CheckConfig {
+                mode: check_mode,
+                schedules: vec![0, 1],
+                fuel: 200_000,
+            });
             let (reduced, sig) = r.reduce(&module).expect("the finding fails the check");
             let n = body_instruction_count(&reduced);
             report.push_str(&format!(", reduced to {n} instructions ({sig})"));
-            assert!(n <= 15, "{}: reduced repro has {n} instructions:\n{}", bug.name(), print_module(&reduced));
+            assert!(
+                n <= 15,
+                "{}: reduced repro has {n} instructions:\n{}",
+                bug.name(),
+                print_module(&reduced)
+            );
         }
         report.push('\n');
     }

@@ -613,7 +613,11 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         // to the same block: one CFG edge that carries several cases.
         let to_join = self.c.chance(1, 3);
         for v in 0..k as i64 {
-            let t = if to_join && self.c.chance(1, 3) { join } else { targets[self.c.index(nblocks)] };
+            let t = if to_join && self.c.chance(1, 3) {
+                join
+            } else {
+                targets[self.c.index(nblocks)]
+            };
             cases.push((v, self.label(t)));
         }
         let default = if self.c.chance(1, 2) {

@@ -89,9 +89,10 @@ impl<'a, 'b> Choices<'a, 'b> {
         xs[self.index(xs.len())]
     }
 
-    /// True with probability about `num / den`.
+    /// True with probability about `num / den`; false once the input is
+    /// exhausted (so short inputs give small programs).
     pub fn chance(&mut self, num: u64, den: u64) -> bool {
-        self.range(0, den - 1) < num
+        self.range(0, den - 1) >= den - num
     }
 
     /// Raw random bits for constants.

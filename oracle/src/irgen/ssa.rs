@@ -236,7 +236,11 @@ impl SsaGen {
         let direct = c.chance(1, 2);
         let cases: Vec<(i64, BlockId)> = (0..6)
             .map(|v| {
-                let t = if direct && c.chance(1, 2) { join } else { cases_blocks[c.index(k)] };
+                let t = if direct && c.chance(1, 2) {
+                    join
+                } else {
+                    cases_blocks[c.index(k)]
+                };
                 (v, self.label(t))
             })
             .collect();

@@ -133,11 +133,22 @@ impl<'a> FnCheck<'a> {
 
     /// Check operand `op` (named `what` in messages) against type `want`.
     #[allow(clippy::too_many_arguments)]
-    fn expect(&mut self, b: usize, i: usize, what: &str, op: &Operand, want: IrType, want_text: &str, rule: ConstRule) {
+    /// `describe` gives the operand's name and the expectation for messages;
+    /// it runs only when there is an error (verification is on the fuzzers' hot path).
+    fn expect(
+        &mut self,
+        b: usize,
+        i: usize,
+        op: &Operand,
+        want: IrType,
+        rule: ConstRule,
+        describe: impl FnOnce() -> (String, String),
+    ) {
         match op {
             Operand::Value(v) => {
                 if let Some(&t) = self.types.get(v) {
                     if !types_agree(t, want) {
+                        let (what, want_text) = describe();
                         self.err_at(b, i, format!("{what} {v} is {t} but {want_text}"));
                     }
                 }
@@ -147,6 +158,7 @@ impl<'a> FnCheck<'a> {
                     return;
                 }
                 if const_is_float(c) != want.is_float() {
+                    let (what, want_text) = describe();
                     let msg = format!(
                         "{what} constant {} is {} but {want_text}",
                         const_text(c),
@@ -154,6 +166,7 @@ impl<'a> FnCheck<'a> {
                     );
                     self.err_at(b, i, msg);
                 } else if rule == ConstRule::Exact && const_size(c) != Some(want.size()) {
+                    let (what, want_text) = describe();
                     let msg = format!(
                         "{what} constant {} is {}-bit but {want_text} (constants must be narrowed to it)",
                         const_text(c),
@@ -167,20 +180,15 @@ impl<'a> FnCheck<'a> {
 
     /// The operand of type `ty` of an instruction whose type is `ty`.
     fn expect_ty(&mut self, b: usize, i: usize, what: &str, op: &Operand, ty: IrType, rule: ConstRule) {
-        let text = format!("the instruction type is {ty}");
-        self.expect(b, i, what, op, ty, &text, rule)
+        self.expect(b, i, op, ty, rule, || {
+            (what.to_string(), format!("the instruction type is {ty}"))
+        })
     }
 
     fn expect_ptr(&mut self, b: usize, i: usize, what: &str, v: Value) {
-        self.expect(
-            b,
-            i,
-            what,
-            &Operand::Value(v),
-            IrType::Ptr,
-            "a pointer is expected",
-            ConstRule::Any,
-        )
+        self.expect(b, i, &Operand::Value(v), IrType::Ptr, ConstRule::Any, || {
+            (what.to_string(), "a pointer is expected".to_string())
+        })
     }
 
     /// An integer (or pointer) operand of any width.
@@ -286,8 +294,9 @@ impl<'a> FnCheck<'a> {
             I::Cast {
                 src, from_ty, to_ty, ..
             } => {
-                let text = format!("the cast is from {from_ty}");
-                self.expect(b, i, "operand", src, *from_ty, &text, Any);
+                self.expect(b, i, src, *from_ty, Any, || {
+                    ("operand".to_string(), format!("the cast is from {from_ty}"))
+                });
                 self.expect_non_void(b, i, *from_ty);
                 self.expect_non_void(b, i, *to_ty);
             }
@@ -323,7 +332,9 @@ impl<'a> FnCheck<'a> {
                 }
             }
             I::CallIndirect { func_ptr, info } => {
-                self.expect(b, i, "callee", func_ptr, IrType::Ptr, "a pointer is expected", Any);
+                self.expect(b, i, func_ptr, IrType::Ptr, Any, || {
+                    ("callee".to_string(), "a pointer is expected".to_string())
+                });
                 self.check_call_args(b, i, info);
             }
             I::VaStart { va_list_ptr } | I::VaEnd { va_list_ptr } => self.expect_ptr(b, i, "va_list", *va_list_ptr),
@@ -365,10 +376,10 @@ impl<'a> FnCheck<'a> {
                 self.expect_non_void(b, i, *ty);
             }
             I::Phi { ty, incoming, .. } => {
-                let text = format!("the phi type is {ty}");
                 for (op, from) in incoming {
-                    let what = format!("incoming value from {from}:");
-                    self.expect(b, i, &what, op, *ty, &text, Exact);
+                    self.expect(b, i, op, *ty, Exact, || {
+                        (format!("incoming value from {from}:"), format!("the phi type is {ty}"))
+                    });
                 }
                 self.expect_non_void(b, i, *ty);
             }
@@ -421,9 +432,9 @@ impl<'a> FnCheck<'a> {
             self.err_at(b, i, msg);
         }
         for (k, (a, t)) in info.args.iter().zip(&info.arg_types).enumerate() {
-            let what = format!("argument {k}:");
-            let text = format!("the argument type is {t}");
-            self.expect(b, i, &what, a, *t, &text, ConstRule::Any);
+            self.expect(b, i, a, *t, ConstRule::Any, || {
+                (format!("argument {k}:"), format!("the argument type is {t}"))
+            });
         }
         if info.dest.is_some() && info.return_type == IrType::Void {
             self.err_at(b, i, "a call with a result returns void".to_string());
@@ -448,8 +459,9 @@ impl<'a> FnCheck<'a> {
                     continue;
                 }
                 let t = asm.input_type(k);
-                let text = format!("its operand type is {t}");
-                self.expect(b, i, &format!("input {k}:"), &input.value, t, &text, ConstRule::Any);
+                self.expect(b, i, &input.value, t, ConstRule::Any, || {
+                    (format!("input {k}:"), format!("its operand type is {t}"))
+                });
             }
         }
     }
@@ -461,20 +473,15 @@ impl<'a> FnCheck<'a> {
                 if rt == IrType::Void {
                     self.err_at(b, n, "returns a value from a void function".to_string());
                 } else {
-                    let text = format!("the function returns {rt}");
-                    self.expect(b, n, "returned value", op, rt, &text, ConstRule::SameClass);
+                    self.expect(b, n, op, rt, ConstRule::SameClass, || {
+                        ("returned value".to_string(), format!("the function returns {rt}"))
+                    });
                 }
             }
             Terminator::CondBranch { cond, .. } => self.expect_int(b, n, "condition", cond),
-            Terminator::IndirectBranch { target, .. } => self.expect(
-                b,
-                n,
-                "target",
-                target,
-                IrType::Ptr,
-                "a pointer is expected",
-                ConstRule::Any,
-            ),
+            Terminator::IndirectBranch { target, .. } => self.expect(b, n, target, IrType::Ptr, ConstRule::Any, || {
+                ("target".to_string(), "a pointer is expected".to_string())
+            }),
             Terminator::Switch { val, cases, ty, .. } => {
                 if !ty.is_int_or_ptr() {
                     self.err_at(b, n, format!("switch type {ty} is not an integer type"));

@@ -231,10 +231,51 @@ pub(crate) struct FnCheck<'a> {
     errors: Vec<VerifyError>,
     /// Set when block labels are unique, so CFG-based checks are meaningful.
     labels_ok: bool,
-    /// Definition sites of every value, in block order.
-    defs: FxHashMap<Value, Vec<Site>>,
+    /// The first definition site of every value, in block order.
+    defs: ValueMap<Site>,
     /// Inferred type of every value whose type is known.
-    types: FxHashMap<Value, IrType>,
+    types: ValueMap<IrType>,
+}
+
+/// A map keyed by value id: dense for the small ids real functions use (the
+/// verifier runs on every fuzz input, so no hashing or per-value allocation
+/// there), hashed beyond that so a hand-written `%4000000000` costs nothing.
+pub(crate) struct ValueMap<T> {
+    dense: Vec<Option<T>>,
+    sparse: FxHashMap<Value, T>,
+}
+
+const DENSE_VALUE_LIMIT: usize = 1 << 22;
+
+impl<T: Copy> ValueMap<T> {
+    fn new() -> Self {
+        ValueMap {
+            dense: Vec::new(),
+            sparse: FxHashMap::default(),
+        }
+    }
+    pub(crate) fn get(&self, v: &Value) -> Option<&T> {
+        let i = v.0 as usize;
+        if i < DENSE_VALUE_LIMIT {
+            self.dense.get(i).and_then(|x| x.as_ref())
+        } else {
+            self.sparse.get(v)
+        }
+    }
+    pub(crate) fn contains_key(&self, v: &Value) -> bool {
+        self.get(v).is_some()
+    }
+    pub(crate) fn insert(&mut self, v: Value, t: T) {
+        let i = v.0 as usize;
+        if i >= DENSE_VALUE_LIMIT {
+            self.sparse.insert(v, t);
+            return;
+        }
+        if i >= self.dense.len() {
+            self.dense.resize(i + 1, None);
+        }
+        self.dense[i] = Some(t);
+    }
 }
 
 impl<'a> FnCheck<'a> {
@@ -245,8 +286,8 @@ impl<'a> FnCheck<'a> {
             mode,
             errors: Vec::new(),
             labels_ok: true,
-            defs: FxHashMap::default(),
-            types: FxHashMap::default(),
+            defs: ValueMap::new(),
+            types: ValueMap::new(),
         }
     }
 

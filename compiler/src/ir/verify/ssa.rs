@@ -102,7 +102,7 @@ pub(super) fn check_dominance(cx: &mut FnCheck<'_>, cfg: &CfgAnalysis) {
         cache: FxHashMap::default(),
     };
     let mut bad: Vec<(usize, usize, String)> = Vec::new();
-    let def_of = |v: Value| cx.defs.get(&v).and_then(|s| s.first().copied());
+    let def_of = |v: Value| cx.defs.get(&v).copied();
     for (t, block) in f.blocks.iter().enumerate() {
         for (i, inst) in block.instructions.iter().enumerate() {
             if let Instruction::Phi { incoming, .. } = inst {

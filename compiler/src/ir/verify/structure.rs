@@ -230,17 +230,17 @@ impl<'a> FnCheck<'a> {
         for (b, block) in self.f.blocks.iter().enumerate() {
             for (i, inst) in block.instructions.iter().enumerate() {
                 inst.for_each_def(|v| {
-                    let sites = self.defs.entry(v).or_default();
-                    if self.mode == VerifyMode::Ssa {
-                        if let Some(first) = sites.first() {
+                    match self.defs.get(&v) {
+                        Some(first) if self.mode == VerifyMode::Ssa => {
                             let l = self.f.blocks[first.block].label;
                             bad.push((b, i, format!("{v} is already defined at {l} inst {}", first.inst)));
                         }
+                        Some(_) => {}
+                        None => self.defs.insert(v, Site { block: b, inst: i }),
                     }
                     if limit != 0 && v.0 >= limit {
                         bad.push((b, i, format!("{v} is not below the function's next_value_id {limit}")));
                     }
-                    sites.push(Site { block: b, inst: i });
                 });
             }
         }
