@@ -5,4 +5,5 @@
 //! The pipeline (design.md): C source -> frontend -> alloca IR (`ir`) ->
 //! mem2reg -> SSA passes -> phi elimination -> backend assembly.
 
+pub mod frontend;
 pub mod ir;
