@@ -82,8 +82,21 @@ pub fn tokenize(text: &[u8], file: FileId) -> PResult<Vec<Token>> {
             }
             kind = TokenKind::Number;
         } else if let Some((prefix_len, quote)) = literal_start(&text[i..]) {
-            i = scan_quoted(text, i, i + prefix_len, quote, file)?;
-            kind = if quote == b'"' { TokenKind::Str } else { TokenKind::Char };
+            match scan_quoted(text, i + prefix_len, quote) {
+                Some(end) => {
+                    i = end;
+                    kind = if quote == b'"' { TokenKind::Str } else { TokenKind::Char };
+                }
+                None => {
+                    // Unterminated: harmless in a skipped group (gcc lexes it as a
+                    // stray character); an error if it reaches the output. The rest
+                    // of the line becomes one `Other` token.
+                    while i < text.len() && text[i] != b'\n' {
+                        i += 1;
+                    }
+                    kind = TokenKind::Other;
+                }
+            }
         } else if is_ident_start(c) {
             while i < text.len() && is_ident_continue(text[i]) {
                 i += 1;
@@ -137,22 +150,27 @@ fn literal_start(s: &[u8]) -> Option<(usize, u8)> {
     None
 }
 
-/// Scans a quoted literal whose opening quote is at `q`; returns the offset after the closing quote.
-fn scan_quoted(text: &[u8], start: usize, q: usize, quote: u8, file: FileId) -> PResult<usize> {
+/// Scans a quoted literal whose opening quote is at `q`; returns the offset
+/// after the closing quote, or `None` if the line or file ends first.
+fn scan_quoted(text: &[u8], q: usize, quote: u8) -> Option<usize> {
     let mut i = q + 1;
     loop {
         match text.get(i) {
-            None | Some(b'\n') => {
-                let what = if quote == b'"' { "\"" } else { "'" };
-                return Err(Diagnostic::error(
-                    Span::new(file, start as u32, q as u32 + 1),
-                    format!("missing terminating {what} character"),
-                ));
-            }
+            None | Some(b'\n') => return None,
             Some(b'\\') => i += 2,
-            Some(&c) if c == quote => return Ok(i + 1),
+            Some(&c) if c == quote => return Some(i + 1),
             Some(_) => i += 1,
         }
+    }
+}
+
+/// The diagnostic for an `Other` token that reached the parser or `-E` output.
+pub fn stray_token_error(t: &Token) -> Diagnostic {
+    match t.text.iter().find(|&&c| c == b'\'' || c == b'"') {
+        Some(&q) if t.text.len() > 1 || t.text[0] == q => {
+            Diagnostic::error(t.span, format!("missing terminating {} character", q as char))
+        }
+        _ => Diagnostic::error(t.span, format!("stray '{}' in program", t.str())),
     }
 }
 
@@ -244,17 +262,27 @@ mod tests {
         assert!(!toks[3].has_space);
     }
 
+    fn toks_of(s: &str) -> Token {
+        tokenize(s.as_bytes(), FileId(0)).unwrap().remove(0)
+    }
+
     #[test]
     fn errors_are_reported_not_panics() {
         assert!(tokenize(b"/* never", FileId(0))
             .unwrap_err()
             .message
             .contains("unterminated comment"));
-        assert!(tokenize(b"\"abc\n\"", FileId(0))
-            .unwrap_err()
+        let toks = tokenize(b"\"abc\n\"", FileId(0)).unwrap();
+        assert_eq!(toks[0].kind, TokenKind::Other);
+        assert!(stray_token_error(&toks[0])
             .message
-            .contains("missing terminating"));
-        assert!(tokenize(b"'\\", FileId(0)).is_err());
+            .contains("missing terminating \" character"));
+        let toks = tokenize(b"x '\\", FileId(0)).unwrap();
+        assert_eq!((toks[1].kind, &*toks[1].text), (TokenKind::Other, &b"'\\"[..]));
+        assert!(stray_token_error(&toks[1])
+            .message
+            .contains("missing terminating ' character"));
+        assert!(stray_token_error(&toks_of("@")).message.contains("stray '@'"));
         let k = kinds("@ ` \\ \u{e9}t\u{e9}");
         assert_eq!(k[0].0, TokenKind::Other);
         assert_eq!(k[3], (TokenKind::Ident, "\u{e9}t\u{e9}".to_string()));

@@ -3,5 +3,7 @@
 
 pub mod lexer;
 pub mod literal;
+pub mod preprocess;
 pub mod source;
+pub mod target;
 pub mod token;

@@ -233,7 +233,10 @@ pub enum TokenKind {
     Punct(Punct),
     /// A stray character that is no other token (e.g. `@`, `` ` ``, `\`).
     Other,
-    /// A placemarker (C11 6.10.3.3p2), internal to `##` handling.
+    /// A `#pragma` the preprocessor passes to the parser; `text` is the rest of
+    /// the directive line (re-lex it with `lexer::tokenize` to get its tokens).
+    Pragma,
+    /// A placemarker (C11 6.10.3.3p2): an empty `##` operand, removed after substitution.
     Placemarker,
     Eof,
 }
