@@ -374,3 +374,51 @@ fn real_glibc_headers_preprocess_for_every_target() {
         assert!(out.ends_with("4096"), "{out}");
     }
 }
+
+/// Generates Csmith program `seed` into `dir`, or None when csmith is not installed.
+pub(crate) fn csmith_program(dir: &Path, seed: u32) -> Option<PathBuf> {
+    if !Path::new("/usr/include/csmith/csmith.h").exists() {
+        return None;
+    }
+    let out = Command::new("csmith")
+        .args(["--seed", &seed.to_string()])
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    std::fs::create_dir_all(dir).ok()?;
+    let p = dir.join(format!("csmith_{seed}.c"));
+    std::fs::write(&p, out.stdout).ok()?;
+    Some(p)
+}
+
+#[test]
+fn csmith_programs_preprocess() {
+    let dir = std::env::temp_dir().join(format!("phicc_csmith_pp_{}", std::process::id()));
+    let mut done = 0;
+    for seed in 1..=5 {
+        let Some(path) = csmith_program(&dir, seed) else {
+            eprintln!("csmith or its headers not installed; skipping");
+            return;
+        };
+        for t in Target::ALL {
+            if !target_available(t) {
+                continue;
+            }
+            let mut o = PreprocessOptions::new(t);
+            o.include_dirs.push("/usr/include/csmith".into());
+            let mut sm = SourceMap::new();
+            let r = preprocess_file(&mut sm, &path, &o);
+            assert!(
+                r.is_ok(),
+                "seed {seed} {}: {}",
+                t.name(),
+                r.err().map(|e| e.render(&sm)).unwrap_or_default()
+            );
+            done += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(done >= 5);
+}
