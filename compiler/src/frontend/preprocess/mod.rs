@@ -18,7 +18,7 @@ mod expr;
 pub mod headers;
 mod macros;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use macros::{Builtin, MacroDef};
 
