@@ -7,9 +7,9 @@
 
 use super::literal::{FloatLit, IntLit, Prefix};
 use super::source::Span;
-use std::rc::Rc;
+use std::sync::Arc;
 
-pub type Name = Rc<str>;
+pub type Name = Arc<str>;
 
 /// A whole file after preprocessing (6.9).
 #[derive(Clone, Debug, Default)]
@@ -78,9 +78,9 @@ pub enum BaseType {
     Float128,
     /// `_Complex` of a floating type.
     Complex(Box<BaseType>),
-    Struct(Rc<StructSpec>),
-    Union(Rc<StructSpec>),
-    Enum(Rc<EnumSpec>),
+    Struct(Arc<StructSpec>),
+    Union(Arc<StructSpec>),
+    Enum(Arc<EnumSpec>),
     Typedef(Name, Span),
     TypeofExpr(Box<Expr>),
     TypeofType(Box<TypeName>),
@@ -122,7 +122,11 @@ pub struct StructSpec {
 
 #[derive(Clone, Debug)]
 pub enum StructMember {
-    Field { specs: DeclSpecs, declarators: Vec<FieldDeclarator>, span: Span },
+    Field {
+        specs: DeclSpecs,
+        declarators: Vec<FieldDeclarator>,
+        span: Span,
+    },
     StaticAssert(StaticAssert),
     Pragma(String, Span),
 }
@@ -164,7 +168,11 @@ pub struct Declarator {
 #[derive(Clone, Debug)]
 pub enum Derived {
     Pointer(TypeQuals),
-    Array { size: ArraySize, quals: TypeQuals, is_static: bool },
+    Array {
+        size: ArraySize,
+        quals: TypeQuals,
+        is_static: bool,
+    },
     Function(FunctionSig),
 }
 
@@ -307,9 +315,15 @@ pub enum ExprKind {
     Int(IntLit),
     Float(FloatLit),
     /// A character constant; `value` already has plain `char`'s signedness applied.
-    Char { value: i64, prefix: Prefix },
+    Char {
+        value: i64,
+        prefix: Prefix,
+    },
     /// Adjacent string literals, concatenated (6.4.5p5).
-    Str { prefix: Prefix, units: Vec<u32> },
+    Str {
+        prefix: Prefix,
+        units: Vec<u32>,
+    },
     Unary(UnaryOp, Box<Expr>),
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     /// `a = b` (op `None`) or `a op= b`.

@@ -15,7 +15,7 @@
 //! line and a caret under the offending column, like gcc and clang.
 
 use std::fmt;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Index of a file in the [`SourceMap`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -42,17 +42,17 @@ struct LineRemap {
     offset: u32,
     physical_line: u32,
     line: u32,
-    name: Rc<str>,
+    name: Arc<str>,
 }
 
 /// One file: its name, raw and cleaned bytes, and line tables.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
-    pub name: Rc<str>,
+    pub name: Arc<str>,
     /// The bytes as read, for quoting lines in diagnostics.
     pub raw: Vec<u8>,
     /// The bytes after deleting backslash-newline splices; what the lexer reads.
-    pub text: Rc<[u8]>,
+    pub text: Arc<[u8]>,
     /// `(cleaned offset, total raw bytes removed up to and including this splice)`.
     splices: Vec<(u32, u32)>,
     /// Raw offsets at which lines start (line 1 starts at 0).
@@ -63,7 +63,7 @@ pub struct SourceFile {
 /// A resolved source position (1-based line and column, column in bytes).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Location {
-    pub file: Rc<str>,
+    pub file: Arc<str>,
     pub line: u32,
     pub col: u32,
 }
@@ -106,9 +106,9 @@ impl SourceFile {
             }
         }
         SourceFile {
-            name: Rc::from(name),
+            name: Arc::from(name),
             raw,
-            text: Rc::from(text),
+            text: Arc::from(text),
             splices,
             line_starts,
             remaps: Vec::new(),
@@ -186,8 +186,8 @@ impl SourceMap {
     pub fn add_line_remap(&mut self, file: FileId, directive_end: u32, line: u32, name: Option<&str>) {
         let f = &mut self.files[file.0 as usize];
         let (phys, _) = f.physical_line_col(directive_end);
-        let name: Rc<str> = match name {
-            Some(n) => Rc::from(n),
+        let name: Arc<str> = match name {
+            Some(n) => Arc::from(n),
             None => f
                 .remaps
                 .last()
@@ -206,7 +206,7 @@ impl SourceMap {
     pub fn location(&self, span: Span) -> Location {
         let Some(f) = self.files.get(span.file.0 as usize) else {
             return Location {
-                file: Rc::from("<unknown>"),
+                file: Arc::from("<unknown>"),
                 line: 0,
                 col: 0,
             };

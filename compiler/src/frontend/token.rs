@@ -10,10 +10,10 @@
 
 use super::source::Span;
 use std::borrow::Cow;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Token spelling; shared so that copying a token is cheap.
-pub type Text = Rc<[u8]>;
+pub type Text = Arc<[u8]>;
 
 /// Punctuators of C11 6.4.6 (digraphs map to their ordinary spelling).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -242,7 +242,7 @@ pub enum TokenKind {
 }
 
 /// The set of macro names a token must not expand (Prosser's hideset), sorted.
-pub type HideSet = Option<Rc<Vec<Text>>>;
+pub type HideSet = Option<Arc<Vec<Text>>>;
 
 /// One token.
 #[derive(Clone, Debug)]
@@ -261,7 +261,7 @@ impl Token {
     pub fn new(kind: TokenKind, text: &[u8], span: Span) -> Token {
         Token {
             kind,
-            text: Rc::from(text),
+            text: Arc::from(text),
             span,
             at_bol: false,
             has_space: false,
@@ -301,13 +301,13 @@ pub fn hideset_union(a: &HideSet, b: &HideSet) -> HideSet {
     match (a, b) {
         (None, x) | (x, None) => x.clone(),
         (Some(x), Some(y)) => {
-            if Rc::ptr_eq(x, y) {
+            if Arc::ptr_eq(x, y) {
                 return a.clone();
             }
             let mut v: Vec<Text> = x.iter().chain(y.iter()).cloned().collect();
             v.sort();
             v.dedup();
-            Some(Rc::new(v))
+            Some(Arc::new(v))
         }
     }
 }
@@ -320,7 +320,7 @@ pub fn hideset_intersection(a: &HideSet, b: &HideSet) -> HideSet {
             if v.is_empty() {
                 None
             } else {
-                Some(Rc::new(v))
+                Some(Arc::new(v))
             }
         }
         _ => None,
@@ -329,5 +329,5 @@ pub fn hideset_intersection(a: &HideSet, b: &HideSet) -> HideSet {
 
 /// A hideset of one name.
 pub fn hideset_of(name: &Text) -> HideSet {
-    Some(Rc::new(vec![name.clone()]))
+    Some(Arc::new(vec![name.clone()]))
 }

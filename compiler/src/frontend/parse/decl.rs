@@ -7,7 +7,7 @@ use super::super::ast::*;
 use super::super::source::{Diagnostic, PResult, Span};
 use super::super::token::{Keyword, Punct, TokenKind};
 use super::{DeclOrFunc, Parser};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Counts of the type-specifier keywords seen (6.7.2p2 lists the valid multisets).
 #[derive(Default)]
@@ -68,7 +68,10 @@ impl SpecCount {
             + self.float128;
         if let Some(o) = self.other {
             if basic > 0 {
-                return Err(Diagnostic::error(span, "two or more data types in declaration specifiers"));
+                return Err(Diagnostic::error(
+                    span,
+                    "two or more data types in declaration specifiers",
+                ));
             }
             return Ok(o);
         }
@@ -124,7 +127,14 @@ impl SpecCount {
         } else if self.float == 1 && self.complex <= 1 && one(1 + self.complex) {
             complex_of(BaseType::Float, self.complex)
         } else if self.double == 1 && self.long <= 1 && self.complex <= 1 && one(1 + self.long + self.complex) {
-            complex_of(if self.long == 1 { BaseType::LongDouble } else { BaseType::Double }, self.complex)
+            complex_of(
+                if self.long == 1 {
+                    BaseType::LongDouble
+                } else {
+                    BaseType::Double
+                },
+                self.complex,
+            )
         } else if self.float128 == 1 && one(1) {
             BaseType::Float128
         } else if self.complex == 1 && one(1) {
@@ -201,14 +211,22 @@ impl Parser {
         }
         let t = self.peek_at(n);
         match t.kind {
-            TokenKind::Keyword(k) => !matches!(
-                k,
-                Keyword::Sizeof | Keyword::Alignof | Keyword::BuiltinVaArg | Keyword::BuiltinOffsetof
-                    | Keyword::BuiltinTypesCompatibleP | Keyword::Real | Keyword::Imag | Keyword::Extension
-            ) && !matches!(
-                k,
-                Keyword::If | Keyword::While | Keyword::Return | Keyword::Do | Keyword::For | Keyword::Switch
-            ),
+            TokenKind::Keyword(k) => {
+                !matches!(
+                    k,
+                    Keyword::Sizeof
+                        | Keyword::Alignof
+                        | Keyword::BuiltinVaArg
+                        | Keyword::BuiltinOffsetof
+                        | Keyword::BuiltinTypesCompatibleP
+                        | Keyword::Real
+                        | Keyword::Imag
+                        | Keyword::Extension
+                ) && !matches!(
+                    k,
+                    Keyword::If | Keyword::While | Keyword::Return | Keyword::Do | Keyword::For | Keyword::Switch
+                )
+            }
             TokenKind::Ident => self.is_typedef_name(t),
             _ => false,
         }
@@ -243,7 +261,7 @@ impl Parser {
                 TokenKind::Keyword(k) => k,
                 TokenKind::Ident if count.other.is_none() && !count.any() && self.is_typedef_name(&t) => {
                     self.advance();
-                    count.other = Some(BaseType::Typedef(Rc::from(&*t.str()), t.span));
+                    count.other = Some(BaseType::Typedef(Arc::from(&*t.str()), t.span));
                     saw_anything = true;
                     continue;
                 }
@@ -261,7 +279,10 @@ impl Parser {
             };
             if let Some(sc) = sc {
                 if specs.storage.is_some() {
-                    return Err(Diagnostic::error(t.span, "multiple storage classes in declaration specifiers"));
+                    return Err(Diagnostic::error(
+                        t.span,
+                        "multiple storage classes in declaration specifiers",
+                    ));
                 }
                 specs.storage = Some(sc);
                 self.advance();
@@ -335,13 +356,17 @@ impl Parser {
                 }
                 Struct | Union => {
                     let s = self.struct_spec()?;
-                    let b = if kw == Struct { BaseType::Struct(Rc::new(s)) } else { BaseType::Union(Rc::new(s)) };
+                    let b = if kw == Struct {
+                        BaseType::Struct(Arc::new(s))
+                    } else {
+                        BaseType::Union(Arc::new(s))
+                    };
                     self.set_other(&mut count, b, t.span)?;
                     continue;
                 }
                 Enum => {
                     let e = self.enum_spec()?;
-                    self.set_other(&mut count, BaseType::Enum(Rc::new(e)), t.span)?;
+                    self.set_other(&mut count, BaseType::Enum(Arc::new(e)), t.span)?;
                     continue;
                 }
                 Typeof => {
@@ -371,7 +396,10 @@ impl Parser {
 
     fn set_other(&self, count: &mut SpecCount, b: BaseType, span: Span) -> PResult<()> {
         if count.other.is_some() || count.any() {
-            return Err(Diagnostic::error(span, "two or more data types in declaration specifiers"));
+            return Err(Diagnostic::error(
+                span,
+                "two or more data types in declaration specifiers",
+            ));
         }
         count.other = Some(b);
         Ok(())
@@ -380,10 +408,21 @@ impl Parser {
     /// struct-or-union-specifier = ("struct" | "union") attribute* identifier?
     ///                             ("{" struct-declaration* "}")? attribute*     (6.7.2.1)
     fn struct_spec(&mut self) -> PResult<StructSpec> {
+        self.enter()?;
+        let r = self.struct_spec_inner();
+        self.leave();
+        r
+    }
+
+    fn struct_spec_inner(&mut self) -> PResult<StructSpec> {
         let start = self.advance().span;
         let mut attrs = Vec::new();
         self.attributes(&mut attrs)?;
-        let tag = if self.tok().kind == TokenKind::Ident { Some(self.ident()?.0) } else { None };
+        let tag = if self.tok().kind == TokenKind::Ident {
+            Some(self.ident()?.0)
+        } else {
+            None
+        };
         let mut members = None;
         if self.eat(Punct::LBrace) {
             let mut list = Vec::new();
@@ -404,7 +443,12 @@ impl Parser {
         } else if tag.is_none() {
             return Err(self.error_here("expected '{' or tag name in struct or union specifier"));
         }
-        Ok(StructSpec { tag, members, attrs, span: self.span_from(start) })
+        Ok(StructSpec {
+            tag,
+            members,
+            attrs,
+            span: self.span_from(start),
+        })
     }
 
     /// struct-declaration = specifier-qualifier-list (field-declarator ("," field-declarator)*)? ";"
@@ -422,8 +466,16 @@ impl Parser {
         let mut declarators = Vec::new();
         if !self.is(Punct::Semi) {
             loop {
-                let declarator = if self.is(Punct::Colon) { None } else { Some(self.declarator()?) };
-                let bit_width = if self.eat(Punct::Colon) { Some(self.conditional()?) } else { None };
+                let declarator = if self.is(Punct::Colon) {
+                    None
+                } else {
+                    Some(self.declarator()?)
+                };
+                let bit_width = if self.eat(Punct::Colon) {
+                    Some(self.conditional()?)
+                } else {
+                    None
+                };
                 let mut attrs = Vec::new();
                 self.attributes(&mut attrs)?;
                 if let Some(d) = &declarator {
@@ -431,14 +483,22 @@ impl Parser {
                         return Err(Diagnostic::error(d.span, "expected member name"));
                     }
                 }
-                declarators.push(FieldDeclarator { declarator, bit_width, attrs });
+                declarators.push(FieldDeclarator {
+                    declarator,
+                    bit_width,
+                    attrs,
+                });
                 if !self.eat(Punct::Comma) {
                     break;
                 }
             }
         }
         self.expect(Punct::Semi)?;
-        Ok(StructMember::Field { specs, declarators, span: self.span_from(start) })
+        Ok(StructMember::Field {
+            specs,
+            declarators,
+            span: self.span_from(start),
+        })
     }
 
     /// enum-specifier = "enum" attribute* identifier? ("{" enumerator ("," enumerator)* ","? "}")? attribute*
@@ -447,7 +507,11 @@ impl Parser {
         let start = self.advance().span;
         let mut attrs = Vec::new();
         self.attributes(&mut attrs)?;
-        let tag = if self.tok().kind == TokenKind::Ident { Some(self.ident()?.0) } else { None };
+        let tag = if self.tok().kind == TokenKind::Ident {
+            Some(self.ident()?.0)
+        } else {
+            None
+        };
         let mut enumerators = None;
         if self.eat(Punct::LBrace) {
             let mut list = Vec::new();
@@ -455,7 +519,11 @@ impl Parser {
                 let (name, span) = self.ident()?;
                 let mut a = Vec::new();
                 self.attributes(&mut a)?;
-                let value = if self.eat(Punct::Assign) { Some(self.conditional()?) } else { None };
+                let value = if self.eat(Punct::Assign) {
+                    Some(self.conditional()?)
+                } else {
+                    None
+                };
                 self.declare(&name, false);
                 list.push(Enumerator { name, value, span });
                 if !self.eat(Punct::Comma) {
@@ -471,7 +539,12 @@ impl Parser {
         } else if tag.is_none() {
             return Err(self.error_here("expected '{' or tag name in enum specifier"));
         }
-        Ok(EnumSpec { tag, enumerators, attrs, span: self.span_from(start) })
+        Ok(EnumSpec {
+            tag,
+            enumerators,
+            attrs,
+            span: self.span_from(start),
+        })
     }
 
     /// declarator = pointer* ("(" attribute* declarator ")" | identifier)? suffix* attribute*
@@ -564,7 +637,11 @@ impl Parser {
             self.advance();
         }
         let size = if self.eat(Punct::RBracket) {
-            return Ok(Derived::Array { size: ArraySize::Unknown, quals, is_static });
+            return Ok(Derived::Array {
+                size: ArraySize::Unknown,
+                quals,
+                is_static,
+            });
         } else if self.is(Punct::Star) && self.peek_at(1).is_punct(Punct::RBracket) {
             self.advance();
             ArraySize::Star
@@ -578,7 +655,12 @@ impl Parser {
     /// params = ("void" | param ("," param)* ("," "...")? | identifier ("," identifier)*)? ")"
     /// param  = declaration-specifiers declarator                               (6.7.6.3)
     fn params(&mut self) -> PResult<FunctionSig> {
-        let mut sig = FunctionSig { params: Vec::new(), variadic: false, unprototyped: false, identifiers: Vec::new() };
+        let mut sig = FunctionSig {
+            params: Vec::new(),
+            variadic: false,
+            unprototyped: false,
+            identifiers: Vec::new(),
+        };
         if self.eat(Punct::RParen) {
             sig.unprototyped = true;
             return Ok(sig);
@@ -610,7 +692,10 @@ impl Parser {
                 let start = self.span();
                 if !self.is_decl_start() {
                     if self.tok().kind == TokenKind::Ident {
-                        return Err(Diagnostic::error(self.span(), format!("unknown type name '{}'", self.tok().str())));
+                        return Err(Diagnostic::error(
+                            self.span(),
+                            format!("unknown type name '{}'", self.tok().str()),
+                        ));
                     }
                     return Err(self.error_here("expected parameter declaration"));
                 }
@@ -619,7 +704,11 @@ impl Parser {
                 if let Some((n, _)) = &declarator.name {
                     self.declare(n, false);
                 }
-                sig.params.push(ParamDecl { specs, declarator, span: self.span_from(start) });
+                sig.params.push(ParamDecl {
+                    specs,
+                    declarator,
+                    span: self.span_from(start),
+                });
                 if !self.eat(Punct::Comma) {
                     break;
                 }
@@ -643,7 +732,11 @@ impl Parser {
         if let Some((_, span)) = &declarator.name {
             return Err(Diagnostic::error(*span, "unexpected identifier in type name"));
         }
-        Ok(TypeName { specs, declarator, span: self.span_from(start) })
+        Ok(TypeName {
+            specs,
+            declarator,
+            span: self.span_from(start),
+        })
     }
 
     /// static-assert-declaration = "_Static_assert" "(" constant-expression ("," string-literal)? ")" ";"  (6.7.10)
@@ -651,10 +744,18 @@ impl Parser {
         let start = self.advance().span;
         self.expect(Punct::LParen)?;
         let cond = self.conditional()?;
-        let message = if self.eat(Punct::Comma) { Some(self.string_text()?) } else { None };
+        let message = if self.eat(Punct::Comma) {
+            Some(self.string_text()?)
+        } else {
+            None
+        };
         self.expect(Punct::RParen)?;
         self.expect(Punct::Semi)?;
-        Ok(StaticAssert { cond, message, span: self.span_from(start) })
+        Ok(StaticAssert {
+            cond,
+            message,
+            span: self.span_from(start),
+        })
     }
 
     /// declaration = declaration-specifiers (init-declarator ("," init-declarator)*)? ";"
@@ -683,11 +784,19 @@ impl Parser {
                 attrs: Vec::new(),
                 span: sa.span,
             };
-            return Ok(DeclOrFunc::Decl(Declaration { specs, declarators: Vec::new(), static_assert: Some(sa), span: self.span_from(start) }));
+            return Ok(DeclOrFunc::Decl(Declaration {
+                specs,
+                declarators: Vec::new(),
+                static_assert: Some(sa),
+                span: self.span_from(start),
+            }));
         }
         if !self.is_decl_start() {
             if self.tok().kind == TokenKind::Ident && self.peek_at(1).kind == TokenKind::Ident {
-                return Err(Diagnostic::error(self.span(), format!("unknown type name '{}'", self.tok().str())));
+                return Err(Diagnostic::error(
+                    self.span(),
+                    format!("unknown type name '{}'", self.tok().str()),
+                ));
             }
             return Err(self.error_here("expected declaration"));
         }
@@ -700,8 +809,12 @@ impl Parser {
                 let Some((name, _)) = declarator.name.clone() else {
                     return Err(Diagnostic::error(declarator.span, "expected identifier in declarator"));
                 };
-                if declarators.is_empty() && allow_function && matches!(declarator.derived.first(), Some(Derived::Function(_))) {
-                    let knr = matches!(declarator.derived.first(), Some(Derived::Function(f)) if !f.identifiers.is_empty());
+                if declarators.is_empty()
+                    && allow_function
+                    && matches!(declarator.derived.first(), Some(Derived::Function(_)))
+                {
+                    let knr =
+                        matches!(declarator.derived.first(), Some(Derived::Function(f)) if !f.identifiers.is_empty());
                     if self.is(Punct::LBrace) || (knr && self.is_decl_start()) {
                         self.declare(&name, false);
                         return self.function_definition(specs, declarator, start).map(DeclOrFunc::Func);
@@ -710,8 +823,16 @@ impl Parser {
                 let asm_label = self.asm_label()?;
                 self.attributes(&mut declarator.attrs)?;
                 self.declare(&name, is_typedef);
-                let init = if self.eat(Punct::Assign) { Some(self.initializer()?) } else { None };
-                declarators.push(InitDeclarator { declarator, init, asm_label });
+                let init = if self.eat(Punct::Assign) {
+                    Some(self.initializer()?)
+                } else {
+                    None
+                };
+                declarators.push(InitDeclarator {
+                    declarator,
+                    init,
+                    asm_label,
+                });
                 if !self.eat(Punct::Comma) {
                     break;
                 }
@@ -721,7 +842,12 @@ impl Parser {
             return Err(self.error_here("expected ';' after declaration"));
         }
         self.advance();
-        Ok(DeclOrFunc::Decl(Declaration { specs, declarators, static_assert: None, span: self.span_from(start) }))
+        Ok(DeclOrFunc::Decl(Declaration {
+            specs,
+            declarators,
+            static_assert: None,
+            span: self.span_from(start),
+        }))
     }
 
     fn function_definition(&mut self, specs: DeclSpecs, declarator: Declarator, start: Span) -> PResult<FunctionDef> {
@@ -742,7 +868,13 @@ impl Parser {
                 }
             }
             let body = self.compound_body()?;
-            Ok(FunctionDef { specs, declarator, old_style_params, body, span: self.span_from(start) })
+            Ok(FunctionDef {
+                specs,
+                declarator,
+                old_style_params,
+                body,
+                span: self.span_from(start),
+            })
         })();
         self.pop_scope();
         r

@@ -9,7 +9,7 @@ use super::super::literal::{decode_char, decode_string, parse_number, NumLit, Pr
 use super::super::source::{Diagnostic, PResult, Span};
 use super::super::token::{Keyword, Punct, TokenKind};
 use super::Parser;
-use std::rc::Rc;
+use std::sync::Arc;
 
 fn binop_of(p: Punct) -> Option<(u8, BinaryOp)> {
     use BinaryOp::*;
@@ -97,7 +97,11 @@ impl Parser {
         if !self.eat(Punct::Question) {
             return Ok(c);
         }
-        let mid = if self.is(Punct::Colon) { None } else { Some(Box::new(self.expr()?)) };
+        let mid = if self.is(Punct::Colon) {
+            None
+        } else {
+            Some(Box::new(self.expr()?))
+        };
         self.expect(Punct::Colon)?;
         let els = self.conditional()?;
         let span = c.span;
@@ -140,7 +144,10 @@ impl Parser {
             let operand = self.cast();
             self.leave();
             let operand = operand?;
-            return Ok(mk(ExprKind::Cast(Box::new(tn), Box::new(operand)), self.span_from(start)));
+            return Ok(mk(
+                ExprKind::Cast(Box::new(tn), Box::new(operand)),
+                self.span_from(start),
+            ));
         }
         self.unary()
     }
@@ -185,7 +192,11 @@ impl Parser {
         };
         if let Some(op) = op {
             self.advance();
-            let e = if matches!(op, UnaryOp::PreInc | UnaryOp::PreDec) { self.unary()? } else { self.cast()? };
+            let e = if matches!(op, UnaryOp::PreInc | UnaryOp::PreDec) {
+                self.unary()?
+            } else {
+                self.cast()?
+            };
             return Ok(mk(ExprKind::Unary(op, Box::new(e)), self.span_from(start)));
         }
         match t.kind {
@@ -307,7 +318,7 @@ impl Parser {
             }
             TokenKind::Ident => {
                 self.advance();
-                Ok(mk(ExprKind::Ident(Rc::from(&*t.str())), start))
+                Ok(mk(ExprKind::Ident(Arc::from(&*t.str())), start))
             }
             TokenKind::Number => {
                 self.advance();
@@ -333,7 +344,13 @@ impl Parser {
                     Prefix::Utf16 => c.value & 0xffff,
                     _ => c.value as u32 as i64,
                 };
-                Ok(mk(ExprKind::Char { value, prefix: c.prefix }, start))
+                Ok(mk(
+                    ExprKind::Char {
+                        value,
+                        prefix: c.prefix,
+                    },
+                    start,
+                ))
             }
             TokenKind::Str => self.string_literal(),
             TokenKind::Keyword(Keyword::Generic) => self.generic(),
@@ -376,7 +393,10 @@ impl Parser {
                 self.expect(Punct::Comma)?;
                 let b = self.type_name()?;
                 self.expect(Punct::RParen)?;
-                Ok(mk(ExprKind::TypesCompatible(Box::new(a), Box::new(b)), self.span_from(start)))
+                Ok(mk(
+                    ExprKind::TypesCompatible(Box::new(a), Box::new(b)),
+                    self.span_from(start),
+                ))
             }
             _ => Err(self.error_here("expected expression")),
         }
@@ -405,7 +425,10 @@ impl Parser {
             let p = prefix_of(t);
             if p.unit_size() > 1 {
                 if prefix.unit_size() > 1 && prefix != p {
-                    return Err(Diagnostic::error(t.span, "concatenation of string literals with different prefixes"));
+                    return Err(Diagnostic::error(
+                        t.span,
+                        "concatenation of string literals with different prefixes",
+                    ));
                 }
                 prefix = p;
             } else if p == Prefix::U8 && prefix == Prefix::None {
@@ -437,7 +460,11 @@ impl Parser {
         let ctrl = self.assign()?;
         let mut assocs = Vec::new();
         while self.eat(Punct::Comma) {
-            let tn = if self.eat_kw(Keyword::Default) { None } else { Some(self.type_name()?) };
+            let tn = if self.eat_kw(Keyword::Default) {
+                None
+            } else {
+                Some(self.type_name()?)
+            };
             self.expect(Punct::Colon)?;
             assocs.push((tn, self.assign()?));
         }

@@ -26,11 +26,21 @@ use super::source::{Diagnostic, PResult, Span};
 use super::target::Target;
 use super::token::{Keyword, Punct, Token, TokenKind};
 use rustc_hash::FxHashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
-/// Deepest nesting of expressions/statements/declarators before we give up
-/// (keeps the recursion from overflowing the stack on hostile input).
-const MAX_DEPTH: usize = 400;
+/// Deepest nesting of expressions/statements/declarators before we give up.
+const MAX_DEPTH: usize = 2000;
+/// The parser runs on its own thread with this much stack...
+const PARSER_STACK: usize = 256 << 20;
+/// ...of which the recursive descent may use this many bytes, measured from
+/// the entry point: hostile nesting ends in an error, never a stack overflow
+/// (frames are several KiB each in debug builds, so this bounds bytes, not depth).
+const STACK_BUDGET: usize = 192 << 20;
+
+fn stack_address() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
+}
 
 pub struct Parser {
     toks: Vec<Token>,
@@ -42,10 +52,27 @@ pub struct Parser {
     scopes: Vec<FxHashMap<Name, bool>>,
     target: Target,
     depth: usize,
+    stack_base: usize,
 }
 
 /// Parses preprocessed tokens (ending in `Eof`; keywords need not be converted yet).
-pub fn parse_tokens(mut toks: Vec<Token>, target: Target) -> PResult<TranslationUnit> {
+/// Runs on a dedicated thread with a large stack so deep nesting is an error, not a crash.
+pub fn parse_tokens(toks: Vec<Token>, target: Target) -> PResult<TranslationUnit> {
+    let spawned = std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .name("phicc-parser".into())
+            .stack_size(PARSER_STACK)
+            .spawn_scoped(s, move || parse_on_this_thread(toks, target))
+            .map(|h| h.join())
+    });
+    match spawned {
+        Ok(Ok(r)) => r,
+        Ok(Err(payload)) => std::panic::resume_unwind(payload),
+        Err(e) => Err(Diagnostic::global(format!("cannot start the parser thread: {e}"))),
+    }
+}
+
+fn parse_on_this_thread(mut toks: Vec<Token>, target: Target) -> PResult<TranslationUnit> {
     super::lexer::convert_keywords(&mut toks);
     let mut kept = Vec::with_capacity(toks.len());
     let mut pragmas = Vec::new();
@@ -60,7 +87,16 @@ pub fn parse_tokens(mut toks: Vec<Token>, target: Target) -> PResult<Translation
         let span = kept.last().map(|t| t.span).unwrap_or_default();
         kept.push(Token::new(TokenKind::Eof, b"", span));
     }
-    let mut p = Parser { toks: kept, pos: 0, pragmas, next_pragma: 0, scopes: vec![FxHashMap::default()], target, depth: 0 };
+    let mut p = Parser {
+        toks: kept,
+        pos: 0,
+        pragmas,
+        next_pragma: 0,
+        scopes: vec![FxHashMap::default()],
+        target,
+        depth: 0,
+        stack_base: stack_address(),
+    };
     p.translation_unit()
 }
 
@@ -137,7 +173,7 @@ impl Parser {
     pub(super) fn ident(&mut self) -> PResult<(Name, Span)> {
         if self.tok().kind == TokenKind::Ident {
             let t = self.advance();
-            Ok((Rc::from(&*t.str()), t.span))
+            Ok((Arc::from(&*t.str()), t.span))
         } else {
             Err(self.error_here("expected identifier"))
         }
@@ -156,7 +192,7 @@ impl Parser {
     /// Guards recursion depth; pair with `leave`.
     pub(super) fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
+        if self.depth > MAX_DEPTH || self.stack_base.abs_diff(stack_address()) > STACK_BUDGET {
             return Err(Diagnostic::error(self.span(), "nesting too deep"));
         }
         Ok(())
@@ -236,7 +272,11 @@ impl Parser {
                 }
                 self.advance();
                 let raw = t.str();
-                let name: Name = Rc::from(raw.strip_prefix("__").and_then(|s| s.strip_suffix("__")).unwrap_or(&raw));
+                let name: Name = Arc::from(
+                    raw.strip_prefix("__")
+                        .and_then(|s| s.strip_suffix("__"))
+                        .unwrap_or(&raw),
+                );
                 let mut args = Vec::new();
                 if self.eat(Punct::LParen) {
                     while !self.is(Punct::RParen) {
@@ -247,7 +287,11 @@ impl Parser {
                     }
                     self.expect(Punct::RParen)?;
                 }
-                out.push(Attribute { name, args, span: t.span });
+                out.push(Attribute {
+                    name,
+                    args,
+                    span: t.span,
+                });
             }
             self.expect(Punct::RParen)?;
             self.expect(Punct::RParen)?;

@@ -7,7 +7,7 @@ use super::super::ast::*;
 use super::super::source::{Diagnostic, PResult};
 use super::super::token::{Keyword, Punct, TokenKind};
 use super::Parser;
-use std::rc::Rc;
+use std::sync::Arc;
 
 impl Parser {
     /// compound-statement = "{" block-item* "}"    (6.8.2; opens a scope)
@@ -46,13 +46,17 @@ impl Parser {
                 items.push(BlockItem::LocalLabels(names));
                 continue;
             }
-            if self.is_decl_start() && !(self.tok().kind == TokenKind::Ident && self.peek_at(1).is_punct(Punct::Colon)) {
+            if self.is_decl_start() && !(self.tok().kind == TokenKind::Ident && self.peek_at(1).is_punct(Punct::Colon))
+            {
                 items.push(BlockItem::Decl(self.declaration()?));
             } else {
                 items.push(BlockItem::Stmt(self.statement()?));
             }
         }
-        Ok(Block { items, span: self.span_from(start) })
+        Ok(Block {
+            items,
+            span: self.span_from(start),
+        })
     }
 
     /// statement = labeled-statement | compound-statement | expression-statement
@@ -74,10 +78,13 @@ impl Parser {
                 self.advance();
                 let mut attrs = Vec::new();
                 self.attributes(&mut attrs)?;
-                let name: Rc<str> = Rc::from(&*t.str());
+                let name: Arc<str> = Arc::from(&*t.str());
                 // C2x/GNU: a label before a declaration or at the end of a block.
                 let body = if self.is(Punct::RBrace) || (self.is_decl_start() && !self.is_kw(Keyword::Attribute)) {
-                    Stmt { kind: StmtKind::Expr(None), span: start }
+                    Stmt {
+                        kind: StmtKind::Expr(None),
+                        span: start,
+                    }
                 } else {
                     self.statement()?
                 };
@@ -87,7 +94,11 @@ impl Parser {
             TokenKind::Keyword(Keyword::Case) => {
                 self.advance();
                 let lo = self.conditional()?;
-                let hi = if self.eat(Punct::Ellipsis) { Some(self.conditional()?) } else { None };
+                let hi = if self.eat(Punct::Ellipsis) {
+                    Some(self.conditional()?)
+                } else {
+                    None
+                };
                 self.expect(Punct::Colon)?;
                 let body = self.case_body(start)?;
                 StmtKind::Case(lo, hi, Box::new(body))
@@ -104,7 +115,11 @@ impl Parser {
                 self.advance();
                 let cond = self.paren_expr()?;
                 let then = self.statement()?;
-                let els = if self.eat_kw(Keyword::Else) { Some(Box::new(self.statement()?)) } else { None };
+                let els = if self.eat_kw(Keyword::Else) {
+                    Some(Box::new(self.statement()?))
+                } else {
+                    None
+                };
                 StmtKind::If(cond, Box::new(then), els)
             }
             // "switch" "(" expression ")" statement                        (6.8.4.2)
@@ -147,7 +162,11 @@ impl Parser {
                     };
                     let cond = if self.is(Punct::Semi) { None } else { Some(self.expr()?) };
                     self.expect(Punct::Semi)?;
-                    let step = if self.is(Punct::RParen) { None } else { Some(self.expr()?) };
+                    let step = if self.is(Punct::RParen) {
+                        None
+                    } else {
+                        Some(self.expr()?)
+                    };
                     self.expect(Punct::RParen)?;
                     let body = self.statement()?;
                     Ok(StmtKind::For(Box::new(init), cond, step, Box::new(body)))
@@ -158,7 +177,11 @@ impl Parser {
             // "goto" identifier ";" | "goto" "*" expression ";"             (6.8.6.1)
             TokenKind::Keyword(Keyword::Goto) => {
                 self.advance();
-                let k = if self.eat(Punct::Star) { StmtKind::GotoIndirect(self.expr()?) } else { StmtKind::Goto(self.ident()?.0) };
+                let k = if self.eat(Punct::Star) {
+                    StmtKind::GotoIndirect(self.expr()?)
+                } else {
+                    StmtKind::Goto(self.ident()?.0)
+                };
                 self.expect(Punct::Semi)?;
                 k
             }
@@ -202,13 +225,19 @@ impl Parser {
                 StmtKind::Expr(Some(e))
             }
         };
-        Ok(Stmt { kind, span: self.span_from(start) })
+        Ok(Stmt {
+            kind,
+            span: self.span_from(start),
+        })
     }
 
     /// The statement after a case label; a label at the end of a block is accepted (C2x, gcc).
     fn case_body(&mut self, start: super::super::source::Span) -> PResult<Stmt> {
         if self.is(Punct::RBrace) {
-            return Ok(Stmt { kind: StmtKind::Expr(None), span: start });
+            return Ok(Stmt {
+                kind: StmtKind::Expr(None),
+                span: start,
+            });
         }
         self.statement()
     }

@@ -41,8 +41,11 @@ fn func<'a>(tu: &'a TranslationUnit, name: &str) -> &'a FunctionDef {
 #[test]
 fn declarator_derivations_6_7_6() {
     let tu = parse_ok("int *a[3]; int (*b)[3]; int *const *c; int (*f(void))(int); char g[2][3];");
-    let ds: Vec<&Declaration> =
-        tu.items.iter().filter_map(|i| if let ExternalDecl::Decl(d) = i { Some(d) } else { None }).collect();
+    let ds: Vec<&Declaration> = tu
+        .items
+        .iter()
+        .filter_map(|i| if let ExternalDecl::Decl(d) = i { Some(d) } else { None })
+        .collect();
     let shape = |d: &Declaration| -> String {
         d.declarators[0]
             .declarator
@@ -51,7 +54,10 @@ fn declarator_derivations_6_7_6() {
             .map(|x| match x {
                 Derived::Pointer(q) if q.is_const => "P(const)".to_string(),
                 Derived::Pointer(_) => "P".to_string(),
-                Derived::Array { size: ArraySize::Expr(_), .. } => "A".to_string(),
+                Derived::Array {
+                    size: ArraySize::Expr(_),
+                    ..
+                } => "A".to_string(),
                 Derived::Array { .. } => "A?".to_string(),
                 Derived::Function(f) => format!("F{}", f.params.len()),
             })
@@ -86,7 +92,14 @@ fn type_specifier_multisets_6_7_2() {
         let got = format!("{:?}", first_decl(&tu).specs.base);
         assert!(got.starts_with(want), "{src}: {got}");
     }
-    for bad in ["long long long x;", "signed unsigned x;", "int char x;", "double float x;", "struct s int x;", "unsigned float x;"] {
+    for bad in [
+        "long long long x;",
+        "signed unsigned x;",
+        "int char x;",
+        "double float x;",
+        "struct s int x;",
+        "unsigned float x;",
+    ] {
         assert!(parse_err(bad).contains("error"), "{bad}");
     }
 }
@@ -97,7 +110,13 @@ fn typedef_names_and_scopes_6_2_1() {
     let src = "typedef int T; T a; int f(void) { T b; { int T; T = 1; T * 2; } T *c = &b; return 0; } T d;";
     let tu = parse_ok(src);
     let f = func(&tu, "f");
-    let BlockItem::Stmt(Stmt { kind: StmtKind::Block(inner), .. }) = &f.body.items[1] else { panic!() };
+    let BlockItem::Stmt(Stmt {
+        kind: StmtKind::Block(inner),
+        ..
+    }) = &f.body.items[1]
+    else {
+        panic!()
+    };
     // `T * 2;` inside is an expression statement, not a declaration.
     assert!(matches!(inner.items[2], BlockItem::Stmt(_)));
     assert!(matches!(f.body.items[2], BlockItem::Decl(_)));
@@ -110,8 +129,12 @@ fn typedef_names_and_scopes_6_2_1() {
 #[test]
 fn expressions_6_5() {
     let tu = parse_ok("int x = 1 + 2 * 3 - (4 << 1) / 2 % 3;");
-    let Some(Initializer::Expr(e)) = &first_decl(&tu).declarators[0].init else { panic!() };
-    let ExprKind::Binary(BinaryOp::Sub, l, _) = &e.kind else { panic!("{e:?}") };
+    let Some(Initializer::Expr(e)) = &first_decl(&tu).declarators[0].init else {
+        panic!()
+    };
+    let ExprKind::Binary(BinaryOp::Sub, l, _) = &e.kind else {
+        panic!("{e:?}")
+    };
     assert!(matches!(l.kind, ExprKind::Binary(BinaryOp::Add, _, _)));
     parse_ok(
         "struct S { int a[4]; struct S *n; } s; int *p; int main(void) {
@@ -128,7 +151,10 @@ fn string_concatenation_6_4_5() {
     let tu = parse_ok("const int *w = L\"a\" \"b\"; const char *s = \"x\\n\" \"y\";");
     let d = |i: usize| match &tu.items[i] {
         ExternalDecl::Decl(d) => match &d.declarators[0].init {
-            Some(Initializer::Expr(Expr { kind: ExprKind::Str { prefix, units }, .. })) => (*prefix, units.clone()),
+            Some(Initializer::Expr(Expr {
+                kind: ExprKind::Str { prefix, units },
+                ..
+            })) => (*prefix, units.clone()),
             other => panic!("{other:?}"),
         },
         _ => panic!(),
@@ -143,7 +169,10 @@ fn char_constants_follow_target_signedness() {
     let val = |t| {
         let tu = parse_t("int c = '\\xff';", t).unwrap();
         match &first_decl(&tu).declarators[0].init {
-            Some(Initializer::Expr(Expr { kind: ExprKind::Char { value, .. }, .. })) => *value,
+            Some(Initializer::Expr(Expr {
+                kind: ExprKind::Char { value, .. },
+                ..
+            })) => *value,
             other => panic!("{other:?}"),
         }
     };
@@ -168,7 +197,13 @@ fn statements_6_8() {
     );
     let f = func(&tu, "f");
     assert_eq!(f.body.items.len(), 7);
-    let BlockItem::Stmt(Stmt { kind: StmtKind::Labeled(name, _, _), .. }) = &f.body.items[6] else { panic!() };
+    let BlockItem::Stmt(Stmt {
+        kind: StmtKind::Labeled(name, _, _),
+        ..
+    }) = &f.body.items[6]
+    else {
+        panic!()
+    };
     assert_eq!(&**name, "out");
 }
 
@@ -220,18 +255,21 @@ fn pragmas_reach_the_tree() {
 #[test]
 fn errors_are_positioned() {
     let e = parse_err("int main(void) {\n  int x = 1\n  return x;\n}\n");
-    assert!(e.starts_with("t.c:3:3: error: expected ';' after declaration before 'return'"), "{e}");
+    assert!(
+        e.starts_with("t.c:3:3: error: expected ';' after declaration before 'return'"),
+        "{e}"
+    );
     for (src, msg) in [
         ("int f( { }", "expected"),
         ("int x = ;", "expected expression"),
         ("foo bar;", "unknown type name 'foo'"),
         ("int f(void) { return 1 }", "expected ';'"),
-        ("struct { int a; } = 3;", "expected ';'"),
+        ("struct { int a; } = 3;", "expected identifier"),
         ("int f(void) { int a[3; }", "expected ']'"),
         ("int f(void) {", "expected '}' at end of input"),
         ("int x = 'a;", "missing terminating ' character"),
         ("int x = @;", "stray '@'"),
-        ("enum {};", "expected identifier"),
+        ("enum {};", "empty enum"),
         ("int (*)(void);", "expected identifier"),
         ("typedef static int t;", "multiple storage classes"),
         ("int x = 0x;", "invalid integer constant"),
@@ -244,18 +282,57 @@ fn errors_are_positioned() {
 }
 
 #[test]
-fn deep_nesting_is_an_error_not_a_crash() {
-    let src = format!("int x = {}1{};", "(".repeat(5000), ")".repeat(5000));
+fn deep_parens_are_an_error_not_a_crash() {
+    let src = format!("int x = {}1{};", "(".repeat(50000), ")".repeat(50000));
     assert!(parse_err(&src).contains("nesting too deep"));
-    let src = format!("int f(void) {{ {} }}", "{".repeat(3000));
-    assert!(parse_err(&src).contains("error"));
-    let src = format!("int {}x;", "*".repeat(100000));
-    let _ = parse_t(&src, Target::X86_64);
+    // C11 5.2.4.1 asks for 63 levels; we take well over that.
+    parse_ok(&format!("int x = {}1{};", "(".repeat(500), ")".repeat(500)));
 }
 
-const PARSE_HEADERS: &[&str] = &["stdio.h", "stdlib.h", "string.h", "stdint.h", "math.h", "stdarg.h", "limits.h",
-    "stddef.h", "stdbool.h", "float.h", "inttypes.h", "ctype.h", "errno.h", "assert.h", "wchar.h", "signal.h",
-    "setjmp.h", "time.h", "unistd.h", "stdalign.h", "stdnoreturn.h"];
+#[test]
+fn deep_blocks_are_an_error_not_a_crash() {
+    let src = format!("int f(void) {{ {} }}", "{".repeat(30000));
+    assert!(parse_err(&src).contains("nesting too deep"));
+    parse_ok(&format!("int f(void) {{ {} {} }}", "{".repeat(1000), "}".repeat(1000)));
+}
+
+#[test]
+fn deep_declarators_are_an_error_not_a_crash() {
+    let src = format!("int {}x;", "*".repeat(100000));
+    parse_ok(&src);
+    let src = format!("int {}x{};", "(".repeat(50000), ")".repeat(50000));
+    assert!(parse_err(&src).contains("nesting too deep"));
+    let src = format!("int x = {}1{};", "{".repeat(50000), "}".repeat(5000));
+    assert!(parse_err(&src).contains("nesting too deep"));
+    let src = format!("int x = {}1;", "-".repeat(50000));
+    assert!(parse_err(&src).contains("nesting too deep"));
+    let src = format!("{} int x; {};", "struct a {".repeat(50000), "}".repeat(50000));
+    assert!(parse_err(&src).contains("nesting too deep"));
+}
+
+const PARSE_HEADERS: &[&str] = &[
+    "stdio.h",
+    "stdlib.h",
+    "string.h",
+    "stdint.h",
+    "math.h",
+    "stdarg.h",
+    "limits.h",
+    "stddef.h",
+    "stdbool.h",
+    "float.h",
+    "inttypes.h",
+    "ctype.h",
+    "errno.h",
+    "assert.h",
+    "wchar.h",
+    "signal.h",
+    "setjmp.h",
+    "time.h",
+    "unistd.h",
+    "stdalign.h",
+    "stdnoreturn.h",
+];
 
 #[test]
 fn glibc_headers_parse_for_every_target() {
@@ -273,8 +350,10 @@ fn glibc_headers_parse_for_every_target() {
             all.push_str(&format!("#include <{h}>\n"));
             parsed += 1;
         }
-        all.push_str("int main(int argc, char **argv) { printf(\"%d %s\\n\", argc, strchr(argv[0], '/')); \
-                      va_list ap; (void)ap; return (int)sqrt(4.0) + INT_MAX / 2 + (int)strlen(\"x\"); }\n");
+        all.push_str(
+            "int main(int argc, char **argv) { printf(\"%d %s\\n\", argc, strchr(argv[0], '/')); \
+                      va_list ap; (void)ap; return (int)sqrt(4.0) + INT_MAX / 2 + (int)strlen(\"x\"); }\n",
+        );
         parse_t(&all, t).unwrap_or_else(|e| panic!("{}: all headers: {e}", t.name()));
     }
     eprintln!("parsed {parsed} header/target combinations");
@@ -329,7 +408,10 @@ fn random_bytes_never_panic() {
         let res = parse_source(&mut sm, "r.c", &bytes, &PreprocessOptions::new(Target::X86_64));
         if let Err(d) = res {
             let text = d.render(&sm);
-            assert!(text.starts_with("r.c:") || text.starts_with("<built-in>") || text.starts_with("phicc"), "{text}");
+            assert!(
+                text.starts_with("r.c:") || text.starts_with("<built-in>") || text.starts_with("phicc"),
+                "{text}"
+            );
         }
     }
 }
@@ -352,8 +434,36 @@ done:
 }
 "#;
     let pieces: Vec<&str> = vec![
-        "(", ")", "{", "}", "[", "]", ";", ",", "#", "##", "\n#if 1\n", "\n#endif\n", "\"", "'", "*", "int", "typedef",
-        "...", "F(", "\\\n", "/*", "0x", "1e", "struct", ":", "?", "=", "&&", "__attribute__((", "asm goto(",
+        "(",
+        ")",
+        "{",
+        "}",
+        "[",
+        "]",
+        ";",
+        ",",
+        "#",
+        "##",
+        "\n#if 1\n",
+        "\n#endif\n",
+        "\"",
+        "'",
+        "*",
+        "int",
+        "typedef",
+        "...",
+        "F(",
+        "\\\n",
+        "/*",
+        "0x",
+        "1e",
+        "struct",
+        ":",
+        "?",
+        "=",
+        "&&",
+        "__attribute__((",
+        "asm goto(",
     ];
     let bytes = seed_src.as_bytes();
     let mut r = Rng(12345);

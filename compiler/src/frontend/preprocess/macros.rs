@@ -23,7 +23,7 @@ use super::super::lexer::{lex_single, tokenize};
 use super::super::source::{Diagnostic, PResult, Span};
 use super::super::token::{hideset_intersection, hideset_of, hideset_union, HideSet, Punct, Text, Token, TokenKind};
 use super::Preprocessor;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Macros the preprocessor computes on each use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,12 +40,12 @@ pub enum Builtin {
 /// A macro definition.
 #[derive(Clone, Debug)]
 pub enum MacroDef {
-    Object(Rc<Vec<Token>>),
+    Object(Arc<Vec<Token>>),
     Function {
-        params: Rc<Vec<Text>>,
+        params: Arc<Vec<Text>>,
         /// The last parameter collects the variable arguments (`...` as `__VA_ARGS__`, or GNU `name...`).
         variadic: bool,
-        body: Rc<Vec<Token>>,
+        body: Arc<Vec<Token>>,
     },
     Builtin(Builtin),
 }

@@ -29,7 +29,7 @@ use super::token::{Punct, Text, Token, TokenKind};
 use headers::{search, search_quoted, SearchDir};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A `-D` or `-U` option, applied in command-line order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -165,7 +165,7 @@ pub struct Preprocessor<'a> {
     search_dirs: Vec<SearchDir>,
     once: FxHashSet<PathBuf>,
     files: FxHashMap<PathBuf, FileId>,
-    file_tokens: FxHashMap<FileId, Rc<Vec<Token>>>,
+    file_tokens: FxHashMap<FileId, Arc<Vec<Token>>>,
     pub(super) counter: u64,
     pub(super) date: String,
     pub(super) time: String,
@@ -254,7 +254,7 @@ impl<'a> Preprocessor<'a> {
             ("__INCLUDE_LEVEL__", Builtin::IncludeLevel),
             ("__BASE_FILE__", Builtin::BaseFile),
         ] {
-            macros.insert(Rc::from(name.as_bytes()), MacroDef::Builtin(b));
+            macros.insert(Arc::from(name.as_bytes()), MacroDef::Builtin(b));
         }
         let mut pp = Preprocessor {
             sm,
@@ -299,11 +299,11 @@ impl<'a> Preprocessor<'a> {
         Ok(())
     }
 
-    fn file_tokens(&mut self, file: FileId) -> PResult<Rc<Vec<Token>>> {
+    fn file_tokens(&mut self, file: FileId) -> PResult<Arc<Vec<Token>>> {
         if let Some(t) = self.file_tokens.get(&file) {
             return Ok(t.clone());
         }
-        let toks = Rc::new(tokenize(&self.sm.file(file).text.clone(), file)?);
+        let toks = Arc::new(tokenize(&self.sm.file(file).text.clone(), file)?);
         self.file_tokens.insert(file, toks.clone());
         Ok(toks)
     }
@@ -581,7 +581,7 @@ impl<'a> Preprocessor<'a> {
                 }
                 if t.is_punct(Punct::Ellipsis) {
                     variadic = true;
-                    params.push(Rc::from(&b"__VA_ARGS__"[..]));
+                    params.push(Arc::from(&b"__VA_ARGS__"[..]));
                 } else if t.kind == TokenKind::Ident {
                     if params.contains(&t.text) {
                         return Err(Diagnostic::error(
@@ -613,12 +613,12 @@ impl<'a> Preprocessor<'a> {
             }
             body_start = i;
             MacroDef::Function {
-                params: Rc::new(params),
+                params: Arc::new(params),
                 variadic,
-                body: Rc::new(self.body(rest, body_start)?),
+                body: Arc::new(self.body(rest, body_start)?),
             }
         } else {
-            MacroDef::Object(Rc::new(self.body(rest, body_start)?))
+            MacroDef::Object(Arc::new(self.body(rest, body_start)?))
         };
         if let MacroDef::Function { params, body, .. } = &def {
             // C11 6.10.3.2p1: each # is followed by a parameter.
