@@ -34,9 +34,13 @@ impl PpValue {
 /// parenthesized argument tokens, `Some(value)` if it is one.
 pub type SpecialFn<'a> = dyn Fn(&Token, &[Token]) -> Option<i64> + 'a;
 
+/// Deepest parenthesis/operator nesting accepted in a `#if` expression.
+const MAX_DEPTH: usize = 256;
+
 struct Eval<'t, 's> {
     toks: &'t [Token],
     pos: usize,
+    depth: usize,
     char_signed: bool,
     special: &'s SpecialFn<'s>,
     end_span: Span,
@@ -51,6 +55,7 @@ pub fn evaluate(toks: &[Token], directive: Span, char_signed: bool, special: &Sp
     let mut e = Eval {
         toks,
         pos: 0,
+        depth: 0,
         char_signed,
         special,
         end_span,
@@ -154,6 +159,17 @@ impl Eval<'_, '_> {
 
     // unary := ("+" | "-" | "~" | "!") unary | primary
     fn unary(&mut self, ev: bool) -> PResult<PpValue> {
+        self.depth += 1;
+        let r = self.unary_inner(ev);
+        self.depth -= 1;
+        r
+    }
+
+    fn unary_inner(&mut self, ev: bool) -> PResult<PpValue> {
+        if self.depth > MAX_DEPTH {
+            let span = self.peek().map(|t| t.span).unwrap_or(self.end_span);
+            return Err(Diagnostic::error(span, "#if expression nested too deeply"));
+        }
         let Some(t) = self.peek() else {
             return Err(Diagnostic::error(self.end_span, "#if expression ends unexpectedly"));
         };
@@ -386,5 +402,10 @@ mod tests {
         assert!(eval("\"s\"").is_err());
         assert!(eval("f(1)").is_err());
         assert!(evaluate(&[], Span::default(), true, &|_, _| None).is_err());
+        let deep = format!("{}1{}", "(".repeat(100000), ")".repeat(100000));
+        assert!(eval(&deep).unwrap_err().message.contains("nested too deeply"));
+        let deep = format!("{}1", "~".repeat(100000));
+        assert!(eval(&deep).unwrap_err().message.contains("nested too deeply"));
+        assert_eq!(val(&format!("{}1{}", "(".repeat(200), ")".repeat(200))), 1);
     }
 }

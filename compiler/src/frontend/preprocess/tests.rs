@@ -422,3 +422,16 @@ fn csmith_programs_preprocess() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(done >= 5);
 }
+
+#[test]
+fn deep_macro_nesting_is_an_error_not_a_crash() {
+    let src = format!("#define f(x) x\n{}1{}\n", "f(".repeat(20000), ")".repeat(20000));
+    assert!(pp_err(&src).contains("nested too deeply"));
+    let src = format!("#define f(x) x\n{}1{}\n", "f(".repeat(50), ")".repeat(50));
+    assert_eq!(pp(&src), ["1"]);
+    let src = format!("#if {}1{}\n#endif\n", "(".repeat(100000), ")".repeat(100000));
+    assert!(pp_err(&src).contains("nested too deeply"));
+    // Exponential expansion hits the token budget, not memory exhaustion... keep it small here:
+    let src = "#define a b b\n#define b c c\n#define c d d\n#define d e e\na\n";
+    assert_eq!(pp(src).len(), 16);
+}
