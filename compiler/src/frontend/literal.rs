@@ -157,12 +157,11 @@ fn parse_int(s: &str, span: Span) -> PResult<IntLit> {
 
 fn parse_float(s: &str, is_hex: bool, span: Span) -> PResult<FloatLit> {
     let bad = || Diagnostic::error(span, format!("invalid floating constant '{s}'"));
-    let (body, suffix) = if !is_hex && s.ends_with('f') || is_hex && s.ends_with('f') && s.contains('p') {
-        (&s[..s.len() - 1], FloatSuffix::F)
-    } else if s.ends_with('l') {
-        (&s[..s.len() - 1], FloatSuffix::L)
-    } else {
-        (s, FloatSuffix::None)
+    // In a hex constant an `f` before the `p` exponent is a digit, not a suffix.
+    let (body, suffix) = match (s.strip_suffix('f'), s.strip_suffix('l')) {
+        (Some(b), _) if !is_hex || s.contains('p') => (b, FloatSuffix::F),
+        (_, Some(b)) => (b, FloatSuffix::L),
+        _ => (s, FloatSuffix::None),
     };
     let value = if is_hex {
         let rest = &body[2..];

@@ -111,8 +111,7 @@ impl Parser {
     /// binary operators 6.5.5 - 6.5.14 by precedence climbing over `cast-expression`s.
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
         let mut lhs = self.cast()?;
-        loop {
-            let TokenKind::Punct(p) = self.tok().kind else { break };
+        while let TokenKind::Punct(p) = self.tok().kind {
             let Some((prec, op)) = binop_of(p) else { break };
             if prec < min_prec {
                 break;

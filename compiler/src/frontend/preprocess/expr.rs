@@ -136,10 +136,7 @@ impl Eval<'_, '_> {
 
     fn binary(&mut self, min_prec: u8, ev: bool) -> PResult<PpValue> {
         let mut lhs = self.unary(ev)?;
-        loop {
-            let Some(TokenKind::Punct(op)) = self.peek().map(|t| t.kind) else {
-                break;
-            };
+        while let Some(TokenKind::Punct(op)) = self.peek().map(|t| t.kind) {
             let Some(prec) = binary_prec(op) else { break };
             if prec < min_prec {
                 break;
