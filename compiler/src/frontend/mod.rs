@@ -43,6 +43,7 @@ pub mod preprocess;
 pub mod source;
 pub mod target;
 pub mod token;
+pub mod types;
 
 pub use parse::parse_tokens;
 pub use preprocess::{CmdlineMacro, PreprocessOptions, Preprocessed};
