@@ -278,7 +278,7 @@ pub fn layout_record(fields: &[FieldSpec], attrs: RecordAttrs) -> Result<RecordL
         let start = if attrs.is_union { 0 } else { bit };
         match f.bit_width {
             None => {
-                let at = align_up(start, field_align * 8).ok_or(LayoutError::TooLarge)?;
+                let at = align_up(start, field_align.saturating_mul(8)).ok_or(LayoutError::TooLarge)?;
                 let end = at
                     .checked_add(f.size.checked_mul(8).ok_or(LayoutError::TooLarge)?)
                     .ok_or(LayoutError::TooLarge)?;
@@ -294,21 +294,21 @@ pub fn layout_record(fields: &[FieldSpec], attrs: RecordAttrs) -> Result<RecordL
                 align = align.max(field_align);
             }
             Some(w) => {
-                let type_bits = f.size * 8;
+                let type_bits = f.size.saturating_mul(8);
                 if w as u64 > type_bits {
                     return Err(LayoutError::BitFieldTooWide { index: i });
                 }
-                let unit = f.align * 8;
+                let unit = f.align.saturating_mul(8);
                 let at = if w == 0 {
                     let unit = match attrs.pack {
-                        Some(p) => p.min(f.align) * 8,
+                        Some(p) => p.min(f.align).saturating_mul(8),
                         None => unit,
                     };
                     align_up(start, unit).ok_or(LayoutError::TooLarge)?
                 } else if !packed && attrs.pack.is_none() && (start % unit) + w as u64 > type_bits {
                     align_up(start, unit).ok_or(LayoutError::TooLarge)?
                 } else if let Some(a) = f.aligned {
-                    align_up(start, a * 8).ok_or(LayoutError::TooLarge)?
+                    align_up(start, a.saturating_mul(8)).ok_or(LayoutError::TooLarge)?
                 } else {
                     start
                 };
@@ -316,7 +316,7 @@ pub fn layout_record(fields: &[FieldSpec], attrs: RecordAttrs) -> Result<RecordL
                     offset: at / 8,
                     bit_offset: (at % 8) as u32,
                 });
-                let end = at + w as u64;
+                let end = at.checked_add(w as u64).ok_or(LayoutError::TooLarge)?;
                 if attrs.is_union {
                     max_bits = max_bits.max(end);
                 } else {

@@ -498,3 +498,68 @@ done:
     }
     let _ = preprocess;
 }
+
+/// Sweep: `PHICC_CSMITH_SEEDS=1-300 cargo test -p phicc --lib csmith_sweep -- --ignored --nocapture`
+/// preprocesses and parses Csmith programs for every target and reports the
+/// time next to `gcc -fsyntax-only` on the same files.
+#[test]
+#[ignore]
+fn csmith_sweep() {
+    let range = std::env::var("PHICC_CSMITH_SEEDS").unwrap_or_else(|_| "1-50".into());
+    let (lo, hi) = range
+        .split_once('-')
+        .map(|(a, b)| (a.parse().unwrap(), b.parse().unwrap()))
+        .unwrap_or((1, 50));
+    let dir = std::env::temp_dir().join(format!("phicc_csmith_sweep_{}", std::process::id()));
+    let mut paths = Vec::new();
+    for seed in lo..=hi {
+        match super::super::preprocess::tests::csmith_program(&dir, seed) {
+            Some(p) => paths.push((seed, p)),
+            None => {
+                eprintln!("csmith not installed; skipping");
+                return;
+            }
+        }
+    }
+    let mut failures = Vec::new();
+    let mut ours = std::time::Duration::ZERO;
+    for t in Target::ALL {
+        if !super::super::preprocess::tests::target_available(t) {
+            continue;
+        }
+        for (seed, path) in &paths {
+            let mut o = PreprocessOptions::new(t);
+            o.include_dirs.push("/usr/include/csmith".into());
+            let mut sm = SourceMap::new();
+            let start = std::time::Instant::now();
+            let r = super::super::parse(&mut sm, path, &o);
+            if t == Target::X86_64 {
+                ours += start.elapsed();
+            }
+            if let Err(e) = r {
+                failures.push(format!("seed {seed} {}: {}", t.name(), e.render(&sm)));
+            }
+        }
+    }
+    let start = std::time::Instant::now();
+    for (_, path) in &paths {
+        let _ = std::process::Command::new("gcc")
+            .args(["-fsyntax-only", "-w", "-I/usr/include/csmith"])
+            .arg(path)
+            .status();
+    }
+    let gcc = start.elapsed();
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!(
+        "{} programs x {} targets: {} failures; x86_64 preprocess+parse {:.2}s, gcc -fsyntax-only {:.2}s",
+        paths.len(),
+        Target::ALL.len(),
+        failures.len(),
+        ours.as_secs_f64(),
+        gcc.as_secs_f64()
+    );
+    for f in &failures {
+        eprintln!("{f}");
+    }
+    assert!(failures.is_empty());
+}
