@@ -17,6 +17,7 @@
 mod decl;
 mod expr;
 mod init;
+mod specifiers;
 mod stmt;
 #[cfg(test)]
 mod tests;

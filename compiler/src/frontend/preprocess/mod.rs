@@ -14,8 +14,10 @@
 //! passed to the parser as one `Pragma` token holding the rest of the line,
 //! which is how `#pragma pack` reaches struct layout.
 
+mod conditional;
 mod expr;
 pub mod headers;
+mod include;
 mod macros;
 #[cfg(test)]
 pub(crate) mod tests;
@@ -26,7 +28,9 @@ use super::lexer::tokenize;
 use super::source::{Diagnostic, FileId, PResult, SourceMap, Span};
 use super::target::Target;
 use super::token::{Punct, Text, Token, TokenKind};
-use headers::{search, search_quoted, SearchDir};
+use headers::SearchDir;
+#[cfg(test)]
+use include::find_include_guard;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -166,6 +170,8 @@ pub struct Preprocessor<'a> {
     once: FxHashSet<PathBuf>,
     files: FxHashMap<PathBuf, FileId>,
     file_tokens: FxHashMap<FileId, Arc<Vec<Token>>>,
+    /// Per file: the macro of an include guard wrapping the whole file, if any.
+    guards: FxHashMap<FileId, Option<Text>>,
     pub(super) counter: u64,
     pub(super) date: String,
     pub(super) time: String,
@@ -267,6 +273,7 @@ impl<'a> Preprocessor<'a> {
             once: FxHashSet::default(),
             files: FxHashMap::default(),
             file_tokens: FxHashMap::default(),
+            guards: FxHashMap::default(),
             counter: 0,
             date,
             time,
@@ -667,132 +674,6 @@ impl<'a> Preprocessor<'a> {
         Ok(body)
     }
 
-    /// Evaluates a `#if`/`#elif` line (C11 6.10.1).
-    fn eval_if(&mut self, directive: &Token, rest: &[Token]) -> PResult<bool> {
-        // `defined X` and `defined ( X )` are replaced before expansion.
-        let mut line = Vec::with_capacity(rest.len());
-        let mut i = 0;
-        while i < rest.len() {
-            let t = &rest[i];
-            if t.is_ident("defined") {
-                let (name, len) = if rest.get(i + 1).is_some_and(|t| t.is_punct(Punct::LParen)) {
-                    match (rest.get(i + 2), rest.get(i + 3)) {
-                        (Some(n), Some(r)) if n.kind == TokenKind::Ident && r.is_punct(Punct::RParen) => (n, 4),
-                        _ => return Err(Diagnostic::error(t.span, "missing ')' after \"defined\"")),
-                    }
-                } else {
-                    match rest.get(i + 1) {
-                        Some(n) if n.kind == TokenKind::Ident => (n, 2),
-                        _ => return Err(Diagnostic::error(t.span, "operator \"defined\" requires an identifier")),
-                    }
-                };
-                let v = if self.is_defined(&name.text) { b"1" } else { b"0" };
-                line.push(Token::new(TokenKind::Number, v, t.span));
-                i += len;
-                continue;
-            }
-            if t.is_ident("__has_include") || t.is_ident("__has_include_next") {
-                // Evaluate before expansion, so a header name is not macro-expanded.
-                let close = rest[i..].iter().position(|t| t.is_punct(Punct::RParen)).map(|p| p + i);
-                if let Some(close) = close {
-                    let v = self.has_include(t, &rest[i + 2.min(close - i)..close]);
-                    line.push(Token::new(TokenKind::Number, if v { b"1" } else { b"0" }, t.span));
-                    i = close + 1;
-                    continue;
-                }
-            }
-            line.push(t.clone());
-            i += 1;
-        }
-        let expanded = self.expand_isolated(&line)?;
-        let v = expr::evaluate(&expanded, directive.span, self.target.char_is_signed(), &|t, args| {
-            self.special_query(t, args)
-        })?;
-        Ok(v.bits != 0)
-    }
-
-    /// `__has_attribute(x)`, `__has_builtin(x)`, `defined X` after expansion, `__has_include(...)`.
-    fn special_query(&self, t: &Token, args: &[Token]) -> Option<i64> {
-        let arg = || args.first().filter(|_| args.len() == 1).map(|a| a.text.clone());
-        match &*t.text {
-            b"__has_attribute" => {
-                let a = arg()?;
-                let s = String::from_utf8_lossy(&a);
-                let s = s.strip_prefix("__").and_then(|s| s.strip_suffix("__")).unwrap_or(&s);
-                Some(KNOWN_ATTRIBUTES.contains(&s) as i64)
-            }
-            b"__has_builtin" => {
-                let a = arg()?;
-                Some(KNOWN_BUILTINS.contains(&&*String::from_utf8_lossy(&a)) as i64)
-            }
-            b"__has_feature" | b"__has_extension" | b"__has_cpp_attribute" | b"__has_c_attribute" => Some(0),
-            b"defined" => {
-                let a = args.first().or(args.get(1))?;
-                Some(self.is_defined(&a.text) as i64)
-            }
-            b"__has_include" | b"__has_include_next" => Some(self.has_include(t, args) as i64),
-            _ => None,
-        }
-    }
-
-    fn has_include(&self, t: &Token, args: &[Token]) -> bool {
-        let Some((name, angled)) = header_name(args) else {
-            return false;
-        };
-        self.find_header(&name, angled, t.is_ident("__has_include_next"))
-            .is_some()
-    }
-
-    fn find_header(&self, name: &str, angled: bool, next: bool) -> Option<headers::FoundHeader> {
-        let cur = self.current_file();
-        if next {
-            let start = cur.and_then(|f| f.dir_index).map(|i| i + 1).unwrap_or(0);
-            return search(&self.search_dirs, start, name);
-        }
-        if angled {
-            search(&self.search_dirs, 0, name)
-        } else {
-            let from = cur.map(|f| f.path.to_string_lossy().into_owned()).unwrap_or_default();
-            search_quoted(&self.search_dirs, &from, name)
-        }
-    }
-
-    /// `#include` / `#include_next` (C11 6.10.2).
-    fn include(&mut self, hash: &Token, rest: &[Token], next: bool) -> PResult<()> {
-        let (name, angled) = match header_name(rest) {
-            Some(h) => h,
-            None => {
-                let expanded = self.expand_isolated(rest)?;
-                header_name(&expanded)
-                    .ok_or_else(|| Diagnostic::error(hash.span, "#include expects \"FILENAME\" or <FILENAME>"))?
-            }
-        };
-        let span = rest.first().map(|t| t.span).unwrap_or(hash.span);
-        let Some(found) = self.find_header(&name, angled, next) else {
-            return Err(Diagnostic::error(span, format!("{name}: No such file or directory")));
-        };
-        if self.once.contains(&found.path) {
-            return Ok(());
-        }
-        if self.include_stack.len() > MAX_INCLUDE_DEPTH {
-            return Err(Diagnostic::error(span, "#include nested too deeply"));
-        }
-        let file = match self.files.get(&found.path) {
-            Some(&f) => f,
-            None => {
-                let bytes = match found.builtin {
-                    Some(text) => text.as_bytes().to_vec(),
-                    None => std::fs::read(&found.path)
-                        .map_err(|e| Diagnostic::error(span, format!("{}: {}", found.path.display(), e)))?,
-                };
-                let f = self.sm.add_file(&found.path.to_string_lossy(), bytes);
-                self.files.insert(found.path.clone(), f);
-                f
-            }
-        };
-        self.enter_file(file, found.path, found.dir_index)
-    }
-
     /// `#line digits ["name"]` and GNU line markers `# digits "name" flags`.
     fn line_directive(&mut self, hash: &Token, toks: &[Token]) -> PResult<()> {
         let Some(n) = toks.first().filter(|t| t.kind == TokenKind::Number) else {
@@ -852,23 +733,6 @@ pub fn spell(toks: &[Token]) -> String {
         s.push_str(&t.str());
     }
     s
-}
-
-/// The header name of an `#include` line: `"name"` or `< tokens >`.
-fn header_name(toks: &[Token]) -> Option<(String, bool)> {
-    let first = toks.first()?;
-    if first.kind == TokenKind::Str && first.text.first() == Some(&b'"') && toks.len() == 1 {
-        let t = &first.text;
-        return Some((String::from_utf8_lossy(&t[1..t.len() - 1]).into_owned(), false));
-    }
-    if first.is_punct(Punct::Lt) {
-        let close = toks.iter().position(|t| t.is_punct(Punct::Gt))?;
-        if close + 1 != toks.len() {
-            return None;
-        }
-        return Some((spell(&toks[1..close]), true));
-    }
-    None
 }
 
 /// Prints tokens as `-E` output: a line break before each token that began a

@@ -435,3 +435,21 @@ fn deep_macro_nesting_is_an_error_not_a_crash() {
     let src = "#define a b b\n#define b c c\n#define c d d\n#define d e e\na\n";
     assert_eq!(pp(src).len(), 16);
 }
+
+#[test]
+fn include_guards_are_detected_exactly() {
+    let g = |src: &str| {
+        let toks = tokenize(src.as_bytes(), FileId(0)).unwrap();
+        find_include_guard(&toks).map(|t| String::from_utf8_lossy(&t).into_owned())
+    };
+    assert_eq!(g("#ifndef G\n#define G\nint x;\n#endif\n").as_deref(), Some("G"));
+    assert_eq!(
+        g("#if !defined(G)\n#define G\n#if 1\n#endif\n#endif /* G */\n").as_deref(),
+        Some("G")
+    );
+    assert_eq!(g("#ifndef G\n#define G\n#endif\nint trailing;\n"), None);
+    assert_eq!(g("#ifndef G\n#else\n#endif\n"), None);
+    assert_eq!(g("int x;\n#ifndef G\n#endif\n"), None);
+    assert_eq!(g("#ifdef G\n#endif\n"), None);
+    assert_eq!(g("#ifndef G\n"), None);
+}
