@@ -563,3 +563,83 @@ fn csmith_sweep() {
     }
     assert!(failures.is_empty());
 }
+
+#[test]
+fn tricky_declarators_and_casts() {
+    let tu = parse_ok(
+        "typedef int F(int); F *fp; typedef int (*PF)(int);
+         int (*g(int))(int);
+         void (*signal(int, void (*)(int)))(int);
+         struct s; struct s { int x; } *ps;
+         int h(void) {
+           int (*q)(int) = (int (*)(int))0;
+           long n = sizeof(int (*)[3]) + sizeof(PF) + sizeof(F *);
+           PF r = (PF)q; int v = (int)n; int w = (v) + 1; (void)(r);
+           struct s t = (struct s){ 1 };
+           return w + t.x + ((int (*)(int))q)(2);
+         }",
+    );
+    let sig = tu
+        .items
+        .iter()
+        .find_map(|i| match i {
+            ExternalDecl::Decl(d)
+                if d.declarators
+                    .first()
+                    .and_then(|x| x.declarator.name.as_ref())
+                    .is_some_and(|n| &*n.0 == "signal") =>
+            {
+                Some(d.declarators[0].declarator.derived.clone())
+            }
+            _ => None,
+        })
+        .unwrap();
+    // signal: function(int, pointer to function) returning pointer to function(int).
+    assert!(
+        matches!(&sig[..], [Derived::Function(f), Derived::Pointer(_), Derived::Function(g)] if f.params.len() == 2 && g.params.len() == 1)
+    );
+    // `(v) + 1` is an addition, `(PF)q` a cast.
+    let h = func(&tu, "h");
+    let BlockItem::Decl(d) = &h.body.items[2] else { panic!() };
+    assert!(matches!(
+        &d.declarators[0].init,
+        Some(Initializer::Expr(Expr {
+            kind: ExprKind::Cast(..),
+            ..
+        }))
+    ));
+    let BlockItem::Decl(d) = &h.body.items[4] else { panic!() };
+    assert!(matches!(
+        &d.declarators[0].init,
+        Some(Initializer::Expr(Expr {
+            kind: ExprKind::Binary(BinaryOp::Add, ..),
+            ..
+        }))
+    ));
+}
+
+#[test]
+fn typedef_redeclaration_and_shadowing() {
+    parse_ok("typedef int T; typedef int T; T x;");
+    parse_ok("typedef int T; void f(void) { T T = 1; (void)T; }");
+    parse_ok("typedef int T; struct S { T T; int U: 3; } s;");
+    parse_ok("typedef int T; void f(void) { T: goto T; }");
+    parse_ok("typedef char C; void f(void) { for (int C = 0; C < 3; C++) ; C c = 0; (void)c; }");
+    assert!(parse_err("typedef int T; void f(int T, T x);").contains("error"));
+}
+
+#[test]
+fn initializers_6_7_9() {
+    let tu = parse_ok(
+        "struct P { int x, y; } a[3] = { [1].y = 4, [2] = { .x = 1 }, { 5 } , }; int m[2][2] = { 1, 2, { 3 } };",
+    );
+    let d = first_decl(&tu);
+    let Some(Initializer::List(items, _)) = &d.declarators[0].init else {
+        panic!()
+    };
+    assert_eq!(items.len(), 3);
+    assert!(matches!(&items[0].designators[..], [Designator::Index(_), Designator::Field(f, _)] if &**f == "y"));
+    assert!(matches!(&items[1].init, Initializer::List(..)));
+    assert!(items[2].designators.is_empty());
+    assert!(parse_err("int a[] = { [0] 1 };").contains("expected '='"));
+}
