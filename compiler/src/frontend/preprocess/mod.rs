@@ -736,24 +736,32 @@ pub fn spell(toks: &[Token]) -> String {
 }
 
 /// Prints tokens as `-E` output: a line break before each token that began a
-/// line, a space where there was white space; pragmas as `#pragma` lines.
+/// line, a space where there was white space, and a space wherever two
+/// adjacent tokens would otherwise lex as one (`+` `+` from a macro); pragmas
+/// as `#pragma` lines.
 pub fn print_tokens(toks: &[Token]) -> String {
     let mut s = String::new();
-    let mut first = true;
+    let mut prev: Option<&Token> = None;
     for t in toks {
         if t.kind == TokenKind::Eof {
             break;
         }
-        if !first && t.at_bol {
+        if prev.is_some() && t.at_bol {
             s.push('\n');
         } else if t.has_space {
             s.push(' ');
+        } else if let Some(p) = prev {
+            let mut joined = p.text.to_vec();
+            joined.extend_from_slice(&t.text);
+            if p.kind != TokenKind::Pragma && super::lexer::lex_single(&joined, t.span.file).is_some() {
+                s.push(' ');
+            }
         }
-        first = false;
         if t.kind == TokenKind::Pragma {
             s.push_str("#pragma ");
         }
         s.push_str(&t.str());
+        prev = Some(t);
     }
     s.push('\n');
     s

@@ -453,3 +453,17 @@ fn include_guards_are_detected_exactly() {
     assert_eq!(g("#ifdef G\n#endif\n"), None);
     assert_eq!(g("#ifndef G\n"), None);
 }
+
+#[test]
+fn printed_output_relexes_to_the_same_tokens() {
+    let src = "#define P +\n#define E\n#define CAT(a,b) a##b\nP+ -P x E y 1 E .5 CAT(L, x)'c' a+++b f(1,2)\n#define ID(x) x\nID(-)-ID(.)5\n";
+    let mut sm = SourceMap::new();
+    let p = preprocess_source(&mut sm, "t.c", src.as_bytes().to_vec(), &opts()).unwrap();
+    let printed = print_tokens(&p.tokens);
+    let relexed = tokenize(printed.as_bytes(), FileId(0)).unwrap();
+    let a: Vec<String> = p.tokens.iter().map(|t| t.str().into_owned()).collect();
+    let b: Vec<String> = relexed.iter().map(|t| t.str().into_owned()).collect();
+    assert_eq!(a, b, "{printed}");
+    assert!(printed.starts_with("+ + -+ x y"), "{printed}");
+    assert!(printed.contains("\n- -. 5"), "{printed}");
+}
