@@ -467,3 +467,20 @@ fn printed_output_relexes_to_the_same_tokens() {
     assert!(printed.starts_with("+ + -+ x y"), "{printed}");
     assert!(printed.contains("\n- -. 5"), "{printed}");
 }
+
+#[test]
+fn printed_glibc_headers_relex_identically() {
+    if !target_available(Target::X86_64) {
+        return;
+    }
+    let src = "#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n#include <inttypes.h>\n";
+    let mut sm = SourceMap::new();
+    let p = preprocess_source(&mut sm, "t.c", src.as_bytes().to_vec(), &opts()).unwrap();
+    let printed = print_tokens(&p.tokens);
+    let relexed = tokenize(printed.as_bytes(), FileId(0)).unwrap();
+    let a: Vec<&[u8]> = p.tokens.iter().filter(|t| t.kind != TokenKind::Pragma).map(|t| &*t.text).collect();
+    let b: Vec<&[u8]> = relexed.iter().filter(|t| !t.at_bol || !t.is_punct(Punct::Hash)).map(|t| &*t.text).collect();
+    assert!(a.len() > 1000);
+    assert_eq!(a.len(), b.len());
+    assert!(a == b);
+}
