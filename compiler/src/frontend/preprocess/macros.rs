@@ -316,6 +316,43 @@ impl Preprocessor<'_> {
                 i += 2;
                 continue;
             }
+            // __VA_OPT__ ( tokens ): the tokens if the variable arguments are
+            // non-empty, else nothing (C2x 6.10.4.1, a GNU extension before).
+            if variadic && t.kind == TokenKind::Ident && &*t.text == b"__VA_OPT__" {
+                let close = next.filter(|n| n.is_punct(Punct::LParen)).and_then(|_| {
+                    let mut depth = 0usize;
+                    for (j, b) in body.iter().enumerate().skip(i + 1) {
+                        if b.is_punct(Punct::LParen) {
+                            depth += 1;
+                        } else if b.is_punct(Punct::RParen) {
+                            depth -= 1;
+                            if depth == 0 {
+                                return Some(j);
+                            }
+                        }
+                    }
+                    None
+                });
+                let Some(close) = close else {
+                    return Err(Diagnostic::error(
+                        t.span,
+                        "__VA_OPT__ must be followed by a parenthesized token list",
+                    ));
+                };
+                let has_va = args.last().is_some_and(|a| !a.is_empty());
+                if has_va {
+                    let inner = self.subst(&body[i + 2..close], params, args, variadic, is_fn)?;
+                    let start = out.len();
+                    out.extend(inner);
+                    if let Some(f) = out.get_mut(start) {
+                        f.has_space = t.has_space;
+                    }
+                } else {
+                    out.push(placemarker(t));
+                }
+                i = close + 1;
+                continue;
+            }
             if let Some(p) = find(t) {
                 if next.is_some_and(|n| n.is_punct(Punct::HashHash)) {
                     // Left operand of ##: the raw argument, or a placemarker.

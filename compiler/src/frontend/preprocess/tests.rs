@@ -167,6 +167,8 @@ fn rescanning_and_hidesets_match_gcc() {
         "#define i(x) x\n#define j i(j)\nj i(j)\n",
         "#define NIL(x) x\n#define G_0(arg) NIL(G_1)(arg)\n#define G_1(arg) NIL(arg)\nG_0(42)\n",
         "#define f(x, y) x + y\n#define ELLIP_FUNC(...) __VA_ARGS__\nELLIP_FUNC(f, 1, 2)\n",
+        "#define F(a, ...) f(a __VA_OPT__(,) __VA_ARGS__)\nF(1) F(1, 2, 3) F(1,)\n",
+        "#define G(X, ...) X __VA_OPT__(- (X) __VA_ARGS__ -) end\nG(a) G(a, b c)\n",
         "#define hash_hash # ## #\n#define mkstr(a) # a\n#define in_between(a) mkstr(a)\n#define join(c, d) in_between(c hash_hash d)\nchar p[] = join(x, y);\n",
     ] {
         same_as_gcc(src);
@@ -478,8 +480,17 @@ fn printed_glibc_headers_relex_identically() {
     let p = preprocess_source(&mut sm, "t.c", src.as_bytes().to_vec(), &opts()).unwrap();
     let printed = print_tokens(&p.tokens);
     let relexed = tokenize(printed.as_bytes(), FileId(0)).unwrap();
-    let a: Vec<&[u8]> = p.tokens.iter().filter(|t| t.kind != TokenKind::Pragma).map(|t| &*t.text).collect();
-    let b: Vec<&[u8]> = relexed.iter().filter(|t| !t.at_bol || !t.is_punct(Punct::Hash)).map(|t| &*t.text).collect();
+    let a: Vec<&[u8]> = p
+        .tokens
+        .iter()
+        .filter(|t| t.kind != TokenKind::Pragma)
+        .map(|t| &*t.text)
+        .collect();
+    let b: Vec<&[u8]> = relexed
+        .iter()
+        .filter(|t| !t.at_bol || !t.is_punct(Punct::Hash))
+        .map(|t| &*t.text)
+        .collect();
     assert!(a.len() > 1000);
     assert_eq!(a.len(), b.len());
     assert!(a == b);
