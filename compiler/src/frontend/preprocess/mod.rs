@@ -653,11 +653,18 @@ impl<'a> Preprocessor<'a> {
             }
             _ => {}
         }
-        if let Some(MacroDef::Builtin(_)) = self.macros.get(&name.text) {
-            self.warnings.push(Diagnostic::warning(
-                name.span,
-                format!("redefining builtin macro \"{}\"", name.str()),
-            ));
+        match self.macros.get(&name.text) {
+            Some(MacroDef::Builtin(_)) => {
+                self.warnings.push(Diagnostic::warning(
+                    name.span,
+                    format!("redefining builtin macro \"{}\"", name.str()),
+                ));
+            }
+            Some(old) if !old.same_as(&def) => {
+                self.warnings
+                    .push(Diagnostic::warning(name.span, format!("\"{}\" redefined", name.str())));
+            }
+            _ => {}
         }
         self.macros.insert(name.text.clone(), def);
         Ok(())
