@@ -46,7 +46,10 @@ impl Preprocessor<'_> {
             line.push(t.clone());
             i += 1;
         }
-        let expanded = self.expand_isolated(&line)?;
+        self.in_if_line = true;
+        let expanded = self.expand_isolated(&line);
+        self.in_if_line = false;
+        let expanded = expanded?;
         let v = expr::evaluate(&expanded, directive.span, self.target.char_is_signed(), &|t, args| {
             self.special_query(t, args)
         })?;

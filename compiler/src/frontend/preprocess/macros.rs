@@ -243,6 +243,20 @@ impl Preprocessor<'_> {
                     break;
                 }
                 self.tick(&t)?;
+                if self.in_if_line && t.kind == TokenKind::Ident && &*t.text == b"defined" {
+                    // In #if, the operand of a `defined` produced by expansion is
+                    // not expanded (as gcc does).
+                    out.push(t);
+                    let paren = self.stack.last().is_some_and(|n| n.is_punct(Punct::LParen));
+                    let n = if paren { 3 } else { 1 };
+                    for _ in 0..n {
+                        match self.stack.last() {
+                            Some(x) if x.kind != TokenKind::Eof => out.extend(self.stack.pop()),
+                            _ => break,
+                        }
+                    }
+                    continue;
+                }
                 if let Some(t) = self.try_expand(t)? {
                     out.push(t);
                 }

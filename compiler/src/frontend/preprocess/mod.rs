@@ -180,6 +180,8 @@ pub struct Preprocessor<'a> {
     steps: u64,
     warnings: Vec<Diagnostic>,
     builtin_file: FileId,
+    /// Expanding a `#if` line (`defined` protects its operand).
+    pub(super) in_if_line: bool,
 }
 
 /// Preprocesses the file at `path`.
@@ -282,6 +284,7 @@ impl<'a> Preprocessor<'a> {
             steps: 0,
             warnings: Vec::new(),
             builtin_file: FileId(0),
+            in_if_line: false,
         };
         let mut builtin = opts.target.predefined_macros();
         for m in &opts.macros {

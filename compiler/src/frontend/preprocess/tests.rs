@@ -170,6 +170,14 @@ fn rescanning_and_hidesets_match_gcc() {
         "#define F(a, ...) f(a __VA_OPT__(,) __VA_ARGS__)\nF(1) F(1, 2, 3) F(1,)\n",
         "#define G(X, ...) X __VA_OPT__(- (X) __VA_ARGS__ -) end\nG(a) G(a, b c)\n",
         "#define hash_hash # ## #\n#define mkstr(a) # a\n#define in_between(a) mkstr(a)\n#define join(c, d) in_between(c hash_hash d)\nchar p[] = join(x, y);\n",
+        "#define s(x) #x\ns(/* c */ a /* d */ b /**/) s(\"\\\\\" '\\'') s(a\\\nb) s( ( a , b ) )\n",
+        "#define f(a, b) a b\nf(,) f( , x) f((,),[])\n",
+        "#define EMPTY()\n#define DEFER(id) id EMPTY()\n#define A() 123\nDEFER(A)() A EMPTY() ()\n",
+        "#define X defined(Y)\n#define Y\n#if X && defined Y\nyes\n#endif\n",
+        "#if '\\0' == 0 && '\\x7f' == 127 && (2 > 1 ? 3 : 4) == 3\nok\n#endif\n",
+        "#define q(x) x\nq(q)(1) q(q(q))(2)\n",
+        "#define p(a) a##a a ## & a##=\np(&)\n#define lt(a) a##a a##= a##a##=\nlt(<) lt(>)\n",
+        "a __LINE__ \\\n b __LINE__\n__LINE__\n",
     ] {
         same_as_gcc(src);
     }
