@@ -466,8 +466,11 @@ done:
         "asm goto(",
     ];
     let bytes = seed_src.as_bytes();
-    let mut r = Rng(12345);
-    for _ in 0..2000 {
+    // PHICC_FUZZ_ITERS / PHICC_FUZZ_SEED widen the search for a one-off campaign.
+    let iters: usize = std::env::var("PHICC_FUZZ_ITERS").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
+    let seed: u64 = std::env::var("PHICC_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(12345);
+    let mut r = Rng(seed.max(1));
+    for _ in 0..iters {
         let mut m = bytes.to_vec();
         for _ in 0..(1 + r.next() % 4) {
             let pos = (r.next() as usize) % (m.len() + 1);
