@@ -88,6 +88,8 @@ pub enum BaseType {
     VaList,
     /// `_Atomic(type-name)`.
     Atomic(Box<TypeName>),
+    /// GNU `__auto_type`: the type of the initializer.
+    AutoType,
 }
 
 #[derive(Clone, Debug)]

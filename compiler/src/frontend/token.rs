@@ -215,6 +215,7 @@ keywords! {
     BuiltinOffsetof = b"__builtin_offsetof";
     BuiltinTypesCompatibleP = b"__builtin_types_compatible_p";
     Real = b"__real__" | b"__real";
+    AutoType = b"__auto_type";
     Imag = b"__imag__" | b"__imag";
 }
 

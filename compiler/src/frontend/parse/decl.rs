@@ -52,6 +52,7 @@ impl Parser {
                         | Attribute
                         | Typeof
                         | BuiltinVaList
+                        | AutoType
                         | StaticAssert
                 ) || (k == Extension && self.peek_is_decl_after_extension())
             }
@@ -205,9 +206,14 @@ impl Parser {
                 }
                 Complex => count.complex += 1,
                 Float128 => count.float128 += 1,
-                BuiltinVaList => {
+                BuiltinVaList | AutoType => {
                     self.advance();
-                    self.set_other(&mut count, BaseType::VaList, t.span)?;
+                    let b = if kw == AutoType {
+                        BaseType::AutoType
+                    } else {
+                        BaseType::VaList
+                    };
+                    self.set_other(&mut count, b, t.span)?;
                     continue;
                 }
                 Struct | Union => {

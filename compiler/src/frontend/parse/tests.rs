@@ -238,7 +238,8 @@ fn gnu_extensions() {
          _Alignas(16) char buf[16]; _Thread_local int tl; _Noreturn void die(void);
          __int128 big; _Atomic int at; _Atomic(long) at2;
          int vla(int n, int a[static n], int b[*]);
-         int knr(a, b) int a; char *b; { return a; }",
+         int knr(a, b) int a; char *b; { return a; }
+         int outs(int x) { __auto_type y = x; asm goto(\"\" : \"=r\"(y) : \"r\"(x) : : out); out: return y; }",
     );
 }
 
@@ -467,8 +468,14 @@ done:
     ];
     let bytes = seed_src.as_bytes();
     // PHICC_FUZZ_ITERS / PHICC_FUZZ_SEED widen the search for a one-off campaign.
-    let iters: usize = std::env::var("PHICC_FUZZ_ITERS").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
-    let seed: u64 = std::env::var("PHICC_FUZZ_SEED").ok().and_then(|v| v.parse().ok()).unwrap_or(12345);
+    let iters: usize = std::env::var("PHICC_FUZZ_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2000);
+    let seed: u64 = std::env::var("PHICC_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(12345);
     let mut r = Rng(seed.max(1));
     for _ in 0..iters {
         let mut m = bytes.to_vec();
