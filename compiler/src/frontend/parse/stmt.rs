@@ -216,6 +216,10 @@ impl Parser {
                 self.advance();
                 StmtKind::Expr(None)
             }
+            // `foo bar;` with `foo` not a type: the likely mistake is a missing typedef.
+            TokenKind::Ident if self.peek_at(1).kind == TokenKind::Ident => {
+                return Err(Diagnostic::error(t.span, format!("unknown type name '{}'", t.str())));
+            }
             _ => {
                 let e = self.expr()?;
                 if !self.is(Punct::Semi) {
