@@ -693,3 +693,83 @@ fn golden_diagnostics() {
         mismatches.join("\n")
     );
 }
+
+#[test]
+fn random_token_soup_never_panics() {
+    const VOCAB: &[&str] = &[
+        "int",
+        "char",
+        "struct",
+        "union",
+        "enum",
+        "typedef",
+        "T",
+        "x",
+        "y",
+        "f",
+        "(",
+        ")",
+        "{",
+        "}",
+        "[",
+        "]",
+        ";",
+        ",",
+        "*",
+        "&",
+        "=",
+        "+",
+        "-",
+        "?",
+        ":",
+        "...",
+        "1",
+        "'a'",
+        "\"s\"",
+        "sizeof",
+        "_Alignof",
+        "__attribute__",
+        "((",
+        "))",
+        "asm",
+        "goto",
+        "&&",
+        "return",
+        "if",
+        "else",
+        "for",
+        "while",
+        "do",
+        "switch",
+        "case",
+        "default",
+        "break",
+        "static",
+        "const",
+        "volatile",
+        "__typeof__",
+        "_Static_assert",
+        "_Generic",
+        ".",
+        "->",
+        "++",
+        "__extension__",
+        "__builtin_va_arg",
+        "__builtin_offsetof",
+        "_Atomic",
+        "long",
+        "unsigned",
+        "double",
+        "\n#pragma pack(1)\n",
+    ];
+    let mut r = Rng(0xdeadbeef);
+    for i in 0..4000 {
+        let n = 1 + (r.next() % 40) as usize;
+        let mut src = String::from(if i % 2 == 0 { "typedef int T;\n" } else { "" });
+        for _ in 0..n {
+            src.push_str(VOCAB[(r.next() as usize) % VOCAB.len()]);
+            src.push(' ');
+        }
+        let _ = parse_t(&src, Target::X86_64);
+    }
+}
