@@ -36,6 +36,7 @@
 //! output of `preprocess`).
 
 pub mod ast;
+pub mod layout;
 pub mod lexer;
 pub mod literal;
 pub mod parse;
