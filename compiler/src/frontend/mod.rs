@@ -8,7 +8,7 @@
 //!       --preprocess/> tokens after directives and macro expansion (phase 4)
 //!       --parse/-----> ast::TranslationUnit (phases 5-7: literals decoded by
 //!                      literal.rs, adjacent strings concatenated, keywords recognised)
-//!       (next: types.rs / sema -> lowering to the alloca IR)
+//!       (next: sema over the AST using types.rs -> lowering to the alloca IR)
 //! ```
 //!
 //! * `source.rs` owns every file and the diagnostics type. A `Span` is a byte
@@ -31,6 +31,12 @@
 //!   tracks typedef names per scope, which C's grammar needs.
 //! * `ast.rs` is the syntactic tree: declarators keep their derivation list,
 //!   specifiers are resolved to a base type; no semantic checks yet.
+//! * `types.rs` has the semantic C types (`CType`, `QualType`), integer
+//!   promotions and usual arithmetic conversions, and a `TypeContext` that owns
+//!   struct/union/enum definitions and answers `sizeof`/`_Alignof` per target;
+//!   `layout.rs` places struct and union members, bit-fields included, with
+//!   `packed`, `aligned` and `#pragma pack`. Sema (turning `ast` types into
+//!   `CType`s, name resolution, constant folding) does not exist yet.
 //!
 //! Entry points: [`preprocess`] and [`parse`] (or [`parse_tokens`] on the
 //! output of `preprocess`).
