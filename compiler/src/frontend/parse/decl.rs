@@ -635,17 +635,7 @@ impl Parser {
         let start = self.span();
         if self.is_kw(Keyword::StaticAssert) {
             let sa = self.static_assert()?;
-            let specs = DeclSpecs {
-                storage: None,
-                thread_local: false,
-                quals: TypeQuals::default(),
-                is_inline: false,
-                is_noreturn: false,
-                base: BaseType::Int,
-                align: Vec::new(),
-                attrs: Vec::new(),
-                span: sa.span,
-            };
+            let specs = implicit_int_specs(sa.span);
             return Ok(DeclOrFunc::Decl(Declaration {
                 specs,
                 declarators: Vec::new(),
@@ -653,7 +643,12 @@ impl Parser {
                 span: self.span_from(start),
             }));
         }
-        if !self.is_decl_start() {
+        // C89 implicit int at file scope: `main(c) { ... }` (gcc accepts it with a warning).
+        let implicit_int = allow_function
+            && self.tok().kind == TokenKind::Ident
+            && !self.is_typedef_name(self.tok())
+            && self.peek_at(1).is_punct(Punct::LParen);
+        if !implicit_int && !self.is_decl_start() {
             if self.tok().kind == TokenKind::Ident && self.peek_at(1).kind == TokenKind::Ident {
                 return Err(Diagnostic::error(
                     self.span(),
@@ -662,7 +657,11 @@ impl Parser {
             }
             return Err(self.error_here("expected declaration"));
         }
-        let specs = self.decl_specs()?;
+        let specs = if implicit_int {
+            implicit_int_specs(self.span())
+        } else {
+            self.decl_specs()?
+        };
         let is_typedef = specs.storage == Some(StorageClass::Typedef);
         let mut declarators = Vec::new();
         if !self.is(Punct::Semi) {
@@ -740,5 +739,20 @@ impl Parser {
         })();
         self.pop_scope();
         r
+    }
+}
+
+/// Specifiers meaning plain `int` (for `_Static_assert` items and C89 implicit int).
+fn implicit_int_specs(span: Span) -> DeclSpecs {
+    DeclSpecs {
+        storage: None,
+        thread_local: false,
+        quals: TypeQuals::default(),
+        is_inline: false,
+        is_noreturn: false,
+        base: BaseType::Int,
+        align: Vec::new(),
+        attrs: Vec::new(),
+        span,
     }
 }

@@ -631,6 +631,9 @@ fn tricky_declarators_and_casts() {
 #[test]
 fn typedef_redeclaration_and_shadowing() {
     parse_ok("typedef int T; typedef int T; T x;");
+    // C89 implicit int at file scope (vim's maze.c style).
+    let tu = parse_ok("char*M,A;main(C){for(;C;C--)A++;return A;}");
+    assert!(matches!(func(&tu, "main").specs.base, BaseType::Int));
     parse_ok("typedef int T; void f(void) { T T = 1; (void)T; }");
     parse_ok("typedef int T; struct S { T T; int U: 3; } s;");
     parse_ok("typedef int T; void f(void) { T: goto T; }");
@@ -772,4 +775,28 @@ fn random_token_soup_never_panics() {
         }
         let _ = parse_t(&src, Target::X86_64);
     }
+}
+
+/// Ad-hoc: `PHICC_PARSE_FILES=a.c:b.c cargo test -p phicc --lib parse_files_from_env -- --ignored --nocapture`
+/// preprocesses and parses each file for x86-64 and prints the first error of each.
+#[test]
+#[ignore]
+fn parse_files_from_env() {
+    let list = std::env::var("PHICC_PARSE_FILES").unwrap_or_default();
+    let (mut ok, mut bad) = (0, 0);
+    for f in list.split(':').filter(|f| !f.is_empty()) {
+        let mut sm = SourceMap::new();
+        match super::super::parse(
+            &mut sm,
+            std::path::Path::new(f),
+            &PreprocessOptions::new(Target::X86_64),
+        ) {
+            Ok(_) => ok += 1,
+            Err(e) => {
+                bad += 1;
+                eprintln!("{}", e.render(&sm));
+            }
+        }
+    }
+    eprintln!("{ok} parsed, {bad} failed");
 }
