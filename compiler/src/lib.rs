@@ -5,6 +5,7 @@
 //! The pipeline (design.md): C source -> frontend -> alloca IR (`ir`) ->
 //! mem2reg -> SSA passes -> phi elimination -> backend assembly.
 
+pub mod frontend;
 pub mod inject;
 pub mod ir;
 pub mod passes;

@@ -1,0 +1,313 @@
+//! The lexer: translation phase 3 (C11 5.1.1.2), splitting a file's cleaned
+//! text (splices already removed by `source.rs`) into preprocessing tokens
+//! (C11 6.4): identifiers, pp-numbers, character constants and string literals
+//! (with the prefixes `L`, `u`, `U`, `u8`), punctuators (greedy longest match,
+//! digraphs included) and single stray characters. Comments become white
+//! space. Each token records whether it starts a line and whether white space
+//! precedes it. After preprocessing, [`convert_keywords`] turns identifiers
+//! that spell keywords into keyword tokens. The values of literals are decoded
+//! later by `literal.rs`, where the parser needs them.
+//!
+//! Bytes at or above 0x80 are accepted in identifiers (UTF-8 identifiers, as
+//! gcc does), so no input makes the lexer fail except an unterminated comment,
+//! character constant or string literal.
+
+use super::source::{Diagnostic, FileId, PResult, SourceMap, Span};
+use super::token::{Keyword, Punct, Token, TokenKind, PUNCTUATORS};
+
+fn is_ident_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b >= 0x80
+}
+
+fn is_ident_continue(b: u8) -> bool {
+    is_ident_start(b) || b.is_ascii_digit()
+}
+
+/// Lexes all of `file` into tokens, ending with an `Eof` token.
+pub fn tokenize_file(sm: &SourceMap, file: FileId) -> PResult<Vec<Token>> {
+    let text = sm.file(file).text.clone();
+    tokenize(&text, file)
+}
+
+/// Lexes `text`, whose spans belong to `file`, ending with an `Eof` token.
+pub fn tokenize(text: &[u8], file: FileId) -> PResult<Vec<Token>> {
+    let mut toks = Vec::new();
+    let mut i = 0usize;
+    let mut at_bol = true;
+    let mut has_space = false;
+    let span = |s: usize, e: usize| Span::new(file, s as u32, e as u32);
+    while i < text.len() {
+        let c = text[i];
+        // White space and comments.
+        if c == b'\n' {
+            i += 1;
+            at_bol = true;
+            has_space = false;
+            continue;
+        }
+        if matches!(c, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c') {
+            i += 1;
+            has_space = true;
+            continue;
+        }
+        if c == b'/' && text.get(i + 1) == Some(&b'/') {
+            while i < text.len() && text[i] != b'\n' {
+                i += 1;
+            }
+            has_space = true;
+            continue;
+        }
+        if c == b'/' && text.get(i + 1) == Some(&b'*') {
+            let Some(end) = find(&text[i + 2..], b"*/") else {
+                return Err(Diagnostic::error(span(i, i + 2), "unterminated comment"));
+            };
+            i += 2 + end + 2;
+            has_space = true;
+            continue;
+        }
+        let start = i;
+        let kind;
+        if c.is_ascii_digit() || (c == b'.' && text.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
+            // pp-number: . ? digit (digit | identifier-nondigit | [eEpP][+-] | .)*
+            i += 1;
+            while i < text.len() {
+                let d = text[i];
+                if matches!(d, b'e' | b'E' | b'p' | b'P') && matches!(text.get(i + 1), Some(b'+' | b'-')) {
+                    i += 2;
+                } else if is_ident_continue(d) || d == b'.' {
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            kind = TokenKind::Number;
+        } else if let Some((prefix_len, quote)) = literal_start(&text[i..]) {
+            match scan_quoted(text, i + prefix_len, quote) {
+                Some(end) => {
+                    i = end;
+                    kind = if quote == b'"' { TokenKind::Str } else { TokenKind::Char };
+                }
+                None => {
+                    // Unterminated: harmless in a skipped group (gcc lexes it as a
+                    // stray character); an error if it reaches the output. The rest
+                    // of the line becomes one `Other` token.
+                    while i < text.len() && text[i] != b'\n' {
+                        i += 1;
+                    }
+                    kind = TokenKind::Other;
+                }
+            }
+        } else if is_ident_start(c) {
+            while i < text.len() && is_ident_continue(text[i]) {
+                i += 1;
+            }
+            kind = TokenKind::Ident;
+        } else if let Some((s, p)) = PUNCTUATORS.iter().find(|(s, _)| text[i..].starts_with(s.as_bytes())) {
+            i += s.len();
+            kind = TokenKind::Punct(*p);
+        } else {
+            // A stray ASCII byte (bytes >= 0x80 are identifier characters).
+            i += 1;
+            kind = TokenKind::Other;
+        }
+        let mut tok = Token::new(kind, &text[start..i], span(start, i));
+        if let TokenKind::Punct(p) = kind {
+            // Digraphs are stored with their ordinary spelling (C11 6.4.6p3).
+            tok.text = p.as_str().as_bytes().into();
+        }
+        tok.at_bol = at_bol;
+        tok.has_space = has_space;
+        toks.push(tok);
+        at_bol = false;
+        has_space = false;
+    }
+    let mut eof = Token::new(TokenKind::Eof, b"", span(text.len(), text.len()));
+    eof.at_bol = true;
+    toks.push(eof);
+    Ok(toks)
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// If a character constant or string literal starts here, the length of its
+/// prefix (`L`, `u`, `U`, `u8` or none) and its quote character.
+fn literal_start(s: &[u8]) -> Option<(usize, u8)> {
+    for (prefix, quotes) in [
+        (&b"u8"[..], &b"\""[..]),
+        (b"L", b"\"'"),
+        (b"u", b"\"'"),
+        (b"U", b"\"'"),
+        (b"", b"\"'"),
+    ] {
+        if let Some(&q) = s.get(prefix.len()) {
+            if s.starts_with(prefix) && quotes.contains(&q) {
+                return Some((prefix.len(), q));
+            }
+        }
+    }
+    None
+}
+
+/// Scans a quoted literal whose opening quote is at `q`; returns the offset
+/// after the closing quote, or `None` if the line or file ends first.
+fn scan_quoted(text: &[u8], q: usize, quote: u8) -> Option<usize> {
+    let mut i = q + 1;
+    loop {
+        match text.get(i) {
+            None | Some(b'\n') => return None,
+            Some(b'\\') => i += 2,
+            Some(&c) if c == quote => return Some(i + 1),
+            Some(_) => i += 1,
+        }
+    }
+}
+
+/// The diagnostic for an `Other` token that reached the parser or `-E` output.
+pub fn stray_token_error(t: &Token) -> Diagnostic {
+    match t.text.iter().find(|&&c| c == b'\'' || c == b'"') {
+        Some(&q) if t.text.len() > 1 || t.text[0] == q => {
+            Diagnostic::error(t.span, format!("missing terminating {} character", q as char))
+        }
+        _ => Diagnostic::error(t.span, format!("stray '{}' in program", t.str())),
+    }
+}
+
+/// Turns identifiers that spell keywords into keyword tokens (translation phase 7).
+pub fn convert_keywords(toks: &mut [Token]) {
+    for t in toks {
+        if t.kind == TokenKind::Ident {
+            if let Some(k) = Keyword::from_bytes(&t.text) {
+                t.kind = TokenKind::Keyword(k);
+            }
+        }
+    }
+}
+
+/// Lexes `text` and returns its single token, or `None` when it is not exactly
+/// one token (the `##` operator's validity check, C11 6.10.3.3p3).
+pub fn lex_single(text: &[u8], file: FileId) -> Option<Token> {
+    let mut toks = tokenize(text, file).ok()?;
+    if toks.len() != 2 || toks[0].has_space {
+        return None;
+    }
+    toks.truncate(1);
+    toks.pop()
+}
+
+/// Spells a punctuator token back (used by `-E` output and stringizing).
+pub fn punct_text(p: Punct) -> &'static str {
+    p.as_str()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(src: &str) -> Vec<(TokenKind, String)> {
+        let toks = tokenize(src.as_bytes(), FileId(0)).unwrap();
+        toks.iter()
+            .filter(|t| t.kind != TokenKind::Eof)
+            .map(|t| (t.kind, t.str().into_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn all_punctuators_lex_greedily() {
+        for (s, p) in PUNCTUATORS {
+            let k = kinds(s);
+            assert_eq!(k, vec![(TokenKind::Punct(*p), p.as_str().to_string())], "{s}");
+        }
+        let k = kinds("a+++++b<<=c->d...e");
+        let texts: Vec<&str> = k.iter().map(|x| x.1.as_str()).collect();
+        assert_eq!(texts, ["a", "++", "++", "+", "b", "<<=", "c", "->", "d", "...", "e"]);
+    }
+
+    #[test]
+    fn numbers_and_suffixes_are_pp_numbers() {
+        for s in [
+            "0x1fULL",
+            "1.5e+10f",
+            "0x1.8p-3L",
+            ".5",
+            "1e",
+            "08",
+            "1..2",
+            "123abc",
+            "0b101u",
+        ] {
+            assert_eq!(kinds(s), vec![(TokenKind::Number, s.to_string())], "{s}");
+        }
+        // e+ only continues after e/E/p/P.
+        let k = kinds("1+2");
+        assert_eq!(k.len(), 3);
+    }
+
+    #[test]
+    fn literal_prefixes() {
+        let k = kinds(r#"L"a" u"b" U"c" u8"d" "e\"f" 'x' L'y' u'z' U'\'' u8 'q'"#);
+        let ks: Vec<TokenKind> = k.iter().map(|x| x.0).collect();
+        use TokenKind::*;
+        assert_eq!(ks, [Str, Str, Str, Str, Str, Char, Char, Char, Char, Ident, Char]);
+        assert_eq!(k[4].1, r#""e\"f""#);
+    }
+
+    #[test]
+    fn comments_and_layout() {
+        let toks = tokenize(b"a/* x\n */b // c\n  #d", FileId(0)).unwrap();
+        assert_eq!(toks[1].str(), "b");
+        assert!(toks[1].has_space && !toks[1].at_bol);
+        assert!(toks[2].at_bol && toks[2].is_punct(Punct::Hash));
+        assert!(!toks[3].has_space);
+    }
+
+    fn toks_of(s: &str) -> Token {
+        tokenize(s.as_bytes(), FileId(0)).unwrap().remove(0)
+    }
+
+    #[test]
+    fn errors_are_reported_not_panics() {
+        assert!(tokenize(b"/* never", FileId(0))
+            .unwrap_err()
+            .message
+            .contains("unterminated comment"));
+        let toks = tokenize(b"\"abc\n\"", FileId(0)).unwrap();
+        assert_eq!(toks[0].kind, TokenKind::Other);
+        assert!(stray_token_error(&toks[0])
+            .message
+            .contains("missing terminating \" character"));
+        let toks = tokenize(b"x '\\", FileId(0)).unwrap();
+        assert_eq!((toks[1].kind, &*toks[1].text), (TokenKind::Other, &b"'\\"[..]));
+        assert!(stray_token_error(&toks[1])
+            .message
+            .contains("missing terminating ' character"));
+        assert!(stray_token_error(&toks_of("@")).message.contains("stray '@'"));
+        let k = kinds("@ ` \\ \u{e9}t\u{e9}");
+        assert_eq!(k[0].0, TokenKind::Other);
+        assert_eq!(k[3], (TokenKind::Ident, "\u{e9}t\u{e9}".to_string()));
+    }
+
+    #[test]
+    fn keywords_convert_after_preprocessing() {
+        let mut toks = tokenize(b"int __int128 __restrict x __attribute__ __typeof__", FileId(0)).unwrap();
+        convert_keywords(&mut toks);
+        assert_eq!(toks[0].kind, TokenKind::Keyword(Keyword::Int));
+        assert_eq!(toks[1].kind, TokenKind::Keyword(Keyword::Int128));
+        assert_eq!(toks[2].kind, TokenKind::Keyword(Keyword::Restrict));
+        assert_eq!(toks[3].kind, TokenKind::Ident);
+        assert_eq!(toks[4].kind, TokenKind::Keyword(Keyword::Attribute));
+        assert_eq!(toks[5].kind, TokenKind::Keyword(Keyword::Typeof));
+    }
+
+    #[test]
+    fn lex_single_checks_paste_results() {
+        assert_eq!(lex_single(b"ab", FileId(0)).unwrap().kind, TokenKind::Ident);
+        assert!(lex_single(b"+-", FileId(0)).is_none());
+        assert!(lex_single(b"", FileId(0)).is_none());
+        assert_eq!(
+            lex_single(b"<<=", FileId(0)).unwrap().kind,
+            TokenKind::Punct(Punct::ShlAssign)
+        );
+    }
+}

@@ -1,0 +1,540 @@
+//! Macro definition and expansion (C11 6.10.3) with Prosser's hideset
+//! algorithm, as described in Dave Prosser's 1986 note "Complete macro
+//! expansion algorithm" and in chibicc's preprocessor essay:
+//!
+//! * Every token carries a hideset: the macros it came from.
+//! * An identifier naming a macro expands unless the macro is in its hideset.
+//! * Object-like `T` with hideset HS: the body is substituted and every result
+//!   token gets `HS ∪ {T}` added.
+//! * Function-like `T ( args )`: the new hideset is `(HS(T) ∩ HS(')')) ∪ {T}`,
+//!   so a macro name produced by the arguments can still expand once the
+//!   invocation that hid it is finished.
+//! * Substitution (`subst`): a parameter after `#` becomes the stringized raw
+//!   argument; a parameter next to `##` is the raw argument and the tokens are
+//!   pasted; any other parameter is the argument *fully macro-expanded on its
+//!   own* first. GNU `, ## __VA_ARGS__` drops the comma when the variable
+//!   arguments are empty.
+//! * The result is pushed back in front of the remaining input and rescanned.
+//!
+//! Expanded tokens take the invocation's span, so diagnostics and `__LINE__`
+//! point at the use of the macro.
+
+use super::super::lexer::{lex_single, tokenize};
+use super::super::source::{Diagnostic, PResult, Span};
+use super::super::token::{hideset_intersection, hideset_of, hideset_union, HideSet, Punct, Text, Token, TokenKind};
+use super::Preprocessor;
+use std::sync::Arc;
+
+/// Macros the preprocessor computes on each use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    File,
+    Line,
+    Counter,
+    Date,
+    Time,
+    IncludeLevel,
+    BaseFile,
+}
+
+/// A macro definition.
+#[derive(Clone, Debug)]
+pub enum MacroDef {
+    Object(Arc<Vec<Token>>),
+    Function {
+        params: Arc<Vec<Text>>,
+        /// The last parameter collects the variable arguments (`...` as `__VA_ARGS__`, or GNU `name...`).
+        variadic: bool,
+        body: Arc<Vec<Token>>,
+    },
+    Builtin(Builtin),
+}
+
+impl MacroDef {
+    /// Whether two definitions are the same (C11 6.10.3p2: redefinition must be identical).
+    pub fn same_as(&self, other: &MacroDef) -> bool {
+        let same_body = |a: &[Token], b: &[Token]| {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .enumerate()
+                    .all(|(i, (x, y))| x.text == y.text && (i == 0 || x.has_space == y.has_space))
+        };
+        match (self, other) {
+            (MacroDef::Object(a), MacroDef::Object(b)) => same_body(a, b),
+            (
+                MacroDef::Function {
+                    params: p1,
+                    variadic: v1,
+                    body: b1,
+                },
+                MacroDef::Function {
+                    params: p2,
+                    variadic: v2,
+                    body: b2,
+                },
+            ) => p1 == p2 && v1 == v2 && same_body(b1, b2),
+            _ => false,
+        }
+    }
+}
+
+/// One argument of an invocation: its raw tokens.
+type Arg = Vec<Token>;
+
+impl Preprocessor<'_> {
+    /// If `tok` is a macro to expand here, pushes its expansion onto the input
+    /// stack and returns `Ok(None)`; otherwise gives the token back.
+    pub(super) fn try_expand(&mut self, tok: Token) -> PResult<Option<Token>> {
+        if tok.kind != TokenKind::Ident || tok.hidden(&tok.text) {
+            return Ok(Some(tok));
+        }
+        let Some(def) = self.macros.get(&tok.text).cloned() else {
+            if &*tok.text == b"_Pragma" && self.stack.last().is_some_and(|t| t.is_punct(Punct::LParen)) {
+                self.expand_pragma_operator(&tok)?;
+                return Ok(None);
+            }
+            return Ok(Some(tok));
+        };
+        match def {
+            MacroDef::Builtin(b) => {
+                let t = self.builtin_token(b, &tok)?;
+                self.stack.push(t);
+                Ok(None)
+            }
+            MacroDef::Object(body) => {
+                let hs = hideset_union(&tok.hideset, &hideset_of(&tok.text));
+                let out = self.subst(&body, &[], &[], false, false)?;
+                self.push_expansion(out, &tok, &hs);
+                Ok(None)
+            }
+            MacroDef::Function { params, variadic, body } => {
+                if !self.stack.last().is_some_and(|t| t.is_punct(Punct::LParen)) {
+                    return Ok(Some(tok));
+                }
+                self.stack.pop();
+                let (args, rparen) = self.read_args(&tok, params.len(), variadic)?;
+                let hs = hideset_union(
+                    &hideset_intersection(&tok.hideset, &rparen.hideset),
+                    &hideset_of(&tok.text),
+                );
+                let out = self.subst(&body, &params, &args, variadic, true)?;
+                self.push_expansion(out, &tok, &hs);
+                Ok(None)
+            }
+        }
+    }
+
+    /// Pushes an expansion (in order) onto the input stack, with the hideset
+    /// added, the invocation's span and layout.
+    fn push_expansion(&mut self, mut out: Vec<Token>, inv: &Token, hs: &HideSet) {
+        for (i, t) in out.iter_mut().enumerate() {
+            t.hideset = hideset_union(&t.hideset, hs);
+            t.span = inv.span;
+            t.at_bol = false;
+            if i == 0 {
+                t.has_space = inv.has_space;
+                t.at_bol = inv.at_bol;
+            }
+        }
+        // Keep the invocation's layout if the expansion is empty: the next token inherits the space.
+        if out.is_empty() {
+            if let Some(next) = self.stack.last_mut() {
+                if inv.has_space && !next.at_bol {
+                    next.has_space = true;
+                }
+            }
+        }
+        self.stack.extend(out.into_iter().rev());
+    }
+
+    /// Reads `( args )` after a function-like macro name (the `(` is consumed).
+    fn read_args(&mut self, name: &Token, nparams: usize, variadic: bool) -> PResult<(Vec<Arg>, Token)> {
+        let mut args: Vec<Arg> = vec![Vec::new()];
+        let mut depth = 0usize;
+        let rparen = loop {
+            let Some(t) = self.stack.pop() else {
+                return Err(Diagnostic::error(
+                    name.span,
+                    format!("unterminated argument list invoking macro \"{}\"", name.str()),
+                ));
+            };
+            match t.kind {
+                TokenKind::Eof => {
+                    let span = name.span;
+                    self.stack.push(t);
+                    return Err(Diagnostic::error(
+                        span,
+                        format!("unterminated argument list invoking macro \"{}\"", name.str()),
+                    ));
+                }
+                TokenKind::Punct(Punct::LParen) => depth += 1,
+                TokenKind::Punct(Punct::RParen) => {
+                    if depth == 0 {
+                        break t;
+                    }
+                    depth -= 1;
+                }
+                // A comma at depth 0 separates arguments, except inside the variable ones.
+                TokenKind::Punct(Punct::Comma) if depth == 0 && !(variadic && args.len() == nparams) => {
+                    args.push(Vec::new());
+                    continue;
+                }
+                _ => {}
+            }
+            let mut t = t;
+            if t.at_bol {
+                // Arguments may span lines; they are no longer line starts.
+                t.at_bol = false;
+                t.has_space = true;
+            }
+            if let Some(a) = args.last_mut() {
+                a.push(t);
+            }
+        };
+        // `F()` is one empty argument; for a zero-parameter macro, zero arguments.
+        if nparams == 0 && args.len() == 1 && args[0].is_empty() {
+            args.clear();
+        }
+        // The variable arguments may be omitted entirely (GNU, and C2x).
+        if variadic && args.len() + 1 == nparams {
+            args.push(Vec::new());
+        }
+        if args.len() != nparams {
+            let msg = if args.len() > nparams {
+                format!(
+                    "macro \"{}\" passed {} arguments, but takes just {}",
+                    name.str(),
+                    args.len(),
+                    nparams
+                )
+            } else {
+                format!(
+                    "macro \"{}\" requires {} arguments, but only {} given",
+                    name.str(),
+                    nparams,
+                    args.len()
+                )
+            };
+            return Err(Diagnostic::error(name.span, msg));
+        }
+        Ok((args, rparen))
+    }
+
+    /// Fully macro-expands `toks` on their own (an argument, a `#if` or `#include` line).
+    pub(super) fn expand_isolated(&mut self, toks: &[Token]) -> PResult<Vec<Token>> {
+        let mut stack: Vec<Token> = Vec::with_capacity(toks.len() + 1);
+        let mut eof = Token::new(TokenKind::Eof, b"", toks.last().map(|t| t.span).unwrap_or_default());
+        eof.at_bol = true;
+        stack.push(eof);
+        stack.extend(toks.iter().rev().cloned());
+        let saved = std::mem::replace(&mut self.stack, stack);
+        self.depth += 1;
+        let result = (|| {
+            if self.depth > 200 {
+                return Err(Diagnostic::error(
+                    toks.first().map(|t| t.span).unwrap_or_default(),
+                    "macro expansion nested too deeply",
+                ));
+            }
+            let mut out = Vec::new();
+            while let Some(t) = self.stack.pop() {
+                if t.kind == TokenKind::Eof {
+                    break;
+                }
+                self.tick(&t)?;
+                if self.in_if_line && t.kind == TokenKind::Ident && &*t.text == b"defined" {
+                    // In #if, the operand of a `defined` produced by expansion is
+                    // not expanded (as gcc does).
+                    out.push(t);
+                    let paren = self.stack.last().is_some_and(|n| n.is_punct(Punct::LParen));
+                    let n = if paren { 3 } else { 1 };
+                    for _ in 0..n {
+                        match self.stack.last() {
+                            Some(x) if x.kind != TokenKind::Eof => out.extend(self.stack.pop()),
+                            _ => break,
+                        }
+                    }
+                    continue;
+                }
+                if let Some(t) = self.try_expand(t)? {
+                    out.push(t);
+                }
+            }
+            Ok(out)
+        })();
+        self.depth -= 1;
+        self.stack = saved;
+        result
+    }
+
+    /// The substitution step of the hideset algorithm (see the module doc).
+    fn subst(
+        &mut self,
+        body: &[Token],
+        params: &[Text],
+        args: &[Arg],
+        variadic: bool,
+        is_fn: bool,
+    ) -> PResult<Vec<Token>> {
+        let find = |t: &Token| -> Option<usize> {
+            if t.kind != TokenKind::Ident {
+                return None;
+            }
+            params.iter().position(|p| *p == t.text)
+        };
+        let is_va = |i: usize| variadic && i + 1 == params.len();
+        let mut out: Vec<Token> = Vec::new();
+        let mut i = 0;
+        while i < body.len() {
+            let t = &body[i];
+            let next = body.get(i + 1);
+            // "#" param: stringize.
+            if is_fn && t.is_punct(Punct::Hash) {
+                let Some(p) = next.and_then(find) else {
+                    return Err(Diagnostic::error(t.span, "'#' is not followed by a macro parameter"));
+                };
+                let mut s = stringize(&args[p], t.span)?;
+                s.has_space = t.has_space;
+                out.push(s);
+                i += 2;
+                continue;
+            }
+            // GNU: , ## __VA_ARGS__
+            if t.is_punct(Punct::Comma) && next.is_some_and(|n| n.is_punct(Punct::HashHash)) {
+                if let Some(p) = body.get(i + 2).and_then(find).filter(|&p| is_va(p)) {
+                    if args[p].is_empty() {
+                        i += 3;
+                    } else {
+                        out.push(t.clone());
+                        i += 2;
+                    }
+                    continue;
+                }
+            }
+            // "##" rhs: paste the last output token with the next operand.
+            if t.is_punct(Punct::HashHash) {
+                let (Some(rhs), false) = (next, out.is_empty()) else {
+                    return Err(Diagnostic::error(
+                        t.span,
+                        "'##' cannot appear at either end of a macro expansion",
+                    ));
+                };
+                let operand: Vec<Token> = match find(rhs) {
+                    Some(p) if args[p].is_empty() => vec![placemarker(rhs)],
+                    Some(p) => args[p].clone(),
+                    None => vec![rhs.clone()],
+                };
+                self.paste_onto(&mut out, &operand[0])?;
+                out.extend(operand[1..].iter().cloned());
+                i += 2;
+                continue;
+            }
+            // __VA_OPT__ ( tokens ): the tokens if the variable arguments are
+            // non-empty, else nothing (C2x 6.10.4.1, a GNU extension before).
+            if variadic && t.kind == TokenKind::Ident && &*t.text == b"__VA_OPT__" {
+                let close = next.filter(|n| n.is_punct(Punct::LParen)).and_then(|_| {
+                    let mut depth = 0usize;
+                    for (j, b) in body.iter().enumerate().skip(i + 1) {
+                        if b.is_punct(Punct::LParen) {
+                            depth += 1;
+                        } else if b.is_punct(Punct::RParen) {
+                            depth -= 1;
+                            if depth == 0 {
+                                return Some(j);
+                            }
+                        }
+                    }
+                    None
+                });
+                let Some(close) = close else {
+                    return Err(Diagnostic::error(
+                        t.span,
+                        "__VA_OPT__ must be followed by a parenthesized token list",
+                    ));
+                };
+                let has_va = args.last().is_some_and(|a| !a.is_empty());
+                if has_va {
+                    let inner = self.subst(&body[i + 2..close], params, args, variadic, is_fn)?;
+                    let start = out.len();
+                    out.extend(inner);
+                    if let Some(f) = out.get_mut(start) {
+                        f.has_space = t.has_space;
+                    }
+                } else {
+                    out.push(placemarker(t));
+                }
+                i = close + 1;
+                continue;
+            }
+            if let Some(p) = find(t) {
+                if next.is_some_and(|n| n.is_punct(Punct::HashHash)) {
+                    // Left operand of ##: the raw argument, or a placemarker.
+                    let start = out.len();
+                    if args[p].is_empty() {
+                        out.push(placemarker(t));
+                    } else {
+                        out.extend(args[p].iter().cloned());
+                    }
+                    out[start].has_space = t.has_space;
+                    i += 1;
+                    continue;
+                }
+                let expanded = self.expand_isolated(&args[p])?;
+                let start = out.len();
+                out.extend(expanded);
+                if let Some(f) = out.get_mut(start) {
+                    f.has_space = t.has_space;
+                }
+                i += 1;
+                continue;
+            }
+            out.push(t.clone());
+            i += 1;
+        }
+        out.retain(|t| t.kind != TokenKind::Placemarker);
+        Ok(out)
+    }
+
+    /// Replaces the last token of `out` with it pasted to `rhs` (C11 6.10.3.3).
+    fn paste_onto(&mut self, out: &mut [Token], rhs: &Token) -> PResult<()> {
+        let Some(lhs) = out.last_mut() else { return Ok(()) };
+        if rhs.kind == TokenKind::Placemarker {
+            return Ok(());
+        }
+        if lhs.kind == TokenKind::Placemarker {
+            let space = lhs.has_space;
+            *lhs = rhs.clone();
+            lhs.has_space = space;
+            return Ok(());
+        }
+        let mut text = lhs.text.to_vec();
+        text.extend_from_slice(&rhs.text);
+        let Some(mut t) = lex_single(&text, lhs.span.file) else {
+            return Err(Diagnostic::error(
+                lhs.span,
+                format!(
+                    "pasting \"{}\" and \"{}\" does not give a valid preprocessing token",
+                    lhs.str(),
+                    rhs.str()
+                ),
+            ));
+        };
+        t.span = lhs.span;
+        t.has_space = lhs.has_space;
+        t.hideset = lhs.hideset.clone();
+        *lhs = t;
+        Ok(())
+    }
+
+    fn builtin_token(&mut self, b: Builtin, inv: &Token) -> PResult<Token> {
+        let loc = self.sm.location(inv.span);
+        let (kind, text) = match b {
+            Builtin::File => (TokenKind::Str, quote(&loc.file)),
+            Builtin::BaseFile => (TokenKind::Str, quote(&self.sm.file(self.main_file).name)),
+            Builtin::Line => (TokenKind::Number, loc.line.to_string()),
+            Builtin::Counter => {
+                self.counter += 1;
+                (TokenKind::Number, (self.counter - 1).to_string())
+            }
+            Builtin::Date => (TokenKind::Str, quote(&self.date)),
+            Builtin::Time => (TokenKind::Str, quote(&self.time)),
+            Builtin::IncludeLevel => (
+                TokenKind::Number,
+                (self.include_stack.len().saturating_sub(1)).to_string(),
+            ),
+        };
+        let mut t = Token::new(kind, text.as_bytes(), inv.span);
+        t.at_bol = inv.at_bol;
+        t.has_space = inv.has_space;
+        t.hideset = hideset_union(&inv.hideset, &hideset_of(&inv.text));
+        Ok(t)
+    }
+
+    /// `_Pragma ( string-literal )` (C11 6.10.9): becomes the `#pragma` line it spells.
+    fn expand_pragma_operator(&mut self, tok: &Token) -> PResult<()> {
+        self.stack.pop();
+        let s = self.stack.pop();
+        let r = self.stack.pop();
+        let (Some(s), Some(r)) = (s, r) else {
+            return Err(Diagnostic::error(
+                tok.span,
+                "_Pragma takes a parenthesized string literal",
+            ));
+        };
+        if s.kind != TokenKind::Str || !r.is_punct(Punct::RParen) {
+            self.stack.push(r);
+            self.stack.push(s);
+            return Err(Diagnostic::error(
+                tok.span,
+                "_Pragma takes a parenthesized string literal",
+            ));
+        }
+        // Destringize: drop the prefix and quotes, unescape \" and \\.
+        let q = s.text.iter().position(|&c| c == b'"').unwrap_or(0);
+        let inner = if s.text.len() >= q + 2 {
+            &s.text[q + 1..s.text.len() - 1]
+        } else {
+            &[][..]
+        };
+        let mut un = Vec::with_capacity(inner.len());
+        let mut i = 0;
+        while i < inner.len() {
+            if inner[i] == b'\\' && matches!(inner.get(i + 1), Some(b'"' | b'\\')) {
+                i += 1;
+            }
+            un.push(inner[i]);
+            i += 1;
+        }
+        let mut toks = tokenize(&un, tok.span.file).unwrap_or_default();
+        toks.pop();
+        let line = self.pragma_line(tok.span, toks);
+        for t in line.into_iter().rev() {
+            self.stack.push(t);
+        }
+        Ok(())
+    }
+}
+
+fn placemarker(at: &Token) -> Token {
+    let mut t = Token::new(TokenKind::Placemarker, b"", at.span);
+    t.has_space = at.has_space;
+    t
+}
+
+fn quote(s: &str) -> String {
+    let mut q = String::from("\"");
+    for c in s.chars() {
+        if c == '"' || c == '\\' {
+            q.push('\\');
+        }
+        q.push(c);
+    }
+    q.push('"');
+    q
+}
+
+/// The `#` operator (C11 6.10.3.2): spell the argument as a string literal,
+/// one space for each run of white space, `"` and `\` escaped inside literals.
+pub fn stringize(arg: &[Token], span: Span) -> PResult<Token> {
+    let mut s = vec![b'"'];
+    for (i, t) in arg.iter().enumerate() {
+        if i > 0 && t.has_space {
+            s.push(b' ');
+        }
+        if matches!(t.kind, TokenKind::Str | TokenKind::Char) {
+            for &c in t.text.iter() {
+                if c == b'"' || c == b'\\' {
+                    s.push(b'\\');
+                }
+                s.push(c);
+            }
+        } else {
+            s.extend_from_slice(&t.text);
+        }
+    }
+    s.push(b'"');
+    let mut t = Token::new(TokenKind::Str, &s, span);
+    t.span = span;
+    Ok(t)
+}

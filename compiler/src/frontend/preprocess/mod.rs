@@ -1,0 +1,778 @@
+//! The preprocessor (C11 6.10): translation phase 4.
+//!
+//! Input is a stack of pending tokens (top = next token; an `#include` pushes
+//! the whole included file, ending in its own `Eof` which closes the include
+//! frame; a macro expansion pushes its replacement for rescanning). The main
+//! loop pops a token: a `#` that starts a line and was not produced by a macro
+//! begins a directive, an identifier naming a macro is expanded by the
+//! hideset algorithm of `macros.rs`, anything else goes to the output.
+//! Conditional groups that are not taken are skipped token by token, counting
+//! nested `#if`s. `#if` lines are expanded in isolation and evaluated by
+//! `expr.rs`. Header search is in `headers.rs`.
+//!
+//! `#pragma once` is handled here; every other `#pragma` (and `_Pragma`) is
+//! passed to the parser as one `Pragma` token holding the rest of the line,
+//! which is how `#pragma pack` reaches struct layout.
+
+mod conditional;
+mod expr;
+pub mod headers;
+mod include;
+mod macros;
+#[cfg(test)]
+pub(crate) mod tests;
+
+pub use macros::{Builtin, MacroDef};
+
+use super::lexer::tokenize;
+use super::source::{Diagnostic, FileId, PResult, SourceMap, Span};
+use super::target::Target;
+use super::token::{Punct, Text, Token, TokenKind};
+use headers::SearchDir;
+#[cfg(test)]
+use include::find_include_guard;
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A `-D` or `-U` option, applied in command-line order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CmdlineMacro {
+    /// `-D name=value` (`-D name` means value `1`).
+    Define(String, String),
+    Undef(String),
+}
+
+/// What the preprocessor needs to know besides the input.
+#[derive(Clone, Debug)]
+pub struct PreprocessOptions {
+    pub target: Target,
+    /// `-I` directories, searched first.
+    pub include_dirs: Vec<PathBuf>,
+    pub macros: Vec<CmdlineMacro>,
+}
+
+impl PreprocessOptions {
+    pub fn new(target: Target) -> PreprocessOptions {
+        PreprocessOptions {
+            target,
+            include_dirs: Vec::new(),
+            macros: Vec::new(),
+        }
+    }
+}
+
+/// The result of preprocessing: tokens ending in `Eof`, and warnings (`#warning`).
+#[derive(Clone, Debug)]
+pub struct Preprocessed {
+    pub tokens: Vec<Token>,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Upper bound on tokens processed, so that exponential macro tricks end in an error.
+const TOKEN_BUDGET: u64 = 200_000_000;
+const MAX_INCLUDE_DEPTH: usize = 200;
+
+/// Attributes `__has_attribute` reports (parsed everywhere, honoured where they change meaning).
+const KNOWN_ATTRIBUTES: &[&str] = &[
+    "aligned",
+    "packed",
+    "noreturn",
+    "section",
+    "weak",
+    "visibility",
+    "always_inline",
+    "noinline",
+    "used",
+    "constructor",
+    "destructor",
+    "mode",
+    "unused",
+    "format",
+    "format_arg",
+    "nonnull",
+    "pure",
+    "const",
+    "malloc",
+    "deprecated",
+    "warn_unused_result",
+    "nothrow",
+    "leaf",
+    "alias",
+    "cold",
+    "hot",
+    "may_alias",
+    "returns_twice",
+    "sentinel",
+    "alloc_size",
+    "transparent_union",
+    "cleanup",
+    "gnu_inline",
+    "artificial",
+    "externally_visible",
+    "noclone",
+    "no_instrument_function",
+    "weakref",
+    "error",
+    "warning",
+    "access",
+    "returns_nonnull",
+];
+
+/// Builtins `__has_builtin` reports.
+const KNOWN_BUILTINS: &[&str] = &[
+    "__builtin_va_start",
+    "__builtin_va_end",
+    "__builtin_va_arg",
+    "__builtin_va_copy",
+    "__builtin_expect",
+    "__builtin_offsetof",
+    "__builtin_unreachable",
+    "__builtin_types_compatible_p",
+    "__builtin_constant_p",
+    "__builtin_trap",
+    "__builtin_abort",
+    "__builtin_memcpy",
+    "__builtin_memset",
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CondCtx {
+    Then,
+    Elif,
+    Else,
+}
+
+#[derive(Clone, Debug)]
+struct Cond {
+    ctx: CondCtx,
+    /// Some group of this conditional has been taken.
+    included: bool,
+    span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct IncludeFrame {
+    path: PathBuf,
+    dir_index: Option<usize>,
+    cond_depth: usize,
+}
+
+/// The preprocessor state; see the module doc.
+pub struct Preprocessor<'a> {
+    pub(super) sm: &'a mut SourceMap,
+    target: Target,
+    pub(super) macros: FxHashMap<Text, MacroDef>,
+    pub(super) stack: Vec<Token>,
+    conds: Vec<Cond>,
+    pub(super) include_stack: Vec<IncludeFrame>,
+    search_dirs: Vec<SearchDir>,
+    once: FxHashSet<PathBuf>,
+    files: FxHashMap<PathBuf, FileId>,
+    file_tokens: FxHashMap<FileId, Arc<Vec<Token>>>,
+    /// Per file: the macro of an include guard wrapping the whole file, if any.
+    guards: FxHashMap<FileId, Option<Text>>,
+    pub(super) counter: u64,
+    pub(super) date: String,
+    pub(super) time: String,
+    pub(super) main_file: FileId,
+    pub(super) depth: usize,
+    steps: u64,
+    warnings: Vec<Diagnostic>,
+    builtin_file: FileId,
+    /// Expanding a `#if` line (`defined` protects its operand).
+    pub(super) in_if_line: bool,
+}
+
+/// Preprocesses the file at `path`.
+pub fn preprocess_file(sm: &mut SourceMap, path: &Path, opts: &PreprocessOptions) -> PResult<Preprocessed> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| Diagnostic::global(format!("{}: {}", path.display(), e.to_string().to_lowercase())))?;
+    preprocess_source(sm, &path.to_string_lossy(), bytes, opts)
+}
+
+/// Preprocesses `text`, reported as file `name`.
+pub fn preprocess_source(
+    sm: &mut SourceMap,
+    name: &str,
+    text: Vec<u8>,
+    opts: &PreprocessOptions,
+) -> PResult<Preprocessed> {
+    let main = sm.add_file(name, text);
+    let mut pp = Preprocessor::new(sm, opts, main);
+    let tokens = pp.run(main)?;
+    Ok(Preprocessed {
+        tokens,
+        warnings: pp.warnings,
+    })
+}
+
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    // Howard Hinnant's algorithm.
+    let z = days + 719468;
+    let era = z.div_euclid(146097);
+    let doe = z.rem_euclid(146097);
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + (m <= 2) as i64, m, d)
+}
+
+fn date_time() -> (String, String) {
+    let secs = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.parse::<i64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs() as i64)
+                .unwrap_or(0)
+        });
+    let (y, m, d) = civil_from_days(secs.div_euclid(86400));
+    let t = secs.rem_euclid(86400);
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    (
+        format!("{} {:2} {}", MONTHS[(m - 1) as usize], d, y),
+        format!("{:02}:{:02}:{:02}", t / 3600, t / 60 % 60, t % 60),
+    )
+}
+
+impl<'a> Preprocessor<'a> {
+    fn new(sm: &'a mut SourceMap, opts: &PreprocessOptions, main_file: FileId) -> Preprocessor<'a> {
+        let mut search_dirs: Vec<SearchDir> = opts.include_dirs.iter().map(|d| SearchDir::Path(d.clone())).collect();
+        search_dirs.push(SearchDir::Builtin);
+        search_dirs.extend(
+            opts.target
+                .system_include_dirs()
+                .into_iter()
+                .map(|d| SearchDir::Path(d.into())),
+        );
+        let (date, time) = date_time();
+        let mut macros = FxHashMap::default();
+        for (name, b) in [
+            ("__FILE__", Builtin::File),
+            ("__LINE__", Builtin::Line),
+            ("__COUNTER__", Builtin::Counter),
+            ("__DATE__", Builtin::Date),
+            ("__TIME__", Builtin::Time),
+            ("__INCLUDE_LEVEL__", Builtin::IncludeLevel),
+            ("__BASE_FILE__", Builtin::BaseFile),
+        ] {
+            macros.insert(Arc::from(name.as_bytes()), MacroDef::Builtin(b));
+        }
+        let mut pp = Preprocessor {
+            sm,
+            target: opts.target,
+            macros,
+            stack: Vec::new(),
+            conds: Vec::new(),
+            include_stack: Vec::new(),
+            search_dirs,
+            once: FxHashSet::default(),
+            files: FxHashMap::default(),
+            file_tokens: FxHashMap::default(),
+            guards: FxHashMap::default(),
+            counter: 0,
+            date,
+            time,
+            main_file,
+            depth: 0,
+            steps: 0,
+            warnings: Vec::new(),
+            builtin_file: FileId(0),
+            in_if_line: false,
+        };
+        let mut builtin = opts.target.predefined_macros();
+        for m in &opts.macros {
+            match m {
+                CmdlineMacro::Define(n, v) => builtin.push_str(&format!("#define {n} {v}\n")),
+                CmdlineMacro::Undef(n) => builtin.push_str(&format!("#undef {n}\n")),
+            }
+        }
+        pp.builtin_file = pp.sm.add_file("<built-in>", builtin.into_bytes());
+        pp
+    }
+
+    /// Counts work so that pathological inputs end with an error.
+    pub(super) fn tick(&mut self, tok: &Token) -> PResult<()> {
+        self.steps += 1;
+        if self.steps > TOKEN_BUDGET {
+            return Err(Diagnostic::error(
+                tok.span,
+                "preprocessing exceeds the token budget (runaway macro expansion?)",
+            ));
+        }
+        Ok(())
+    }
+
+    fn file_tokens(&mut self, file: FileId) -> PResult<Arc<Vec<Token>>> {
+        if let Some(t) = self.file_tokens.get(&file) {
+            return Ok(t.clone());
+        }
+        let toks = Arc::new(tokenize(&self.sm.file(file).text.clone(), file)?);
+        self.file_tokens.insert(file, toks.clone());
+        Ok(toks)
+    }
+
+    /// Starts reading `file`: pushes a frame and the file's tokens.
+    fn enter_file(&mut self, file: FileId, path: PathBuf, dir_index: Option<usize>) -> PResult<()> {
+        let toks = self.file_tokens(file)?;
+        self.include_stack.push(IncludeFrame {
+            path,
+            dir_index,
+            cond_depth: self.conds.len(),
+        });
+        self.stack.extend(toks.iter().rev().cloned());
+        Ok(())
+    }
+
+    /// The main loop (see the module doc).
+    fn run(&mut self, main: FileId) -> PResult<Vec<Token>> {
+        let main_path = PathBuf::from(&*self.sm.file(main).name);
+        self.enter_file(main, main_path, None)?;
+        let b = self.builtin_file;
+        self.enter_file(b, PathBuf::from("<built-in>"), None)?;
+        let mut out = Vec::new();
+        let mut force_bol = false;
+        while let Some(tok) = self.stack.pop() {
+            self.tick(&tok)?;
+            if tok.kind == TokenKind::Eof {
+                let frame = self.include_stack.pop();
+                let depth = frame.map(|f| f.cond_depth).unwrap_or(0);
+                if self.conds.len() > depth {
+                    let span = self.conds[self.conds.len() - 1].span;
+                    return Err(Diagnostic::error(span, "unterminated conditional directive"));
+                }
+                if self.include_stack.is_empty() {
+                    out.push(tok);
+                    break;
+                }
+                continue;
+            }
+            if tok.is_punct(Punct::Hash) && tok.at_bol && tok.hideset.is_none() {
+                if let Some(p) = self.directive(tok)? {
+                    out.push(p);
+                    force_bol = true;
+                }
+                continue;
+            }
+            if let Some(mut t) = self.try_expand(tok)? {
+                if t.kind == TokenKind::Other && (t.text[0] == b'\'' || t.text[0] == b'"') {
+                    return Err(super::lexer::stray_token_error(&t));
+                }
+                if t.kind == TokenKind::Pragma {
+                    t.at_bol = true;
+                    out.push(t);
+                    force_bol = true;
+                    continue;
+                }
+                if force_bol {
+                    t.at_bol = true;
+                    force_bol = false;
+                }
+                out.push(t);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Pops the rest of the current line.
+    fn read_line(&mut self) -> Vec<Token> {
+        let mut line = Vec::new();
+        while let Some(t) = self.stack.last() {
+            if t.at_bol || t.kind == TokenKind::Eof {
+                break;
+            }
+            line.extend(self.stack.pop());
+        }
+        line
+    }
+
+    fn current_file(&self) -> Option<&IncludeFrame> {
+        self.include_stack.last()
+    }
+
+    /// Handles one directive; `hash` is its `#`. Returns a `Pragma` token to pass on, if any.
+    fn directive(&mut self, hash: Token) -> PResult<Option<Token>> {
+        let line = self.read_line();
+        let Some(name) = line.first() else { return Ok(None) }; // the null directive
+        let rest = &line[1..];
+        if name.kind == TokenKind::Number {
+            // GNU line marker: # 42 "file" flags
+            self.line_directive(&hash, &line)?;
+            return Ok(None);
+        }
+        let word: &[u8] = if name.kind == TokenKind::Ident { &name.text } else { b"" };
+        match word {
+            b"include" | b"import" => self.include(&hash, rest, false)?,
+            b"include_next" => self.include(&hash, rest, true)?,
+            b"define" => self.define(&hash, rest)?,
+            b"undef" => {
+                let n = self.macro_name(&hash, rest)?;
+                self.macros.remove(&n.text);
+            }
+            b"if" => {
+                let v = self.eval_if(name, rest)?;
+                self.conds.push(Cond {
+                    ctx: CondCtx::Then,
+                    included: v,
+                    span: hash.span,
+                });
+                if !v {
+                    self.skip_group();
+                }
+            }
+            b"ifdef" | b"ifndef" => {
+                let n = self.macro_name(&hash, rest)?;
+                let v = self.is_defined(&n.text) == (word == b"ifdef");
+                self.conds.push(Cond {
+                    ctx: CondCtx::Then,
+                    included: v,
+                    span: hash.span,
+                });
+                if !v {
+                    self.skip_group();
+                }
+            }
+            b"elif" => {
+                let base = self.current_file().map(|f| f.cond_depth).unwrap_or(0);
+                if self.conds.len() <= base {
+                    return Err(Diagnostic::error(name.span, "#elif without #if"));
+                }
+                let c = self.conds.last().cloned().unwrap_or(Cond {
+                    ctx: CondCtx::Then,
+                    included: true,
+                    span: name.span,
+                });
+                if c.ctx == CondCtx::Else {
+                    return Err(Diagnostic::error(name.span, "#elif after #else"));
+                }
+                let v = !c.included && self.eval_if(name, rest)?;
+                if let Some(c) = self.conds.last_mut() {
+                    c.ctx = CondCtx::Elif;
+                    c.included |= v;
+                }
+                if !v {
+                    self.skip_group();
+                }
+            }
+            b"else" => {
+                let base = self.current_file().map(|f| f.cond_depth).unwrap_or(0);
+                if self.conds.len() <= base {
+                    return Err(Diagnostic::error(name.span, "#else without #if"));
+                }
+                let Some(c) = self.conds.last_mut() else {
+                    return Ok(None);
+                };
+                if c.ctx == CondCtx::Else {
+                    return Err(Diagnostic::error(name.span, "#else after #else"));
+                }
+                c.ctx = CondCtx::Else;
+                let skip = c.included;
+                c.included = true;
+                if skip {
+                    self.skip_group();
+                }
+            }
+            b"endif" => {
+                let base = self.current_file().map(|f| f.cond_depth).unwrap_or(0);
+                if self.conds.len() <= base {
+                    return Err(Diagnostic::error(name.span, "#endif without #if"));
+                }
+                self.conds.pop();
+            }
+            b"line" => {
+                let expanded = self.expand_isolated(rest)?;
+                let mut l = vec![name.clone()];
+                l.extend(expanded);
+                // Keep the directive's own end position for the remapping.
+                if let Some(last) = line.last() {
+                    if let Some(end) = l.last_mut() {
+                        end.span.end = last.span.end;
+                        end.span.file = last.span.file;
+                    }
+                }
+                self.line_directive(&hash, &l[1..])?;
+            }
+            b"error" => {
+                return Err(Diagnostic::error(hash.span, format!("#error {}", spell(rest))));
+            }
+            b"warning" => {
+                self.warnings
+                    .push(Diagnostic::warning(hash.span, format!("#warning {}", spell(rest))));
+            }
+            b"pragma" => return Ok(self.pragma(&hash, rest)),
+            b"ident" | b"sccs" | b"assert" | b"unassert" => {}
+            _ => {
+                return Err(Diagnostic::error(
+                    name.span,
+                    format!("invalid preprocessing directive #{}", name.str()),
+                ));
+            }
+        }
+        Ok(None)
+    }
+
+    fn macro_name<'t>(&self, hash: &Token, rest: &'t [Token]) -> PResult<&'t Token> {
+        match rest.first() {
+            Some(t) if t.kind == TokenKind::Ident => {
+                if &*t.text == b"defined" {
+                    return Err(Diagnostic::error(t.span, "\"defined\" cannot be used as a macro name"));
+                }
+                Ok(t)
+            }
+            Some(t) => Err(Diagnostic::error(t.span, "macro names must be identifiers")),
+            None => Err(Diagnostic::error(hash.span, "no macro name given in directive")),
+        }
+    }
+
+    pub(super) fn is_defined(&self, name: &[u8]) -> bool {
+        self.macros.contains_key(name)
+            || matches!(
+                name,
+                b"__has_include" | b"__has_include_next" | b"__has_attribute" | b"__has_builtin"
+            )
+    }
+
+    /// Skips a group whose condition is false, up to the `#elif`/`#else`/`#endif`
+    /// that ends it (left on the stack for the main loop).
+    fn skip_group(&mut self) {
+        let mut depth = 0usize;
+        while let Some(t) = self.stack.pop() {
+            if t.kind == TokenKind::Eof {
+                self.stack.push(t);
+                return;
+            }
+            if !(t.is_punct(Punct::Hash) && t.at_bol) {
+                continue;
+            }
+            let Some(next) = self.stack.last() else { return };
+            if next.at_bol {
+                continue;
+            }
+            match &*next.text {
+                b"if" | b"ifdef" | b"ifndef" => depth += 1,
+                b"elif" | b"else" if depth == 0 => {
+                    self.stack.push(t);
+                    return;
+                }
+                b"endif" => {
+                    if depth == 0 {
+                        self.stack.push(t);
+                        return;
+                    }
+                    depth -= 1;
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `#define` (C11 6.10.3).
+    fn define(&mut self, hash: &Token, rest: &[Token]) -> PResult<()> {
+        let name = self.macro_name(hash, rest)?.clone();
+        let mut body_start = 1;
+        let def = if rest.get(1).is_some_and(|t| t.is_punct(Punct::LParen) && !t.has_space) {
+            // Function-like: parameter list.
+            let mut params: Vec<Text> = Vec::new();
+            let mut variadic = false;
+            let mut i = 2;
+            loop {
+                let Some(t) = rest.get(i) else {
+                    return Err(Diagnostic::error(name.span, "missing ')' in macro parameter list"));
+                };
+                if t.is_punct(Punct::RParen) && params.is_empty() && !variadic {
+                    i += 1;
+                    break;
+                }
+                if t.is_punct(Punct::Ellipsis) {
+                    variadic = true;
+                    params.push(Arc::from(&b"__VA_ARGS__"[..]));
+                } else if t.kind == TokenKind::Ident {
+                    if params.contains(&t.text) {
+                        return Err(Diagnostic::error(
+                            t.span,
+                            format!("duplicate macro parameter \"{}\"", t.str()),
+                        ));
+                    }
+                    params.push(t.text.clone());
+                    if rest.get(i + 1).is_some_and(|n| n.is_punct(Punct::Ellipsis)) {
+                        variadic = true; // GNU named variable arguments: `args...`
+                        i += 1;
+                    }
+                } else {
+                    return Err(Diagnostic::error(
+                        t.span,
+                        "expected parameter name in macro parameter list",
+                    ));
+                }
+                i += 1;
+                match rest.get(i) {
+                    Some(t) if t.is_punct(Punct::RParen) => {
+                        i += 1;
+                        break;
+                    }
+                    Some(t) if t.is_punct(Punct::Comma) && !variadic => i += 1,
+                    Some(t) => return Err(Diagnostic::error(t.span, "expected ',' or ')' in macro parameter list")),
+                    None => return Err(Diagnostic::error(name.span, "missing ')' in macro parameter list")),
+                }
+            }
+            body_start = i;
+            MacroDef::Function {
+                params: Arc::new(params),
+                variadic,
+                body: Arc::new(self.body(rest, body_start)?),
+            }
+        } else {
+            MacroDef::Object(Arc::new(self.body(rest, body_start)?))
+        };
+        if let MacroDef::Function { params, body, .. } = &def {
+            // C11 6.10.3.2p1: each # is followed by a parameter.
+            for (i, t) in body.iter().enumerate() {
+                if t.is_punct(Punct::Hash) {
+                    let ok = body
+                        .get(i + 1)
+                        .is_some_and(|n| n.kind == TokenKind::Ident && params.contains(&n.text));
+                    if !ok {
+                        return Err(Diagnostic::error(t.span, "'#' is not followed by a macro parameter"));
+                    }
+                }
+            }
+        }
+        let ends = |b: &[Token]| {
+            b.first().is_some_and(|t| t.is_punct(Punct::HashHash))
+                || b.last().is_some_and(|t| t.is_punct(Punct::HashHash))
+        };
+        match &def {
+            MacroDef::Object(b) | MacroDef::Function { body: b, .. } if ends(b) => {
+                return Err(Diagnostic::error(
+                    name.span,
+                    "'##' cannot appear at either end of a macro expansion",
+                ));
+            }
+            _ => {}
+        }
+        match self.macros.get(&name.text) {
+            Some(MacroDef::Builtin(_)) => {
+                self.warnings.push(Diagnostic::warning(
+                    name.span,
+                    format!("redefining builtin macro \"{}\"", name.str()),
+                ));
+            }
+            Some(old) if !old.same_as(&def) => {
+                self.warnings
+                    .push(Diagnostic::warning(name.span, format!("\"{}\" redefined", name.str())));
+            }
+            _ => {}
+        }
+        self.macros.insert(name.text.clone(), def);
+        Ok(())
+    }
+
+    fn body(&self, rest: &[Token], start: usize) -> PResult<Vec<Token>> {
+        let mut body: Vec<Token> = rest.get(start..).unwrap_or(&[]).to_vec();
+        if let Some(f) = body.first_mut() {
+            f.has_space = false;
+        }
+        for t in &mut body {
+            t.at_bol = false;
+        }
+        Ok(body)
+    }
+
+    /// `#line digits ["name"]` and GNU line markers `# digits "name" flags`.
+    fn line_directive(&mut self, hash: &Token, toks: &[Token]) -> PResult<()> {
+        let Some(n) = toks.first().filter(|t| t.kind == TokenKind::Number) else {
+            return Err(Diagnostic::error(
+                hash.span,
+                "#line directive requires a positive integer argument",
+            ));
+        };
+        let line: u32 = std::str::from_utf8(&n.text)
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| Diagnostic::error(n.span, format!("\"{}\" is not a valid line number", n.str())))?;
+        let name = match toks.get(1) {
+            Some(t) if t.kind == TokenKind::Str => {
+                let s = String::from_utf8_lossy(&t.text[1..t.text.len() - 1]).into_owned();
+                Some(s)
+            }
+            Some(t) if toks.len() > 1 && hash.span.file != self.builtin_file && t.kind != TokenKind::Number => {
+                return Err(Diagnostic::error(t.span, "invalid filename in #line directive"));
+            }
+            _ => None,
+        };
+        let end = toks.last().map(|t| t.span).unwrap_or(hash.span);
+        self.sm.add_line_remap(hash.span.file, end.end, line, name.as_deref());
+        Ok(())
+    }
+
+    /// `#pragma`: `once` is ours; everything else becomes a `Pragma` token.
+    fn pragma(&mut self, hash: &Token, rest: &[Token]) -> Option<Token> {
+        if rest.len() == 1 && rest[0].is_ident("once") {
+            if let Some(f) = self.current_file() {
+                let p = f.path.clone();
+                self.once.insert(p);
+            }
+            return None;
+        }
+        let mut t = Token::new(TokenKind::Pragma, spell(rest).as_bytes(), hash.span);
+        t.at_bol = true;
+        Some(t)
+    }
+
+    /// The `Pragma` token for `_Pragma("...")`, as a one-token line.
+    pub(super) fn pragma_line(&mut self, span: Span, toks: Vec<Token>) -> Vec<Token> {
+        let mut t = Token::new(TokenKind::Pragma, spell(&toks).as_bytes(), span);
+        t.at_bol = true;
+        vec![t]
+    }
+}
+
+/// Spells tokens back as source text, one space where there was white space.
+pub fn spell(toks: &[Token]) -> String {
+    let mut s = String::new();
+    for (i, t) in toks.iter().enumerate() {
+        if i > 0 && t.has_space {
+            s.push(' ');
+        }
+        s.push_str(&t.str());
+    }
+    s
+}
+
+/// Prints tokens as `-E` output: a line break before each token that began a
+/// line, a space where there was white space, and a space wherever two
+/// adjacent tokens would otherwise lex as one (`+` `+` from a macro); pragmas
+/// as `#pragma` lines.
+pub fn print_tokens(toks: &[Token]) -> String {
+    let mut s = String::new();
+    let mut prev: Option<&Token> = None;
+    for t in toks {
+        if t.kind == TokenKind::Eof {
+            break;
+        }
+        if prev.is_some() && t.at_bol {
+            s.push('\n');
+        } else if t.has_space {
+            s.push(' ');
+        } else if let Some(p) = prev {
+            let mut joined = p.text.to_vec();
+            joined.extend_from_slice(&t.text);
+            if p.kind != TokenKind::Pragma && super::lexer::lex_single(&joined, t.span.file).is_some() {
+                s.push(' ');
+            }
+        }
+        if t.kind == TokenKind::Pragma {
+            s.push_str("#pragma ");
+        }
+        s.push_str(&t.str());
+        prev = Some(t);
+    }
+    s.push('\n');
+    s
+}

@@ -1,0 +1,2 @@
+#define f(a, b) a + b
+int x = f(1);

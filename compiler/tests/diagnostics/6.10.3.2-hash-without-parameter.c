@@ -1,0 +1,1 @@
+#define STR(x) #y

@@ -1,0 +1,2 @@
+#define cat(a, b) a ## b
+int x = cat(+, /);

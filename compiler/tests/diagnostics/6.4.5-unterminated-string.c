@@ -1,0 +1,4 @@
+int f(void) {
+	char *s = "abc;
+	return 0;
+}

@@ -1,0 +1,2 @@
+typedef int T;
+int f(void) { T int x; return 0; }

@@ -1,0 +1,1 @@
+int main(void) { foo bar; }
