@@ -1,12 +1,12 @@
 //! Times `promote_allocas_with_params` (every variable, the first one being a
-//! parameter alloca) on one synthetic shape (see `benches/shapes.rs`)
+//! parameter alloca) on one synthetic shape (see `benches/shapes/mod.rs`)
 //! and optionally writes the same function as LLVM IR, for
 //! `scripts/bench-mem2reg`.
 //!
 //! Usage: `mem2reg_bench SHAPE BLOCKS ALLOCAS [--emit-llvm FILE] [--runs N]`.
 //! Prints `ms=<best of N> promoted=<allocas> phis=<phis> kept=<kept by cost limit>`.
 
-#[path = "../benches/shapes.rs"]
+#[path = "../benches/shapes/mod.rs"]
 mod shapes;
 
 use phicc::ir::mem2reg::promote_allocas_with_params;
