@@ -149,7 +149,7 @@ pub fn promote_with_options(func: &mut IrFunction, opts: &PromoteOptions) -> Pro
     // Step 5: placement, per alloca.
     let frontiers = dominance_frontiers(cfg.num_blocks, &cfg.preds, &cfg.idom);
     let has_asm_goto = asm_goto_blocks(func);
-    let mut placer = Placer::new(&cfg.preds, &frontiers, &has_asm_goto);
+    let mut placer = Placer::new(&cfg.preds, &cfg.succs, &frontiers, &has_asm_goto);
     let mut phi_blocks: Vec<Vec<u32>> = vec![Vec::new(); cands.len()];
     let mut costs = vec![0usize; cands.len()];
     for (i, c) in cands.iter().enumerate() {
