@@ -172,16 +172,17 @@ impl<'a> Placer<'a> {
     fn live_in(&mut self, epoch: u32, start: u32) -> bool {
         self.search += 1;
         let stamp = self.search;
-        self.worklist.clear();
+        // Breadth first (`visited` doubles as the queue), so the nearest use ends the search.
         self.visited.clear();
-        self.worklist.push(start);
+        self.visited.push(start);
         self.seen[start as usize] = stamp;
-        while let Some(b) = self.worklist.pop() {
-            let bi = b as usize;
+        let mut head = 0;
+        while head < self.visited.len() {
+            let bi = self.visited[head] as usize;
+            head += 1;
             if self.upward_exposed[bi] == epoch {
                 return true;
             }
-            self.visited.push(b);
             if self.is_def[bi] == epoch && !self.has_asm_goto[bi] {
                 continue;
             }
@@ -189,7 +190,7 @@ impl<'a> Placer<'a> {
                 let si = s as usize;
                 if self.seen[si] != stamp && self.dead[si] != epoch {
                     self.seen[si] = stamp;
-                    self.worklist.push(s);
+                    self.visited.push(s);
                 }
             }
         }
