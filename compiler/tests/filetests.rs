@@ -12,7 +12,9 @@
 //! - `; check: text` — lines of the printed result, matched in order, each
 //!   against a later line than the previous one, as substrings;
 //! - `; not: text` — text that must appear on no line of the printed result;
-//! - `; stats: text` — text that must appear in the pipeline statistics.
+//! - `; stats: text` — text that must appear in the pipeline statistics;
+//! - `; schedules-differ` — the schedules must not all give the same outcome
+//!   (proof that an asm goto really takes both its edges).
 //!
 //! The verifier runs after every pass (SSA mode, then non-SSA after
 //! `phi-elim`). `BLESS=1 cargo test -p phicc --test filetests` rewrites every
@@ -42,6 +44,7 @@ struct Directives {
     checks: Vec<String>,
     nots: Vec<String>,
     stats: Vec<String>,
+    schedules_differ: bool,
 }
 
 fn parse_run(spec: &str) -> Result<RunLine, String> {
@@ -91,6 +94,8 @@ fn parse_directives(text: &str) -> Result<Directives, String> {
             d.checks.push(v.trim().to_string());
         } else if let Some(v) = body.strip_prefix("not:") {
             d.nots.push(v.trim().to_string());
+        } else if body.starts_with("schedules-differ") {
+            d.schedules_differ = true;
         } else if let Some(v) = body.strip_prefix("stats:") {
             d.stats.push(v.trim().to_string());
         }
@@ -162,6 +167,14 @@ fn run_test(name: &str, text: &str) -> Result<String, String> {
         }
     }
 
+    if d.schedules_differ {
+        for (k, r) in d.runs.iter().enumerate() {
+            let per_run = &baseline[k * d.schedules.len()..(k + 1) * d.schedules.len()];
+            if per_run.iter().all(|o| *o == per_run[0]) {
+                failures.push(format!("@{}: every schedule gives the same outcome", r.entry));
+            }
+        }
+    }
     let mut module = original.clone();
     let mut pipeline = Pipeline::parse(d.passes.as_deref().unwrap_or("")).map_err(|e| format!("{name}: {e}"))?;
     pipeline.verify_each = true;
