@@ -474,3 +474,47 @@ fn hundred_thousand_block_chain() {
     assert_eq!(interp::run(&m, &cfg), before);
     assert!(!print_module(&m).contains("load"));
 }
+
+/// What `phiopt --passes=mem2reg-pipeline --verify-each --check` checks, over
+/// every file of `corpora/ir/` and `corpora/regressions/`: the pipeline
+/// verifies after each pass and `@main` behaves the same under several
+/// inline-asm schedules.
+#[test]
+fn corpus_files_survive_the_pipeline() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("corpora");
+    let mut checked = 0;
+    for sub in ["ir", "regressions"] {
+        let Ok(entries) = std::fs::read_dir(root.join(sub)) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "ir"))
+            .collect();
+        files.sort();
+        for path in files {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let original = parse_module(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let mut module = original.clone();
+            let mut pipeline = Pipeline::parse("mem2reg-pipeline").unwrap();
+            pipeline.verify_each = true;
+            pipeline
+                .run(&mut module, &mut |_, _| {})
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            if original.function("main").is_some() {
+                for seed in 0..4 {
+                    let cfg = RunConfig {
+                        schedule_seed: seed,
+                        ..RunConfig::default()
+                    };
+                    let (before, after) = (interp::run(&original, &cfg), interp::run(&module, &cfg));
+                    if !before.is_inconclusive() && !after.is_inconclusive() {
+                        assert_eq!(before, after, "{} schedule {seed}", path.display());
+                    }
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no corpus files found");
+}
