@@ -150,5 +150,10 @@ pub fn set_injected(bugs: &[Bug]) -> Result<(), String> {
     }
 }
 
+/// The bugs switched on now (always empty without the feature).
+pub fn active() -> Vec<Bug> {
+    Bug::ALL.into_iter().filter(|&b| enabled(b)).collect()
+}
+
 /// True when this build can inject bugs.
 pub const AVAILABLE: bool = cfg!(feature = "inject-bugs");

@@ -1,7 +1,10 @@
 //! oracle: the differential-testing and fuzzing harness of phicc: program
-//! generators (IR today; C later), the in-process IR check, campaigns,
-//! findings and reducers (design.md, "The harness").
+//! generators (IR today; C later), the in-process IR check, IR campaigns and
+//! the IR reducer (design.md, "The harness").
 
+pub mod ircampaign;
+pub mod ircheck;
 pub mod irgen;
+pub mod reduce_ir;
 
 pub use phicc;

@@ -1,15 +1,161 @@
-//! The `oracle` command line. Subcommands arrive with the IR fuzzing and
-//! differential issues; today it only reports its version.
+//! The `oracle` command line: IR-level campaigns and reduction today; the
+//! C-level differential campaigns arrive with the differential oracle issue.
 
-use clap::Parser;
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use oracle::ircampaign::{self, Campaign};
+use oracle::ircheck::{CheckConfig, CheckMode};
+use oracle::irgen::GenMode;
+use oracle::reduce_ir::{body_instruction_count, Reducer};
+use phicc::ir::text::{parse_module, print_module};
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// Differential testing and fuzzing harness for phicc's mem2reg and phi elimination.
 #[derive(Parser)]
 #[command(version, about)]
-struct Cli {}
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-fn main() {
-    let _ = Cli::parse();
-    eprintln!("oracle: no subcommands yet (see the IR fuzzing and differential oracle issues)");
-    std::process::exit(2);
+#[derive(Subcommand)]
+enum Command {
+    /// Generate IR programs from seeded random bytes and check that mem2reg,
+    /// copy propagation and phi elimination preserve their meaning.
+    /// Exit status: 0 nothing found, 1 findings, 2 tool error.
+    IrCampaign {
+        /// Campaign seed: input i is derived from (seed, i).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Number of inputs.
+        #[arg(long, default_value_t = 10_000)]
+        count: u64,
+        /// Generator: alloca-form programs through the whole pipeline, or SSA-form through phi-elim.
+        #[arg(long, value_enum, default_value_t = GenMode::Alloca)]
+        mode: GenMode,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Directory for finding files (one `.ir` per finding, with its replay command).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Interpreter fuel per run.
+        #[arg(long, default_value_t = 200_000)]
+        fuel: u64,
+        /// Inline-asm schedules each program is run under.
+        #[arg(long, value_delimiter = ',', default_value = "0,1")]
+        schedules: Vec<u64>,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Reduce a failing IR file to a small module that fails the same way.
+    /// Prints the reduced IR (or writes it with -o) and the command that shows the failure.
+    ReduceIr {
+        /// The failing `.ir` file (e.g. a finding of ir-campaign).
+        file: PathBuf,
+        /// Where to write the reduced IR (default: standard output).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// The finding came from SSA-form input: check phi elimination only.
+        #[arg(long)]
+        ssa: bool,
+        /// Interpreter fuel per run.
+        #[arg(long, default_value_t = 200_000)]
+        fuel: u64,
+        /// Inline-asm schedules each candidate is run under.
+        #[arg(long, value_delimiter = ',', default_value = "0,1")]
+        schedules: Vec<u64>,
+        /// Maximum number of candidates to check.
+        #[arg(long, default_value_t = 20_000)]
+        budget: usize,
+    },
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("oracle: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::IrCampaign {
+            seed,
+            count,
+            mode,
+            jobs,
+            out,
+            fuel,
+            schedules,
+            quiet,
+        } => {
+            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+            let c = Campaign {
+                seed,
+                count,
+                mode,
+                jobs,
+                out,
+                progress: !quiet,
+                fuel,
+                schedules,
+                max_findings: None,
+            };
+            let summary = ircampaign::run(&c)?;
+            print!("{}", summary.render());
+            Ok(if summary.findings.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        Command::ReduceIr {
+            file,
+            output,
+            ssa,
+            fuel,
+            schedules,
+            budget,
+        } => {
+            let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            let module = parse_module(&text).map_err(|e| anyhow::anyhow!("{}:{e}", file.display()))?;
+            let mode = if ssa {
+                CheckMode::PhiElimOnly
+            } else {
+                CheckMode::Pipeline
+            };
+            let mut reducer = Reducer::new(CheckConfig {
+                mode,
+                schedules: schedules.clone(),
+                fuel,
+            });
+            reducer.budget = budget;
+            let Some((reduced, signature)) = reducer.reduce(&module) else {
+                anyhow::bail!("{} does not fail the check; nothing to reduce", file.display());
+            };
+            let gen_mode = if ssa { GenMode::Ssa } else { GenMode::Alloca };
+            let shown = output.clone().unwrap_or_else(|| PathBuf::from("REDUCED.ir"));
+            let replay = ircampaign::replay_command(gen_mode, &schedules, fuel, &shown);
+            let body = format!(
+                "; reduced by oracle reduce-ir: {signature}\n; replay: {replay}\n{}\n",
+                print_module(&reduced).trim_end()
+            );
+            match &output {
+                Some(p) => ircampaign::write_atomic(p, &body)?,
+                None => print!("{body}"),
+            }
+            eprintln!(
+                "reduced to {} instructions ({} checks): {signature}\nreplay: {replay}",
+                body_instruction_count(&reduced),
+                reducer.checks
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+    }
 }

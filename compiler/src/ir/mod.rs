@@ -5,12 +5,14 @@
 pub mod analysis;
 pub mod constants;
 pub mod instruction;
+pub mod interp;
 pub mod intrinsics;
 pub mod mem2reg;
 pub mod module;
 pub mod ops;
 pub mod text;
 pub mod types;
+pub mod verify;
 
 /// Everything a pass needs, in one import: `use phicc::ir::reexports::*`.
 pub mod reexports {

@@ -6,6 +6,6 @@
 //! them in order, verifies after each one on request and reports statistics.
 
 pub mod copyprop;
-// pub mod pipeline;
+pub mod pipeline;
 
-// pub use pipeline::{PassKind, PassStats, Pipeline, PipelineError};
+pub use pipeline::{PassKind, PassStats, Pipeline, PipelineError};

@@ -136,7 +136,9 @@ impl Pipeline {
         for &pass in &self.passes {
             match pass {
                 PassKind::Verify => verify(module, ssa, "verify")?,
-                PassKind::Mem2reg | PassKind::Mem2regParams if !ssa => return Err(PipelineError::NotSsa { pass: pass.name() }),
+                PassKind::Mem2reg | PassKind::Mem2regParams if !ssa => {
+                    return Err(PipelineError::NotSsa { pass: pass.name() })
+                }
                 PassKind::Mem2reg => {
                     for f in module.functions.iter_mut().filter(|f| !f.is_declaration) {
                         stats.mem2reg += promote_allocas(f);
@@ -200,7 +202,14 @@ mod tests {
     fn unknown_name_lists_the_valid_ones() {
         let e = Pipeline::parse("mem2reg,gvn").unwrap_err();
         assert!(e.contains("`gvn`"), "{e}");
-        for name in ["verify", "mem2reg", "mem2reg-params", "copyprop", "phi-elim", "mem2reg-pipeline"] {
+        for name in [
+            "verify",
+            "mem2reg",
+            "mem2reg-params",
+            "copyprop",
+            "phi-elim",
+            "mem2reg-pipeline",
+        ] {
             assert!(e.contains(name), "{e}");
         }
     }

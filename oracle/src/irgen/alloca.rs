@@ -398,13 +398,20 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         self.binop(op, l, r, ty)
     }
 
-    /// A valid pointer: a global cell (possibly offset within `@arr`) or a pointer variable.
+    /// A pointer value: a global cell (possibly offset within `@arr`) or a
+    /// pointer variable (which may be null or point at a local of another type,
+    /// so only [`FnGen::global_cell`] results are ever dereferenced).
     fn pointer_expr(&mut self) -> Operand {
         let ptrs = self.vars_of(IrType::Ptr);
         if !ptrs.is_empty() && self.c.chance(1, 3) {
             let v = self.c.pick(&ptrs);
             return self.load(v);
         }
+        Operand::Value(self.global_cell())
+    }
+
+    /// The address of an `i64` cell of a global: safe to load and store.
+    fn global_cell(&mut self) -> Value {
         let (name, size) = self.c.pick(GLOBALS);
         let base = self.global_addr(name);
         if size > 8 && self.c.chance(1, 2) {
@@ -416,9 +423,9 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
                 offset: Operand::Const(IrConst::I64(off)),
                 ty: IrType::I64,
             });
-            return Operand::Value(dest);
+            return dest;
         }
-        Operand::Value(base)
+        base
     }
 
     /// An `i8` 0/1 condition.
@@ -635,7 +642,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
     /// memory output (which keeps the variable in memory).
     fn asm_stmt(&mut self) {
         let v = self.c.pick(&self.vars.clone());
-        if v.ty.is_128() {
+        if v.ty.is_128() || v.ty == IrType::Ptr {
             return self.assign();
         }
         let constraint = if self.c.chance(1, 5) { "=m" } else { "=r" };
@@ -665,7 +672,12 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
     /// outputs (and any store after the asm in its block) are not visible.
     fn asm_goto(&mut self) {
         let nout = self.c.range(0, 2) as usize;
-        let candidates: Vec<Var> = self.vars.iter().copied().filter(|v| !v.ty.is_128()).collect();
+        let candidates: Vec<Var> = self
+            .vars
+            .iter()
+            .copied()
+            .filter(|v| !v.ty.is_128() && v.ty != IrType::Ptr)
+            .collect();
         let outs: Vec<Var> = (0..nout.min(candidates.len()))
             .map(|_| self.c.pick(&candidates))
             .collect();
@@ -902,8 +914,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
     }
 
     fn store_global(&mut self) {
-        let p = self.pointer_expr();
-        let Operand::Value(p) = p else { return };
+        let p = self.global_cell();
         let e = self.expr(IrType::I64, 2);
         self.emit(Instruction::Store {
             val: e,

@@ -21,6 +21,43 @@ pub mod ssa;
 
 use arbitrary::Unstructured;
 
+/// Which generator feeds the campaign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum GenMode {
+    /// Alloca-form programs through the whole mem2reg pipeline.
+    Alloca,
+    /// SSA-form programs through phi elimination only.
+    Ssa,
+}
+
+/// The bytes of input `index` of a campaign seeded with `seed`.
+pub fn input_bytes(seed: u64, index: u64) -> Vec<u8> {
+    let mut state = seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x5851_f42d_4c95_7f2d;
+    let mut next = || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let len = 64 + (next() % 4032) as usize;
+    let mut out = Vec::with_capacity(len + 8);
+    while out.len() < len {
+        out.extend_from_slice(&next().to_le_bytes());
+    }
+    out.truncate(len);
+    out
+}
+
+/// Generate the module for `bytes` in `mode`.
+pub fn generate(bytes: &[u8], mode: GenMode) -> phicc::ir::module::IrModule {
+    let mut u = Unstructured::new(bytes);
+    match mode {
+        GenMode::Alloca => alloca::generate(&mut u),
+        GenMode::Ssa => ssa::generate(&mut u),
+    }
+}
+
 /// Total choice helpers over `Unstructured` that never fail: when the input
 /// is exhausted they return the smallest alternative.
 pub(crate) struct Choices<'a, 'b> {

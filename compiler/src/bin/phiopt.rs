@@ -1,0 +1,215 @@
+//! `phiopt`: LLVM's `opt` and `lli` in one, for phicc's textual IR.
+//!
+//! Reads a module (a file, or stdin when the path is `-` or absent), runs the
+//! passes named by `--passes` (with the verifier after each one under
+//! `--verify-each`), and then either prints the resulting IR, interprets it
+//! (`--run`), or interprets it before and after the passes and compares the
+//! outcomes (`--check`), which is how every repro of the harness is replayed.
+//!
+//! Exit status: 0 on success (and when `--check` finds the outcomes equal or
+//! inconclusive), 1 when `--check` finds a difference or a verifier failure
+//! under `--check`, 2 for unreadable or invalid input and bad flags.
+
+use clap::Parser;
+use phicc::ir::interp::{self, Outcome, RunConfig};
+use phicc::ir::module::IrModule;
+use phicc::ir::text::{parse_module, print_module};
+use phicc::passes::Pipeline;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Run passes over phicc IR, interpret it, and check that passes preserve its meaning.
+#[derive(Parser, Debug)]
+#[command(name = "phiopt", version, about, long_about = None)]
+struct Cli {
+    /// Input IR file (`-` or absent: standard input).
+    input: Option<PathBuf>,
+
+    /// Comma-separated passes to run, in order: verify, mem2reg, mem2reg-params,
+    /// copyprop, phi-elim, mem2reg-pipeline.
+    #[arg(long, value_name = "P1,P2,...", default_value = "")]
+    passes: String,
+
+    /// Run the IR verifier after every pass.
+    #[arg(long)]
+    verify_each: bool,
+
+    /// Write the resulting IR here instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// Interpret the (transformed) module, calling FUNC (default `main`), and print the outcome.
+    #[arg(long, value_name = "FUNC", num_args = 0..=1, default_missing_value = "main")]
+    run: Option<String>,
+
+    /// Function that `--check` interprets (default `main`).
+    #[arg(long, value_name = "FUNC", default_value = "main")]
+    entry: String,
+
+    /// Integer arguments for the interpreted function, comma-separated (e.g. `--args=1,-2`).
+    #[arg(long, value_name = "N,...", allow_hyphen_values = true)]
+    args: Option<String>,
+
+    /// Inline-asm schedule seed(s); several comma-separated seeds are each checked.
+    #[arg(long, value_name = "SEED,...", default_value = "0")]
+    schedule: String,
+
+    /// Interpreter fuel (instructions executed before the run is called inconclusive).
+    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
+    fuel: u64,
+
+    /// Interpret before and after the passes and exit 1 if the outcomes differ.
+    #[arg(long)]
+    check: bool,
+
+    /// Print pass statistics to standard error.
+    #[arg(long)]
+    stats: bool,
+
+    /// Print the IR to standard error after the named pass (or `all`).
+    #[arg(long, value_name = "PASS")]
+    print_ir_after: Vec<String>,
+
+    /// Switch on injected bugs (comma-separated names; needs a build with
+    /// `--features phicc/inject-bugs`; the environment variable PHICC_INJECT_BUG does the same).
+    #[arg(long, value_name = "BUG,...")]
+    inject_bug: Option<String>,
+}
+
+/// A failure that ends the run with exit status 2 (bad input or flags).
+struct InputError(String);
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match real_main(&cli) {
+        Ok(code) => code,
+        Err(InputError(msg)) => {
+            eprintln!("phiopt: error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn real_main(cli: &Cli) -> Result<ExitCode, InputError> {
+    if let Some(list) = &cli.inject_bug {
+        let bugs = phicc::inject::parse_bug_list(list).map_err(InputError)?;
+        phicc::inject::set_injected(&bugs).map_err(InputError)?;
+    }
+    let (name, text) = read_input(cli.input.as_deref())?;
+    let module = parse_module(&text).map_err(|e| InputError(format!("{name}:{e}")))?;
+    let mut pipeline = Pipeline::parse(&cli.passes).map_err(InputError)?;
+    pipeline.verify_each = cli.verify_each;
+    let schedules = parse_list::<u64>(&cli.schedule, "--schedule")?;
+    let args: Vec<u128> = match &cli.args {
+        Some(a) => parse_list::<i128>(a, "--args")?
+            .into_iter()
+            .map(|v| v as u128)
+            .collect(),
+        None => Vec::new(),
+    };
+
+    let config = |entry: &str, seed: u64| RunConfig {
+        entry: entry.to_string(),
+        args: args.clone(),
+        schedule_seed: seed,
+        fuel: cli.fuel,
+    };
+    let before: Vec<Outcome> = if cli.check {
+        schedules
+            .iter()
+            .map(|&s| interp::run(&module, &config(&cli.entry, s)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+
+    let mut transformed = module;
+    let print_after = &cli.print_ir_after;
+    let mut hook = |pass: &str, m: &IrModule| {
+        if print_after.iter().any(|p| p == pass || p == "all") {
+            eprintln!("; *** IR after {pass} ***\n{}", print_module(m));
+        }
+    };
+    let stats = match pipeline.run(&mut transformed, &mut hook) {
+        Ok(stats) => stats,
+        Err(e) => {
+            eprintln!("phiopt: {name}: {e}");
+            // A verifier failure after a pass is a finding, not bad input.
+            return Ok(ExitCode::from(1));
+        }
+    };
+    if cli.stats {
+        eprintln!("{stats}");
+    }
+
+    let mut code = ExitCode::SUCCESS;
+    if cli.check {
+        for (seed, before) in schedules.iter().zip(&before) {
+            let after = interp::run(&transformed, &config(&cli.entry, *seed));
+            if before.is_inconclusive() || after.is_inconclusive() {
+                println!("{name}: schedule {seed}: inconclusive (out of fuel)");
+            } else if *before != after {
+                println!("{name}: schedule {seed}: MISMATCH");
+                println!("--- before passes ---\n{before}\n--- after passes ---\n{after}");
+                code = ExitCode::from(1);
+            } else {
+                println!("{name}: schedule {seed}: same outcome ({})", before.result);
+            }
+        }
+    }
+    if let Some(func) = &cli.run {
+        for &seed in &schedules {
+            let outcome = interp::run(&transformed, &config(func, seed));
+            if schedules.len() > 1 {
+                println!("; schedule {seed}");
+            }
+            std::io::stdout().write_all(&outcome.stdout).ok();
+            println!("{outcome}");
+        }
+    }
+    if cli.output.is_some() || (cli.run.is_none() && !cli.check) {
+        let text = print_module(&transformed);
+        match &cli.output {
+            Some(path) => {
+                std::fs::write(path, text).map_err(|e| InputError(format!("cannot write {}: {e}", path.display())))?
+            }
+            None => {
+                print!("{text}");
+                if !text.ends_with('\n') {
+                    println!();
+                }
+            }
+        }
+    }
+    Ok(code)
+}
+
+fn read_input(path: Option<&std::path::Path>) -> Result<(String, String), InputError> {
+    match path {
+        None => read_stdin(),
+        Some(p) if p.as_os_str() == "-" => read_stdin(),
+        Some(p) => std::fs::read_to_string(p)
+            .map(|t| (p.display().to_string(), t))
+            .map_err(|e| InputError(format!("cannot read {}: {e}", p.display()))),
+    }
+}
+
+fn read_stdin() -> Result<(String, String), InputError> {
+    let mut text = String::new();
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .map_err(|e| InputError(format!("cannot read standard input: {e}")))?;
+    Ok(("<stdin>".to_string(), text))
+}
+
+fn parse_list<T: std::str::FromStr>(s: &str, flag: &str) -> Result<Vec<T>, InputError> {
+    s.split(',')
+        .filter(|p| !p.trim().is_empty())
+        .map(|p| {
+            p.trim()
+                .parse::<T>()
+                .map_err(|_| InputError(format!("{flag}: `{}` is not a number", p.trim())))
+        })
+        .collect()
+}

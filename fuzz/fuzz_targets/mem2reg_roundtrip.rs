@@ -1,0 +1,18 @@
+//! Alloca-form IR from the fuzzer's bytes, through mem2reg, mem2reg-params,
+//! copy propagation and phi elimination, verified after each pass and
+//! interpreted before and after under the same inline-asm schedules. A
+//! verifier failure or an outcome difference panics with both outcomes and the
+//! module in textual form (ready to save as a `.ir` file and replay with phiopt).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use oracle::irgen::{generate, GenMode};
+use oracle::ircheck::{check_module, CheckConfig, CheckMode};
+
+fuzz_target!(|data: &[u8]| {
+    let module = generate(data, GenMode::Alloca);
+    let cfg = CheckConfig { mode: CheckMode::Pipeline, ..CheckConfig::default() };
+    if let Some(failure) = check_module(&module, &cfg).failure {
+        panic!("{failure}\n--- module ---\n{}", phicc::ir::text::print_module(&module));
+    }
+});

@@ -1,0 +1,15 @@
+//! SSA-form IR (phis reading phis, critical edges) from the fuzzer's bytes,
+//! through phi elimination alone, checked like `mem2reg_roundtrip`.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use oracle::irgen::{generate, GenMode};
+use oracle::ircheck::{check_module, CheckConfig, CheckMode};
+
+fuzz_target!(|data: &[u8]| {
+    let module = generate(data, GenMode::Ssa);
+    let cfg = CheckConfig { mode: CheckMode::PhiElimOnly, ..CheckConfig::default() };
+    if let Some(failure) = check_module(&module, &cfg).failure {
+        panic!("{failure}\n--- module ---\n{}", phicc::ir::text::print_module(&module));
+    }
+});

@@ -1,0 +1,66 @@
+//! The IR generators produce valid modules that rarely trap or run out of
+//! fuel, and the unmodified pipeline passes the campaign check on them.
+
+use oracle::irgen::{generate, input_bytes, GenMode};
+use phicc::ir::interp::{run, RunConfig, RunResult};
+use phicc::ir::text::print_module;
+use phicc::ir::verify::{verify_module, VerifyMode};
+
+fn rates(mode: GenMode, n: u64) -> (u64, u64) {
+    let (mut traps, mut fuel_outs) = (0, 0);
+    for i in 0..n {
+        let m = generate(&input_bytes(11, i), mode);
+        if let Err(e) = verify_module(&m, VerifyMode::Ssa) {
+            panic!("input {i} ({mode:?}) does not verify: {e}\n{}", print_module(&m));
+        }
+        let o = run(
+            &m,
+            &RunConfig {
+                fuel: 200_000,
+                ..RunConfig::default()
+            },
+        );
+        match o.result {
+            RunResult::Trap(_) => traps += 1,
+            RunResult::OutOfFuel => fuel_outs += 1,
+            _ => {}
+        }
+    }
+    println!("{mode:?}: {traps} of {n} trapped, {fuel_outs} out of fuel");
+    (traps, fuel_outs)
+}
+
+#[test]
+fn alloca_mode_modules_verify_and_rarely_trap() {
+    let n = 1500;
+    let (traps, fuel) = rates(GenMode::Alloca, n);
+    assert!(traps * 20 < n, "{traps} of {n} alloca-mode runs trapped");
+    assert!(fuel * 20 < n, "{fuel} of {n} alloca-mode runs ran out of fuel");
+}
+
+#[test]
+fn ssa_mode_modules_verify_and_rarely_trap() {
+    let n = 1500;
+    let (traps, fuel) = rates(GenMode::Ssa, n);
+    assert!(traps * 20 < n, "{traps} of {n} ssa-mode runs trapped");
+    assert!(fuel * 20 < n, "{fuel} of {n} ssa-mode runs ran out of fuel");
+}
+
+#[test]
+fn empty_and_tiny_inputs_give_valid_modules() {
+    for bytes in [&[][..], &[0], &[255], &[1, 2, 3, 4, 5, 6, 7, 8]] {
+        for mode in [GenMode::Alloca, GenMode::Ssa] {
+            let m = generate(bytes, mode);
+            verify_module(&m, VerifyMode::Ssa).unwrap_or_else(|e| panic!("{e}\n{}", print_module(&m)));
+        }
+    }
+}
+
+#[test]
+fn generation_is_deterministic() {
+    for i in 0..50 {
+        let a = generate(&input_bytes(3, i), GenMode::Alloca);
+        let b = generate(&input_bytes(3, i), GenMode::Alloca);
+        assert_eq!(print_module(&a), print_module(&b));
+    }
+}
