@@ -159,6 +159,20 @@ fn eliminate_in_function(func: &mut IrFunction, next_label: &mut u32) -> usize {
             let Some(&p) = label_to_idx.get(&edge) else {
                 continue; // not a block: the verifier reports it
             };
+            #[cfg(feature = "inject-bugs")]
+            if enabled(Bug::SwitchDupEdge) {
+                // The injected mistake: each case to the target taken as its own
+                // non-critical edge, its copies put in the switch block once per case.
+                if let Terminator::Switch { cases, default, .. } = &func.blocks[p].terminator {
+                    let n = cases.iter().filter(|(_, t)| *t == target).count() + usize::from(*default == target);
+                    if n >= 2 {
+                        for _ in 0..n {
+                            pending[p].extend(copies.iter().copied());
+                        }
+                        continue;
+                    }
+                }
+            }
             match placement(&func.blocks[p], target) {
                 Placement::EndOfPred => pending[p].extend(copies),
                 kind => {
