@@ -10,8 +10,8 @@
 //!    block, not only the entry (inlined code). The same scan records, per
 //!    alloca, its definition blocks, the blocks where a load comes before any
 //!    definition, and the asm-goto targets its later definitions must not reach.
-//! 2-4. CFG, Cooper-Harvey-Kennedy dominators (`ir::analysis`), dominance
-//!    frontiers (`placement.rs`).
+//! 2. to 4. The CFG, Cooper-Harvey-Kennedy dominators (`ir::analysis`) and
+//!    dominance frontiers (`placement.rs`).
 //! 5. Phis at the pruned iterated dominance frontier (`placement.rs`), then the
 //!    copy-cost limit: phis cost one copy per predecessor; while the total
 //!    (phis already in the function included) is above [`MAX_PHI_COPY_COST`]
