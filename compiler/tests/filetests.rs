@@ -12,7 +12,9 @@
 //! - `; check: text` — lines of the printed result, matched in order, each
 //!   against a later line than the previous one, as substrings;
 //! - `; not: text` — text that must appear on no line of the printed result;
-//! - `; stats: text` — text that must appear in the pipeline statistics.
+//! - `; stats: text` — text that must appear in the pipeline statistics;
+//! - `; schedules-differ` — the schedules must not all give the same outcome
+//!   (proof that an asm goto really takes both its edges).
 //!
 //! The verifier runs after every pass (SSA mode, then non-SSA after
 //! `phi-elim`). `BLESS=1 cargo test -p phicc --test filetests` rewrites every
@@ -42,6 +44,7 @@ struct Directives {
     checks: Vec<String>,
     nots: Vec<String>,
     stats: Vec<String>,
+    schedules_differ: bool,
 }
 
 fn parse_run(spec: &str) -> Result<RunLine, String> {
@@ -91,6 +94,8 @@ fn parse_directives(text: &str) -> Result<Directives, String> {
             d.checks.push(v.trim().to_string());
         } else if let Some(v) = body.strip_prefix("not:") {
             d.nots.push(v.trim().to_string());
+        } else if body.starts_with("schedules-differ") {
+            d.schedules_differ = true;
         } else if let Some(v) = body.strip_prefix("stats:") {
             d.stats.push(v.trim().to_string());
         }
@@ -162,6 +167,14 @@ fn run_test(name: &str, text: &str) -> Result<String, String> {
         }
     }
 
+    if d.schedules_differ {
+        for (k, r) in d.runs.iter().enumerate() {
+            let per_run = &baseline[k * d.schedules.len()..(k + 1) * d.schedules.len()];
+            if per_run.iter().all(|o| *o == per_run[0]) {
+                failures.push(format!("@{}: every schedule gives the same outcome", r.entry));
+            }
+        }
+    }
     let mut module = original.clone();
     let mut pipeline = Pipeline::parse(d.passes.as_deref().unwrap_or("")).map_err(|e| format!("{name}: {e}"))?;
     pipeline.verify_each = true;
@@ -189,7 +202,7 @@ fn run_test(name: &str, text: &str) -> Result<String, String> {
     let printed = print_module(&module);
     let lines: Vec<&str> = printed.lines().collect();
     let mut pos = 0;
-    if std::env::var_os("BLESS").is_none() {
+    if !blessing() {
         for c in &d.checks {
             match lines[pos..].iter().position(|l| l.contains(c.as_str())) {
                 Some(k) => pos += k + 1,
@@ -215,6 +228,11 @@ fn run_test(name: &str, text: &str) -> Result<String, String> {
     } else {
         Err(format!("{name}:\n{}\n--- result ---\n{printed}", failures.join("\n")))
     }
+}
+
+/// `BLESS=1` (any value but empty or `0`) asks to regenerate the check lines.
+fn blessing() -> bool {
+    std::env::var("BLESS").is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
 /// The file with its `; check:` lines replaced by the printed result.
@@ -250,7 +268,7 @@ fn test_files() -> Vec<PathBuf> {
 
 #[test]
 fn filetests() {
-    let bless = std::env::var_os("BLESS").is_some();
+    let bless = blessing();
     let mut failures = Vec::new();
     let files = test_files();
     assert!(files.len() >= 10, "expected the file tests, found {}", files.len());
@@ -460,4 +478,48 @@ fn hundred_thousand_block_chain() {
     assert_eq!(stats.mem2reg.loads_removed, 2 * n + 1);
     assert_eq!(interp::run(&m, &cfg), before);
     assert!(!print_module(&m).contains("load"));
+}
+
+/// What `phiopt --passes=mem2reg-pipeline --verify-each --check` checks, over
+/// every file of `corpora/ir/` and `corpora/regressions/`: the pipeline
+/// verifies after each pass and `@main` behaves the same under several
+/// inline-asm schedules.
+#[test]
+fn corpus_files_survive_the_pipeline() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("corpora");
+    let mut checked = 0;
+    for sub in ["ir", "regressions"] {
+        let Ok(entries) = std::fs::read_dir(root.join(sub)) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "ir"))
+            .collect();
+        files.sort();
+        for path in files {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let original = parse_module(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let mut module = original.clone();
+            let mut pipeline = Pipeline::parse("mem2reg-pipeline").unwrap();
+            pipeline.verify_each = true;
+            pipeline
+                .run(&mut module, &mut |_, _| {})
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            if original.function("main").is_some() {
+                for seed in 0..4 {
+                    let cfg = RunConfig {
+                        schedule_seed: seed,
+                        ..RunConfig::default()
+                    };
+                    let (before, after) = (interp::run(&original, &cfg), interp::run(&module, &cfg));
+                    if !before.is_inconclusive() && !after.is_inconclusive() {
+                        assert_eq!(before, after, "{} schedule {seed}", path.display());
+                    }
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no corpus files found");
 }

@@ -159,6 +159,20 @@ fn eliminate_in_function(func: &mut IrFunction, next_label: &mut u32) -> usize {
             let Some(&p) = label_to_idx.get(&edge) else {
                 continue; // not a block: the verifier reports it
             };
+            #[cfg(feature = "inject-bugs")]
+            if enabled(Bug::SwitchDupEdge) {
+                // The injected mistake: each case to the target taken as its own
+                // non-critical edge, its copies put in the switch block once per case.
+                if let Terminator::Switch { cases, default, .. } = &func.blocks[p].terminator {
+                    let n = cases.iter().filter(|(_, t)| *t == target).count() + usize::from(*default == target);
+                    if n >= 2 {
+                        for _ in 0..n {
+                            pending[p].extend(copies.iter().copied());
+                        }
+                        continue;
+                    }
+                }
+            }
             match placement(&func.blocks[p], target) {
                 Placement::EndOfPred => pending[p].extend(copies),
                 kind => {
@@ -256,4 +270,225 @@ fn emit_at_end(func: &mut IrFunction, p: usize, mut copies: Vec<(Value, Operand)
     block
         .instructions
         .extend(copies.into_iter().map(|(dest, src)| Instruction::Copy { dest, src }));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(n: u32) -> Operand {
+        Operand::Value(Value(n))
+    }
+
+    fn phi(dest: u32, incoming: &[(Operand, u32)]) -> Instruction {
+        Instruction::Phi {
+            dest: Value(dest),
+            ty: IrType::I32,
+            incoming: incoming.iter().map(|&(o, b)| (o, BlockId(b))).collect(),
+        }
+    }
+
+    fn block(label: u32, instructions: Vec<Instruction>, terminator: Terminator) -> BasicBlock {
+        BasicBlock {
+            label: BlockId(label),
+            instructions,
+            terminator,
+        }
+    }
+
+    fn module(blocks: Vec<BasicBlock>) -> IrModule {
+        let mut f = IrFunction::new("f", IrType::I32, vec![IrParam::scalar(IrType::I32)]);
+        f.blocks = blocks;
+        IrModule {
+            functions: vec![f],
+            ..IrModule::default()
+        }
+    }
+
+    fn copies(b: &BasicBlock) -> Vec<(u32, Operand)> {
+        b.instructions
+            .iter()
+            .filter_map(|i| match i {
+                Instruction::Copy { dest, src } => Some((dest.0, *src)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn swap_on_a_critical_back_edge_uses_temporaries_and_a_trampoline() {
+        // bb1: %1 = phi [1, bb0], [%2, bb1]; %2 = phi [2, bb0], [%1, bb1]; condbr %0, bb1, bb2
+        let cond = Instruction::ParamRef {
+            dest: Value(0),
+            param_idx: 0,
+            ty: IrType::I32,
+        };
+        let mut m = module(vec![
+            block(0, vec![cond], Terminator::Branch(BlockId(1))),
+            block(
+                1,
+                vec![
+                    phi(1, &[(Operand::Const(IrConst::I32(1)), 0), (v(2), 1)]),
+                    phi(2, &[(Operand::Const(IrConst::I32(2)), 0), (v(1), 1)]),
+                ],
+                Terminator::CondBranch {
+                    cond: v(0),
+                    true_label: BlockId(1),
+                    false_label: BlockId(2),
+                },
+            ),
+            block(2, vec![], Terminator::Return(Some(v(1)))),
+        ]);
+        assert_eq!(eliminate_phis(&mut m), 2);
+        let f = &m.functions[0];
+        assert_eq!(f.blocks.len(), 4, "one trampoline");
+        let tramp = &f.blocks[3];
+        assert_eq!(tramp.label, BlockId(3));
+        assert_eq!(tramp.terminator, Terminator::Branch(BlockId(1)));
+        assert!(matches!(
+            f.blocks[1].terminator,
+            Terminator::CondBranch {
+                true_label: BlockId(3),
+                ..
+            }
+        ));
+        // Phase 1 saves both sources into temporaries; phase 2 restores at the top of bb1.
+        let saved = copies(tramp);
+        assert_eq!(saved.len(), 2);
+        assert_eq!(saved.iter().map(|c| c.1).collect::<Vec<_>>(), vec![v(2), v(1)]);
+        let restored = copies(&f.blocks[1]);
+        assert_eq!(restored, vec![(1, v(saved[0].0)), (2, v(saved[1].0))]);
+        // The entry edge is not critical: copies into the temporaries at the end of bb0.
+        let entry = copies(&f.blocks[0]);
+        assert_eq!(
+            entry.iter().map(|c| c.0).collect::<Vec<_>>(),
+            vec![saved[0].0, saved[1].0]
+        );
+        assert!(f
+            .blocks
+            .iter()
+            .all(|b| !b.instructions.iter().any(|i| matches!(i, Instruction::Phi { .. }))));
+    }
+
+    #[test]
+    fn switch_cases_to_one_target_share_one_trampoline() {
+        let mut m = module(vec![
+            block(
+                0,
+                vec![],
+                Terminator::Switch {
+                    val: Operand::Const(IrConst::I32(0)),
+                    cases: vec![(0, BlockId(2)), (1, BlockId(1)), (2, BlockId(2))],
+                    default: BlockId(2),
+                    ty: IrType::I32,
+                },
+            ),
+            block(1, vec![], Terminator::Branch(BlockId(2))),
+            block(
+                2,
+                vec![phi(
+                    5,
+                    &[
+                        (Operand::Const(IrConst::I64(300)), 0),
+                        (Operand::Const(IrConst::I32(7)), 1),
+                    ],
+                )],
+                Terminator::Return(Some(v(5))),
+            ),
+        ]);
+        eliminate_phis(&mut m);
+        let f = &m.functions[0];
+        assert_eq!(f.blocks.len(), 4);
+        assert_eq!(
+            f.blocks[0].terminator,
+            Terminator::Switch {
+                val: Operand::Const(IrConst::I32(0)),
+                cases: vec![(0, BlockId(3)), (1, BlockId(1)), (2, BlockId(3))],
+                default: BlockId(3),
+                ty: IrType::I32,
+            }
+        );
+        // The constant is narrowed to the phi's type.
+        assert_eq!(copies(&f.blocks[3]), vec![(5, Operand::Const(IrConst::I32(300)))]);
+        assert_eq!(copies(&f.blocks[1]), vec![(5, Operand::Const(IrConst::I32(7)))]);
+    }
+
+    #[test]
+    fn indirect_branch_copies_stay_in_the_predecessor_and_protect_its_target() {
+        // bb0 jumps through %1 to bb1 or bb2; bb1's phi %1 takes %9 from bb0 —
+        // the copy overwrites the branch target, which must be saved first.
+        let mut m = module(vec![
+            block(
+                0,
+                vec![
+                    Instruction::LabelAddr {
+                        dest: Value(1),
+                        label: BlockId(1),
+                    },
+                    Instruction::LabelAddr {
+                        dest: Value(9),
+                        label: BlockId(2),
+                    },
+                ],
+                Terminator::IndirectBranch {
+                    target: v(1),
+                    possible_targets: vec![BlockId(1), BlockId(2)],
+                },
+            ),
+            block(1, vec![phi(3, &[(v(9), 0)])], Terminator::Return(None)),
+            block(2, vec![phi(1, &[(v(9), 0)])], Terminator::Return(None)),
+        ]);
+        eliminate_phis(&mut m);
+        let f = &m.functions[0];
+        assert_eq!(f.blocks.len(), 3, "no trampoline for an indirect branch");
+        let b0 = &f.blocks[0];
+        let Terminator::IndirectBranch { target, .. } = &b0.terminator else {
+            panic!("terminator changed")
+        };
+        let saved = target.as_value().unwrap();
+        assert_ne!(saved, Value(1));
+        let c = copies(b0);
+        assert_eq!(c[0], (saved.0, v(1)), "the target is saved before the copies");
+        assert!(c.contains(&(1, v(9))) && c.contains(&(3, v(9))));
+    }
+
+    #[test]
+    fn asm_goto_edge_gets_a_trampoline_through_its_label() {
+        let asm = InlineAsm {
+            template: String::new(),
+            outputs: vec![],
+            inputs: vec![],
+            clobbers: vec![],
+            operand_types: vec![],
+            goto_labels: vec![("out".into(), BlockId(2))],
+            input_symbols: vec![],
+            seg_overrides: vec![],
+        };
+        let mut m = module(vec![
+            block(
+                0,
+                vec![Instruction::InlineAsm(Box::new(asm))],
+                Terminator::Branch(BlockId(1)),
+            ),
+            block(1, vec![], Terminator::Branch(BlockId(2))),
+            block(
+                2,
+                vec![phi(
+                    4,
+                    &[
+                        (Operand::Const(IrConst::I32(5)), 0),
+                        (Operand::Const(IrConst::I32(6)), 1),
+                    ],
+                )],
+                Terminator::Return(Some(v(4))),
+            ),
+        ]);
+        eliminate_phis(&mut m);
+        let f = &m.functions[0];
+        assert_eq!(f.blocks[0].instructions[0].asm_goto_targets()[0].1, BlockId(3));
+        assert_eq!(f.blocks[0].terminator, Terminator::Branch(BlockId(1)));
+        assert!(copies(&f.blocks[0]).is_empty(), "no copy on the fall-through path");
+        assert_eq!(copies(&f.blocks[3]), vec![(4, Operand::Const(IrConst::I32(5)))]);
+        assert_eq!(f.blocks[3].terminator, Terminator::Branch(BlockId(2)));
+    }
 }

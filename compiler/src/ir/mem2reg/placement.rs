@@ -5,21 +5,25 @@
 //!   Dominance Algorithm", 2001), de-duplicated with a last-join marker instead
 //!   of hash sets, so the work is the total frontier size.
 //! - [`Placer::place`]: Cytron et al.'s iterated dominance frontier of an
-//!   alloca's definition blocks, pruned as LLVM's PromoteMemoryToRegister
-//!   (`ComputeLiveInBlocks`, seed 001) prunes it: a frontier block gets a phi
-//!   only when the alloca is live-in there, and a block that gets no phi does
-//!   not feed the worklist. Live-in blocks are found per alloca by walking
-//!   predecessors backwards from its upward-exposed loads, stopping at blocks
-//!   that define it, so each alloca costs work proportional to its own live
-//!   range and frontier, never to the whole function. Marker arrays are
-//!   stamped with a per-alloca epoch, so they are allocated once per function.
+//!   alloca's definition blocks, then pruned (Choi, Cytron and Ferrante's
+//!   pruned SSA, as LLVM's PromoteMemoryToRegister does with
+//!   `ComputeLiveInBlocks`, seed 001): a frontier block keeps its phi only
+//!   when the alloca is live-in there. Unlike LLVM, liveness is asked only of
+//!   the candidate blocks, by a forward search from each that stops at the
+//!   first load reached before a definition, and blocks a failed search
+//!   explored are remembered as dead; an alloca whose frontier is empty (a
+//!   straight line, a single dominating store) costs no liveness work at all.
+//!   So the work follows each alloca's definitions, frontier and the distance
+//!   from its phis to their uses, not its whole live range or the function's
+//!   size. Marker arrays are stamped with a per-alloca epoch and allocated
+//!   once per function.
 //!
 //! `asm goto` makes a block define a value on one edge and not on another: a
 //! definition at or after an asm goto (its own outputs included) is not seen
 //! along the goto edges. The placer takes the goto targets after which an
 //! alloca is redefined as extra seeds (the value reaching them, the snapshot,
 //! is a definition distinct from the block's final one) and as phi candidates
-//! when they are joins; blocks holding an asm goto never stop the live-in walk.
+//! when they are joins; blocks holding an asm goto never stop the liveness search.
 //! Both are over-approximations: a superfluous phi is correct, a missing one is
 //! not.
 
@@ -79,38 +83,45 @@ pub(super) struct PlacementInput<'a> {
 /// Reusable marker arrays for placing the phis of many allocas in one function.
 pub(super) struct Placer<'a> {
     preds: &'a FlatAdj,
+    succs: &'a FlatAdj,
     frontiers: &'a FlatAdj,
     has_asm_goto: &'a [bool],
-    live_in: Vec<u32>,
+    upward_exposed: Vec<u32>,
     is_def: Vec<u32>,
+    dead: Vec<u32>,
     has_phi: Vec<u32>,
     queued: Vec<u32>,
+    seen: Vec<u32>,
+    search: u32,
     worklist: Vec<u32>,
+    visited: Vec<u32>,
 }
 
 impl<'a> Placer<'a> {
-    pub fn new(preds: &'a FlatAdj, frontiers: &'a FlatAdj, has_asm_goto: &'a [bool]) -> Placer<'a> {
+    pub fn new(preds: &'a FlatAdj, succs: &'a FlatAdj, frontiers: &'a FlatAdj, has_asm_goto: &'a [bool]) -> Placer<'a> {
         let n = preds.num_rows();
         Placer {
             preds,
+            succs,
             frontiers,
             has_asm_goto,
-            live_in: vec![0; n],
+            upward_exposed: vec![0; n],
             is_def: vec![0; n],
+            dead: vec![0; n],
             has_phi: vec![0; n],
             queued: vec![0; n],
+            seen: vec![0; n],
+            search: 0,
             worklist: Vec::new(),
+            visited: Vec::new(),
         }
     }
 
     /// The blocks (sorted by index) that get a phi for one alloca. `epoch`
     /// must be nonzero and distinct for every call on this placer. Without
-    /// `prune`, every block of the iterated frontier gets a phi (minimal SSA).
+    /// `prune`, every block of the iterated frontier gets a phi (minimal SSA);
+    /// with it, only those where the alloca is live-in (pruned SSA).
     pub fn place(&mut self, epoch: u32, input: &PlacementInput<'_>, prune: bool) -> Vec<u32> {
-        if prune {
-            self.compute_live_in(epoch, input);
-        }
-        let wanted = |p: &Placer<'_>, b: u32| !prune || p.live_in[b as usize] == epoch;
         let mut phis = Vec::new();
         self.worklist.clear();
         for &b in input.def_blocks.iter().chain(input.goto_seeds) {
@@ -123,14 +134,14 @@ impl<'a> Placer<'a> {
         // other values on the others: it needs a phi even when it lies inside
         // the region the defining block dominates.
         for &t in input.goto_seeds {
-            if self.preds.len(t as usize) >= 2 && self.has_phi[t as usize] != epoch && wanted(self, t) {
+            if self.preds.len(t as usize) >= 2 && self.has_phi[t as usize] != epoch {
                 self.has_phi[t as usize] = epoch;
                 phis.push(t);
             }
         }
         while let Some(b) = self.worklist.pop() {
             for &y in self.frontiers.row(b as usize) {
-                if self.has_phi[y as usize] == epoch || !wanted(self, y) {
+                if self.has_phi[y as usize] == epoch {
                     continue;
                 }
                 self.has_phi[y as usize] = epoch;
@@ -141,35 +152,52 @@ impl<'a> Placer<'a> {
                 }
             }
         }
+        if prune && !phis.is_empty() {
+            for &b in input.def_blocks {
+                self.is_def[b as usize] = epoch;
+            }
+            for &b in input.upward_exposed {
+                self.upward_exposed[b as usize] = epoch;
+            }
+            phis.retain(|&b| self.live_in(epoch, b));
+        }
         phis.sort_unstable();
         phis
     }
 
-    /// Marks (with `epoch`) every block where the alloca's entry value may be read.
-    fn compute_live_in(&mut self, epoch: u32, input: &PlacementInput<'_>) {
-        for &b in input.def_blocks {
-            self.is_def[b as usize] = epoch;
-        }
-        self.worklist.clear();
-        for &b in input.upward_exposed {
-            if self.live_in[b as usize] != epoch {
-                self.live_in[b as usize] = epoch;
-                self.worklist.push(b);
+    /// Is the alloca live on entry to `start`: does a path lead from there to
+    /// a load before any definition? A forward search that stops at the first
+    /// such load, so a live phi costs the distance to its nearest use; blocks
+    /// a failed search explored are remembered as dead for later searches.
+    fn live_in(&mut self, epoch: u32, start: u32) -> bool {
+        self.search += 1;
+        let stamp = self.search;
+        // Breadth first (`visited` doubles as the queue), so the nearest use ends the search.
+        self.visited.clear();
+        self.visited.push(start);
+        self.seen[start as usize] = stamp;
+        let mut head = 0;
+        while head < self.visited.len() {
+            let bi = self.visited[head] as usize;
+            head += 1;
+            if self.upward_exposed[bi] == epoch {
+                return true;
+            }
+            if self.is_def[bi] == epoch && !self.has_asm_goto[bi] {
+                continue;
+            }
+            for &s in self.succs.row(bi) {
+                let si = s as usize;
+                if self.seen[si] != stamp && self.dead[si] != epoch {
+                    self.seen[si] = stamp;
+                    self.visited.push(s);
+                }
             }
         }
-        while let Some(b) = self.worklist.pop() {
-            for &p in self.preds.row(b as usize) {
-                let pi = p as usize;
-                if self.live_in[pi] == epoch {
-                    continue;
-                }
-                if self.is_def[pi] == epoch && !self.has_asm_goto[pi] {
-                    continue;
-                }
-                self.live_in[pi] = epoch;
-                self.worklist.push(p);
-            }
+        for &b in &self.visited {
+            self.dead[b as usize] = epoch;
         }
+        false
     }
 }
 
@@ -205,9 +233,9 @@ mod tests {
         let (preds, _, idom) = cfg(9, &edges);
         let ours = dominance_frontiers(9, &preds, &idom);
         let reference = crate::ir::analysis::compute_dominance_frontiers(9, &preds, &idom);
-        for b in 0..9 {
+        for (b, expected) in reference.iter().enumerate() {
             let mut a: Vec<usize> = ours.row(b).iter().map(|&x| x as usize).collect();
-            let mut r: Vec<usize> = reference[b].iter().copied().collect();
+            let mut r: Vec<usize> = expected.iter().copied().collect();
             a.sort();
             r.sort();
             assert_eq!(a, r, "block {b}");
@@ -217,10 +245,10 @@ mod tests {
     #[test]
     fn pruning_skips_blocks_where_the_alloca_is_dead() {
         // 0 -> 1 | 2 -> 3 ; definitions in 1 and 2, a load only in 1 (after its store).
-        let (preds, _, idom) = cfg(4, &[(0, 1), (0, 2), (1, 3), (2, 3)]);
+        let (preds, succs, idom) = cfg(4, &[(0, 1), (0, 2), (1, 3), (2, 3)]);
         let df = dominance_frontiers(4, &preds, &idom);
         let goto = vec![false; 4];
-        let mut placer = Placer::new(&preds, &df, &goto);
+        let mut placer = Placer::new(&preds, &succs, &df, &goto);
         let dead = PlacementInput {
             def_blocks: &[1, 2],
             upward_exposed: &[],
@@ -239,10 +267,10 @@ mod tests {
     #[test]
     fn loop_header_gets_a_phi_iterated() {
         // 0 -> 1 -> 2 -> 1, 1 -> 3; def in 2, load in 1: the header needs a phi.
-        let (preds, _, idom) = cfg(4, &[(0, 1), (1, 2), (2, 1), (1, 3)]);
+        let (preds, succs, idom) = cfg(4, &[(0, 1), (1, 2), (2, 1), (1, 3)]);
         let df = dominance_frontiers(4, &preds, &idom);
         let goto = vec![false; 4];
-        let mut placer = Placer::new(&preds, &df, &goto);
+        let mut placer = Placer::new(&preds, &succs, &df, &goto);
         let input = PlacementInput {
             def_blocks: &[2],
             upward_exposed: &[1],
@@ -256,10 +284,10 @@ mod tests {
         // 0 has an asm goto to 2 and falls through to 1 -> 2. A redefinition
         // after the asm makes 2 a merge of the snapshot and the new value,
         // though 0 dominates 2 (so 2 is in no frontier of a definition block).
-        let (preds, _, idom) = cfg(3, &[(0, 1), (0, 2), (1, 2)]);
+        let (preds, succs, idom) = cfg(3, &[(0, 1), (0, 2), (1, 2)]);
         let df = dominance_frontiers(3, &preds, &idom);
         let goto = vec![true, false, false];
-        let mut placer = Placer::new(&preds, &df, &goto);
+        let mut placer = Placer::new(&preds, &succs, &df, &goto);
         let input = PlacementInput {
             def_blocks: &[0],
             upward_exposed: &[2],

@@ -6,12 +6,12 @@
 //! 1. Find promotable allocas ([`scan`]): at most
 //!    [`MAX_PROMOTABLE_ALLOCA_SIZE`] bytes (allocation and type), not volatile,
 //!    used only as the address of loads and stores whose type agrees with the
-//!    alloca's, or as the pointer of a register-constraint asm output; in any
+//!    alloca's (and that name no `%gs`/`%fs` segment), or as the pointer of a register-constraint asm output; in any
 //!    block, not only the entry (inlined code). The same scan records, per
 //!    alloca, its definition blocks, the blocks where a load comes before any
 //!    definition, and the asm-goto targets its later definitions must not reach.
-//! 2-4. CFG, Cooper-Harvey-Kennedy dominators (`ir::analysis`), dominance
-//!    frontiers (`placement.rs`).
+//! 2. to 4. The CFG, Cooper-Harvey-Kennedy dominators (`ir::analysis`) and
+//!    dominance frontiers (`placement.rs`).
 //! 5. Phis at the pruned iterated dominance frontier (`placement.rs`), then the
 //!    copy-cost limit: phis cost one copy per predecessor; while the total
 //!    (phis already in the function included) is above [`MAX_PHI_COPY_COST`]
@@ -149,7 +149,7 @@ pub fn promote_with_options(func: &mut IrFunction, opts: &PromoteOptions) -> Pro
     // Step 5: placement, per alloca.
     let frontiers = dominance_frontiers(cfg.num_blocks, &cfg.preds, &cfg.idom);
     let has_asm_goto = asm_goto_blocks(func);
-    let mut placer = Placer::new(&cfg.preds, &frontiers, &has_asm_goto);
+    let mut placer = Placer::new(&cfg.preds, &cfg.succs, &frontiers, &has_asm_goto);
     let mut phi_blocks: Vec<Vec<u32>> = vec![Vec::new(); cands.len()];
     let mut costs = vec![0usize; cands.len()];
     for (i, c) in cands.iter().enumerate() {
@@ -373,23 +373,30 @@ fn scan(func: &IrFunction, cfg: &CfgAnalysis, include_params: bool, max: u32) ->
         gotos_so_far.clear();
         for inst in &block.instructions {
             match inst {
-                Instruction::Load { ptr, ty, .. } => {
+                Instruction::Load {
+                    ptr, ty, seg_override, ..
+                } => {
                     if let Some(c) = lookup(*ptr) {
                         let cand = &mut cands[c as usize];
-                        if agrees(*ty, cand.ty) {
+                        if agrees(*ty, cand.ty) && *seg_override == AddressSpace::Default {
                             cand.record_load(b);
                         } else {
                             cand.ok = false;
                         }
                     }
                 }
-                Instruction::Store { val, ptr, ty, .. } => {
+                Instruction::Store {
+                    val,
+                    ptr,
+                    ty,
+                    seg_override,
+                } => {
                     if let Some(c) = val.as_value().and_then(lookup) {
                         cands[c as usize].ok = false;
                     }
                     if let Some(c) = lookup(*ptr) {
                         let cand = &mut cands[c as usize];
-                        if agrees(*ty, cand.ty) {
+                        if agrees(*ty, cand.ty) && *seg_override == AddressSpace::Default {
                             cand.num_stores += 1;
                             cand.record_def(b, &gotos_so_far);
                         } else {

@@ -363,6 +363,7 @@ fn finish_phis(func: &mut IrFunction, cfg: &CfgAnalysis, mut r: Renamer<'_>, rem
         }
     }
     let mut per_block: Vec<Vec<Instruction>> = vec![Vec::new(); func.blocks.len()];
+    let mut positions: FxHashMap<usize, FxHashMap<BlockId, usize>> = FxHashMap::default();
     for phi in r.phis.drain(..) {
         if !phi.used {
             r.out.phis_removed += 1;
@@ -371,17 +372,31 @@ fn finish_phis(func: &mut IrFunction, cfg: &CfgAnalysis, mut r: Renamer<'_>, rem
         r.out.phis_kept += 1;
         let b = phi.block as usize;
         let ty = r.slots[phi.slot as usize].ty;
-        let mut incoming = phi.incoming;
         // One entry per predecessor, in predecessor order; zero from unreachable ones.
         let preds = cfg.preds.row(b);
-        for &p in preds {
-            let label = func.blocks[p as usize].label;
-            if !incoming.iter().any(|(_, l)| *l == label) {
-                incoming.push((Operand::Const(IrConst::zero(ty)), label));
+        let pos = positions.entry(b).or_insert_with(|| {
+            preds
+                .iter()
+                .enumerate()
+                .map(|(k, &p)| (func.blocks[p as usize].label, k))
+                .collect()
+        });
+        let mut slots: Vec<Option<Operand>> = vec![None; preds.len()];
+        for (op, label) in phi.incoming {
+            if let Some(&k) = pos.get(&label) {
+                slots[k].get_or_insert(op);
             }
         }
-        let pos = |l: BlockId| preds.iter().position(|&p| func.blocks[p as usize].label == l);
-        incoming.sort_by_key(|(_, l)| pos(*l));
+        let incoming: Vec<(Operand, BlockId)> = slots
+            .into_iter()
+            .zip(preds)
+            .map(|(op, &p)| {
+                (
+                    op.unwrap_or(Operand::Const(IrConst::zero(ty))),
+                    func.blocks[p as usize].label,
+                )
+            })
+            .collect();
         per_block[b].push(Instruction::Phi {
             dest: phi.dest,
             ty,
