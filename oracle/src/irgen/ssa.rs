@@ -3,7 +3,8 @@
 //! `main` runs a sequence of loops. Each loop header carries a group of phis
 //! whose back-edge values are a random mix of the group's own phis (swaps,
 //! rotations, chains such as `a=b, b=c, c=a`, self-copies), values computed in
-//! the body, and constants; the latch ends in a conditional branch, so the
+//! the body, and constants; the latch ends in a conditional branch or in a
+//! switch whose several cases all go back to the header, so the
 //! back edge is a critical edge. Between loops a switch with duplicate targets
 //! feeds a join block whose phis read the loop's phis. All values are `i64`
 //! or `i32` so any phi may read any other of its type; the function returns a
@@ -158,10 +159,23 @@ impl SsaGen {
             rhs: Operand::Const(IrConst::I32(trip)),
             ty: IrType::I32,
         });
-        self.blocks[body].terminator = Terminator::CondBranch {
-            cond: Operand::Value(t),
-            true_label: self.label(header),
-            false_label: self.label(exit),
+        self.blocks[body].terminator = if c.chance(1, 3) {
+            // A switch latch: every iteration count below the trip count is its
+            // own case back to the header (one edge carrying several cases),
+            // the default leaves the loop; the header's phis are live on both.
+            let cases = (1..trip.max(2) as i64).map(|v| (v, self.label(header))).collect();
+            Terminator::Switch {
+                val: next,
+                cases,
+                default: self.label(exit),
+                ty: IrType::I32,
+            }
+        } else {
+            Terminator::CondBranch {
+                cond: Operand::Value(t),
+                true_label: self.label(header),
+                false_label: self.label(exit),
+            }
         };
 
         // Back-edge values: mostly other phis of the same type (a permutation), so
