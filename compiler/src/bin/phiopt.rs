@@ -14,6 +14,7 @@ use clap::Parser;
 use phicc::ir::interp::{self, Outcome, RunConfig};
 use phicc::ir::module::IrModule;
 use phicc::ir::text::{parse_module, print_module};
+use phicc::ir::verify::{verify_module, VerifyMode};
 use phicc::passes::Pipeline;
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -98,6 +99,14 @@ fn real_main(cli: &Cli) -> Result<ExitCode, InputError> {
     }
     let (name, text) = read_input(cli.input.as_deref())?;
     let module = parse_module(&text).map_err(|e| InputError(format!("{name}:{e}")))?;
+    // Invalid input is the user's error (exit 2); a verifier failure after a
+    // pass is a finding (exit 1). So the input is verified first when any
+    // verification was asked for.
+    if cli.verify_each || cli.check || cli.passes.split(',').any(|p| p.trim() == "verify") {
+        if let Err(e) = verify_module(&module, VerifyMode::Ssa) {
+            return Err(InputError(format!("{name}: the input does not verify:\n{e}")));
+        }
+    }
     let mut pipeline = Pipeline::parse(&cli.passes).map_err(InputError)?;
     pipeline.verify_each = cli.verify_each;
     let schedules = parse_list::<u64>(&cli.schedule, "--schedule")?;

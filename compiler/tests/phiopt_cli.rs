@@ -1,0 +1,132 @@
+//! The `phiopt` command line: exit statuses, input from a file or stdin,
+//! output to stdout or `-o`, `--run`, `--check`, `--stats` and clear errors.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn phiopt(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_phiopt"));
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("phiopt runs");
+    if let Some(text) = stdin {
+        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    } else {
+        drop(child.stdin.take());
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn corpus(name: &str) -> String {
+    format!("{}/../corpora/ir/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+const SWAP: &str = "define @main() -> i32 {
+bb0:
+  %0 = alloca i32, size 4, align 4
+  store i32 41i32, %0
+  %1 = load i32 %0
+  %2 = add i32 %1, 1i32
+  ret %2
+}
+";
+
+#[test]
+fn check_passes_on_the_corpus() {
+    for f in ["loop_swap.ir", "asm_goto_outputs.ir", "computed_goto.ir"] {
+        let o = phiopt(
+            &[
+                "--passes=mem2reg-pipeline",
+                "--verify-each",
+                "--check",
+                "--schedule=0,1,2",
+                &corpus(f),
+            ],
+            None,
+        );
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{f}: {out}{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(out.matches("same outcome").count(), 3, "{out}");
+    }
+}
+
+#[test]
+fn reads_stdin_runs_and_prints() {
+    let o = phiopt(&["--passes=mem2reg", "--run"], Some(SWAP));
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("42"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    // Without --run or --check the transformed IR is printed: no alloca left.
+    let o = phiopt(&["--passes=mem2reg-pipeline", "-"], Some(SWAP));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(out.contains("define @main") && !out.contains("alloca"), "{out}");
+}
+
+#[test]
+fn writes_output_file_and_stats() {
+    let dir = std::env::temp_dir().join(format!("phiopt-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("out.ir");
+    let o = phiopt(
+        &[
+            "--passes=mem2reg",
+            "--stats",
+            "-o",
+            out.to_str().unwrap(),
+            &corpus("diamond.ir"),
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("phi"), "{text}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("allocas promoted"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_input_is_exit_2_with_a_position() {
+    let o = phiopt(&["--run"], Some("define @main() -> i32 {\nbb0:\n  ret %\n}\n"));
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("<stdin>:3:"), "{err}");
+
+    let o = phiopt(&["/nonexistent/file.ir"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot read"));
+
+    let o = phiopt(&["--passes=mem2reg,nosuchpass"], Some(SWAP));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown pass"));
+
+    // Input that parses but does not verify (use of an undefined value).
+    let bad = "define @main() -> i32 {\nbb0:\n  ret %7\n}\n";
+    let o = phiopt(&["--passes=verify"], Some(bad));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("does not verify"));
+}
+
+#[test]
+fn inject_bug_needs_the_feature() {
+    let o = phiopt(&["--inject-bug=lost-copy", "--passes=phi-elim"], Some(SWAP));
+    if cfg!(feature = "inject-bugs") {
+        assert_eq!(o.status.code(), Some(0));
+    } else {
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains("inject-bugs"));
+    }
+    let o = phiopt(&["--inject-bug=no-such-bug"], Some(SWAP));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown injected bug"));
+}
