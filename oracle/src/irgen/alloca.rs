@@ -550,19 +550,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
             self.terminate(Terminator::Branch(self.label(header)));
             self.cur = header;
             let n = self.load(ctr);
-            let t = self.value();
-            self.emit(Instruction::Cmp {
-                dest: t,
-                op: IrCmpOp::Slt,
-                lhs: n,
-                rhs: trip,
-                ty: IrType::I32,
-            });
-            self.terminate(Terminator::CondBranch {
-                cond: Operand::Value(t),
-                true_label: self.label(body),
-                false_label: self.label(exit),
-            });
+            self.branch_if_less(n, trip, body, exit);
             self.cur = body;
             self.region(5);
             self.increment(ctr);
@@ -573,22 +561,27 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
             self.cur = body;
             self.region(5);
             let n = self.increment(ctr);
-            let t = self.value();
-            self.emit(Instruction::Cmp {
-                dest: t,
-                op: IrCmpOp::Slt,
-                lhs: n,
-                rhs: trip,
-                ty: IrType::I32,
-            });
-            self.terminate(Terminator::CondBranch {
-                cond: Operand::Value(t),
-                true_label: self.label(body),
-                false_label: self.label(exit),
-            });
+            self.branch_if_less(n, trip, body, exit);
         }
         self.loop_depth -= 1;
         self.cur = exit;
+    }
+
+    /// End the current block with `if (n < trip) goto yes; else goto no;`.
+    fn branch_if_less(&mut self, n: Operand, trip: Operand, yes: usize, no: usize) {
+        let t = self.value();
+        self.emit(Instruction::Cmp {
+            dest: t,
+            op: IrCmpOp::Slt,
+            lhs: n,
+            rhs: trip,
+            ty: IrType::I32,
+        });
+        self.terminate(Terminator::CondBranch {
+            cond: Operand::Value(t),
+            true_label: self.label(yes),
+            false_label: self.label(no),
+        });
     }
 
     fn increment(&mut self, ctr: Var) -> Operand {
@@ -960,20 +953,8 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         self.terminate(Terminator::Branch(self.label(header)));
         self.cur = header;
         let n = self.load(ctr);
-        let t = self.value();
-        self.emit(Instruction::Cmp {
-            dest: t,
-            op: IrCmpOp::Slt,
-            lhs: n,
-            rhs: Operand::Const(IrConst::I32(2)),
-            ty: IrType::I32,
-        });
         let body = self.new_block();
-        self.terminate(Terminator::CondBranch {
-            cond: Operand::Value(t),
-            true_label: self.label(body),
-            false_label: self.label(exit),
-        });
+        self.branch_if_less(n, Operand::Const(IrConst::I32(2)), body, exit);
         self.cur = body;
         for _ in 0..6 {
             let sel = self.selector(100);
