@@ -21,7 +21,7 @@
 //! stores to a global, passes to `@sink` and returns, so every variable's
 //! final value is observable.
 
-use super::Choices;
+use super::{Choices, Emit};
 use arbitrary::Unstructured;
 use phicc::ir::reexports::*;
 
@@ -118,6 +118,18 @@ struct FnGen<'g, 'a, 'b> {
     ret: IrType,
 }
 
+impl Emit for FnGen<'_, '_, '_> {
+    fn value(&mut self) -> Value {
+        let v = Value(self.next_value);
+        self.next_value += 1;
+        v
+    }
+
+    fn emit(&mut self, inst: Instruction) {
+        self.blocks[self.cur].instructions.push(inst);
+    }
+}
+
 impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
     fn new(c: &'g mut Choices<'a, 'b>, next_block: &'g mut u32, callees: &'g [Callee]) -> Self {
         FnGen {
@@ -195,12 +207,6 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
 
     // ---- emission helpers ----
 
-    fn value(&mut self) -> Value {
-        let v = Value(self.next_value);
-        self.next_value += 1;
-        v
-    }
-
     fn new_block(&mut self) -> usize {
         let label = BlockId(*self.next_block);
         *self.next_block += 1;
@@ -210,10 +216,6 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
 
     fn label(&self, idx: usize) -> BlockId {
         self.blocks[idx].label
-    }
-
-    fn emit(&mut self, inst: Instruction) {
-        self.blocks[self.cur].instructions.push(inst);
     }
 
     fn terminate(&mut self, t: Terminator) {
@@ -284,26 +286,6 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
             ty: var.ty,
             seg_override: AddressSpace::Default,
         });
-    }
-
-    fn binop(&mut self, op: IrBinOp, lhs: Operand, rhs: Operand, ty: IrType) -> Operand {
-        let dest = self.value();
-        self.emit(Instruction::BinOp { dest, op, lhs, rhs, ty });
-        Operand::Value(dest)
-    }
-
-    fn cast(&mut self, src: Operand, from_ty: IrType, to_ty: IrType) -> Operand {
-        if from_ty == to_ty {
-            return src;
-        }
-        let dest = self.value();
-        self.emit(Instruction::Cast {
-            dest,
-            src,
-            from_ty,
-            to_ty,
-        });
-        Operand::Value(dest)
     }
 
     fn global_addr(&mut self, name: &str) -> Value {

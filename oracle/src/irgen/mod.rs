@@ -58,6 +58,46 @@ pub fn generate(bytes: &[u8], mode: GenMode) -> phicc::ir::module::IrModule {
     }
 }
 
+/// Instruction emission shared by the generators: an implementor provides
+/// fresh values and appends to its current block; the helpers build on that.
+pub(crate) trait Emit {
+    fn value(&mut self) -> phicc::ir::instruction::Value;
+    fn emit(&mut self, inst: phicc::ir::instruction::Instruction);
+
+    /// `dest = lhs op rhs` at `ty`.
+    fn binop(
+        &mut self,
+        op: phicc::ir::ops::IrBinOp,
+        lhs: phicc::ir::instruction::Operand,
+        rhs: phicc::ir::instruction::Operand,
+        ty: phicc::ir::types::IrType,
+    ) -> phicc::ir::instruction::Operand {
+        let dest = self.value();
+        self.emit(phicc::ir::instruction::Instruction::BinOp { dest, op, lhs, rhs, ty });
+        phicc::ir::instruction::Operand::Value(dest)
+    }
+
+    /// `src` converted from `from_ty` to `to_ty` (no instruction when they are equal).
+    fn cast(
+        &mut self,
+        src: phicc::ir::instruction::Operand,
+        from_ty: phicc::ir::types::IrType,
+        to_ty: phicc::ir::types::IrType,
+    ) -> phicc::ir::instruction::Operand {
+        if from_ty == to_ty {
+            return src;
+        }
+        let dest = self.value();
+        self.emit(phicc::ir::instruction::Instruction::Cast {
+            dest,
+            src,
+            from_ty,
+            to_ty,
+        });
+        phicc::ir::instruction::Operand::Value(dest)
+    }
+}
+
 /// Total choice helpers over `Unstructured` that never fail: when the input
 /// is exhausted they return the smallest alternative.
 pub(crate) struct Choices<'a, 'b> {

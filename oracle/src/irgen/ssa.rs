@@ -10,7 +10,7 @@
 //! or `i32` so any phi may read any other of its type; the function returns a
 //! checksum of every phi and reports it to `@sink`.
 
-use super::Choices;
+use super::{Choices, Emit};
 use arbitrary::Unstructured;
 use phicc::ir::reexports::*;
 
@@ -42,8 +42,8 @@ pub fn generate(u: &mut Unstructured) -> IrModule {
     let mut acc = Operand::Const(IrConst::I64(17));
     for (v, ty) in live {
         let x = g.cast(v, ty, IrType::I64);
-        let m = g.bin(IrBinOp::Mul, acc, Operand::Const(IrConst::I64(1_000_003)), IrType::I64);
-        acc = g.bin(IrBinOp::Add, m, x, IrType::I64);
+        let m = g.binop(IrBinOp::Mul, acc, Operand::Const(IrConst::I64(1_000_003)), IrType::I64);
+        acc = g.binop(IrBinOp::Add, m, x, IrType::I64);
     }
     let dest = g.value();
     g.emit(Instruction::Call {
@@ -78,12 +78,18 @@ struct SsaGen {
     cur: usize,
 }
 
-impl SsaGen {
+impl Emit for SsaGen {
     fn value(&mut self) -> Value {
         self.next_value += 1;
         Value(self.next_value - 1)
     }
 
+    fn emit(&mut self, i: Instruction) {
+        self.blocks[self.cur].instructions.push(i);
+    }
+}
+
+impl SsaGen {
     fn new_block(&mut self) -> usize {
         let id = BlockId(self.blocks.len() as u32);
         self.blocks.push(BasicBlock::new(id));
@@ -92,30 +98,6 @@ impl SsaGen {
 
     fn label(&self, b: usize) -> BlockId {
         self.blocks[b].label
-    }
-
-    fn emit(&mut self, i: Instruction) {
-        self.blocks[self.cur].instructions.push(i);
-    }
-
-    fn bin(&mut self, op: IrBinOp, lhs: Operand, rhs: Operand, ty: IrType) -> Operand {
-        let dest = self.value();
-        self.emit(Instruction::BinOp { dest, op, lhs, rhs, ty });
-        Operand::Value(dest)
-    }
-
-    fn cast(&mut self, src: Operand, from_ty: IrType, to_ty: IrType) -> Operand {
-        if from_ty == to_ty {
-            return src;
-        }
-        let dest = self.value();
-        self.emit(Instruction::Cast {
-            dest,
-            src,
-            from_ty,
-            to_ty,
-        });
-        Operand::Value(dest)
     }
 
     /// A loop whose header phis permute each other on the back edge.
@@ -141,10 +123,10 @@ impl SsaGen {
             let (b, tb) = phis[c.index(n)];
             let b = self.cast(Operand::Value(b), tb, ty);
             let op = c.pick(&[IrBinOp::Add, IrBinOp::Sub, IrBinOp::Mul, IrBinOp::Xor]);
-            let r = self.bin(op, Operand::Value(a), b, ty);
+            let r = self.binop(op, Operand::Value(a), b, ty);
             computed.push((r, ty));
         }
-        let next = self.bin(
+        let next = self.binop(
             IrBinOp::Add,
             Operand::Value(ctr),
             Operand::Const(IrConst::I32(1)),
@@ -245,7 +227,7 @@ impl SsaGen {
             .find(|(_, t)| *t == IrType::I64)
             .map(|(v, _)| *v)
             .unwrap_or(Operand::Const(IrConst::I64(3)));
-        let sel = self.bin(IrBinOp::URem, sel_src, Operand::Const(IrConst::I64(7)), IrType::I64);
+        let sel = self.binop(IrBinOp::URem, sel_src, Operand::Const(IrConst::I64(7)), IrType::I64);
         // Some cases (often several) go straight to the join, like the default.
         let direct = c.chance(1, 2);
         let cases: Vec<(i64, BlockId)> = (0..6)
