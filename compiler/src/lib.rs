@@ -5,6 +5,8 @@
 //! The pipeline (design.md): C source -> frontend -> alloca IR (`ir`) ->
 //! mem2reg -> SSA passes -> phi elimination -> backend assembly.
 
+pub mod backend;
+pub mod driver;
 pub mod frontend;
 pub mod inject;
 pub mod ir;

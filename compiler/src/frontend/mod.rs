@@ -8,7 +8,8 @@
 //!       --preprocess/> tokens after directives and macro expansion (phase 4)
 //!       --parse/-----> ast::TranslationUnit (phases 5-7: literals decoded by
 //!                      literal.rs, adjacent strings concatenated, keywords recognised)
-//!       (next: sema over the AST using types.rs -> lowering to the alloca IR)
+//!       --sema/------> hir::Program (typed tree: names resolved, conversions explicit)
+//!       (then ir::lowering turns the typed tree into alloca IR)
 //! ```
 //!
 //! * `source.rs` owns every file and the diagnostics type. A `Span` is a byte
@@ -42,11 +43,13 @@
 //! output of `preprocess`).
 
 pub mod ast;
+pub mod hir;
 pub mod layout;
 pub mod lexer;
 pub mod literal;
 pub mod parse;
 pub mod preprocess;
+pub mod sema;
 pub mod source;
 pub mod target;
 pub mod token;
