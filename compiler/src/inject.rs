@@ -31,10 +31,13 @@ pub enum Bug {
     WrongUninitValue,
     /// A switch with several cases to one target gets the edge's copies once per case.
     SwitchDupEdge,
+    /// Phis behind an indirect branch with several targets are not isolated:
+    /// the copies at its end clobber a phi destination live on another target.
+    NoIndirectIsolation,
 }
 
 impl Bug {
-    pub const ALL: [Bug; 9] = [
+    pub const ALL: [Bug; 10] = [
         Bug::LostCopy,
         Bug::NoCriticalEdgeSplit,
         Bug::NoAsmGotoSnapshot,
@@ -44,6 +47,7 @@ impl Bug {
         Bug::DirectDfOnly,
         Bug::WrongUninitValue,
         Bug::SwitchDupEdge,
+        Bug::NoIndirectIsolation,
     ];
 
     pub fn name(self) -> &'static str {
@@ -57,6 +61,7 @@ impl Bug {
             Bug::DirectDfOnly => "direct-df-only",
             Bug::WrongUninitValue => "wrong-uninit-value",
             Bug::SwitchDupEdge => "switch-dup-edge",
+            Bug::NoIndirectIsolation => "no-indirect-isolation",
         }
     }
 

@@ -22,7 +22,9 @@ static SWITCH: Mutex<()> = Mutex::new(());
 /// test (the issue allows 10,000; today's first findings come far sooner).
 fn plan(bug: Bug) -> (GenMode, u64) {
     match bug {
-        Bug::LostCopy | Bug::NoCriticalEdgeSplit | Bug::SwitchDupEdge => (GenMode::Ssa, 2_000),
+        Bug::LostCopy | Bug::NoCriticalEdgeSplit | Bug::SwitchDupEdge | Bug::NoIndirectIsolation => {
+            (GenMode::Ssa, 2_000)
+        }
         _ => (GenMode::Alloca, 2_000),
     }
 }

@@ -3,9 +3,9 @@
 //! `main` runs a sequence of loops. Each loop header carries a group of phis
 //! whose back-edge values are a random mix of the group's own phis (swaps,
 //! rotations, chains such as `a=b, b=c, c=a`, self-copies), values computed in
-//! the body, and constants; the latch ends in a conditional branch or in a
-//! switch whose several cases all go back to the header, so the
-//! back edge is a critical edge. Between loops a switch with duplicate targets
+//! the body, and constants; the latch ends in a conditional branch, in a
+//! switch whose several cases all go back to the header (so the back edge is
+//! a critical edge), or in a computed goto (an edge that cannot be split). Between loops a switch with duplicate targets
 //! feeds a join block whose phis read the loop's phis. All values are `i64`
 //! or `i32` so any phi may read any other of its type; the function returns a
 //! checksum of every phi and reports it to `@sink`.
@@ -151,6 +151,30 @@ impl SsaGen {
                 cases,
                 default: self.label(exit),
                 ty: IrType::I32,
+            }
+        } else if c.chance(1, 3) {
+            // A computed-goto latch: its edges cannot be split, so the copies
+            // for the header's phis run at its end even when it leaves for the
+            // exit, where those phis are still live.
+            let (to_header, to_exit, target) = (self.value(), self.value(), self.value());
+            self.emit(Instruction::LabelAddr {
+                dest: to_header,
+                label: self.label(header),
+            });
+            self.emit(Instruction::LabelAddr {
+                dest: to_exit,
+                label: self.label(exit),
+            });
+            self.emit(Instruction::Select {
+                dest: target,
+                cond: Operand::Value(t),
+                true_val: Operand::Value(to_header),
+                false_val: Operand::Value(to_exit),
+                ty: IrType::Ptr,
+            });
+            Terminator::IndirectBranch {
+                target: Operand::Value(target),
+                possible_targets: vec![self.label(header), self.label(exit)],
             }
         } else {
             Terminator::CondBranch {

@@ -19,7 +19,10 @@
 //!   whose targets cannot be retargeted (the seed's documented exception); in a
 //!   trampoline reached by retargeting the goto label for an `asm goto` edge,
 //!   because copies at the end of the block would only run on the fall-through
-//!   path. Trampolines are memoized per (predecessor, target) and labelled from
+//!   path. Copies left at the end of an indirect branch with several targets
+//!   also run when it jumps elsewhere, so every phi of a block reached that
+//!   way goes through temporaries (Boissinot et al.'s phi isolation), which
+//!   makes the extra copies dead. Trampolines are memoized per (predecessor, target) and labelled from
 //!   a module-wide counter ([`IrModule::next_block_id`]).
 //! - Copies gathered at the end of one predecessor for several targets (an
 //!   indirect branch) or read by its terminator could read a destination
@@ -69,6 +72,13 @@ fn placement(pred: &BasicBlock, target: BlockId) -> Placement {
         Terminator::IndirectBranch { .. } => Placement::EndOfPred,
         _ if term_succs.len() >= 2 && !enabled(Bug::NoCriticalEdgeSplit) => Placement::TrampolineViaTerminator,
         _ => Placement::EndOfPred,
+    }
+}
+
+fn is_multiway_indirect(term: &Terminator) -> bool {
+    match term {
+        Terminator::IndirectBranch { .. } => term.successors().len() >= 2,
+        _ => false,
     }
 }
 
@@ -134,6 +144,21 @@ fn eliminate_in_function(func: &mut IrFunction, next_label: &mut u32) -> usize {
                     }
                 }
             }
+        }
+        // An indirect branch with several targets cannot be split: copies at
+        // its end also run when it goes elsewhere, where a phi's destination
+        // may still be live (the lost-copy problem without a critical-edge
+        // split). Isolating every phi of the block through temporaries makes
+        // those copies harmless: a temporary is read only at the top of this
+        // block, and every edge into it writes the temporary first.
+        if !enabled(Bug::NoIndirectIsolation)
+            && edges.iter().any(|e| {
+                label_to_idx
+                    .get(e)
+                    .is_some_and(|&p| is_multiway_indirect(&func.blocks[p].terminator))
+            })
+        {
+            conflicting.iter_mut().for_each(|c| *c = true);
         }
         if enabled(Bug::LostCopy) {
             conflicting.iter_mut().for_each(|c| *c = false);
@@ -415,8 +440,52 @@ mod tests {
 
     #[test]
     fn indirect_branch_copies_stay_in_the_predecessor_and_protect_its_target() {
-        // bb0 jumps through %1 to bb1 or bb2; bb1's phi %1 takes %9 from bb0 —
-        // the copy overwrites the branch target, which must be saved first.
+        // bb0 jumps through %1 to its only target bb1, whose phis %1 and %3
+        // take %9 from bb0: the copy overwrites the branch target, which must
+        // be saved first.
+        let mut m = module(vec![
+            block(
+                0,
+                vec![
+                    Instruction::LabelAddr {
+                        dest: Value(1),
+                        label: BlockId(1),
+                    },
+                    Instruction::LabelAddr {
+                        dest: Value(9),
+                        label: BlockId(1),
+                    },
+                ],
+                Terminator::IndirectBranch {
+                    target: v(1),
+                    possible_targets: vec![BlockId(1)],
+                },
+            ),
+            block(
+                1,
+                vec![phi(3, &[(v(9), 0)]), phi(1, &[(v(9), 0)])],
+                Terminator::Return(None),
+            ),
+        ]);
+        eliminate_phis(&mut m);
+        let f = &m.functions[0];
+        assert_eq!(f.blocks.len(), 2, "no trampoline for an indirect branch");
+        let b0 = &f.blocks[0];
+        let Terminator::IndirectBranch { target, .. } = &b0.terminator else {
+            panic!("terminator changed")
+        };
+        let saved = target.as_value().unwrap();
+        assert_ne!(saved, Value(1));
+        let c = copies(b0);
+        assert_eq!(c[0], (saved.0, v(1)), "the target is saved before the copies");
+        assert!(c.contains(&(1, v(9))) && c.contains(&(3, v(9))));
+    }
+
+    #[test]
+    fn phis_behind_a_multiway_indirect_branch_are_isolated() {
+        // bb0 jumps to bb1 or bb2; bb1's phi %3 takes %9. The copy at the end
+        // of bb0 also runs when it goes to bb2, so it must write a temporary
+        // that only bb1 reads, never %3 itself.
         let mut m = module(vec![
             block(
                 0,
@@ -436,20 +505,20 @@ mod tests {
                 },
             ),
             block(1, vec![phi(3, &[(v(9), 0)])], Terminator::Return(None)),
-            block(2, vec![phi(1, &[(v(9), 0)])], Terminator::Return(None)),
+            block(2, vec![], Terminator::Return(None)),
         ]);
         eliminate_phis(&mut m);
         let f = &m.functions[0];
         assert_eq!(f.blocks.len(), 3, "no trampoline for an indirect branch");
-        let b0 = &f.blocks[0];
-        let Terminator::IndirectBranch { target, .. } = &b0.terminator else {
-            panic!("terminator changed")
-        };
-        let saved = target.as_value().unwrap();
-        assert_ne!(saved, Value(1));
-        let c = copies(b0);
-        assert_eq!(c[0], (saved.0, v(1)), "the target is saved before the copies");
-        assert!(c.contains(&(1, v(9))) && c.contains(&(3, v(9))));
+        let c0 = copies(&f.blocks[0]);
+        assert_eq!(c0.len(), 1);
+        let (tmp, src) = c0[0];
+        assert_eq!(src, v(9));
+        assert!(
+            tmp != 3 && tmp != 1 && tmp != 9,
+            "the edge copy writes a fresh temporary"
+        );
+        assert_eq!(copies(&f.blocks[1]), vec![(3, v(tmp))]);
     }
 
     #[test]
