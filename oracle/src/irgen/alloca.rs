@@ -543,7 +543,11 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
             self.cur = body;
             self.region(5);
             let n = self.increment(ctr);
-            self.branch_if_less(n, trip, body, exit);
+            if self.c.chance(1, 3) {
+                self.computed_branch_if_less(n, trip, body, exit);
+            } else {
+                self.branch_if_less(n, trip, body, exit);
+            }
         }
         self.loop_depth -= 1;
         self.cur = exit;
@@ -563,6 +567,39 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
             cond: Operand::Value(t),
             true_label: self.label(yes),
             false_label: self.label(no),
+        });
+    }
+
+    /// `goto *(n < trip ? &&yes : &&no)`: a latch whose edges cannot be split,
+    /// so phi copies for `yes` also run on the way to `no`.
+    fn computed_branch_if_less(&mut self, n: Operand, trip: Operand, yes: usize, no: usize) {
+        let t = self.value();
+        self.emit(Instruction::Cmp {
+            dest: t,
+            op: IrCmpOp::Slt,
+            lhs: n,
+            rhs: trip,
+            ty: IrType::I32,
+        });
+        let (a, b, target) = (self.value(), self.value(), self.value());
+        self.emit(Instruction::LabelAddr {
+            dest: a,
+            label: self.label(yes),
+        });
+        self.emit(Instruction::LabelAddr {
+            dest: b,
+            label: self.label(no),
+        });
+        self.emit(Instruction::Select {
+            dest: target,
+            cond: Operand::Value(t),
+            true_val: Operand::Value(a),
+            false_val: Operand::Value(b),
+            ty: IrType::Ptr,
+        });
+        self.terminate(Terminator::IndirectBranch {
+            target: Operand::Value(target),
+            possible_targets: vec![self.label(yes), self.label(no)],
         });
     }
 
