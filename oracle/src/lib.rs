@@ -1,7 +1,8 @@
 //! oracle: the differential-testing and fuzzing harness of phicc: program
-//! generators (IR today; C later), the in-process IR check, IR campaigns and
+//! generators (IR and C), the in-process IR check, IR campaigns and
 //! the IR reducer (design.md, "The harness").
 
+pub mod cgen;
 pub mod ircampaign;
 pub mod ircheck;
 pub mod irgen;
