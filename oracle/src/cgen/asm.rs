@@ -17,7 +17,13 @@
 //! they stay sign-extended as the LP64 ABI keeps them. Outputs are only
 //! defined on the fall-through path (GCC: "outputs are only valid on the
 //! fallthrough path" for older compilers): the code at each label assigns
-//! every output again before anything can read it.
+//! every output again before anything can read it, then mixes it into the
+//! checksum. That mix is not only for observability: GCC 12.2 at -O1 and
+//! above moves a label block that holds nothing but `x = constant` onto the
+//! asm goto edge, in front of the asm, whose output then overwrites it (a
+//! reference-compiler bug the programs must not trigger). GCC 12 also
+//! deletes an `asm goto` whose outputs are dead unless it is written
+//! `volatile`, so every one is.
 
 use super::expr::ExprCtx;
 use super::function::FnGen;
@@ -109,10 +115,7 @@ impl FnGen<'_, '_, '_> {
     /// An `asm goto` statement with per-target templates, its fall-through
     /// code and the code at each label.
     pub fn asm_goto(&mut self) -> bool {
-        let form = match self.c.index(4) {
-            2 if !self.cfg.asm_goto_inout => 0,
-            f => f,
-        };
+        let form = self.c.index(4);
         let nlabels = if self.c.chance(1, 3) { 2 } else { 1 };
         let named = self.c.chance(1, 3);
         let sem = if self.c.chance(1, 2) {
@@ -163,6 +166,9 @@ impl FnGen<'_, '_, '_> {
             operands: outs.len() + ins.len() + if inout { outs.len() } else { 0 },
             labels: labels.clone(),
         };
+        // `asm goto` is volatile by definition, but GCC 12 deletes one whose
+        // outputs are dead unless it says so (then its jumps are lost too).
+        let keyword = self.c.pick(&["__asm__ __volatile__ goto", "asm volatile goto"]);
         self.out.open("{");
         for (arch, cpp) in [
             (Arch::X86, "#if defined(__x86_64__)"),
@@ -196,7 +202,7 @@ impl FnGen<'_, '_, '_> {
                 .collect();
             let clobbers = if arch == Arch::X86 { "\"cc\"" } else { "" };
             self.out.line(&format!(
-                "__asm__ goto(\"{template}\" : {} : {} : {clobbers} : {});",
+                "{keyword}(\"{template}\" : {} : {} : {clobbers} : {});",
                 outputs.join(", "),
                 inputs.join(", "),
                 labels.join(", ")
@@ -240,6 +246,12 @@ impl FnGen<'_, '_, '_> {
                 let e = self.expr(o.ty, 2, &mut ctx);
                 self.out.line(&format!("{} = {e};", o.lvalue));
                 self.charge();
+            }
+            // Never leave a label's block with nothing but constant
+            // assignments: GCC 12 then moves them onto the asm goto edge,
+            // before the asm, whose outputs overwrite them.
+            for o in &outs {
+                self.mix_value(&o.lvalue, o.ty);
             }
             self.out.open("{");
             self.scoped_body();

@@ -142,11 +142,6 @@ pub struct CgenConfig {
     /// `main`: with ~100 cases and a couple of hundred locals each adds
     /// ~20,000 phi copies, so 3 exceed mem2reg's phi copy-cost limit (50,000).
     pub covering_dispatch_loops: usize,
-    /// Also generate `asm goto` with an in-out (`"+r"`) operand. Off by
-    /// default: GCC 12.2 at -O1 and above can drop the fall-through value of
-    /// an in-out (or tied) `asm goto` output when the label's path assigns
-    /// the variable again, so the reference build would be wrong.
-    pub asm_goto_inout: bool,
     /// Checkpoints `main` prints (the checksum so far) besides the final one.
     pub checkpoints: usize,
     /// Bound on the statements a run executes, counted statically (a loop
@@ -184,7 +179,6 @@ impl CgenConfig {
             dispatch_cases: (4, 24),
             computed_goto_labels: 6,
             covering_dispatch_loops: 0,
-            asm_goto_inout: false,
             checkpoints: 3,
             max_work: 40_000,
             weights: StmtWeights {
