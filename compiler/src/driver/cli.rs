@@ -62,6 +62,12 @@ pub struct Cli {
     /// Print the IR to standard error after the named pass (`lowering`, a pass name, or `all`).
     #[arg(long, value_name = "PASS", action = ArgAction::Append)]
     pub print_ir_after: Vec<String>,
+    /// Check the program (preprocess, parse, analyze, lower, verify) and stop.
+    #[arg(long = "fsyntax-only")]
+    pub syntax_only: bool,
+    /// Print the time of each frontend phase to standard error.
+    #[arg(long)]
+    pub time_phases: bool,
     /// Run the verifier after every pass.
     #[arg(long)]
     pub verify_each: bool,
@@ -100,6 +106,7 @@ pub fn normalize_args(args: impl IntoIterator<Item = OsString>) -> Vec<OsString>
         match s {
             "-static" => out.push("--static".into()),
             "-fno-mem2reg" => out.push("--fno-mem2reg".into()),
+            "-fsyntax-only" => out.push("--fsyntax-only".into()),
             "-O" => out.push("-O1".into()),
             "-pedantic" | "-pedantic-errors" | "-ansi" | "-pipe" => {}
             _ if s.starts_with("-g")

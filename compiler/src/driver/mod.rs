@@ -32,6 +32,7 @@ use crate::passes::{PassKind, Pipeline};
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// What the frontend needs to compile one file.
 #[derive(Clone, Debug)]
@@ -64,6 +65,17 @@ impl FrontendOptions {
 pub struct Compiled {
     pub module: IrModule,
     pub warnings: String,
+    pub times: PhaseTimes,
+}
+
+/// Wall-clock time of each frontend phase of one file.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PhaseTimes {
+    pub preprocess: Duration,
+    pub parse: Duration,
+    pub sema: Duration,
+    pub lower: Duration,
+    pub verify: Duration,
 }
 
 /// Why a file did not compile.
@@ -91,22 +103,37 @@ fn render_all(ds: &[Diagnostic], sm: &SourceMap) -> String {
 /// verifies (non-SSA form).
 pub fn compile_to_ir(path: &Path, opts: &FrontendOptions) -> Result<Compiled, CompileError> {
     let mut sm = SourceMap::new();
-    let pp = opts.preprocess_options();
-    let (tu, mut warnings) =
-        crate::frontend::parse(&mut sm, path, &pp).map_err(|d| CompileError::Diagnostic(d.render(&sm)))?;
+    let mut times = PhaseTimes::default();
+    let mut clock = Instant::now();
+    let mut lap = |slot: &mut Duration| {
+        let now = Instant::now();
+        *slot = now - clock;
+        clock = now;
+    };
+    let pp = crate::frontend::preprocess(&mut sm, path, &opts.preprocess_options())
+        .map_err(|d| CompileError::Diagnostic(d.render(&sm)))?;
+    lap(&mut times.preprocess);
+    let mut warnings = pp.warnings;
+    let tu = crate::frontend::parse_tokens(pp.tokens, opts.target)
+        .map_err(|d| CompileError::Diagnostic(render_all(&warnings, &sm) + &d.render(&sm)))?;
+    lap(&mut times.parse);
     let (program, sema_warnings) = crate::frontend::sema::analyze(&tu, opts.target)
         .map_err(|d| CompileError::Diagnostic(render_all(&warnings, &sm) + &d.render(&sm)))?;
     warnings.extend(sema_warnings);
+    lap(&mut times.sema);
     let module = crate::ir::lowering::lower_program(&program)
         .map_err(|d| CompileError::Diagnostic(render_all(&warnings, &sm) + &d.render(&sm)))?;
+    lap(&mut times.lower);
     if let Err(e) = verify_module(&module, VerifyMode::NonSsa) {
         return Err(CompileError::Internal(format!(
             "lowering produced IR that does not verify:\n{e}"
         )));
     }
+    lap(&mut times.verify);
     Ok(Compiled {
         module,
         warnings: render_all(&warnings, &sm),
+        times,
     })
 }
 
@@ -308,6 +335,13 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
         return Ok(0);
     }
 
+    if cli.syntax_only {
+        for f in &c_files {
+            compile_one(cli, f, &fe)?;
+        }
+        return Ok(0);
+    }
+
     if cli.run_ir || cli.emit_ir {
         if c_files.len() != 1 || cli.files.len() != 1 {
             return Err(fail("--run-ir and --emit-ir take exactly one C file"));
@@ -387,6 +421,17 @@ fn compile_one(cli: &cli::Cli, path: &Path, fe: &FrontendOptions) -> Result<IrMo
         Ok(c) => {
             if !cli.no_warnings {
                 eprint!("{}", c.warnings);
+            }
+            if cli.time_phases {
+                let t = c.times;
+                eprintln!(
+                    "phicc: times (s): preprocess {:.6} parse {:.6} sema {:.6} lower {:.6} verify {:.6}",
+                    t.preprocess.as_secs_f64(),
+                    t.parse.as_secs_f64(),
+                    t.sema.as_secs_f64(),
+                    t.lower.as_secs_f64(),
+                    t.verify.as_secs_f64()
+                );
             }
             if cli.print_ir_after.iter().any(|p| p == "lowering" || p == "all") {
                 eprintln!("; *** IR after lowering ***\n{}", print_module(&c.module));

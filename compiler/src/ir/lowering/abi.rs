@@ -128,7 +128,7 @@ impl Types<'_> {
                         }
                         None => {
                             let a = self.align_of(&m.ty.ty);
-                            if off % a != 0 {
+                            if !off.is_multiple_of(a) {
                                 facts.unaligned = true;
                             }
                             self.walk(&m.ty.ty, off, facts, out)

@@ -23,7 +23,7 @@ use crate::ir::instruction::{AsmInput, AsmOutput, InlineAsm, Instruction, Operan
 use crate::ir::types::IrType;
 
 /// The global whose address an expression is, if it is just that.
-fn address_symbol<'e>(e: &'e Expr) -> Option<&'e Expr> {
+fn address_symbol(e: &Expr) -> Option<&Expr> {
     match &e.kind {
         ExprKind::FuncDecay(x) | ExprKind::ArrayDecay(x) | ExprKind::AddrOf(x) => match &x.kind {
             ExprKind::Global(_) => Some(x),

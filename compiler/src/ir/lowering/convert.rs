@@ -35,7 +35,7 @@ impl FnLower<'_, '_> {
     pub fn convert(&mut self, kind: CastKind, v: Operand, from: IrType, to: IrType) -> Result<Operand, String> {
         Ok(match kind {
             CastKind::ToVoid => v,
-            CastKind::ToBool => self.to_bool(v, from),
+            CastKind::ToBool => self.bool_of(v, from),
             CastKind::PtrToPtr => v,
             CastKind::IntToInt | CastKind::IntToPtr | CastKind::PtrToInt => {
                 if from.is_float() || to.is_float() {
@@ -58,7 +58,7 @@ impl FnLower<'_, '_> {
     }
 
     /// A scalar converted to `_Bool` (`u8` 0 or 1).
-    pub fn to_bool(&mut self, v: Operand, from: IrType) -> Operand {
+    pub fn bool_of(&mut self, v: Operand, from: IrType) -> Operand {
         if let Operand::Const(c) = v {
             return Operand::Const(IrConst::I8(c.is_nonzero() as i8));
         }

@@ -479,7 +479,7 @@ impl FnLower<'_, '_> {
                 wide,
                 Operand::Const(IrConst::I32(delta as i32)),
             );
-            self.to_bool(sum.into(), IrType::I32)
+            self.bool_of(sum.into(), IrType::I32)
         } else {
             self.b
                 .binop(

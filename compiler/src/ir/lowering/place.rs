@@ -215,8 +215,7 @@ impl FnLower<'_, '_> {
         if signed {
             let st = ty.to_signed();
             let up = self.shift(IrBinOp::Shl, st, val, tb - width);
-            let r = self.shift(IrBinOp::AShr, st, up, tb - width);
-            r
+            self.shift(IrBinOp::AShr, st, up, tb - width)
         } else {
             self.b
                 .binop(IrBinOp::And, ty, val, Operand::Const(mask_const(ty, width, 0)))

@@ -34,9 +34,8 @@ impl FnLower<'_, '_> {
         let end = self.b.new_block();
         let mut blocks: FxHashMap<CaseId, BlockId> = FxHashMap::default();
         for c in cases {
-            if !blocks.contains_key(&c.id) {
-                let b = self.b.new_block();
-                blocks.insert(c.id, b);
+            if let std::collections::hash_map::Entry::Vacant(slot) = blocks.entry(c.id) {
+                slot.insert(self.b.new_block());
             }
         }
         let default_block = match default {
