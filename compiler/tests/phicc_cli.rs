@@ -3,7 +3,7 @@
 //! 2 bad command line, `--run-ir` exits with the program's status).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 fn phicc() -> Command {
     Command::new(env!("CARGO_BIN_EXE_phicc"))
@@ -17,11 +17,6 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
-}
-
-/// Whether semantic analysis exists yet in this build (it is developed on its own branch).
-fn sema_available(out: &Output) -> bool {
-    !text(&out.stderr).contains("semantic analysis is not implemented yet")
 }
 
 const HELLO: &str = "#include <stdio.h>\nint main(void) { printf(\"hello %d\\n\", 6 * 7); return 3; }\n";
@@ -52,9 +47,6 @@ fn run_ir_prints_and_exits_with_the_program_status() {
         &["--target=riscv64"][..],
     ] {
         let out = phicc().arg("--run-ir").args(extra).arg(&f).output().unwrap();
-        if !sema_available(&out) {
-            return;
-        }
         assert_eq!(text(&out.stdout), "hello 42\n", "{extra:?}: {}", text(&out.stderr));
         assert_eq!(out.status.code(), Some(3), "{extra:?}");
     }
@@ -98,14 +90,12 @@ fn bad_command_lines_exit_2_and_bad_env_exits_1() {
         .env("PHICC_DISABLE_PASSES", "gvn")
         .output()
         .unwrap();
-    if sema_available(&out) {
-        assert_eq!(out.status.code(), Some(1));
-        assert!(
-            text(&out.stderr).contains("unknown pass `gvn`"),
-            "{}",
-            text(&out.stderr)
-        );
-    }
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("unknown pass `gvn`"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = phicc().args(["--inject-bug=no-such-bug"]).arg(&f).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
 }
@@ -115,9 +105,6 @@ fn emit_ir_and_print_ir_after() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(dir.path(), "f.c", "int f(int a) { int b = a + 1; return b * 2; }\n");
     let out = phicc().arg("--emit-ir").arg(&f).output().unwrap();
-    if !sema_available(&out) {
-        return;
-    }
     let ir = text(&out.stdout);
     assert!(ir.contains("define @f(i32) -> i32"), "{ir}");
     assert!(ir.contains("alloca i32") && ir.contains("paramref 0 i32"), "{ir}");
@@ -137,8 +124,8 @@ fn emit_ir_and_print_ir_after() {
     assert!(err.contains("; *** IR after lowering ***"), "{err}");
     assert!(err.contains("; *** IR after mem2reg ***"), "{err}");
     assert!(err.contains("; *** IR after phi-elim ***"), "{err}");
-    // After mem2reg the local is a value: no alloca left in @f.
-    let after = err.split("; *** IR after mem2reg ***").nth(1).unwrap();
+    // After mem2reg-params the local and the parameter are values: no memory access left in @f.
+    let after = err.split("; *** IR after mem2reg-params ***").nth(1).unwrap();
     let f_body = after.split("define @f").nth(1).unwrap().split('}').next().unwrap();
-    assert!(!f_body.contains("alloca"), "{f_body}");
+    assert!(!f_body.contains("load") && !f_body.contains("store"), "{f_body}");
 }
