@@ -10,7 +10,7 @@
 use super::constants::IrConst;
 use super::intrinsics::IntrinsicOp;
 use super::ops::{AtomicOrdering, AtomicRmwOp, IrBinOp, IrCmpOp, IrUnaryOp};
-use super::types::{AddressSpace, EightbyteClass, IrType, RiscvFloatClass};
+use super::types::{AddressSpace, EightbyteClass, Hfa, IrType, RiscvFloatClass};
 use std::fmt;
 
 /// An SSA value (virtual register), unique within its function.
@@ -89,6 +89,12 @@ pub struct CallInfo {
     pub struct_arg_aligns: Vec<Option<usize>>,
     pub struct_arg_classes: Vec<Vec<EightbyteClass>>,
     pub struct_arg_riscv_float_classes: Vec<Option<RiscvFloatClass>>,
+    /// AAPCS64 homogeneous floating-point aggregates, parallel to `args` like
+    /// the other struct vectors (empty when no argument carries metadata).
+    pub struct_arg_hfas: Vec<Option<Hfa>>,
+    /// The callee returns a struct through a hidden pointer: `args[0]` is the
+    /// caller's result buffer and the struct metadata of argument 0 describes
+    /// the returned struct (not a by-value argument: nothing is copied).
     pub is_sret: bool,
     pub is_fastcall: bool,
     pub ret_eightbyte_classes: Vec<EightbyteClass>,
@@ -274,11 +280,15 @@ pub enum Instruction {
         va_list_ptr: Value,
         result_ty: IrType,
     },
+    /// `va_arg` of a struct: copies the next variadic argument's `size` bytes to
+    /// `dest_ptr`. `eightbyte_classes` (x86-64) and `hfa` (AArch64) say where
+    /// the target's convention put it.
     VaArgStruct {
         dest_ptr: Value,
         va_list_ptr: Value,
         size: usize,
         eightbyte_classes: Vec<EightbyteClass>,
+        hfa: Option<Hfa>,
     },
     // ---- atomics (5) ----
     AtomicRmw {

@@ -25,5 +25,5 @@ pub mod reexports {
     pub use super::intrinsics::IntrinsicOp;
     pub use super::module::{GlobalInit, IrFunction, IrGlobal, IrModule, IrParam};
     pub use super::ops::{AtomicOrdering, AtomicRmwOp, EvalTrap, IrBinOp, IrCmpOp, IrUnaryOp};
-    pub use super::types::{AddressSpace, EightbyteClass, IrType, RiscvFloatClass};
+    pub use super::types::{AddressSpace, EightbyteClass, Hfa, IrType, RiscvFloatClass};
 }

@@ -3,7 +3,7 @@
 
 use super::constants::IrConst;
 use super::instruction::{BasicBlock, BlockId, Value};
-use super::types::{EightbyteClass, IrType, RiscvFloatClass};
+use super::types::{EightbyteClass, Hfa, IrType, RiscvFloatClass};
 
 /// A translation unit.
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -55,6 +55,16 @@ impl IrModule {
 }
 
 /// A function parameter with its ABI metadata.
+///
+/// A struct passed by value has `ty: Ptr` and `struct_size: Some(n)`: `ParamRef`
+/// yields the address of a copy the callee owns. The classification fields say
+/// how the target's calling convention passes it; lowering fills the one of the
+/// target it compiles for (`struct_eightbyte_classes` on x86-64, `aarch64_hfa` on
+/// AArch64, `riscv_float_class` on RISC-V), see `backend/mod.rs`.
+///
+/// When the function has `uses_sret`, `params[0]` is the hidden pointer to the
+/// caller's result buffer and its struct fields describe the *returned* struct
+/// (the target decides whether it really travels in memory or in registers).
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct IrParam {
     pub ty: IrType,
@@ -62,6 +72,7 @@ pub struct IrParam {
     pub struct_align: Option<usize>,
     pub struct_eightbyte_classes: Vec<EightbyteClass>,
     pub riscv_float_class: Option<RiscvFloatClass>,
+    pub aarch64_hfa: Option<Hfa>,
 }
 
 impl IrParam {

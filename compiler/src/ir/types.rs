@@ -227,6 +227,17 @@ impl EightbyteClass {
     }
 }
 
+/// AAPCS64 homogeneous floating-point aggregate (HFA): a struct or array made of
+/// one to four members of the same floating type (`f32`, `f64` or `f128`), passed
+/// and returned in consecutive SIMD/FP registers (AAPCS64 5.9.5, 6.8.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Hfa {
+    /// `F32`, `F64` or `F128`.
+    pub base: IrType,
+    /// 1 to 4.
+    pub count: u8,
+}
+
 /// RISC-V LP64D flattening of a small struct into floating-point registers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RiscvFloatClass {

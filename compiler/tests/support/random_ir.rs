@@ -187,6 +187,13 @@ fn class(r: &mut Rng) -> EightbyteClass {
     ])
 }
 
+fn hfa(r: &mut Rng) -> Hfa {
+    Hfa {
+        base: r.pick(&[IrType::F32, IrType::F64, IrType::F128]),
+        count: r.next_u64() as u8,
+    }
+}
+
 fn riscv(r: &mut Rng) -> RiscvFloatClass {
     let b = |r: &mut Rng| r.chance(50);
     match r.below(4) {
@@ -278,6 +285,7 @@ fn call_info(r: &mut Rng, dest: bool) -> CallInfo {
                 .map(|_| if r.chance(30) { r.vec(3, class) } else { vec![] })
                 .collect();
             info.struct_arg_riscv_float_classes = (0..n).map(|_| r.opt(30, riscv)).collect();
+            info.struct_arg_hfas = (0..n).map(|_| r.opt(30, hfa)).collect();
         }
         _ => {
             // Irregular lengths.
@@ -285,6 +293,7 @@ fn call_info(r: &mut Rng, dest: bool) -> CallInfo {
             info.struct_arg_aligns = r.vec(3, |r| r.opt(50, small_usize));
             info.struct_arg_classes = r.vec(3, |r| r.vec(2, class));
             info.struct_arg_riscv_float_classes = r.vec(3, |r| r.opt(50, riscv));
+            info.struct_arg_hfas = r.vec(3, |r| r.opt(50, hfa));
         }
     }
     info
@@ -455,6 +464,7 @@ pub fn instruction(r: &mut Rng, kind: usize, ids: &[BlockId]) -> Instruction {
             va_list_ptr: value(r),
             size: small_usize(r),
             eightbyte_classes: r.vec(3, class),
+            hfa: r.opt(50, hfa),
         },
         22 => AtomicRmw {
             dest: d,
@@ -557,6 +567,7 @@ fn param(r: &mut Rng) -> IrParam {
         struct_align: r.opt(50, small_usize),
         struct_eightbyte_classes: r.vec(3, class),
         riscv_float_class: r.opt(50, riscv),
+        aarch64_hfa: r.opt(50, hfa),
     }
 }
 

@@ -82,7 +82,7 @@ impl<'m> Machine<'m> {
         let mut byval: Vec<(usize, Vec<u8>)> = Vec::new();
         let mut area: Vec<u8> = Vec::new();
         for (i, &a) in args.iter().enumerate() {
-            let struct_size = info.struct_arg_sizes.get(i).copied().flatten();
+            let struct_size = byval_size(info, i);
             let ty = info.arg_types.get(i).copied().unwrap_or(IrType::I64);
             if let Some(sz) = struct_size {
                 let bytes = self.mem.read_bytes(a as u64, sz)?.to_vec();
@@ -128,7 +128,7 @@ impl<'m> Machine<'m> {
         let mut shown = Vec::with_capacity(args.len());
         for (i, &a) in args.iter().enumerate() {
             let ty = info.arg_types.get(i).copied().unwrap_or(IrType::I64);
-            let s = match info.struct_arg_sizes.get(i).copied().flatten() {
+            let s = match byval_size(info, i) {
                 Some(sz) => {
                     let bytes = self.mem.read_bytes(a as u64, sz)?;
                     let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
@@ -240,4 +240,14 @@ pub(super) fn show_pointer(p: &Prepared, a: u64) -> String {
         Place::File(n) => format!("file({n})"),
         Place::Null | Place::Wild => format!("{a:#x}"),
     }
+}
+
+/// The size of argument `i` when it is a struct passed by value. The hidden
+/// result pointer of an sret call carries the returned struct's metadata but is
+/// a plain pointer.
+fn byval_size(info: &CallInfo, i: usize) -> Option<usize> {
+    if info.is_sret && i == 0 {
+        return None;
+    }
+    info.struct_arg_sizes.get(i).copied().flatten()
 }

@@ -386,11 +386,13 @@ impl Parser {
                 } else {
                     Vec::new()
                 };
+                let hfa = if self.eat_word("hfa") { Some(self.hfa()?) } else { None };
                 VaArgStruct {
                     dest_ptr,
                     va_list_ptr,
                     size,
                     eightbyte_classes,
+                    hfa,
                 }
             }
             "atomicstore" => {
@@ -526,6 +528,7 @@ impl Parser {
     /// call-attr := argtypes(TYPE, ...) | variadic | fixedargs N | abi | sret | fastcall
     ///            | retclasses [C, ...] | sizes [N-or-_, ...] | aligns [N-or-_, ...]
     ///            | argclasses [[C, ...], ...] | riscvclasses [RISCV-CLASS-or-_, ...]
+    ///            | hfas [hfa HFA-or-_, ...]
     fn call(&mut self, dest: Option<Value>) -> PResult<Instruction> {
         let return_type = self.ty()?;
         let callee = match self.peek() {
@@ -565,6 +568,7 @@ impl Parser {
                     info.struct_arg_aligns.push(a.align);
                     info.struct_arg_classes.push(a.classes);
                     info.struct_arg_riscv_float_classes.push(a.riscv);
+                    info.struct_arg_hfas.push(a.hfa);
                 }
                 if self.eat_punct(')') {
                     break;
@@ -576,7 +580,7 @@ impl Parser {
         }
         let n = info.args.len();
         let (mut abi, mut variadic, mut fixed, mut explicit) = (false, false, None, false);
-        let mut explicit_lists = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut explicit_lists = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
         while !self.at_eol() {
             let w = self.word("a call attribute or end of line")?;
             match w.as_str() {
@@ -600,9 +604,19 @@ impl Parser {
                         }
                     })?
                 }
+                "hfas" => {
+                    explicit_lists.4 = self.bracket_list(|p| {
+                        if p.eat_word("_") {
+                            Ok(None)
+                        } else {
+                            p.expect_word("hfa")?;
+                            p.hfa().map(Some)
+                        }
+                    })?
+                }
                 _ => return Err(self.err_prev(&format!("unknown call attribute '{w}'"))),
             }
-            explicit |= matches!(w.as_str(), "sizes" | "aligns" | "argclasses" | "riscvclasses");
+            explicit |= matches!(w.as_str(), "sizes" | "aligns" | "argclasses" | "riscvclasses" | "hfas");
         }
         if let Some(pos) = ellipsis {
             if variadic || fixed.is_some() {
@@ -623,12 +637,14 @@ impl Parser {
                 info.struct_arg_aligns,
                 info.struct_arg_classes,
                 info.struct_arg_riscv_float_classes,
+                info.struct_arg_hfas,
             ) = explicit_lists;
         } else if !(annotated || abi) {
             info.struct_arg_sizes.clear();
             info.struct_arg_aligns.clear();
             info.struct_arg_classes.clear();
             info.struct_arg_riscv_float_classes.clear();
+            info.struct_arg_hfas.clear();
         }
         Ok(match callee {
             Ok(func) => Instruction::Call { func, info },

@@ -14,7 +14,7 @@ use super::ParseError;
 use crate::ir::constants::IrConst;
 use crate::ir::instruction::{BasicBlock, BlockId, Operand, Value};
 use crate::ir::module::{GlobalInit, IrFunction, IrGlobal, IrModule, IrParam};
-use crate::ir::types::{EightbyteClass, IrType, RiscvFloatClass};
+use crate::ir::types::{EightbyteClass, Hfa, IrType, RiscvFloatClass};
 use rustc_hash::FxHashSet;
 
 /// Nesting limit of `compound { ... }` initializers (keeps hostile input from
@@ -35,6 +35,7 @@ pub(super) struct AbiAnnot {
     pub align: Option<usize>,
     pub classes: Vec<EightbyteClass>,
     pub riscv: Option<RiscvFloatClass>,
+    pub hfa: Option<Hfa>,
     pub any: bool,
 }
 
@@ -412,7 +413,20 @@ impl Parser {
         Ok(c)
     }
 
-    /// abi-annot := { size N | align N | classes [C, ...] | riscv RISCV-CLASS }
+    /// hfa := hfa(F, N) with F one of f32 f64 f128 and N the member count
+    pub(super) fn hfa(&mut self) -> PResult<Hfa> {
+        self.expect_punct('(')?;
+        let base = self.ty()?;
+        if !base.is_float() {
+            return Err(self.err_prev("an HFA's base type is f32, f64 or f128"));
+        }
+        self.expect_punct(',')?;
+        let count = self.unsigned(u8::MAX as u128, "HFA member count")? as u8;
+        self.expect_punct(')')?;
+        Ok(Hfa { base, count })
+    }
+
+    /// abi-annot := { size N | align N | classes [C, ...] | riscv RISCV-CLASS | hfa HFA }
     pub(super) fn abi_annotations(&mut self) -> PResult<AbiAnnot> {
         let mut a = AbiAnnot::default();
         loop {
@@ -424,6 +438,8 @@ impl Parser {
                 a.classes = self.classes()?;
             } else if self.eat_word("riscv") {
                 a.riscv = Some(self.riscv_class()?);
+            } else if self.eat_word("hfa") {
+                a.hfa = Some(self.hfa()?);
             } else {
                 return Ok(a);
             }
@@ -665,6 +681,7 @@ impl Parser {
                     struct_align: a.align,
                     struct_eightbyte_classes: a.classes,
                     riscv_float_class: a.riscv,
+                    aarch64_hfa: a.hfa,
                 });
                 if self.eat_punct(')') {
                     break;

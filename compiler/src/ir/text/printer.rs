@@ -7,7 +7,7 @@ use super::lexer::is_symbol_char;
 use crate::ir::constants::{f64_to_f128_bytes, IrConst};
 use crate::ir::instruction::{BasicBlock, CallInfo, InlineAsm, Instruction, Operand, Terminator};
 use crate::ir::module::{GlobalInit, IrFunction, IrGlobal, IrModule, IrParam};
-use crate::ir::types::{AddressSpace, EightbyteClass, IrType, RiscvFloatClass};
+use crate::ir::types::{AddressSpace, EightbyteClass, Hfa, IrType, RiscvFloatClass};
 use std::fmt::Write;
 
 /// `@name`, quoted as `@"..."` when the name has characters outside `[A-Za-z0-9_.$]`.
@@ -128,6 +128,7 @@ fn abi_annotations(
     align: Option<usize>,
     classes: &[EightbyteClass],
     riscv: Option<&RiscvFloatClass>,
+    hfa: Option<&Hfa>,
 ) -> String {
     let mut s = String::new();
     if let Some(n) = size {
@@ -142,7 +143,14 @@ fn abi_annotations(
     if let Some(r) = riscv {
         let _ = write!(s, " riscv {}", riscv_text(r));
     }
+    if let Some(h) = hfa {
+        let _ = write!(s, " {}", hfa_text(h));
+    }
     s
+}
+
+pub(super) fn hfa_text(h: &Hfa) -> String {
+    format!("hfa({}, {})", h.base, h.count)
 }
 
 fn param_text(p: &IrParam) -> String {
@@ -151,6 +159,7 @@ fn param_text(p: &IrParam) -> String {
         p.struct_align,
         &p.struct_eightbyte_classes,
         p.riscv_float_class.as_ref(),
+        p.aarch64_hfa.as_ref(),
     );
     format!("{}{annot}", p.ty)
 }
@@ -176,6 +185,7 @@ fn struct_args_form(info: &CallInfo) -> StructArgs {
         info.struct_arg_aligns.len(),
         info.struct_arg_classes.len(),
         info.struct_arg_riscv_float_classes.len(),
+        info.struct_arg_hfas.len(),
     ];
     if lens.iter().all(|&l| l == 0) {
         StructArgs::Empty
@@ -209,6 +219,7 @@ fn call_text(callee: &str, info: &CallInfo) -> String {
                 info.struct_arg_aligns[i],
                 &info.struct_arg_classes[i],
                 info.struct_arg_riscv_float_classes[i].as_ref(),
+                info.struct_arg_hfas[i].as_ref(),
             );
             any_annotation |= !annot.is_empty();
             s.push_str(&annot);
@@ -243,6 +254,8 @@ fn call_text(callee: &str, info: &CallInfo) -> String {
                 r.as_ref().map_or("_".into(), riscv_text)
             });
             let _ = write!(s, " riscvclasses [{riscv}]");
+            let hfas = list(&info.struct_arg_hfas, |h| h.as_ref().map_or("_".into(), hfa_text));
+            let _ = write!(s, " hfas [{hfas}]");
         }
         _ => {}
     }
@@ -382,10 +395,14 @@ pub fn print_instruction(inst: &Instruction) -> String {
             va_list_ptr,
             size,
             eightbyte_classes,
+            hfa,
         } => {
             let mut s = format!("vaargstruct {dest_ptr}, {va_list_ptr}, size {size}");
             if !eightbyte_classes.is_empty() {
                 let _ = write!(s, " classes {}", classes_text(eightbyte_classes));
+            }
+            if let Some(h) = hfa {
+                let _ = write!(s, " {}", hfa_text(h));
             }
             s
         }
