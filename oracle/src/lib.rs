@@ -2,6 +2,7 @@
 //! generators (IR and C), the in-process IR check, IR campaigns and
 //! the IR reducer (design.md, "The harness").
 
+pub mod ccheck;
 pub mod cgen;
 pub mod ircampaign;
 pub mod ircheck;

@@ -267,8 +267,10 @@ impl FnGen<'_, '_, '_> {
         true
     }
 
-    /// Empty-template asm: `"=r"(x) : "0"(e)`, `"+r"(x)`, a swap through two
-    /// tied pairs, or a pointer copy. Opaque copies the compiler cannot see through.
+    /// Empty-template asm: `"=r"(x) : "0"(e)` (or tied by name), `"+r"(x)`,
+    /// or a swap through two tied pairs: copies the compiler cannot see
+    /// through. Only integers: phicc's interpreter gives asm outputs values
+    /// of its own choosing, which a pointer could not survive.
     pub fn asm_tied(&mut self) -> bool {
         let int_ok = |s: Scalar| s != Scalar::Bool && !s.is_float();
         let kw = self.c.pick(&["__asm__", "asm", "__asm__ __volatile__"]);
@@ -306,24 +308,15 @@ impl FnGen<'_, '_, '_> {
                 ));
             }
             _ => {
-                let ptrs: Vec<usize> = self
-                    .in_scope()
-                    .filter(|&id| matches!(self.vars[id].ty, CType::Ptr(_)) && !self.vars[id].readonly)
-                    .collect();
-                if ptrs.is_empty() {
+                let Some(id) = self.pick_writable(int_ok) else {
                     return false;
-                }
-                let p = self.vars[ptrs[self.c.index(ptrs.len())]].clone();
-                let CType::Ptr(pointee) = p.ty else { unreachable!() };
-                let cands = self.address_candidates(pointee, p.depth);
-                if cands.is_empty() {
-                    return false;
-                }
-                let (addr, depth) = cands[self.c.index(cands.len())].clone();
+                };
+                let v = self.vars[id].clone();
+                let e = self.expr(v.scalar().unwrap(), 2, &mut ctx);
+                let name = if self.c.chance(1, 2) { "[v] " } else { "" };
+                let tie = if name.is_empty() { "0" } else { "[v]" };
                 self.out
-                    .line(&format!("{kw}(\"\" : \"=r\"({}) : \"0\"({addr}));", p.name));
-                let pid = ptrs.iter().copied().find(|&id| self.vars[id].name == p.name).unwrap();
-                self.vars[pid].target_depth = self.vars[pid].target_depth.max(depth);
+                    .line(&format!("{kw}(\"\" : {name}\"=r\"({}) : \"{tie}\"({e}));", v.name));
             }
         }
         self.charge();

@@ -170,20 +170,29 @@ impl FnGen<'_, '_, '_> {
             let end = self.c.pick(&ends);
             self.work = w0 + if end == CaseEnd::Fallthrough { chain[i + 1] } else { 0 };
             let saved = std::mem::replace(&mut self.out, Text::new(indent));
-            self.out.open(&format!("{} {{", labels[i]));
+            let ending = match end {
+                CaseEnd::Break => "break;",
+                CaseEnd::Continue => "continue;",
+                CaseEnd::Fallthrough => "/* fallthrough */",
+            };
             match &bodies {
-                CaseBodies::Random => self.scoped_body(),
+                CaseBodies::Random => {
+                    self.out.open(&format!("{} {{", labels[i]));
+                    self.scoped_body();
+                    self.out.close("}");
+                    self.out.line(&format!("    {ending}"));
+                }
                 CaseBodies::Assign(slices) => {
+                    // One line per case: these switches have ~100 cases.
+                    self.out.indent = 0;
                     for &id in &slices[i] {
                         self.assign_var(id, 1);
                     }
+                    let body: Vec<&str> = self.out.buf.lines().collect();
+                    let line = format!("{} {{ {} }} {ending}", labels[i], body.join(" "));
+                    self.out = Text::new(indent);
+                    self.out.line(&line);
                 }
-            }
-            self.out.close("}");
-            match end {
-                CaseEnd::Break => self.out.line("    break;"),
-                CaseEnd::Continue => self.out.line("    continue;"),
-                CaseEnd::Fallthrough => self.out.line("    /* fallthrough */"),
             }
             chain[i] = self.work - w0;
             texts[i] = std::mem::replace(&mut self.out, saved).buf;

@@ -72,13 +72,16 @@ impl FnGen<'_, '_, '_> {
         let compound = self.nest < self.cfg.max_depth;
         let looping = compound && self.max_trip_here() >= 2;
         let jumping = self.loops > 0 || self.breakables > 0 || !self.exit_labels.is_empty() || self.may_return();
+        // Swaps and rotations make the lost-copy problem inside loops (a
+        // phi reading the phi it feeds): favour them there.
+        let copies = |w: u32| if self.loops > 0 { w.saturating_mul(2) } else { w / 2 };
         let mut kinds = vec![
             (w.assign, Kind::Assign),
             (w.store, Kind::Store),
             (w.retarget, Kind::Retarget),
-            (w.swap, Kind::Swap),
-            (w.rotate, Kind::Rotate),
-            (w.copy_chain, Kind::CopyChain),
+            (copies(w.swap), Kind::Swap),
+            (copies(w.rotate), Kind::Rotate),
+            (copies(w.copy_chain), Kind::CopyChain),
             (w.call, Kind::Call),
             (w.asm_tied, Kind::AsmTied),
             (w.mix, Kind::Mix),
