@@ -230,3 +230,21 @@ fn without_asm_phiccs_interpreter_prints_what_gcc_prints() {
         );
     }
 }
+
+#[test]
+fn switch_cost_programs_reach_the_phi_copy_cost_limit() {
+    let cfg = CgenConfig::preset(Emphasis::SwitchCost);
+    for seed in 1..=2 {
+        let mut module = lower_c(&generate(seed, &cfg), Target::X86_64).unwrap();
+        let main = module
+            .functions
+            .iter_mut()
+            .find(|f| f.name == "main")
+            .expect("a main function");
+        let stats = phicc::ir::mem2reg::promote_allocas(main);
+        assert!(
+            stats.allocas_kept_by_cost_limit > 0,
+            "seed {seed}: no alloca kept by the phi copy-cost limit ({stats:?})"
+        );
+    }
+}

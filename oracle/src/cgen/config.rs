@@ -139,8 +139,10 @@ pub struct CgenConfig {
     /// Labels of a computed-goto dispatch table: `2..=computed_goto_labels`.
     pub computed_goto_labels: usize,
     /// Dispatch loops in `main` whose cases together assign every local of
-    /// `main`: with ~100 cases and a couple of hundred locals each adds
-    /// ~20,000 phi copies, so 3 exceed mem2reg's phi copy-cost limit (50,000).
+    /// `main` (most cases ending in `break`): with ~110 cases and ~190
+    /// promotable locals each adds ~18,000 phi copies (a phi at the join of
+    /// the switch and one at the loop latch per local), so 4 exceed
+    /// mem2reg's phi copy-cost limit (50,000).
     pub covering_dispatch_loops: usize,
     /// Checkpoints `main` prints (the checksum so far) besides the final one.
     pub checkpoints: usize,
@@ -226,9 +228,9 @@ impl CgenConfig {
             }
             Emphasis::SwitchCost => {
                 c.max_functions = 1;
-                c.main_locals = 180;
-                c.covering_dispatch_loops = 3;
-                c.dispatch_cases = (90, 110);
+                c.main_locals = 240;
+                c.covering_dispatch_loops = 4;
+                c.dispatch_cases = (100, 120);
                 c.stmts_per_function = 6;
                 c.stmts_per_block = 2;
                 c.max_depth = 2;

@@ -160,7 +160,10 @@ impl FnGen<'_, '_, '_> {
         let mut texts = vec![String::new(); n];
         let mut chain = vec![0u64; n + 1];
         for i in (0..n).rev() {
-            let mut ends = vec![CaseEnd::Break, CaseEnd::Break];
+            // Covering switches mostly break: every case that does is one more
+            // predecessor of the join, so one more copy per phi there.
+            let breaks = if matches!(bodies, CaseBodies::Assign(_)) { 6 } else { 2 };
+            let mut ends = vec![CaseEnd::Break; breaks];
             if self.loops > 0 {
                 ends.push(CaseEnd::Continue);
             }
@@ -301,7 +304,10 @@ impl FnGen<'_, '_, '_> {
         let targets: Vec<usize> = self.scopes[1]
             .iter()
             .copied()
-            .filter(|&id| !self.vars[id].readonly && matches!(self.vars[id].ty, CType::Scalar(_)))
+            .filter(|&id| {
+                let v = &self.vars[id];
+                !v.readonly && !v.volatile && matches!(v.ty, CType::Scalar(_))
+            })
             .collect();
         let (lo, hi) = self.cfg.dispatch_cases;
         let n = self.c.range(lo.max(1) as u64, hi.max(lo).max(1) as u64) as usize;
