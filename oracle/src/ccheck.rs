@@ -32,8 +32,18 @@ impl std::fmt::Display for FrontendFailure {
 
 /// Lower the C program `source` for `target` to verified alloca-form IR.
 pub fn lower_c(source: &str, target: Target) -> Result<IrModule, FrontendFailure> {
+    lower_c_with_includes(source, target, &[])
+}
+
+/// [`lower_c`] with `-I` directories (Csmith programs need `/usr/include/csmith`).
+pub fn lower_c_with_includes(
+    source: &str,
+    target: Target,
+    include_dirs: &[std::path::PathBuf],
+) -> Result<IrModule, FrontendFailure> {
     let mut sm = SourceMap::new();
-    let opts = PreprocessOptions::new(target);
+    let mut opts = PreprocessOptions::new(target);
+    opts.include_dirs.extend(include_dirs.iter().cloned());
     let tu = phicc::frontend::parse_source(&mut sm, "cgen.c", source.as_bytes(), &opts)
         .map_err(|d| FrontendFailure::Rejected(d.render(&sm)))?;
     let (program, _warnings) =

@@ -154,6 +154,19 @@ impl FnGen<'_, '_, '_> {
 
     /// The cases of a switch, `labels[i]` being `case N:` or `default:`.
     fn switch_cases(&mut self, labels: &[String], bodies: CaseBodies) {
+        // Now and then several labels on one body (`case 3: case 7: {...}`):
+        // a switch with several edges to one block.
+        let mut stacked: Vec<String> = Vec::with_capacity(labels.len());
+        for l in labels {
+            match stacked.last_mut() {
+                Some(prev) if matches!(bodies, CaseBodies::Random) && self.c.chance(1, 5) => {
+                    prev.push(' ');
+                    prev.push_str(l);
+                }
+                _ => stacked.push(l.clone()),
+            }
+        }
+        let labels = &stacked[..];
         let n = labels.len();
         let w0 = self.work;
         let indent = self.out.indent;

@@ -181,7 +181,7 @@ impl Scalar {
             "2.5e-3",
             "999999.0",
         ];
-        let base = if pick % 3 == 0 {
+        let base = if pick.is_multiple_of(3) {
             // An exact multiple of 1/8 in -500..500.
             let v = ((pick >> 8) % 8000) as i64 - 4000;
             format!("{:.3}", v as f64 / 8.0)
