@@ -25,9 +25,11 @@ KEEP=${KEEP:-/tmp/cgen-validity-failures}
 
 command -v gcc >/dev/null || { echo "cgen-validity: gcc is missing (scripts/setup.sh installs it)" >&2; exit 2; }
 cargo build -q --release --locked -p oracle --bin oracle
-ORACLE=$PWD/target/release/oracle
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
+# A copy, so that rebuilding during a long run does not change the generator.
+cp target/release/oracle "$WORK/oracle"
+ORACLE=$WORK/oracle
 mkdir -p "$KEEP"
 
 # Sanitizers work here? (Missing libubsan/libasan makes every check fail.)

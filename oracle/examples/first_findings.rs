@@ -7,7 +7,8 @@
 //! schedules). A run with no bug first counts false findings and the cost of
 //! the programs. Run by `scripts/cgen-vs-csmith.sh`.
 //!
-//! Usage: first_findings [COUNT] [FUEL]   (default 500 programs, 20,000,000 fuel)
+//! Usage: first_findings [COUNT] [FUEL] [cgen|csmith|both]
+//! (default 500 programs, 20,000,000 fuel, both generators)
 
 use oracle::ccheck::lower_c_with_includes;
 use oracle::cgen::{generate, CgenConfig, Emphasis};
@@ -89,8 +90,15 @@ fn main() {
         schedules: vec![0, 1],
         fuel,
     };
+    let which = args.next().unwrap_or_else(|| "both".into());
     let t = Instant::now();
-    let corpora = [cgen_corpus(count), csmith_corpus(count)];
+    let mut corpora = Vec::new();
+    if which != "csmith" {
+        corpora.push(cgen_corpus(count));
+    }
+    if which != "cgen" {
+        corpora.push(csmith_corpus(count));
+    }
     println!("{count} programs per generator, lowered in {:.1?}", t.elapsed());
     for c in &corpora {
         println!("  {}: {} did not lower", c.name, c.lower_failures);
@@ -104,10 +112,9 @@ fn main() {
             c.name
         );
     }
-    println!(
-        "\n{:24} {:>24} {:>24}",
-        "injected bug", "cgen: first finding", "csmith: first finding"
-    );
+    let heads: Vec<String> = corpora.iter().map(|c| format!("{}: first finding", c.name)).collect();
+    let head2 = heads.get(1).cloned().unwrap_or_default();
+    println!("\n{:24} {:>24} {:>24}", "injected bug", heads[0], head2);
     for bug in Bug::ALL {
         set_injected(&[bug]).unwrap();
         let mut cells = Vec::new();
@@ -118,7 +125,12 @@ fn main() {
                 None => format!("none in {count} ({time:.0?})"),
             });
         }
-        println!("{:24} {:>24} {:>24}", bug.name(), cells[0], cells[1]);
+        println!(
+            "{:24} {:>24} {:>24}",
+            bug.name(),
+            cells[0],
+            cells.get(1).cloned().unwrap_or_default()
+        );
     }
     set_injected(&[]).unwrap();
 }

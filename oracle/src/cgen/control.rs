@@ -104,6 +104,47 @@ impl FnGen<'_, '_, '_> {
         self.mult = saved;
     }
 
+    /// Now and then a loop keeps the previous value of a variable: `T last
+    /// = x;` before the loop, then `last = x;` first in the body and `x =
+    /// ...;` last. `last` is dead at the loop header, so mem2reg gives it no
+    /// phi and, after copy propagation, the code after the loop reads `x`'s
+    /// header phi: the lost-copy problem of Briggs et al., wrong unless the
+    /// latch edge of a `do`/backward-goto loop is split. Returns `(last, x)`.
+    fn saved_value(&mut self) -> Option<(String, usize)> {
+        if !self.c.chance(1, 3) {
+            return None;
+        }
+        let cands: Vec<usize> = self
+            .writable(|_| true)
+            .into_iter()
+            // Locals: globals stay in memory anyway.
+            .filter(|&id| !self.vars[id].volatile && self.vars[id].depth > 0)
+            .collect();
+        if cands.is_empty() {
+            return None;
+        }
+        let x = cands[self.c.index(cands.len())];
+        let v = self.vars[x].clone();
+        let ty = v.scalar().expect("scalar");
+        let last = self.fresh("last");
+        self.out.line(&format!("{} {last} = {};", ty.name(), v.name));
+        self.add_var(last.clone(), CType::Scalar(ty), false, true);
+        Some((last, x))
+    }
+
+    /// A loop body, with the two ends of [`Self::saved_value`]'s pattern.
+    fn loop_body(&mut self, saved: &Option<(String, usize)>) {
+        if let Some((last, x)) = saved {
+            let name = self.vars[*x].name.clone();
+            self.out.line(&format!("{last} = {name};"));
+            self.charge();
+        }
+        self.scoped_body();
+        if let Some((_, x)) = saved {
+            self.assign_var(*x, 2);
+        }
+    }
+
     /// A bounded `for`, `while` or `do` loop.
     pub fn loop_stmt(&mut self) -> bool {
         let max = self.max_trip_here();
@@ -112,6 +153,7 @@ impl FnGen<'_, '_, '_> {
         }
         let trip = self.c.range(1, max as u64);
         let ty = self.counter_type();
+        let saved = self.saved_value();
         match self.c.index(3) {
             0 => {
                 let i = self.fresh("i");
@@ -125,7 +167,7 @@ impl FnGen<'_, '_, '_> {
                     _ => format!("for ({t} {i} = 0; {i} < {}{extra}; {i} += 2) {{", 2 * trip),
                 };
                 self.out.open(&head);
-                self.in_loop(trip, false, |g| g.scoped_body());
+                self.in_loop(trip, false, |g| g.loop_body(&saved));
                 self.out.close("}");
                 // The counter lives in the `for` only: nothing to mix.
                 self.scopes.pop();
@@ -141,7 +183,7 @@ impl FnGen<'_, '_, '_> {
                     self.out.open("do {");
                 }
                 self.out.line(&format!("{k}++;"));
-                self.in_loop(trip, false, |g| g.scoped_body());
+                self.in_loop(trip, false, |g| g.loop_body(&saved));
                 if form == 1 {
                     self.out.close("}");
                 } else {
@@ -395,14 +437,15 @@ impl FnGen<'_, '_, '_> {
         let count = format!("{again}_count");
         self.out.open("{");
         self.open_scope();
+        let saved = self.saved_value();
         self.out.line(&format!("unsigned {count} = 0;"));
         self.add_var(count.clone(), CType::Scalar(Scalar::UInt), false, true);
-        let saved = self.mult;
+        let outer_mult = self.mult;
         self.mult = self.mult.saturating_mul(trip);
         if self.c.chance(1, 2) {
             self.out.label(&again);
             self.out.open("{");
-            self.scoped_body();
+            self.loop_body(&saved);
             self.out.close("}");
             self.out.line(&format!("{count} = {count} + 1u;"));
             self.out.line(&format!("if ({count} < {trip}u) {{ goto {again}; }}"));
@@ -413,14 +456,14 @@ impl FnGen<'_, '_, '_> {
             self.out.line(&format!("{count} = {count} + 1u;"));
             self.out.open("{");
             self.exit_labels.push(done.clone());
-            self.scoped_body();
+            self.loop_body(&saved);
             self.exit_labels.pop();
             self.out.close("}");
             self.out.line(&format!("goto {again};"));
             self.out.label(&done);
         }
         self.charge();
-        self.mult = saved;
+        self.mult = outer_mult;
         self.close_scope();
         self.out.close("}");
         true

@@ -145,11 +145,32 @@ impl FnGen<'_, '_, '_> {
                 self.conv(text, u, ty)
             }
             3 => {
-                // Arithmetic (signed) or logical right shift.
-                let t = if self.c.chance(1, 2) { s } else { u };
-                let a = self.expr(t, d, ctx);
-                let b = self.expr(u, d, ctx);
-                self.conv(format!("({a} >> ({b} & {mask}))"), t, ty)
+                // Logical or arithmetic (signed) right shift. GCC 12 folds
+                // `(int)(0xfffffffcu | x) >> 2` and reports the conversion of
+                // the constant as an overflow (-Woverflow), so a signed shift
+                // by a constant count shifts a plain variable.
+                if self.c.chance(1, 2) {
+                    let a = self.expr(u, d, ctx);
+                    let b = self.expr(u, d, ctx);
+                    return self.conv(format!("({a} >> ({b} & {mask}))"), u, ty);
+                }
+                let text = match self.read_any(ctx) {
+                    Some((count, from)) if self.c.chance(1, 2) => {
+                        let a = self.expr(s, d, ctx);
+                        let count = self.conv(count, from, u);
+                        format!("({a} >> ({count} & {mask}))")
+                    }
+                    Some((var, from)) => {
+                        let a = self.conv(var, from, s);
+                        let k = self.c.range(0, u.bits() as u64 - 1);
+                        format!("({a} >> {k})")
+                    }
+                    None => {
+                        let a = self.constant(s);
+                        format!("({a} >> 1)")
+                    }
+                };
+                self.conv(text, s, ty)
             }
             4 => self.division(ty, d, ctx),
             5 => {
