@@ -124,7 +124,8 @@ pub struct CgenConfig {
     pub uninit_percent: u32,
     /// Percent of locals that are pointers to a local or global of their type.
     pub pointer_percent: u32,
-    /// Top-level statements of a function body (nested ones come on top).
+    /// Statements of a function body, nested ones included (`main` splits
+    /// them between its checkpoints); each also stops at `max_work`.
     pub stmts_per_function: usize,
     /// Statements of a nested body (loop, branch, case): `1..=stmts_per_block`.
     pub stmts_per_block: usize,
