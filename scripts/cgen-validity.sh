@@ -4,7 +4,8 @@
 # presets) must
 #   1. compile with `gcc -O2 -Wall -Wextra` with no warning about
 #      uninitialized use, sequence points or overflow (those are errors);
-#   2. run clean under `gcc -O0 -fsanitize=undefined,address -fno-sanitize-recover=all`;
+#   2. run clean under `gcc -O0 -fsanitize=undefined,address -fno-sanitize-recover=all`
+#      (ASan also checking stack use after return);
 #   3. print the same as the `gcc -O2` build, and as the plain-C fallback of
 #      its inline asm (`-U__x86_64__` selects the `#else` branches).
 # Then the first CROSS seeds (default 30; 0 to skip) are cross-compiled with
@@ -65,7 +66,7 @@ check_one() {
         fail "gcc -fsanitize does not compile it"
         return
     fi
-    if ! ASAN_OPTIONS=detect_leaks=0 timeout 10 "$d/san" >"$d/san.out" 2>"$d/san.err"; then
+    if ! ASAN_OPTIONS=detect_leaks=0:detect_stack_use_after_return=1 timeout 10 "$d/san" >"$d/san.out" 2>"$d/san.err"; then
         fail "sanitized run: $(head -c 300 "$d/san.err")"
         return
     fi

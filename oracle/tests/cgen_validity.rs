@@ -51,7 +51,7 @@ fn build_and_run(
         None => Command::new(&exe),
     };
     let run = cmd
-        .env("ASAN_OPTIONS", "detect_leaks=0")
+        .env("ASAN_OPTIONS", "detect_leaks=0:detect_stack_use_after_return=1")
         .output()
         .map_err(|e| e.to_string())?;
     if !run.status.success() {

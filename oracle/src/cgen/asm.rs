@@ -90,7 +90,7 @@ impl FnGen<'_, '_, '_> {
             .collect();
         let ptrs: Vec<usize> = self
             .in_scope()
-            .filter(|&id| matches!(self.vars[id].ty, CType::Ptr(s) if ok(s)))
+            .filter(|&id| matches!(self.vars[id].ty, CType::Ptr(s) if ok(s)) && !self.vars[id].into_local_array)
             .collect();
         if !ptrs.is_empty() && avoid.is_none() && (vars.is_empty() || self.c.chance(1, 6)) {
             let v = self.vars[ptrs[self.c.index(ptrs.len())]].clone();

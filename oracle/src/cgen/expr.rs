@@ -214,9 +214,15 @@ impl FnGen<'_, '_, '_> {
                 self.conv(format!("({a} {op} ({b} | 1u))"), u, ty)
             }
             1 => {
-                let t = if self.c.chance(1, 2) { s } else { u };
-                let a = self.expr(t, d, ctx);
+                // By a positive constant. A signed dividend is a plain
+                // variable, for the same GCC folding false positive as
+                // signed shifts (see `expr`).
                 let k = self.c.pick(&[1u64, 2, 3, 7, 10, 16, 100, 255, 1000, 65537]);
+                let signed = self.c.chance(1, 2);
+                let (a, t) = match self.read_any(ctx) {
+                    Some((var, from)) if signed => (self.conv(var, from, s), s),
+                    _ => (self.expr(u, d, ctx), u),
+                };
                 self.conv(format!("({a} {op} {})", t.int_literal(k)), t, ty)
             }
             _ => {

@@ -9,7 +9,7 @@
 //! `work + mult * cost` stays under [`CgenConfig::max_work`].
 
 use super::config::CgenConfig;
-use super::model::{Helper, ProgramState, Signature, Text, Var};
+use super::model::{AddrCandidate, Helper, ProgramState, Signature, Text, Var};
 use super::types::{CType, Scalar, ALL_SCALARS, ARRAY_LEN};
 use crate::irgen::Choices;
 
@@ -99,6 +99,7 @@ impl<'p, 'a, 'b> FnGen<'p, 'a, 'b> {
             readonly,
             depth,
             target_depth: 0,
+            into_local_array: false,
         });
         let id = self.vars.len() - 1;
         self.scopes.last_mut().expect("a scope is open").push(id);
@@ -138,7 +139,7 @@ impl<'p, 'a, 'b> FnGen<'p, 'a, 'b> {
 
     /// Objects a pointer to `ty` declared at `depth` may point to, as C
     /// address expressions with their declaration depth.
-    pub fn address_candidates(&self, ty: Scalar, max_depth: usize) -> Vec<(String, usize)> {
+    pub fn address_candidates(&self, ty: Scalar, max_depth: usize) -> Vec<AddrCandidate> {
         let mut out = Vec::new();
         for id in self.in_scope() {
             let v = &self.vars[id];
@@ -146,10 +147,18 @@ impl<'p, 'a, 'b> FnGen<'p, 'a, 'b> {
                 continue;
             }
             match v.ty {
-                CType::Scalar(s) if s == ty => out.push((format!("&{}", v.name), v.depth)),
+                CType::Scalar(s) if s == ty => out.push(AddrCandidate {
+                    addr: format!("&{}", v.name),
+                    depth: v.depth,
+                    local_array: false,
+                }),
                 CType::Array(s) if s == ty => {
                     let k = out.len() % ARRAY_LEN;
-                    out.push((format!("&{}[{k}]", v.name), v.depth));
+                    out.push(AddrCandidate {
+                        addr: format!("&{}[{k}]", v.name),
+                        depth: v.depth,
+                        local_array: v.depth > 0,
+                    });
                 }
                 _ => {}
             }
@@ -202,11 +211,12 @@ impl<'p, 'a, 'b> FnGen<'p, 'a, 'b> {
         if cands.is_empty() {
             return;
         }
-        let (addr, target_depth) = cands[self.c.index(cands.len())].clone();
+        let target = cands[self.c.index(cands.len())].clone();
         let name = self.fresh(&format!("p{}_", pointee.tag()));
-        self.out.line(&format!("{} *{name} = {addr};", pointee.name()));
+        self.out.line(&format!("{} *{name} = {};", pointee.name(), target.addr));
         let id = self.add_var(name, CType::Ptr(pointee), false, false);
-        self.vars[id].target_depth = target_depth;
+        self.vars[id].target_depth = target.depth;
+        self.vars[id].into_local_array = target.local_array;
     }
 
     /// `T arr[4] = {...};`
@@ -279,7 +289,13 @@ impl<'p, 'a, 'b> FnGen<'p, 'a, 'b> {
                 CType::Array(_) => unreachable!("array parameter"),
             };
             decls.push(text);
-            self.add_var(pname, p, false, false);
+            let id = self.add_var(pname, p, false, false);
+            if matches!(p, CType::Ptr(_)) {
+                // The caller's object lives as long as this call: a global
+                // pointer must not keep it. It could be an array element.
+                self.vars[id].target_depth = 1;
+                self.vars[id].into_local_array = true;
+            }
         }
         let nlocals = self.c.range(1, self.cfg.max_locals.max(1) as u64) as usize;
         self.declare_locals(nlocals);

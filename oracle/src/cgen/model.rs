@@ -18,9 +18,24 @@ pub(crate) struct Var {
     /// parameters and top-level locals, more for nested blocks.
     pub depth: usize,
     /// For a pointer: the deepest declaration depth of anything it may point
-    /// to (0 for globals and the caller's objects). A pointer may only point
-    /// to objects that live at least as long as itself.
+    /// to (0 for globals; 1 for a pointer parameter, whose object lives as
+    /// long as the call). A pointer may only point to objects that live at
+    /// least as long as itself.
     pub target_depth: usize,
+    /// For a pointer: it may point into a local array (GCC 12 crashes in
+    /// SRA on an `asm goto` output stored there, so it is never one).
+    pub into_local_array: bool,
+}
+
+/// Something a pointer can be made to point to.
+#[derive(Clone, Debug)]
+pub(crate) struct AddrCandidate {
+    /// The address expression (`&x`, `&arr[2]`).
+    pub addr: String,
+    /// Declaration depth of the object.
+    pub depth: usize,
+    /// An element of a local (not global) array.
+    pub local_array: bool,
 }
 
 impl Var {

@@ -113,6 +113,7 @@ fn global(name: String, ty: CType) -> Var {
         readonly: false,
         depth: 0,
         target_depth: 0,
+        into_local_array: false,
     }
 }
 

@@ -281,18 +281,20 @@ impl FnGen<'_, '_, '_> {
             .copied()
             .filter(|&q| q != pid && self.vars[q].ty == p.ty && self.vars[q].target_depth <= p.depth)
             .collect();
-        let (rhs, depth) = if !others.is_empty() && self.c.chance(1, 2) {
+        let (rhs, depth, array) = if !others.is_empty() && self.c.chance(1, 2) {
             let q = &self.vars[others[self.c.index(others.len())]];
-            (q.name.clone(), q.target_depth)
+            (q.name.clone(), q.target_depth, q.into_local_array)
         } else {
             let cands = self.address_candidates(pointee, p.depth);
             if cands.is_empty() {
                 return false;
             }
-            cands[self.c.index(cands.len())].clone()
+            let t = cands[self.c.index(cands.len())].clone();
+            (t.addr, t.depth, t.local_array)
         };
         self.out.line(&format!("{} = {rhs};", p.name));
         self.vars[pid].target_depth = self.vars[pid].target_depth.max(depth);
+        self.vars[pid].into_local_array |= array;
         self.charge();
         true
     }
@@ -429,11 +431,11 @@ impl FnGen<'_, '_, '_> {
             // when there are none in scope, which cannot happen.
             return format!("({} *)0", ty.name());
         }
-        let locals: Vec<(String, usize)> = cands.iter().filter(|c| c.1 > 0).cloned().collect();
+        let locals: Vec<&str> = cands.iter().filter(|c| c.depth > 0).map(|c| c.addr.as_str()).collect();
         if !locals.is_empty() && self.c.chance(3, 4) {
-            return locals[self.c.index(locals.len())].0.clone();
+            return locals[self.c.index(locals.len())].to_string();
         }
-        cands[self.c.index(cands.len())].0.clone()
+        cands[self.c.index(cands.len())].addr.clone()
     }
 
     /// A declaration without initializer, assigned on every path before any
