@@ -16,7 +16,8 @@
 //!   still used by later arguments;
 //! - returns: INTEGER in `rax`, `__int128` in `rax:rdx`, SSE in `xmm0`,
 //!   `long double` in `st(0)`, a struct by its classes in `rax/rdx` and
-//!   `xmm0/xmm1`, or through the hidden pointer (passed in `rdi`, returned in
+//!   `xmm0/xmm1`, a struct of one `long double` (`[mem, none]`, docs/abi.md)
+//!   in `st(0)`, or through the hidden pointer (passed in `rdi`, returned in
 //!   `rax`) when it is MEMORY class.
 
 use crate::ir::instruction::CallInfo;
@@ -72,6 +73,8 @@ pub enum RetLoc {
     StructRegs(Vec<StructPart>),
     /// Through the hidden pointer (in `rdi`; the callee returns it in `rax`).
     SretMemory,
+    /// A struct holding one `long double` (classes `[mem, none]`), in `st(0)`.
+    X87Struct,
 }
 
 /// The classification of one argument as the IR describes it.
@@ -162,6 +165,11 @@ pub fn layout_call(args: &[ArgDesc<'_>], ret: IrType, sret: bool) -> CallLayout 
     for (i, a) in args.iter().enumerate() {
         if sret && i == 0 {
             let size = a.struct_size.unwrap_or(0);
+            if a.classes == [EightbyteClass::Memory, EightbyteClass::NoClass] && size == 16 {
+                ret_loc = RetLoc::X87Struct;
+                locs.push(ArgLoc::Ignored);
+                continue;
+            }
             if let Some((parts, _, _)) = struct_parts(size, a.classes, 0, 0) {
                 ret_loc = RetLoc::StructRegs(parts);
                 locs.push(ArgLoc::Ignored);

@@ -170,6 +170,13 @@ impl FnEmitter<'_, '_> {
                     }
                 }
             }
+            RetLoc::X87Struct => {
+                let Some(ParamHome::Buffer(off)) = self.params.first().copied() else {
+                    return Err(self.err("struct return without its buffer"));
+                };
+                let m = self.area(off);
+                emit!(self, "\tfldt\t{m}");
+            }
             RetLoc::SretMemory => {
                 if let Some(ParamHome::Slot(off)) = self.params.first().copied() {
                     let m = self.area(off);
@@ -365,6 +372,13 @@ impl FnEmitter<'_, '_> {
                 }
                 None => emit!(self, "\tfstp\t%st(0)"),
             },
+            RetLoc::X87Struct => {
+                let Some(buf) = info.args.first() else {
+                    return Err(self.err("sret call without a result buffer"));
+                };
+                self.load_int(buf, IrType::Ptr, false, Gpr::R10)?;
+                emit!(self, "\tfstpt\t(%r10)");
+            }
             RetLoc::StructRegs(parts) => {
                 let Some(buf) = info.args.first() else {
                     return Err(self.err("sret call without a result buffer"));
