@@ -145,7 +145,10 @@ fn check_file(path: &Path) -> Result<(), String> {
                 ));
             }
         } else if code != spec.expect_exit {
-            return Err(format!("{config}: exit status {code}, expected {}\n{stdout}", spec.expect_exit));
+            return Err(format!(
+                "{config}: exit status {code}, expected {}\n{stdout}",
+                spec.expect_exit
+            ));
         }
         results.push((stdout, code));
     }
@@ -173,5 +176,11 @@ fn backend_ir_files() {
             failures.push(format!("{}: {e}", f.display()));
         }
     }
-    assert!(failures.is_empty(), "{} of {} failed:\n{}", failures.len(), files.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n\n")
+    );
 }

@@ -441,8 +441,8 @@ impl FnEmitter<'_, '_> {
         }
         let cty = self.types.of_operand(cond);
         if ty.size() > 8 {
-            self.load_wide(t, Gpr::Rax, Gpr::Rdx)?;
-            self.load_wide(f, Gpr::Rcx, Gpr::Rsi)?;
+            self.load_wide_as(t, ty, Gpr::Rax, Gpr::Rdx)?;
+            self.load_wide_as(f, ty, Gpr::Rcx, Gpr::Rsi)?;
             self.load_int(cond, cty, false, Gpr::R11)?;
             emit!(self, "\ttestq\t%r11, %r11");
             emit!(self, "\tcmoveq\t%rcx, %rax");

@@ -25,9 +25,15 @@ impl FnEmitter<'_, '_> {
     /// Loads a 16-byte integer operand into `lo:hi` (a narrower value is
     /// read as its slot's two halves, which callers never rely on).
     pub(super) fn load_wide(&mut self, op: &Operand, lo: Gpr, hi: Gpr) -> Result<(), BackendError> {
+        self.load_wide_as(op, IrType::I128, lo, hi)
+    }
+
+    /// As [`FnEmitter::load_wide`] for a 16-byte value of type `ty` (a
+    /// constant takes that type's memory image: x87 bytes for `f128`).
+    pub(super) fn load_wide_as(&mut self, op: &Operand, ty: IrType, lo: Gpr, hi: Gpr) -> Result<(), BackendError> {
         match op {
             Operand::Const(c) => {
-                let img = Self::const_image(c, IrType::I128);
+                let img = Self::const_image(c, ty);
                 let l = i64::from_le_bytes(img[..8].try_into().unwrap_or([0; 8]));
                 let h = i64::from_le_bytes(img[8..].try_into().unwrap_or([0; 8]));
                 self.mov_imm(l, lo);
