@@ -107,7 +107,7 @@ impl Sema {
     }
 
     /// `_Alignas` (6.7.5): the strictest alignment requested, if any.
-    fn alignas(&mut self, specs: &DeclSpecs) -> PResult<Option<u64>> {
+    pub(super) fn alignas(&mut self, specs: &DeclSpecs) -> PResult<Option<u64>> {
         let mut best: Option<u64> = None;
         for a in &specs.align {
             let v = match a {

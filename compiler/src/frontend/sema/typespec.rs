@@ -653,6 +653,9 @@ impl Sema {
                     }
                     let mut battrs = Attrs::default();
                     self.collect_attrs(&specs.attrs, &mut battrs)?;
+                    if let Some(a) = self.alignas(specs)? {
+                        battrs.aligned = Some(battrs.aligned.map_or(a, |b| b.max(a)));
+                    }
                     if declarators.is_empty() {
                         let anonymous = matches!(&specs.base,
                             BaseType::Struct(s) | BaseType::Union(s) if s.tag.is_none() && s.members.is_some());
@@ -756,6 +759,7 @@ impl Sema {
             packed: rattrs.packed,
             pack: self.pack,
             aligned: rattrs.aligned,
+            unnamed_bitfields_align: false,
         };
         self.types.complete_record(id, members, attrs).map_err(|e| match e {
             super::super::types::TypeError::Layout(LayoutError::BitFieldTooWide { index }) => {
