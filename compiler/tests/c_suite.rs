@@ -125,9 +125,16 @@ fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
                 .output()
                 .map_err(|e| format!("cannot run {gcc}: {e}"))?;
             if !out.status.success() {
-                return Err(format!("{gcc} rejected the assembly:\n{}", String::from_utf8_lossy(&out.stderr)));
+                return Err(format!(
+                    "{gcc} rejected the assembly:\n{}",
+                    String::from_utf8_lossy(&out.stderr)
+                ));
             }
-            let run = Command::new("timeout").arg("60").arg(&exe).output().map_err(|e| e.to_string())?;
+            let run = Command::new("timeout")
+                .arg("60")
+                .arg(&exe)
+                .output()
+                .map_err(|e| e.to_string())?;
             let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
             if !run.status.success() {
                 return Err(format!("exited with {}:\n{stdout}", run.status));

@@ -8,7 +8,11 @@
 //! natively) is replaced by stores of fixed values to its outputs, the
 //! external `@sink` and `@escape` get IR bodies (the interpreter would derive
 //! their results from an event hash no native program reproduces), and
-//! `@main` becomes `@phicc_entry` so that a generated C driver can call it.
+//! `@main` becomes `@phicc_entry` so that a generated C driver can call it;
+//! every float-to-integer conversion is guarded to operands in
+//! `[-2^31, 2^31)` (anything else, NaN included, converts 0), because an
+//! out-of-range conversion is undefined in C: the interpreter saturates, the
+//! hardware gives its "integer indefinite" value, and both are right.
 //! Then, for each configuration (the IR as generated, and after the mem2reg
 //! pipeline), the module is interpreted and compiled to x86-64, linked with
 //! the driver, and run; the return value and the final bytes of every global
@@ -34,9 +38,26 @@ pub const ENTRY: &str = "phicc_entry";
 pub fn prepare(mut m: IrModule) -> IrModule {
     let mut next_block = m.next_block_id();
     for f in m.functions.iter_mut().filter(|f| !f.is_declaration) {
+        let mut next_value = f.scan_max_value_id() + 1;
+        let mut fresh = || {
+            next_value += 1;
+            Value(next_value - 1)
+        };
         for b in &mut f.blocks {
             let mut out = Vec::with_capacity(b.instructions.len());
             for inst in std::mem::take(&mut b.instructions) {
+                if let Instruction::Cast {
+                    dest,
+                    src,
+                    from_ty,
+                    to_ty,
+                } = inst
+                {
+                    if matches!(from_ty, IrType::F32 | IrType::F64) && to_ty.is_integer() {
+                        out.extend(guarded_conversion(dest, src, from_ty, to_ty, &mut fresh));
+                        continue;
+                    }
+                }
                 let Instruction::InlineAsm(asm) = inst else {
                     out.push(inst);
                     continue;
@@ -64,6 +85,7 @@ pub fn prepare(mut m: IrModule) -> IrModule {
         if f.name == "main" {
             f.name = ENTRY.to_string();
         }
+        f.next_value_id = 0;
     }
     m.globals.push(IrGlobal {
         name: "sink_acc".into(),
@@ -144,6 +166,61 @@ pub fn prepare(mut m: IrModule) -> IrModule {
         }];
     }
     m
+}
+
+/// `dest = (src >= -2^31 && src < 2^31) ? (to) src : 0`, with ordered
+/// compares so that NaN takes the 0 branch.
+fn guarded_conversion(
+    dest: Value,
+    src: Operand,
+    from: IrType,
+    to: IrType,
+    fresh: &mut impl FnMut() -> Value,
+) -> Vec<Instruction> {
+    let bound = |v: f64| {
+        Operand::Const(if from == IrType::F32 {
+            IrConst::F32(v as f32)
+        } else {
+            IrConst::F64(v)
+        })
+    };
+    let (lo, hi, ok, safe) = (fresh(), fresh(), fresh(), fresh());
+    vec![
+        Instruction::Cmp {
+            dest: lo,
+            op: IrCmpOp::Sge,
+            lhs: src,
+            rhs: bound(-2147483648.0),
+            ty: from,
+        },
+        Instruction::Cmp {
+            dest: hi,
+            op: IrCmpOp::Slt,
+            lhs: src,
+            rhs: bound(2147483648.0),
+            ty: from,
+        },
+        Instruction::BinOp {
+            dest: ok,
+            op: IrBinOp::And,
+            lhs: Operand::Value(lo),
+            rhs: Operand::Value(hi),
+            ty: IrType::I8,
+        },
+        Instruction::Select {
+            dest: safe,
+            cond: Operand::Value(ok),
+            true_val: src,
+            false_val: bound(0.0),
+            ty: from,
+        },
+        Instruction::Cast {
+            dest,
+            src: Operand::Value(safe),
+            from_ty: from,
+            to_ty: to,
+        },
+    ]
 }
 
 /// How one configuration of one input ended.
