@@ -20,7 +20,7 @@ first=${1:-1}
 last=${2:-300}
 jobs=${JOBS:-2}
 
-command -v csmith >/dev/null && [ -f /usr/include/csmith/csmith.h ] || scripts/setup.sh --campaign
+command -v csmith >/dev/null && [ -f /usr/include/csmith/csmith.h ] || scripts/setup.sh --csmith
 if [ -z "${PHICC:-}" ]; then
     cargo build --release --locked -q -p phicc --bin phicc
     PHICC=$PWD/target/release/phicc
