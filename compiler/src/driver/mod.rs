@@ -367,11 +367,25 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
             .map_or_else(|| format!("in{i}"), |s| s.to_string_lossy().into_owned());
         if is_c_source(f) {
             let mut m = compile_one(cli, f, &fe)?;
+            let t0 = Instant::now();
             run_pipeline(cli, &mut m)?;
+            let t1 = Instant::now();
             let asm = crate::backend::emit_assembly(&m, target).map_err(|e| fail(e.to_string()))?;
+            let t2 = Instant::now();
+            let report = |assemble: Duration| {
+                if cli.time_phases {
+                    eprintln!(
+                        "phicc: times (s): passes {:.6} backend {:.6} assemble {:.6}",
+                        (t1 - t0).as_secs_f64(),
+                        (t2 - t1).as_secs_f64(),
+                        assemble.as_secs_f64()
+                    );
+                }
+            };
             if cli.assembly_only {
                 let out = cli.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}.s")));
                 write_output(Some(&out), &asm)?;
+                report(Duration::ZERO);
                 continue;
             }
             let s_path = temp.path().join(format!("{i}-{stem}.s"));
@@ -381,7 +395,9 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
             } else {
                 temp.path().join(format!("{i}-{stem}.o"))
             };
+            let t3 = Instant::now();
             toolchain::assemble(target, &s_path, &obj).map_err(fail)?;
+            report(t3.elapsed());
             objects.push(obj);
         } else if is_asm_source(f) {
             if cli.assembly_only {
