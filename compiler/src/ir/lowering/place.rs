@@ -111,6 +111,7 @@ impl FnLower<'_, '_> {
                 let addr = self.b.as_value(ptr);
                 let align = match &*e.ty.ty {
                     CType::Function { .. } | CType::Void => 1,
+                    t if self.cx.unaligned.contains(t) => 1,
                     t => self.cx.types.align_of(t),
                 };
                 Ok(plain(addr, align))
