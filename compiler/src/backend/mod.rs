@@ -22,6 +22,7 @@
 //! local labels are `.L<kind><n>` from the module-wide [`LabelGen`].
 //! Unsupported IR gives a [`BackendError`], never a panic.
 
+pub mod aarch64;
 pub mod asm_template;
 pub mod data;
 pub mod frame;
@@ -247,6 +248,7 @@ pub fn walk_blocks(f: &IrFunction, e: &mut impl FunctionEmitter) -> Result<(), B
 pub fn target_isa(target: Target) -> Result<&'static dyn TargetIsa, BackendError> {
     match target {
         Target::X86_64 => Ok(&x86_64::X86_64),
+        Target::Aarch64 => Ok(&aarch64::Aarch64),
         other => Err(BackendError::module(format!("no backend for {} yet", other.name()))),
     }
 }

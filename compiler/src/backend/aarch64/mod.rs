@@ -1,0 +1,977 @@
+//! The AArch64 backend: IR to GNU as for `aarch64-linux-gnu` under AAPCS64
+//! (docs/abi.md is the contract with the lowering).
+//!
+//! Code generation is deliberately simple and correct first, like the
+//! x86-64 backend: every value lives in its frame slot
+//! ([`crate::backend::frame`]); each instruction loads its operands into
+//! temporaries (`x9..x15`, `v16..v19`), computes, and stores the result. No
+//! value is kept in a register across instructions, so calls, inline asm
+//! and `asm goto` edges need no register bookkeeping. `x16` is the pointer
+//! temporary and `x17` materializes large immediates and far offsets
+//! ([`regs`]).
+//!
+//! The frame: on entry `sp` drops by `16 + locals` at once, the frame record
+//! (`x29`, `x30`) is stored at the new `sp` and `x29` points at it, so that
+//! the locals area ([`FrameLayout`]) sits just above the record at
+//! positive offsets (`[x29, #16 + off]`), reachable with scaled 12-bit
+//! displacements. The incoming stack arguments start at `x29 + 16 + locals`
+//! (the caller's `sp`). The body may move `sp` (dynamic allocas, a call's
+//! outgoing area pushed just for the call); `x29` never moves. The locals
+//! area holds, in order, the `alloca` objects (zeroed in the prologue, as
+//! the interpreter's allocas are), the value slots, then the areas reserved
+//! here: parameter homes, the register save areas of a variadic function,
+//! scratch, the second return register, callee-saved registers an inline asm
+//! uses.
+//!
+//! Files: `abi` (argument classification), `calls` (prologue, calls,
+//! returns), `ops` (integer and floating-point arithmetic, comparisons,
+//! conversions), `wide` (`__int128` and binary128 `long double` through
+//! libgcc), `memory` (loads, stores, atomics, stack), `varargs`
+//! (`va_start`/`va_arg`), `inline_asm`, `regs`.
+
+pub mod abi;
+mod calls;
+mod inline_asm;
+mod memory;
+mod ops;
+pub mod regs;
+mod varargs;
+mod wide;
+
+use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
+use super::switch::{normalize_case, plan_switch, SwitchPlan};
+use super::{
+    block_label, walk_blocks, BackendError, FunctionEmitter, LongDoubleFormat, ModuleContext, TargetDesc, TargetIsa,
+};
+use crate::frontend::target::Target;
+use crate::ir::constants::IrConst;
+use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
+use crate::ir::module::IrFunction;
+use crate::ir::types::IrType;
+use abi::{ArgLoc, CallLayout};
+use regs::{Mem, Vr, Xr, FP, IMM};
+use rustc_hash::FxHashMap;
+use std::fmt::Write as _;
+
+/// Writes one line of assembly to the emitter's output.
+macro_rules! emit {
+    ($e:expr, $($arg:tt)*) => {{
+        let _ = writeln!($e.out, $($arg)*);
+    }};
+}
+pub(crate) use emit;
+
+/// The AArch64 target.
+pub struct Aarch64;
+
+pub static AARCH64_DESC: TargetDesc = TargetDesc {
+    target: Target::Aarch64,
+    int_arg_regs: &["x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7"],
+    float_arg_regs: &["v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7"],
+    int_ret_regs: &["x0", "x1"],
+    float_ret_regs: &["v0", "v1", "v2", "v3"],
+    callee_saved: &[
+        "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "x30", "d8", "d9", "d10", "d11",
+        "d12", "d13", "d14", "d15",
+    ],
+    stack_align: 16,
+    long_double: LongDoubleFormat::Binary128,
+    comment: "//",
+    type_prefix: '%',
+    asm_dialects: false,
+};
+
+/// Functions longer than this many lines of assembly are emitted again with
+/// conditional branches that reach anywhere (`b.cond` reaches only 1 MiB).
+const FAR_BRANCH_LINES: usize = 150_000;
+
+impl TargetIsa for Aarch64 {
+    fn desc(&self) -> &'static TargetDesc {
+        &AARCH64_DESC
+    }
+
+    fn emit_function(&self, cx: &mut ModuleContext<'_>, f: &IrFunction, out: &mut String) -> Result<(), BackendError> {
+        let mut body = String::new();
+        {
+            let mut e = FnEmitter::new(cx, f, &mut body, false)?;
+            walk_blocks(f, &mut e)?;
+        }
+        if body.lines().count() > FAR_BRANCH_LINES {
+            body.clear();
+            let mut e = FnEmitter::new(cx, f, &mut body, true)?;
+            walk_blocks(f, &mut e)?;
+        }
+        out.push_str(&body);
+        Ok(())
+    }
+}
+
+/// Where a parameter's value (or, for a struct, its copy) is kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ParamHome {
+    /// Not passed (an empty struct).
+    None,
+    /// A scalar saved from its register(s) into this locals-area slot.
+    Slot(u32),
+    /// A scalar in the caller's stack area, at this offset from its `sp`.
+    Incoming(u32),
+    /// A struct copied from registers into this locals-area buffer (the value is its address).
+    Buffer(u32),
+    /// A struct in the caller's stack area (the value is its address).
+    IncomingAddr(u32),
+    /// A struct passed by reference: the pointer was saved in this slot.
+    RefSlot(u32),
+    /// A struct passed by reference: the pointer is in the caller's stack area.
+    RefIncoming(u32),
+}
+
+/// Which second return register a call's result is read from afterwards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SecondReturn {
+    F32,
+    F64,
+    F128,
+}
+
+/// The state of one function being emitted.
+pub(crate) struct FnEmitter<'a, 'm> {
+    cx: &'a mut ModuleContext<'m>,
+    f: &'a IrFunction,
+    out: &'a mut String,
+    types: ValueTypes,
+    layout: FrameLayout,
+    /// The function's own parameter layout.
+    own: CallLayout,
+    params: Vec<ParamHome>,
+    /// General and vector register save areas of a variadic function (64 + 128 bytes).
+    save_area: Option<u32>,
+    /// 32 bytes of scratch.
+    scratch: u32,
+    /// 16 bytes for the second return value (`setret*second`, `getret*second`).
+    ret2: u32,
+    /// Callee-saved registers an inline asm uses, with their save slots.
+    saved_x: Vec<(Xr, u32)>,
+    saved_v: Vec<(Vr, u32)>,
+    /// Calls followed by a `getret*second`, by (block index, instruction index).
+    second_returns: FxHashMap<(usize, usize), SecondReturn>,
+    /// The second return register this function sets (`setret*second`).
+    sets_second: Option<SecondReturn>,
+    /// Conditional branches go through an unconditional `b`.
+    far_branches: bool,
+    block_index: usize,
+    inst_index: usize,
+}
+
+impl<'a, 'm> FnEmitter<'a, 'm> {
+    fn new(
+        cx: &'a mut ModuleContext<'m>,
+        f: &'a IrFunction,
+        out: &'a mut String,
+        far_branches: bool,
+    ) -> Result<Self, BackendError> {
+        let types = ValueTypes::compute(f);
+        let mut layout = FrameLayout::compute(f, &types)?;
+        let own = abi::layout_of_function(f);
+        let mut params = Vec::with_capacity(f.params.len());
+        for (i, loc) in own.args.iter().enumerate() {
+            let p = &f.params[i];
+            let is_struct = p.struct_size.is_some() && !(f.uses_sret && i == 0);
+            let home = match *loc {
+                ArgLoc::Ignored if f.uses_sret && i == 0 => match own.ret {
+                    // The pointer arrives in x8.
+                    abi::RetLoc::Sret => ParamHome::Slot(layout.reserve(8, 8)),
+                    _ => {
+                        let size = p.struct_size.unwrap_or(0) as u32;
+                        ParamHome::Buffer(layout.reserve(size.div_ceil(16).max(1) * 16, 16))
+                    }
+                },
+                ArgLoc::Ignored => ParamHome::None,
+                ArgLoc::StructGprs { count, .. } => ParamHome::Buffer(layout.reserve(8 * count as u32, 16)),
+                ArgLoc::StructHfa { hfa, .. } => {
+                    ParamHome::Buffer(layout.reserve(abi::hfa_member_size(hfa) * hfa.count as u32, 16))
+                }
+                ArgLoc::StackStruct { offset, .. } => ParamHome::IncomingAddr(offset),
+                ArgLoc::Stack(offset) if !is_struct => ParamHome::Incoming(offset),
+                ArgLoc::Stack(offset) => ParamHome::IncomingAddr(offset),
+                ArgLoc::RefGpr { .. } => ParamHome::RefSlot(layout.reserve(8, 8)),
+                ArgLoc::RefStack { offset, .. } => ParamHome::RefIncoming(offset),
+                ArgLoc::Gpr(_) | ArgLoc::GprPair(_) | ArgLoc::Fpr(_) => {
+                    let s = slot_size(p.ty);
+                    ParamHome::Slot(layout.reserve(s, s))
+                }
+            };
+            params.push(home);
+        }
+        let save_area = f.is_variadic.then(|| layout.reserve(64 + 128, 16));
+        let scratch = layout.reserve(32, 16);
+        let ret2 = layout.reserve(16, 16);
+        let mut used_x: Vec<Xr> = Vec::new();
+        let mut used_v: Vec<Vr> = Vec::new();
+        let mut second_returns = FxHashMap::default();
+        let mut sets_second = None;
+        for (bi, b) in f.blocks.iter().enumerate() {
+            let mut last_call = None;
+            for (ii, inst) in b.instructions.iter().enumerate() {
+                match inst {
+                    Instruction::InlineAsm(asm) => {
+                        let (xs, vs) = inline_asm::callee_saved_used(asm, &types, &layout)
+                            .map_err(|m| BackendError::in_function(&f.name, format!("inline asm: {m}")))?;
+                        for x in xs {
+                            if !used_x.contains(&x) {
+                                used_x.push(x);
+                            }
+                        }
+                        for v in vs {
+                            if !used_v.contains(&v) {
+                                used_v.push(v);
+                            }
+                        }
+                    }
+                    Instruction::Call { .. } | Instruction::CallIndirect { .. } => last_call = Some((bi, ii)),
+                    Instruction::GetReturnF32Second { .. } => {
+                        if let Some(c) = last_call {
+                            second_returns.insert(c, SecondReturn::F32);
+                        }
+                    }
+                    Instruction::GetReturnF64Second { .. } => {
+                        if let Some(c) = last_call {
+                            second_returns.insert(c, SecondReturn::F64);
+                        }
+                    }
+                    Instruction::GetReturnF128Second { .. } => {
+                        if let Some(c) = last_call {
+                            second_returns.insert(c, SecondReturn::F128);
+                        }
+                    }
+                    Instruction::SetReturnF32Second { .. } => sets_second = Some(SecondReturn::F32),
+                    Instruction::SetReturnF64Second { .. } => sets_second = Some(SecondReturn::F64),
+                    Instruction::SetReturnF128Second { .. } => sets_second = Some(SecondReturn::F128),
+                    _ => {}
+                }
+            }
+        }
+        used_x.sort();
+        used_v.sort();
+        let saved_x = used_x.into_iter().map(|x| (x, layout.reserve(8, 8))).collect();
+        let saved_v = used_v.into_iter().map(|v| (v, layout.reserve(8, 8))).collect();
+        layout.finish();
+        if layout.size() > (1 << 30) {
+            return Err(BackendError::in_function(&f.name, "stack frame too large"));
+        }
+        Ok(FnEmitter {
+            cx,
+            f,
+            out,
+            types,
+            layout,
+            own,
+            params,
+            save_area,
+            scratch,
+            ret2,
+            saved_x,
+            saved_v,
+            second_returns,
+            sets_second,
+            far_branches,
+            block_index: 0,
+            inst_index: 0,
+        })
+    }
+
+    fn err(&self, message: impl Into<String>) -> BackendError {
+        BackendError::in_function(&self.f.name, message)
+    }
+
+    /// Bytes `sp` drops by in the prologue: the frame record and the locals area.
+    fn frame_size(&self) -> u32 {
+        16 + self.layout.size()
+    }
+
+    /// The memory operand of locals-area offset `off`.
+    fn area(&self, off: u32) -> Mem {
+        Mem::new(FP, 16 + off as i64)
+    }
+
+    /// The caller's stack argument area at offset `off`.
+    fn incoming(&self, off: u32) -> Mem {
+        Mem::new(FP, self.frame_size() as i64 + off as i64)
+    }
+
+    /// The slot of `v` (a value that is not an `alloca` address).
+    fn slot(&self, v: Value) -> Result<Mem, BackendError> {
+        match self.layout.home(v) {
+            Home::Slot(off) => Ok(self.area(off)),
+            Home::Alloca { .. } => Err(self.err(format!("{v} is an alloca address, not a slot"))),
+            Home::None => Err(self.err(format!("{v} is used but never defined"))),
+        }
+    }
+
+    // ---- immediates and address arithmetic ----
+
+    /// `r = v` (64 bits) with `movz`/`movn` and `movk`.
+    fn mov_imm(&mut self, r: Xr, v: u64) {
+        if v == 0 {
+            emit!(self, "\tmov\t{}, xzr", r.x());
+            return;
+        }
+        let chunks: [u64; 4] = [v & 0xffff, (v >> 16) & 0xffff, (v >> 32) & 0xffff, v >> 48];
+        let zeros = chunks.iter().filter(|&&c| c == 0).count();
+        let ones = chunks.iter().filter(|&&c| c == 0xffff).count();
+        let mut first = true;
+        if ones > zeros {
+            for (k, &c) in chunks.iter().enumerate() {
+                if c == 0xffff {
+                    continue;
+                }
+                if first {
+                    emit!(self, "\tmovn\t{}, #{}, lsl #{}", r.x(), !c & 0xffff, 16 * k);
+                    first = false;
+                } else {
+                    emit!(self, "\tmovk\t{}, #{c}, lsl #{}", r.x(), 16 * k);
+                }
+            }
+            if first {
+                emit!(self, "\tmovn\t{}, #0", r.x());
+            }
+        } else {
+            for (k, &c) in chunks.iter().enumerate() {
+                if c == 0 {
+                    continue;
+                }
+                if first {
+                    emit!(self, "\tmovz\t{}, #{c}, lsl #{}", r.x(), 16 * k);
+                    first = false;
+                } else {
+                    emit!(self, "\tmovk\t{}, #{c}, lsl #{}", r.x(), 16 * k);
+                }
+            }
+        }
+    }
+
+    /// `dst = src + imm` (either may be `sp`; `src` is never `x17`).
+    fn add_imm(&mut self, dst: Xr, src: Xr, imm: i64) {
+        let (mn, mag) = if imm < 0 {
+            ("sub", imm.unsigned_abs())
+        } else {
+            ("add", imm as u64)
+        };
+        if mag == 0 {
+            if dst != src {
+                emit!(self, "\tmov\t{}, {}", dst.x(), src.x());
+            }
+        } else if mag < 4096 {
+            emit!(self, "\t{mn}\t{}, {}, #{mag}", dst.x(), src.x());
+        } else if mag < (1 << 24) {
+            emit!(self, "\t{mn}\t{}, {}, #{}, lsl #12", dst.x(), src.x(), mag >> 12);
+            if mag & 0xfff != 0 {
+                emit!(self, "\t{mn}\t{}, {}, #{}", dst.x(), dst.x(), mag & 0xfff);
+            }
+        } else {
+            debug_assert!(src != IMM);
+            self.mov_imm(IMM, mag);
+            emit!(self, "\t{mn}\t{}, {}, {}", dst.x(), src.x(), IMM.x());
+        }
+    }
+
+    /// A load or store `op reg, m` of an access of `size` bytes: the scaled
+    /// form when the displacement allows it, else the unscaled one, else the
+    /// address materialized in `x17`.
+    fn mem_op(&mut self, op: &str, reg: &str, size: usize, m: Mem) {
+        let size = size.max(1) as i64;
+        let d = m.disp;
+        if d >= 0 && d % size == 0 && d / size < 4096 {
+            emit!(self, "\t{op}\t{reg}, {m}");
+        } else if (-256..256).contains(&d) {
+            let unscaled = if let Some(rest) = op.strip_prefix("ldr") {
+                format!("ldur{rest}")
+            } else if let Some(rest) = op.strip_prefix("str") {
+                format!("stur{rest}")
+            } else {
+                op.to_string()
+            };
+            emit!(self, "\t{unscaled}\t{reg}, {m}");
+        } else {
+            debug_assert!(m.base != IMM);
+            self.mov_imm(IMM, d as u64);
+            emit!(self, "\tadd\t{}, {}, {}", IMM.x(), m.base.x(), IMM.x());
+            emit!(self, "\t{op}\t{reg}, [{}]", IMM.x());
+        }
+    }
+
+    /// `r = the size-byte integer at m`, extended to 64 bits.
+    fn load_mem(&mut self, m: Mem, size: usize, signed: bool, r: Xr) {
+        match (size, signed) {
+            (1, true) => self.mem_op("ldrsb", r.x(), 1, m),
+            (1, false) => self.mem_op("ldrb", r.w(), 1, m),
+            (2, true) => self.mem_op("ldrsh", r.x(), 2, m),
+            (2, false) => self.mem_op("ldrh", r.w(), 2, m),
+            (4, true) => self.mem_op("ldrsw", r.x(), 4, m),
+            (4, false) => self.mem_op("ldr", r.w(), 4, m),
+            _ => self.mem_op("ldr", r.x(), 8, m),
+        }
+    }
+
+    /// Stores the low `size` bytes (1, 2, 4 or 8) of `r` to `m`.
+    fn store_mem(&mut self, r: Xr, size: usize, m: Mem) {
+        match size {
+            1 => self.mem_op("strb", r.w(), 1, m),
+            2 => self.mem_op("strh", r.w(), 2, m),
+            4 => self.mem_op("str", r.w(), 4, m),
+            _ => self.mem_op("str", r.x(), 8, m),
+        }
+    }
+
+    /// `v = the size-byte (4, 8 or 16) floating-point value at m`.
+    fn load_fp_mem(&mut self, m: Mem, size: usize, v: Vr) {
+        let size = Self::fp_size(size);
+        self.mem_op("ldr", &v.sized(size), size, m);
+    }
+
+    fn store_fp_mem(&mut self, v: Vr, size: usize, m: Mem) {
+        let size = Self::fp_size(size);
+        self.mem_op("str", &v.sized(size), size, m);
+    }
+
+    fn fp_size(size: usize) -> usize {
+        match size {
+            0..=4 => 4,
+            5..=8 => 8,
+            _ => 16,
+        }
+    }
+
+    /// `r = address of the alloca object at offset`, realigned when `align > 16`.
+    fn alloca_address(&mut self, offset: u32, align: u32, r: Xr) {
+        let m = self.area(offset);
+        self.add_imm(r, m.base, m.disp);
+        if align > 16 {
+            self.add_imm(r, r, align as i64 - 16);
+            emit!(self, "\tand\t{}, {}, #{}", r.x(), r.x(), -(align as i64));
+        }
+    }
+
+    /// The memory a pointer value addresses: an alloca's object directly,
+    /// otherwise the pointer is loaded into `scratch`.
+    fn addr_of(&mut self, ptr: Value, scratch: Xr) -> Result<Mem, BackendError> {
+        match self.layout.home(ptr) {
+            Home::Alloca { offset, align } if align <= 16 => Ok(self.area(offset)),
+            Home::Alloca { offset, align } => {
+                self.alloca_address(offset, align, scratch);
+                Ok(Mem::new(scratch, 0))
+            }
+            Home::Slot(off) => {
+                let m = self.area(off);
+                self.mem_op("ldr", scratch.x(), 8, m);
+                Ok(Mem::new(scratch, 0))
+            }
+            Home::None => Err(self.err(format!("{ptr} is used but never defined"))),
+        }
+    }
+
+    /// `r = the pointer value` (an address in a register, no displacement).
+    fn pointer_into(&mut self, ptr: Value, r: Xr) -> Result<(), BackendError> {
+        self.load_int(&Operand::Value(ptr), IrType::Ptr, false, r)
+    }
+
+    /// The integer value of constant `c` as a `ty`, extended to 64 bits by `signed`.
+    fn const_i64(c: &IrConst, ty: IrType, signed: bool) -> i64 {
+        let t = if ty == IrType::Void { IrType::I64 } else { ty };
+        let bits = c.bits_as(t);
+        let w = (t.size().min(8) * 8) as u32;
+        if signed {
+            crate::ir::constants::sext(bits, w) as i64
+        } else {
+            crate::ir::constants::zext(bits, w) as u64 as i64
+        }
+    }
+
+    /// Loads an integer-class operand of type `ty` into `r`, extended to 64
+    /// bits (sign-extended when `signed`). An alloca's value is its address;
+    /// a 16-byte value gives its low half; a float gives its bits.
+    fn load_int(&mut self, op: &Operand, ty: IrType, signed: bool, r: Xr) -> Result<(), BackendError> {
+        match op {
+            Operand::Const(c) => {
+                let imm = Self::const_i64(c, ty, signed);
+                self.mov_imm(r, imm as u64);
+            }
+            Operand::Value(v) => match self.layout.home(*v) {
+                Home::Alloca { offset, align } => self.alloca_address(offset, align, r),
+                Home::Slot(off) => {
+                    let m = self.area(off);
+                    let size = if ty.size() == 0 || ty.size() > 8 { 8 } else { ty.size() };
+                    self.load_mem(m, size, signed, r);
+                }
+                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+            },
+        }
+        Ok(())
+    }
+
+    /// Loads an operand's bits with the extension its type implies.
+    fn load(&mut self, op: &Operand, ty: IrType, r: Xr) -> Result<(), BackendError> {
+        self.load_int(op, ty, ty.is_signed(), r)
+    }
+
+    /// Stores `r` into the slot of `v` at the width of `ty`.
+    fn store(&mut self, r: Xr, ty: IrType, v: Value) -> Result<(), BackendError> {
+        let m = self.slot(v)?;
+        self.store_mem(r, ty.size().clamp(1, 8), m);
+        Ok(())
+    }
+
+    /// The memory image of a constant stored as a `ty` (16 bytes, little-endian).
+    fn const_image(c: &IrConst, ty: IrType) -> [u8; 16] {
+        let mut b = Vec::with_capacity(16);
+        super::data::const_bytes(c, ty, LongDoubleFormat::Binary128, &mut b);
+        b.resize(16, 0);
+        b.try_into().unwrap_or([0; 16])
+    }
+
+    /// Stores constant `c` of type `ty` into `m` (through `x9`).
+    fn store_const(&mut self, c: &IrConst, ty: IrType, m: Mem) {
+        let img = Self::const_image(c, ty);
+        let size = ty.size().max(1);
+        let mut at = 0;
+        while at < size {
+            let chunk = match size - at {
+                8.. => 8,
+                4..=7 => 4,
+                2..=3 => 2,
+                _ => 1,
+            };
+            let mut v: u64 = 0;
+            for k in 0..chunk {
+                v |= (img[at + k] as u64) << (8 * k);
+            }
+            let dst = m.at(at as i64);
+            if v == 0 {
+                match chunk {
+                    1 => self.mem_op("strb", "wzr", 1, dst),
+                    2 => self.mem_op("strh", "wzr", 2, dst),
+                    4 => self.mem_op("str", "wzr", 4, dst),
+                    _ => self.mem_op("str", "xzr", 8, dst),
+                }
+            } else {
+                self.mov_imm(Xr(9), v);
+                self.store_mem(Xr(9), chunk, dst);
+            }
+            at += chunk;
+        }
+    }
+
+    /// Copies `size` bytes from `src` to `dst` through `x9` (neither based on `x9`).
+    fn copy_mem(&mut self, src: Mem, dst: Mem, size: usize) {
+        let mut at = 0i64;
+        let mut left = size;
+        while left > 0 {
+            let chunk = match left {
+                8.. => 8,
+                4..=7 => 4,
+                2..=3 => 2,
+                _ => 1,
+            };
+            self.load_mem(src.at(at), chunk, false, Xr(9));
+            self.store_mem(Xr(9), chunk, dst.at(at));
+            at += chunk as i64;
+            left -= chunk;
+        }
+    }
+
+    /// Copies `size` bytes from `[src]` to `[dst]` (registers other than
+    /// `x9..x12`), with a 16-byte loop for large sizes. Clobbers `src`/`dst`
+    /// when it loops.
+    fn copy_block(&mut self, src: Xr, dst: Xr, size: usize) {
+        if size <= 128 {
+            self.copy_mem(Mem::new(src, 0), Mem::new(dst, 0), size);
+            return;
+        }
+        let again = self.cx.labels.fresh();
+        self.mov_imm(Xr(12), (size / 16) as u64);
+        emit!(self, ".Ltmp{again}:");
+        emit!(self, "\tldp\tx10, x11, [{}], #16", src.x());
+        emit!(self, "\tstp\tx10, x11, [{}], #16", dst.x());
+        emit!(self, "\tsubs\tx12, x12, #1");
+        emit!(self, "\tb.ne\t.Ltmp{again}");
+        let rest = size % 16;
+        if rest > 0 {
+            self.copy_mem(Mem::new(src, 0), Mem::new(dst, 0), rest);
+        }
+    }
+
+    /// Stores operand `op` of type `ty` (all its bytes) into `m`: the generic value move.
+    fn store_operand(&mut self, op: &Operand, ty: IrType, m: Mem) -> Result<(), BackendError> {
+        match op {
+            Operand::Const(c) => self.store_const(c, ty, m),
+            Operand::Value(v) => match self.layout.home(*v) {
+                Home::Slot(off) => {
+                    let src = self.area(off);
+                    let size = if ty.size() > 8 { 16 } else { ty.size().max(1) };
+                    self.copy_mem(src, m, size);
+                }
+                Home::Alloca { offset, align } => {
+                    self.alloca_address(offset, align, Xr(9));
+                    self.store_mem(Xr(9), ty.size().clamp(1, 8), m);
+                }
+                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+            },
+        }
+        Ok(())
+    }
+
+    fn param_home(&self, i: usize) -> Result<ParamHome, BackendError> {
+        self.params.get(i).copied().ok_or_else(|| {
+            self.err(format!(
+                "paramref {i} of a function with {} parameters",
+                self.params.len()
+            ))
+        })
+    }
+
+    /// `b.<cc> target`, through an inverted branch over `b` in far mode.
+    fn branch_if(&mut self, cc: &str, target: &str) {
+        if self.far_branches {
+            let skip = self.cx.labels.fresh();
+            emit!(self, "\tb.{}\t.Ltmp{skip}", invert_cc(cc));
+            emit!(self, "\tb\t{target}");
+            emit!(self, ".Ltmp{skip}:");
+        } else {
+            emit!(self, "\tb.{cc}\t{target}");
+        }
+    }
+
+    /// `cmp x9, #v` for a 64-bit value `v` (through `x10` when no immediate form fits).
+    fn cmp_x9_imm(&mut self, v: i64) {
+        if (0..4096).contains(&v) {
+            emit!(self, "\tcmp\tx9, #{v}");
+        } else if (-4095..0).contains(&v) {
+            emit!(self, "\tcmn\tx9, #{}", -v);
+        } else {
+            self.mov_imm(Xr(10), v as u64);
+            emit!(self, "\tcmp\tx9, x10");
+        }
+    }
+
+    /// Emits the body of a `switch`.
+    fn switch(
+        &mut self,
+        val: &Operand,
+        ty: IrType,
+        cases: &[(i64, BlockId)],
+        default: BlockId,
+    ) -> Result<(), BackendError> {
+        if !ty.is_int_or_ptr() {
+            return Err(self.err(format!("switch on {ty}")));
+        }
+        if ty.is_128() {
+            self.load_pair(val, Xr(9), Xr(10))?;
+            let mut seen = Vec::new();
+            for &(c, b) in cases {
+                let v = normalize_case(c, ty);
+                if seen.contains(&v) {
+                    continue;
+                }
+                seen.push(v);
+                let (lo, hi) = (v as u128 as u64, ((v as u128) >> 64) as u64);
+                self.mov_imm(Xr(11), lo);
+                self.mov_imm(Xr(12), hi);
+                emit!(self, "\tcmp\tx9, x11");
+                emit!(self, "\tccmp\tx10, x12, #0, eq");
+                self.branch_if("eq", &block_label(b));
+            }
+            emit!(self, "\tb\t{}", block_label(default));
+            return Ok(());
+        }
+        self.load(val, ty, Xr(9))?;
+        match plan_switch(cases, default, ty) {
+            SwitchPlan::CompareChain { cases } => {
+                for (v, b) in cases {
+                    self.cmp_x9_imm(v as u64 as i64);
+                    self.branch_if("eq", &block_label(b));
+                }
+                emit!(self, "\tb\t{}", block_label(default));
+            }
+            SwitchPlan::JumpTable { min, table } => {
+                let min = min as u64 as i64;
+                if min != 0 {
+                    if (-4095..4096).contains(&min) {
+                        self.add_imm(Xr(9), Xr(9), -min);
+                    } else {
+                        self.mov_imm(Xr(10), min as u64);
+                        emit!(self, "\tsub\tx9, x9, x10");
+                    }
+                }
+                let jt = self.cx.labels.fresh();
+                self.cmp_x9_imm(table.len() as i64 - 1);
+                self.branch_if("hi", &block_label(default));
+                emit!(self, "\tadr\tx10, .LJT{jt}");
+                emit!(self, "\tldrsw\tx11, [x10, x9, lsl #2]");
+                emit!(self, "\tadd\tx10, x10, x11");
+                emit!(self, "\tbr\tx10");
+                // The table follows the branch in the text section, so the
+                // label differences resolve at assembly time.
+                emit!(self, "\t.p2align\t2\n.LJT{jt}:");
+                for b in table {
+                    emit!(self, "\t.word\t.LBB{}-.LJT{jt}", b.0);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Loads a condition into `x9`; `Some(value)` for a constant condition.
+    fn load_cond(&mut self, cond: &Operand) -> Result<Option<bool>, BackendError> {
+        match cond {
+            Operand::Const(c) => Ok(Some(c.is_nonzero())),
+            Operand::Value(v) => {
+                let ty = self.types.of(*v);
+                match self.layout.home(*v) {
+                    Home::Alloca { .. } => Ok(Some(true)),
+                    Home::None => Err(self.err(format!("{v} is used but never defined"))),
+                    Home::Slot(off) => {
+                        let m = self.area(off);
+                        if ty.size() > 8 {
+                            self.load_mem(m, 8, false, Xr(9));
+                            self.load_mem(m.at(8), 8, false, Xr(10));
+                            emit!(self, "\torr\tx9, x9, x10");
+                        } else {
+                            let size = if ty == IrType::Void { 8 } else { ty.size() };
+                            self.load_mem(m, size, false, Xr(9));
+                        }
+                        Ok(None)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The inverse of a condition code.
+fn invert_cc(cc: &str) -> &'static str {
+    match cc {
+        "eq" => "ne",
+        "ne" => "eq",
+        "lt" => "ge",
+        "ge" => "lt",
+        "gt" => "le",
+        "le" => "gt",
+        "lo" => "hs",
+        "hs" => "lo",
+        "hi" => "ls",
+        "ls" => "hi",
+        "mi" => "pl",
+        "pl" => "mi",
+        "vs" => "vc",
+        _ => "vs",
+    }
+}
+
+impl FunctionEmitter for FnEmitter<'_, '_> {
+    fn prologue(&mut self) -> Result<(), BackendError> {
+        self.emit_prologue()
+    }
+
+    fn block_start(&mut self, label: BlockId) {
+        emit!(self, ".LBB{}:", label.0);
+        self.inst_index = 0;
+    }
+
+    fn instruction(&mut self, inst: &Instruction) -> Result<(), BackendError> {
+        use Instruction::*;
+        match inst {
+            Alloca { .. } => {}
+            DynAlloca { dest, size, align } => self.dyn_alloca(*dest, size, *align)?,
+            Load { dest, ptr, ty, .. } => self.load_inst(*dest, *ptr, *ty)?,
+            Store { val, ptr, ty, .. } => self.store_inst(val, *ptr, *ty)?,
+            Memcpy { dest, src, size } => self.memcpy(*dest, *src, *size)?,
+            GetElementPtr { dest, base, offset, .. } => self.gep(*dest, *base, offset)?,
+            GlobalAddr { dest, name } => {
+                self.global_addr(name, Xr(9))?;
+                self.store(Xr(9), IrType::Ptr, *dest)?;
+            }
+            StackSave { dest } => {
+                emit!(self, "\tmov\tx9, sp");
+                self.store(Xr(9), IrType::Ptr, *dest)?;
+            }
+            StackRestore { ptr } => {
+                self.pointer_into(*ptr, Xr(9))?;
+                emit!(self, "\tmov\tsp, x9");
+            }
+            BinOp { dest, op, lhs, rhs, ty } => self.binop(*dest, *op, lhs, rhs, *ty)?,
+            UnaryOp { dest, op, src, ty } => self.unop(*dest, *op, src, *ty)?,
+            Cmp { dest, op, lhs, rhs, ty } => self.cmp(*dest, *op, lhs, rhs, *ty)?,
+            Cast {
+                dest,
+                src,
+                from_ty,
+                to_ty,
+            } => self.cast(*dest, src, *from_ty, *to_ty)?,
+            Copy { dest, src } => {
+                let ty = self.types.of(*dest);
+                let m = self.slot(*dest)?;
+                self.store_operand(src, ty, m)?;
+            }
+            Select {
+                dest,
+                cond,
+                true_val,
+                false_val,
+                ty,
+            } => self.select(*dest, cond, true_val, false_val, *ty)?,
+            Call { func, info } => self.call(Some(func), None, info)?,
+            CallIndirect { func_ptr, info } => self.call(None, Some(func_ptr), info)?,
+            VaStart { va_list_ptr } => self.va_start(*va_list_ptr)?,
+            VaEnd { .. } => {}
+            VaCopy { dest_ptr, src_ptr } => self.va_copy(*dest_ptr, *src_ptr)?,
+            VaArg {
+                dest,
+                va_list_ptr,
+                result_ty,
+            } => self.va_arg(*dest, *va_list_ptr, *result_ty)?,
+            VaArgStruct {
+                dest_ptr,
+                va_list_ptr,
+                size,
+                hfa,
+                ..
+            } => self.va_arg_struct(*dest_ptr, *va_list_ptr, *size, *hfa)?,
+            AtomicRmw {
+                dest, op, ptr, val, ty, ..
+            } => self.atomic_rmw(*dest, *op, *ptr, val, *ty)?,
+            AtomicCmpxchg {
+                dest,
+                ptr,
+                expected,
+                desired,
+                ty,
+                returns_bool,
+                ..
+            } => self.atomic_cmpxchg(*dest, *ptr, expected, desired, *ty, *returns_bool)?,
+            AtomicLoad {
+                dest,
+                ptr,
+                ordering,
+                ty,
+            } => self.atomic_load(*dest, *ptr, *ordering, *ty)?,
+            AtomicStore { ptr, val, ordering, ty } => self.atomic_store(*ptr, val, *ordering, *ty)?,
+            Fence { ordering } => self.fence(*ordering),
+            Phi { .. } => return Err(self.err("phi in the backend (phi elimination has not run)")),
+            ParamRef { dest, param_idx, ty } => self.param_ref(*dest, *param_idx, *ty)?,
+            GetReturnF64Second { dest } | GetReturnF32Second { dest } | GetReturnF128Second { dest } => {
+                let ty = self.types.of(*dest);
+                let src = self.area(self.ret2);
+                let m = self.slot(*dest)?;
+                self.copy_mem(src, m, if ty == IrType::F128 { 16 } else { 8 });
+            }
+            SetReturnF64Second { src } => {
+                let m = self.area(self.ret2);
+                self.store_operand(src, IrType::F64, m)?;
+            }
+            SetReturnF32Second { src } => {
+                let m = self.area(self.ret2);
+                self.store_operand(src, IrType::F32, m)?;
+            }
+            SetReturnF128Second { src } => {
+                let m = self.area(self.ret2);
+                self.store_operand(src, IrType::F128, m)?;
+            }
+            InlineAsm(asm) => self.inline_asm(asm)?,
+            Intrinsic { dest, op, args, .. } => self.intrinsic(*dest, *op, args)?,
+            LabelAddr { dest, label } => {
+                let l = block_label(*label);
+                emit!(self, "\tadrp\tx9, {l}");
+                emit!(self, "\tadd\tx9, x9, :lo12:{l}");
+                self.store(Xr(9), IrType::Ptr, *dest)?;
+            }
+        }
+        self.inst_index += 1;
+        Ok(())
+    }
+
+    fn terminator(&mut self, term: &Terminator, next: Option<BlockId>) -> Result<(), BackendError> {
+        match term {
+            Terminator::Return(val) => self.emit_return(val.as_ref())?,
+            Terminator::Branch(b) => {
+                if next != Some(*b) {
+                    emit!(self, "\tb\t{}", block_label(*b));
+                }
+            }
+            Terminator::CondBranch {
+                cond,
+                true_label,
+                false_label,
+            } => match self.load_cond(cond)? {
+                Some(taken) => {
+                    let b = if taken { *true_label } else { *false_label };
+                    if next != Some(b) {
+                        emit!(self, "\tb\t{}", block_label(b));
+                    }
+                }
+                None => {
+                    emit!(self, "\tcmp\tx9, #0");
+                    if next == Some(*true_label) {
+                        self.branch_if("eq", &block_label(*false_label));
+                    } else {
+                        self.branch_if("ne", &block_label(*true_label));
+                        if next != Some(*false_label) {
+                            emit!(self, "\tb\t{}", block_label(*false_label));
+                        }
+                    }
+                }
+            },
+            Terminator::Switch {
+                val,
+                cases,
+                default,
+                ty,
+            } => self.switch(val, *ty, cases, *default)?,
+            Terminator::IndirectBranch { target, .. } => {
+                self.load_int(target, IrType::Ptr, false, Xr(9))?;
+                emit!(self, "\tbr\tx9");
+            }
+            Terminator::Unreachable => emit!(self, "\tbrk\t#1000"),
+        }
+        self.block_index += 1;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::text::parse_module;
+
+    fn asm_of(src: &str) -> String {
+        let m = parse_module(src).unwrap();
+        crate::backend::emit_assembly(&m, Target::Aarch64).unwrap()
+    }
+
+    #[test]
+    fn large_immediates_use_movz_movk_and_movn() {
+        let s = asm_of("define @f() -> i64 {\nbb0:\n  ret 81985529216486895i64\n}\n");
+        // 0x0123456789abcdef
+        assert!(s.contains("movz\tx0, #52719, lsl #0"), "{s}");
+        assert!(s.contains("movk\tx0, #291, lsl #48"), "{s}");
+        let s = asm_of("define @f() -> i64 {\nbb0:\n  ret -2i64\n}\n");
+        assert!(s.contains("movn\tx0, #1, lsl #0"), "{s}");
+    }
+
+    #[test]
+    fn far_frame_offsets_are_materialized() {
+        let s = asm_of(
+            "define @f() -> i32 {\nbb0:\n  %0 = alloca i8, size 70000, align 16\n  %1 = add i32 1i32, 2i32\n  ret %1\n}\n",
+        );
+        // The slot of %1 lies past the 70000-byte object: beyond a scaled 32-bit displacement.
+        assert!(s.contains("add\tx17, x29, x17"), "{s}");
+    }
+
+    #[test]
+    fn unsupported_ir_is_an_error_not_a_panic() {
+        let m = parse_module(
+            "define @f(ptr) -> i128 {\nbb0:\n  %0 = paramref 0 ptr\n  %1 = atomicload i128 %0, seqcst\n  ret %1\n}\n",
+        )
+        .unwrap();
+        let e = crate::backend::emit_assembly(&m, Target::Aarch64).unwrap_err();
+        assert!(e.message.contains("atomic"), "{e}");
+    }
+}
