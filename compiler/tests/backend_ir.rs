@@ -1,7 +1,9 @@
 //! Executable backend tests, QBE style: every `tests/backend/*.ir` file is a
-//! module compiled to x86-64 assembly, assembled and linked by gcc (with the
-//! file's C driver when it has one), run natively, and checked against what
-//! the file says and, when it asks, against the reference interpreter.
+//! module compiled to assembly for each target that has a backend,
+//! assembled and linked by the target's gcc (with the file's C driver when it
+//! has one; `-static` for a foreign target), run natively or under QEMU
+//! user-mode, and checked against what the file says and, when it asks,
+//! against the reference interpreter.
 //!
 //! Each file runs in two configurations, with the verifier after every pass:
 //! `phi-elim` alone (the IR as written) and `mem2reg-pipeline`; both must give
@@ -11,23 +13,30 @@
 //! - `;> text` — a line of the expected standard output;
 //! - `;! exit N` — the expected exit status (default 0);
 //! - `;! interp` — interpret `main` too: the native stdout and exit status must
-//!   equal the interpreter's (its return value modulo 256).
+//!   equal the interpreter's (its return value modulo 256);
+//! - `;! targets: x86_64 aarch64` — the targets the file is written for
+//!   (default: every target with a backend). ABI files carry one target's
+//!   classification metadata and inline asm files its instructions.
 //!
 //! Expected output is written by hand from the program's meaning, never
 //! produced by the code under test. `BACKEND_TEST=name` runs one file.
+
+#[path = "support/run_target.rs"]
+mod run_target;
 
 use phicc::frontend::target::Target;
 use phicc::ir::interp::{run, RunConfig, RunResult};
 use phicc::ir::text::parse_module;
 use phicc::passes::Pipeline;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 struct Spec {
     driver: String,
     expect_stdout: Option<String>,
     expect_exit: i32,
     interp: bool,
+    /// `None`: every target with a backend.
+    targets: Option<Vec<Target>>,
 }
 
 fn parse_spec(text: &str) -> Spec {
@@ -36,6 +45,7 @@ fn parse_spec(text: &str) -> Spec {
     let mut has_stdout = false;
     let mut exit = 0;
     let mut interp = false;
+    let mut targets = None;
     for line in text.lines() {
         if let Some(c) = line.strip_prefix(";|") {
             driver.push_str(c.strip_prefix(' ').unwrap_or(c));
@@ -50,6 +60,12 @@ fn parse_spec(text: &str) -> Spec {
                 exit = n.trim().parse().expect("bad ;! exit");
             } else if d == "interp" {
                 interp = true;
+            } else if let Some(list) = d.strip_prefix("targets:") {
+                let ts = list
+                    .split_whitespace()
+                    .map(|t| Target::from_name(t).unwrap_or_else(|| panic!("unknown target {t}")))
+                    .collect();
+                targets = Some(ts);
             } else {
                 panic!("unknown directive ;! {d}");
             }
@@ -60,23 +76,24 @@ fn parse_spec(text: &str) -> Spec {
         expect_stdout: has_stdout.then_some(stdout),
         expect_exit: exit,
         interp,
+        targets,
     }
 }
 
-fn work_dir() -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("backend_ir");
+fn work_dir(target: Target) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("backend_ir_{}", target.name()));
     std::fs::create_dir_all(&d).unwrap();
     d
 }
 
 /// Compiles and runs one configuration; returns (stdout, exit status).
-fn build_and_run(name: &str, config: &str, asm: &str, driver: &str) -> Result<(String, i32), String> {
-    let dir = work_dir();
+fn build_and_run(target: Target, name: &str, config: &str, asm: &str, driver: &str) -> Result<(String, i32), String> {
+    let dir = work_dir(target);
     let stem = format!("{name}.{config}");
     let s_path = dir.join(format!("{stem}.s"));
     let exe = dir.join(&stem);
     std::fs::write(&s_path, asm).unwrap();
-    let mut cmd = Command::new("gcc");
+    let mut cmd = run_target::gcc_command(target);
     cmd.arg("-o").arg(&exe).arg(&s_path);
     if !driver.is_empty() {
         let c_path = dir.join(format!("{stem}.driver.c"));
@@ -84,7 +101,9 @@ fn build_and_run(name: &str, config: &str, asm: &str, driver: &str) -> Result<(S
         cmd.arg(&c_path);
     }
     cmd.arg("-lm");
-    let out = cmd.output().map_err(|e| format!("cannot run gcc: {e}"))?;
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run the {} gcc: {e}", target.name()))?;
     if !out.status.success() {
         return Err(format!(
             "gcc failed on {}:\n{}",
@@ -92,19 +111,20 @@ fn build_and_run(name: &str, config: &str, asm: &str, driver: &str) -> Result<(S
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    let out = Command::new("timeout")
-        .arg("10")
-        .arg(&exe)
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-    let code = out.status.code().unwrap_or_else(|| {
-        use std::os::unix::process::ExitStatusExt;
-        128 + out.status.signal().unwrap_or(0)
-    });
-    Ok((String::from_utf8_lossy(&out.stdout).into_owned(), code))
+    let out = run_target::run_binary(target, &exe, 20).map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    Ok((
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        run_target::exit_code(&out),
+    ))
 }
 
-fn check_file(path: &Path) -> Result<(), String> {
+/// Whether `path` is written for `target` (`;! targets:`, default all).
+fn file_is_for(path: &Path, target: Target) -> bool {
+    let text = std::fs::read_to_string(path).unwrap();
+    parse_spec(&text).targets.is_none_or(|ts| ts.contains(&target))
+}
+
+fn check_file(path: &Path, target: Target) -> Result<(), String> {
     let name = path.file_stem().unwrap().to_string_lossy().into_owned();
     let text = std::fs::read_to_string(path).unwrap();
     let spec = parse_spec(&text);
@@ -115,8 +135,8 @@ fn check_file(path: &Path) -> Result<(), String> {
         let mut p = Pipeline::parse(passes).unwrap();
         p.verify_each = true;
         p.run(&mut m, &mut |_, _| {}).map_err(|e| format!("{config}: {e}"))?;
-        let asm = phicc::backend::emit_assembly(&m, Target::X86_64).map_err(|e| format!("{config}: {e}"))?;
-        let (stdout, code) = build_and_run(&name, config, &asm, &spec.driver)?;
+        let asm = phicc::backend::emit_assembly(&m, target).map_err(|e| format!("{config}: {e}"))?;
+        let (stdout, code) = build_and_run(target, &name, config, &asm, &spec.driver)?;
         if let Some(want) = &spec.expect_stdout {
             if &stdout != want {
                 return Err(format!("{config}: stdout\n{stdout}\nexpected\n{want}"));
@@ -158,8 +178,19 @@ fn check_file(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn backend_ir_files() {
+/// Every file written for `target`, when it has a backend and a toolchain here.
+fn check_target(target: Target) {
+    if phicc::backend::target_isa(target).is_err() {
+        eprintln!("SKIPPED: no {} backend yet", target.name());
+        return;
+    }
+    if !run_target::toolchain_available(target) {
+        eprintln!(
+            "SKIPPED: the {} toolchain or QEMU is missing (scripts/setup.sh --campaign)",
+            target.name()
+        );
+        return;
+    }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/backend");
     let only = std::env::var("BACKEND_TEST").ok();
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -167,13 +198,14 @@ fn backend_ir_files() {
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "ir"))
         .filter(|p| only.as_deref().is_none_or(|o| p.file_stem().is_some_and(|s| s == o)))
+        .filter(|p| file_is_for(p, target))
         .collect();
     files.sort();
-    assert!(!files.is_empty(), "no backend tests found");
+    assert!(only.is_some() || !files.is_empty(), "no backend tests found");
     let mut failures = Vec::new();
     for f in &files {
-        if let Err(e) = check_file(f) {
-            failures.push(format!("{}: {e}", f.display()));
+        if let Err(e) = check_file(f, target) {
+            failures.push(format!("{} [{}]: {e}", f.display(), target.name()));
         }
     }
     assert!(
@@ -183,4 +215,19 @@ fn backend_ir_files() {
         files.len(),
         failures.join("\n\n")
     );
+}
+
+#[test]
+fn backend_ir_files_x86_64() {
+    check_target(Target::X86_64);
+}
+
+#[test]
+fn backend_ir_files_aarch64() {
+    check_target(Target::Aarch64);
+}
+
+#[test]
+fn backend_ir_files_riscv64() {
+    check_target(Target::Riscv64);
 }
