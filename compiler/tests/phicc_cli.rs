@@ -129,3 +129,39 @@ fn emit_ir_and_print_ir_after() {
     let f_body = after.split("define @f").nth(1).unwrap().split('}').next().unwrap();
     assert!(!f_body.contains("load") && !f_body.contains("store"), "{f_body}");
 }
+
+#[test]
+fn compiles_links_and_runs_for_aarch64_under_qemu() {
+    let has = |p: &str| Command::new(p).arg("--version").output().is_ok();
+    if !has("aarch64-linux-gnu-gcc") || !has("qemu-aarch64") {
+        eprintln!("SKIPPED: the AArch64 toolchain or QEMU is missing (scripts/setup.sh --campaign)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "hello.c", HELLO);
+    for extra in [&[][..], &["-fno-mem2reg"][..]] {
+        let exe = dir.path().join("hello");
+        let out = phicc()
+            .args(["--target=aarch64", "-static", "-o"])
+            .arg(&exe)
+            .args(extra)
+            .arg(&f)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{extra:?}: {}", text(&out.stderr));
+        let run = Command::new("qemu-aarch64").arg(&exe).output().unwrap();
+        assert_eq!(text(&run.stdout), "hello 42\n", "{extra:?}");
+        assert_eq!(run.status.code(), Some(3), "{extra:?}");
+        // -S gives AArch64 assembly.
+        let s = dir.path().join("hello.s");
+        let out = phicc()
+            .args(["--target=aarch64", "-S", "-o"])
+            .arg(&s)
+            .arg(&f)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let asm = std::fs::read_to_string(&s).unwrap();
+        assert!(asm.contains("\tbl\tprintf") && asm.contains("stp\tx29, x30"), "{asm}");
+    }
+}
