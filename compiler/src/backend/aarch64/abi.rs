@@ -99,6 +99,22 @@ fn round_up(x: u32, a: u32) -> u32 {
     (x + a - 1) & !(a - 1)
 }
 
+/// Whether `h` is an HFA AAPCS64 allows: one to four members of `f32`, `f64` or `f128`.
+pub fn is_valid_hfa(h: Hfa) -> bool {
+    (1..=4).contains(&h.count) && matches!(h.base, IrType::F32 | IrType::F64 | IrType::F128)
+}
+
+/// The first invalid HFA among `hfas`, as an error message.
+pub fn check_hfas<'a>(hfas: impl IntoIterator<Item = &'a Option<Hfa>>) -> Result<(), String> {
+    match hfas.into_iter().flatten().find(|h| !is_valid_hfa(**h)) {
+        Some(h) => Err(format!(
+            "invalid homogeneous floating-point aggregate hfa({}, {})",
+            h.base, h.count
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The size in bytes of one HFA member.
 pub fn hfa_member_size(h: Hfa) -> u32 {
     h.base.size().max(4) as u32

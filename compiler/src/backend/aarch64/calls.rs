@@ -366,6 +366,7 @@ impl FnEmitter<'_, '_> {
         ptr: Option<&Operand>,
         info: &CallInfo,
     ) -> Result<(), BackendError> {
+        abi::check_hfas(&info.struct_arg_hfas).map_err(|m| self.err(m))?;
         let lay = abi::layout_of_call(info);
         if lay.args.len() != info.args.len() {
             return Err(self.err("call with inconsistent argument metadata"));

@@ -20,6 +20,7 @@
 //! comes from `__stack` (rounded up to 16 for 16-byte aligned types,
 //! advanced by the size rounded up to 8).
 
+use super::abi;
 use super::regs::{Mem, Xr, PTR};
 use super::{emit, FnEmitter};
 use crate::backend::BackendError;
@@ -132,9 +133,10 @@ impl FnEmitter<'_, '_> {
         hfa: Option<Hfa>,
     ) -> Result<(), BackendError> {
         let size32 = size as u32;
+        abi::check_hfas(&[hfa]).map_err(|m| self.err(m))?;
         if let Some(h) = hfa {
             // Members are 16 bytes apart in the vector save area, packed on the stack.
-            let es = super::abi::hfa_member_size(h);
+            let es = abi::hfa_member_size(h);
             let (stack, done) = (self.cx.labels.fresh(), self.cx.labels.fresh());
             self.pointer_into(va_list, PTR)?;
             self.pointer_into(dest, Xr(13))?;
