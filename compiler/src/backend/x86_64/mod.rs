@@ -20,10 +20,12 @@
 //! Files: `abi` (argument classification), `calls` (prologue, calls,
 //! returns), `ops` (integer and SSE arithmetic, comparisons, conversions),
 //! `wide` (`__int128` and x87 `long double`), `memory` (loads, stores,
-//! atomics, stack), `varargs` (`va_start`/`va_arg`), `inline_asm`, `regs`.
+//! atomics, stack), `varargs` (`va_start`/`va_arg`), `inline_asm`, `regs`,
+//! and `encode` (instruction encoding for the integrated assembler).
 
 pub mod abi;
 mod calls;
+pub mod encode;
 mod inline_asm;
 mod memory;
 mod ops;
