@@ -376,7 +376,7 @@ impl ObjectBuilder {
             addend,
         });
         self.instruction_fixup.push(self.in_instruction);
-        self.emit(&vec![0; size as usize]);
+        self.emit(&[0u8; 8][..size as usize]);
     }
 
     /// Defines `name` at the current offset.

@@ -61,35 +61,74 @@ enum Op {
 }
 
 fn gpr(name: &str) -> Option<R> {
-    const Q: [&str; 16] = [
-        "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
-    ];
-    const D: [&str; 16] = [
-        "eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi", "r8d", "r9d", "r10d", "r11d", "r12d", "r13d", "r14d",
-        "r15d",
-    ];
-    const W: [&str; 16] = [
-        "ax", "cx", "dx", "bx", "sp", "bp", "si", "di", "r8w", "r9w", "r10w", "r11w", "r12w", "r13w", "r14w", "r15w",
-    ];
-    const B: [&str; 16] = [
-        "al", "cl", "dl", "bl", "spl", "bpl", "sil", "dil", "r8b", "r9b", "r10b", "r11b", "r12b", "r13b", "r14b",
-        "r15b",
-    ];
-    for (size, table) in [(8u8, &Q), (4, &D), (2, &W), (1, &B)] {
-        if let Some(n) = table.iter().position(|x| *x == name) {
-            return Some(R {
-                n: n as u8,
-                size,
-                high: false,
-            });
-        }
+    let r = |n: u8, size: u8| Some(R { n, size, high: false });
+    let b = name.as_bytes();
+    // r8..r15 with an optional width letter.
+    if b.len() >= 2 && b[0] == b'r' && b[1].is_ascii_digit() {
+        let (digits, size) = match b[b.len() - 1] {
+            b'd' => (&b[1..b.len() - 1], 4),
+            b'w' => (&b[1..b.len() - 1], 2),
+            b'b' => (&b[1..b.len() - 1], 1),
+            _ => (&b[1..], 8),
+        };
+        let n = match digits {
+            b"8" => 8,
+            b"9" => 9,
+            b"10" => 10,
+            b"11" => 11,
+            b"12" => 12,
+            b"13" => 13,
+            b"14" => 14,
+            b"15" => 15,
+            _ => return None,
+        };
+        return r(n, size);
     }
-    let high = ["ah", "ch", "dh", "bh"].iter().position(|x| *x == name)?;
-    Some(R {
-        n: 4 + high as u8,
-        size: 1,
-        high: true,
-    })
+    match b {
+        b"rax" => r(0, 8),
+        b"rcx" => r(1, 8),
+        b"rdx" => r(2, 8),
+        b"rbx" => r(3, 8),
+        b"rsp" => r(4, 8),
+        b"rbp" => r(5, 8),
+        b"rsi" => r(6, 8),
+        b"rdi" => r(7, 8),
+        b"eax" => r(0, 4),
+        b"ecx" => r(1, 4),
+        b"edx" => r(2, 4),
+        b"ebx" => r(3, 4),
+        b"esp" => r(4, 4),
+        b"ebp" => r(5, 4),
+        b"esi" => r(6, 4),
+        b"edi" => r(7, 4),
+        b"ax" => r(0, 2),
+        b"cx" => r(1, 2),
+        b"dx" => r(2, 2),
+        b"bx" => r(3, 2),
+        b"sp" => r(4, 2),
+        b"bp" => r(5, 2),
+        b"si" => r(6, 2),
+        b"di" => r(7, 2),
+        b"al" => r(0, 1),
+        b"cl" => r(1, 1),
+        b"dl" => r(2, 1),
+        b"bl" => r(3, 1),
+        b"spl" => r(4, 1),
+        b"bpl" => r(5, 1),
+        b"sil" => r(6, 1),
+        b"dil" => r(7, 1),
+        b"ah" | b"ch" | b"dh" | b"bh" => Some(R {
+            n: match b[0] {
+                b'a' => 4,
+                b'c' => 5,
+                b'd' => 6,
+                _ => 7,
+            },
+            size: 1,
+            high: true,
+        }),
+        _ => None,
+    }
 }
 
 fn parse_mem(s: &str) -> Result<M, String> {
@@ -241,32 +280,42 @@ impl Enc<'_> {
         imm_size: u8,
         force_rex: bool,
     ) {
-        let mut b: Vec<u8> = Vec::with_capacity(16);
+        let mut b = [0u8; 16];
+        let mut n = 0;
+        let mut push = |x: u8| {
+            b[n] = x;
+            n += 1;
+        };
         if let Rm::Mem(m) = &rm {
             if let Some(s) = m.seg {
-                b.push(s);
+                push(s);
             }
         }
-        b.extend_from_slice(prefixes);
+        for &p in prefixes {
+            push(p);
+        }
         let (x, bb) = match &rm {
             Rm::Reg(r) => (false, *r >= 8),
             Rm::Mem(m) => (m.index.is_some_and(|i| i >= 8), m.base.is_some_and(|b| b >= 8)),
         };
         let rex = 0x40 | (u8::from(w) << 3) | (u8::from(reg >= 8) << 2) | (u8::from(x) << 1) | u8::from(bb);
         if rex != 0x40 || force_rex {
-            b.push(rex);
+            push(rex);
         }
-        b.extend_from_slice(opcode);
+        for &o in opcode {
+            push(o);
+        }
         let r3 = (reg & 7) << 3;
         let mut fixup = None;
+        let mut disp: (i64, u8) = (0, 0);
         match rm {
-            Rm::Reg(r) => b.push(0xc0 | r3 | (r & 7)),
+            Rm::Reg(r) => push(0xc0 | r3 | (r & 7)),
             Rm::Mem(m) => {
                 if m.rip {
-                    b.push(r3 | 5);
+                    push(r3 | 5);
                     match &m.sym {
-                        Some((s, kind)) => fixup = Some((s.clone(), *kind, m.disp)),
-                        None => b.extend_from_slice(&(m.disp as i32).to_le_bytes()),
+                        Some((s, kind)) => fixup = Some((s, *kind, m.disp)),
+                        None => disp = (m.disp, 4),
                     }
                 } else if let Some(base) = m.base {
                     let need_sib = m.index.is_some() || base & 7 == 4;
@@ -278,31 +327,30 @@ impl Enc<'_> {
                         (2, 4)
                     };
                     if need_sib {
-                        b.push((md << 6) | r3 | 4);
+                        push((md << 6) | r3 | 4);
                         let idx = m.index.map_or(4, |i| i & 7);
                         let ss = m.scale.trailing_zeros() as u8;
-                        b.push((ss << 6) | (idx << 3) | (base & 7));
+                        push((ss << 6) | (idx << 3) | (base & 7));
                     } else {
-                        b.push((md << 6) | r3 | (base & 7));
+                        push((md << 6) | r3 | (base & 7));
                     }
-                    match dsize {
-                        1 => b.push(m.disp as i8 as u8),
-                        4 => b.extend_from_slice(&(m.disp as i32).to_le_bytes()),
-                        _ => {}
-                    }
+                    disp = (m.disp, dsize);
                 } else {
                     // Absolute: SIB with no base and no index, disp32.
-                    b.push(r3 | 4);
+                    push(r3 | 4);
                     let idx = m.index.map_or(4, |i| i & 7);
                     let ss = m.scale.trailing_zeros() as u8;
-                    b.push((ss << 6) | (idx << 3) | 5);
-                    b.extend_from_slice(&(m.disp as i32).to_le_bytes());
+                    push((ss << 6) | (idx << 3) | 5);
+                    disp = (m.disp, 4);
                 }
             }
         }
-        self.obj.emit(&b);
-        if let Some((sym, kind, disp)) = fixup {
-            self.obj.emit_fixup(4, kind, &sym, None, disp - 4 - imm_size as i64);
+        for k in 0..disp.1 as usize {
+            push((disp.0 >> (8 * k)) as u8);
+        }
+        self.obj.emit(&b[..n]);
+        if let Some((sym, kind, d)) = fixup {
+            self.obj.emit_fixup(4, kind, sym, None, d - 4 - imm_size as i64);
         }
         if imm_size > 0 {
             self.obj.emit(&imm.to_le_bytes()[..imm_size as usize]);
@@ -341,29 +389,33 @@ fn suffix_size(c: char) -> Option<u8> {
 
 /// Condition code numbers (the low nibble of `Jcc`/`SETcc`/`CMOVcc`).
 fn cond(cc: &str) -> Option<u8> {
-    Some(match cc {
-        "o" => 0,
-        "no" => 1,
-        "b" | "c" | "nae" => 2,
-        "ae" | "nb" | "nc" => 3,
-        "e" | "z" => 4,
-        "ne" | "nz" => 5,
-        "be" | "na" => 6,
-        "a" | "nbe" => 7,
-        "s" => 8,
-        "ns" => 9,
-        "p" | "pe" => 10,
-        "np" | "po" => 11,
-        "l" | "nge" => 12,
-        "ge" | "nl" => 13,
-        "le" | "ng" => 14,
-        "g" | "nle" => 15,
+    Some(match cc.as_bytes() {
+        b"o" => 0,
+        b"no" => 1,
+        b"b" | b"c" | b"nae" => 2,
+        b"ae" | b"nb" | b"nc" => 3,
+        b"e" | b"z" => 4,
+        b"ne" | b"nz" => 5,
+        b"be" | b"na" => 6,
+        b"a" | b"nbe" => 7,
+        b"s" => 8,
+        b"ns" => 9,
+        b"p" | b"pe" => 10,
+        b"np" | b"po" => 11,
+        b"l" | b"nge" => 12,
+        b"ge" | b"nl" => 13,
+        b"le" | b"ng" => 14,
+        b"g" | b"nle" => 15,
         _ => return None,
     })
 }
 
 /// The x86-64 encoder.
-pub struct X86Encoder;
+#[derive(Default)]
+pub struct X86Encoder {
+    /// Operand buffer reused across instructions.
+    scratch: Vec<Op>,
+}
 
 fn rm_of(op: &Op) -> Option<Rm<'_>> {
     match op {
@@ -492,18 +544,18 @@ impl X86Encoder {
 
     /// `movs`/`movz` extensions: `0F BE/BF/B6/B7`, `63` for `movslq`.
     fn extend(e: &mut Enc, mnemonic: &str, src: &Op, dst: &Op) -> Result<(), String> {
-        let (opcode, dst_size): (&[u8], u8) = match mnemonic {
-            "movsbq" => (&[0x0f, 0xbe], 8),
-            "movsbl" => (&[0x0f, 0xbe], 4),
-            "movsbw" => (&[0x0f, 0xbe], 2),
-            "movswq" => (&[0x0f, 0xbf], 8),
-            "movswl" => (&[0x0f, 0xbf], 4),
-            "movzbq" => (&[0x0f, 0xb6], 8),
-            "movzbl" => (&[0x0f, 0xb6], 4),
-            "movzbw" => (&[0x0f, 0xb6], 2),
-            "movzwq" => (&[0x0f, 0xb7], 8),
-            "movzwl" => (&[0x0f, 0xb7], 4),
-            "movslq" => (&[0x63], 8),
+        let (opcode, dst_size): (&[u8], u8) = match mnemonic.as_bytes() {
+            b"movsbq" => (&[0x0f, 0xbe], 8),
+            b"movsbl" => (&[0x0f, 0xbe], 4),
+            b"movsbw" => (&[0x0f, 0xbe], 2),
+            b"movswq" => (&[0x0f, 0xbf], 8),
+            b"movswl" => (&[0x0f, 0xbf], 4),
+            b"movzbq" => (&[0x0f, 0xb6], 8),
+            b"movzbl" => (&[0x0f, 0xb6], 4),
+            b"movzbw" => (&[0x0f, 0xb6], 2),
+            b"movzwq" => (&[0x0f, 0xb7], 8),
+            b"movzwl" => (&[0x0f, 0xb7], 4),
+            b"movslq" => (&[0x63], 8),
             _ => return Err("unknown extension".into()),
         };
         let Op::Reg(d) = dst else {
@@ -563,22 +615,22 @@ impl X86Encoder {
                 _ => Err("expected one operand".into()),
             }
         };
-        match mnemonic {
-            "ret" => e.raw(&[0xc3]),
-            "leave" => e.raw(&[0xc9]),
-            "ud2" => e.raw(&[0x0f, 0x0b]),
-            "cltd" => e.raw(&[0x99]),
-            "cqto" => e.raw(&[0x48, 0x99]),
-            "cltq" => e.raw(&[0x48, 0x98]),
-            "mfence" => e.raw(&[0x0f, 0xae, 0xf0]),
-            "lfence" => e.raw(&[0x0f, 0xae, 0xe8]),
-            "sfence" => e.raw(&[0x0f, 0xae, 0xf8]),
-            "pause" => e.raw(&[0xf3, 0x90]),
-            "nop" => e.raw(&[0x90]),
-            "rep movsb" => e.raw(&[0xf3, 0xa4]),
-            "rep stosq" => e.raw(&[0xf3, 0x48, 0xab]),
-            "rep stosb" => e.raw(&[0xf3, 0xaa]),
-            "pushq" | "popq" => {
+        match mnemonic.as_bytes() {
+            b"ret" => e.raw(&[0xc3]),
+            b"leave" => e.raw(&[0xc9]),
+            b"ud2" => e.raw(&[0x0f, 0x0b]),
+            b"cltd" => e.raw(&[0x99]),
+            b"cqto" => e.raw(&[0x48, 0x99]),
+            b"cltq" => e.raw(&[0x48, 0x98]),
+            b"mfence" => e.raw(&[0x0f, 0xae, 0xf0]),
+            b"lfence" => e.raw(&[0x0f, 0xae, 0xe8]),
+            b"sfence" => e.raw(&[0x0f, 0xae, 0xf8]),
+            b"pause" => e.raw(&[0xf3, 0x90]),
+            b"nop" => e.raw(&[0x90]),
+            b"rep movsb" => e.raw(&[0xf3, 0xa4]),
+            b"rep stosq" => e.raw(&[0xf3, 0x48, 0xab]),
+            b"rep stosb" => e.raw(&[0xf3, 0xaa]),
+            b"pushq" | b"popq" => {
                 let Op::Reg(r) = one()? else {
                     return Err("bad operand".into());
                 };
@@ -589,11 +641,11 @@ impl X86Encoder {
                     e.raw(&[base + r.n]);
                 }
             }
-            "jmp" => match one()? {
+            b"jmp" => match one()? {
                 Op::Indirect(r) => e.emit(&[], false, &[0xff], 4, Rm::Reg(r.n), 0, 0, false),
                 t => Self::branch(e, &[0xe9], t)?,
             },
-            "call" => match one()? {
+            b"call" => match one()? {
                 Op::Indirect(r) => e.emit(&[], false, &[0xff], 2, Rm::Reg(r.n), 0, 0, false),
                 Op::Target(sym, _) => {
                     e.raw(&[0xe8]);
@@ -601,7 +653,7 @@ impl X86Encoder {
                 }
                 _ => return Err("bad call target".into()),
             },
-            "movabsq" => {
+            b"movabsq" => {
                 let (Op::Imm(v), Op::Reg(r)) = two()? else {
                     return Err("bad operands".into());
                 };
@@ -609,18 +661,18 @@ impl X86Encoder {
                 b.extend_from_slice(&v.to_le_bytes());
                 e.raw(&b);
             }
-            "leaq" | "leal" => {
+            b"leaq" | b"leal" => {
                 let (Op::Mem(m), Op::Reg(r)) = two()? else {
                     return Err("bad operands".into());
                 };
                 e.emit(&[], mnemonic == "leaq", &[0x8d], r.n, Rm::Mem(m), 0, 0, false);
             }
-            "movsbq" | "movsbl" | "movsbw" | "movswq" | "movswl" | "movzbq" | "movzbl" | "movzbw" | "movzwq"
-            | "movzwl" | "movslq" => {
+            b"movsbq" | b"movsbl" | b"movsbw" | b"movswq" | b"movswl" | b"movzbq" | b"movzbl" | b"movzbw"
+            | b"movzwq" | b"movzwl" | b"movslq" => {
                 let (s, d) = two()?;
                 Self::extend(e, mnemonic, s, d)?;
             }
-            "movss" | "movsd" => {
+            b"movss" | b"movsd" => {
                 let (s, d) = two()?;
                 let pre = if mnemonic == "movss" { 0xf3 } else { 0xf2 };
                 match (s, d) {
@@ -643,7 +695,7 @@ impl X86Encoder {
                     _ => return Err("bad operands".into()),
                 }
             }
-            "movd" | "movq" if ops.iter().any(|o| matches!(o, Op::Xmm(_))) => {
+            b"movd" | b"movq" if ops.iter().any(|o| matches!(o, Op::Xmm(_))) => {
                 let (s, d) = two()?;
                 let w = mnemonic == "movq";
                 match (s, d) {
@@ -654,7 +706,7 @@ impl X86Encoder {
                     _ => return Err("bad operands".into()),
                 }
             }
-            "movaps" => {
+            b"movaps" => {
                 let (s, d) = two()?;
                 match (s, d) {
                     (Op::Xmm(x), dst) => {
@@ -666,37 +718,37 @@ impl X86Encoder {
                     _ => return Err("bad operands".into()),
                 }
             }
-            "xorps" | "unpcklps" | "ucomiss" | "ucomisd" | "addss" | "addsd" | "subss" | "subsd" | "mulss"
-            | "mulsd" | "divss" | "divsd" | "sqrtss" | "sqrtsd" | "cvtss2sd" | "cvtsd2ss" | "andps" | "andpd"
-            | "xorpd" => {
+            b"xorps" | b"unpcklps" | b"ucomiss" | b"ucomisd" | b"addss" | b"addsd" | b"subss" | b"subsd" | b"mulss"
+            | b"mulsd" | b"divss" | b"divsd" | b"sqrtss" | b"sqrtsd" | b"cvtss2sd" | b"cvtsd2ss" | b"andps"
+            | b"andpd" | b"xorpd" => {
                 let (s, d) = two()?;
                 let Op::Xmm(x) = d else {
                     return Err("bad destination".into());
                 };
-                let (pre, op) = match mnemonic {
-                    "xorps" => (None, 0x57),
-                    "xorpd" => (Some(0x66), 0x57),
-                    "andps" => (None, 0x54),
-                    "andpd" => (Some(0x66), 0x54),
-                    "unpcklps" => (None, 0x14),
-                    "ucomiss" => (None, 0x2e),
-                    "ucomisd" => (Some(0x66), 0x2e),
-                    "addss" => (Some(0xf3), 0x58),
-                    "addsd" => (Some(0xf2), 0x58),
-                    "subss" => (Some(0xf3), 0x5c),
-                    "subsd" => (Some(0xf2), 0x5c),
-                    "mulss" => (Some(0xf3), 0x59),
-                    "mulsd" => (Some(0xf2), 0x59),
-                    "divss" => (Some(0xf3), 0x5e),
-                    "divsd" => (Some(0xf2), 0x5e),
-                    "sqrtss" => (Some(0xf3), 0x51),
-                    "sqrtsd" => (Some(0xf2), 0x51),
-                    "cvtss2sd" => (Some(0xf3), 0x5a),
+                let (pre, op) = match mnemonic.as_bytes() {
+                    b"xorps" => (None, 0x57),
+                    b"xorpd" => (Some(0x66), 0x57),
+                    b"andps" => (None, 0x54),
+                    b"andpd" => (Some(0x66), 0x54),
+                    b"unpcklps" => (None, 0x14),
+                    b"ucomiss" => (None, 0x2e),
+                    b"ucomisd" => (Some(0x66), 0x2e),
+                    b"addss" => (Some(0xf3), 0x58),
+                    b"addsd" => (Some(0xf2), 0x58),
+                    b"subss" => (Some(0xf3), 0x5c),
+                    b"subsd" => (Some(0xf2), 0x5c),
+                    b"mulss" => (Some(0xf3), 0x59),
+                    b"mulsd" => (Some(0xf2), 0x59),
+                    b"divss" => (Some(0xf3), 0x5e),
+                    b"divsd" => (Some(0xf2), 0x5e),
+                    b"sqrtss" => (Some(0xf3), 0x51),
+                    b"sqrtsd" => (Some(0xf2), 0x51),
+                    b"cvtss2sd" => (Some(0xf3), 0x5a),
                     _ => (Some(0xf2), 0x5a),
                 };
                 Self::sse(e, pre, false, op, *x, Self::xmm_or_mem(s).ok_or("bad operand")?);
             }
-            "cvtsi2sdq" | "cvtsi2ssq" | "cvtsi2sdl" | "cvtsi2ssl" => {
+            b"cvtsi2sdq" | b"cvtsi2ssq" | b"cvtsi2sdl" | b"cvtsi2ssl" => {
                 let (s, d) = two()?;
                 let Op::Xmm(x) = d else {
                     return Err("bad destination".into());
@@ -711,7 +763,7 @@ impl X86Encoder {
                     rm_of(s).ok_or("bad operand")?,
                 );
             }
-            "cvttsd2si" | "cvttss2si" => {
+            b"cvttsd2si" | b"cvttss2si" => {
                 let (s, d) = two()?;
                 let Op::Reg(r) = d else {
                     return Err("bad destination".into());
@@ -726,7 +778,7 @@ impl X86Encoder {
                     Self::xmm_or_mem(s).ok_or("bad operand")?,
                 );
             }
-            "imulq" | "imull" | "imulw" => {
+            b"imulq" | b"imull" | b"imulw" => {
                 let size = suffix_size(mnemonic.chars().last().unwrap_or('q')).unwrap_or(8);
                 let (p, w) = size_prefix(size);
                 match ops {
@@ -745,7 +797,7 @@ impl X86Encoder {
                     _ => return Err("bad operands".into()),
                 }
             }
-            "shldq" | "shrdq" | "shldl" | "shrdl" => {
+            b"shldq" | b"shrdq" | b"shldl" | b"shrdl" => {
                 let [Op::Reg(R { n: 1, size: 1, .. }), Op::Reg(s), d] = ops else {
                     return Err("bad operands".into());
                 };
@@ -761,7 +813,7 @@ impl X86Encoder {
                     false,
                 );
             }
-            "bswapl" | "bswapq" => {
+            b"bswapl" | b"bswapq" => {
                 let Op::Reg(r) = one()? else {
                     return Err("bad operand".into());
                 };
@@ -774,7 +826,7 @@ impl X86Encoder {
                 b.extend_from_slice(&[0x0f, 0xc8 + (r.n & 7)]);
                 e.raw(&b);
             }
-            "bsrq" | "bsfq" | "bsrl" | "bsfl" => {
+            b"bsrq" | b"bsfq" | b"bsrl" | b"bsfl" => {
                 let (s, Op::Reg(d)) = two()? else {
                     return Err("bad operands".into());
                 };
@@ -790,14 +842,14 @@ impl X86Encoder {
                     false,
                 );
             }
-            "btcq" | "btrq" | "btsq" | "btq" => {
+            b"btcq" | b"btrq" | b"btsq" | b"btq" => {
                 let (Op::Imm(v), d) = two()? else {
                     return Err("bad operands".into());
                 };
-                let n = match mnemonic {
-                    "btq" => 4,
-                    "btsq" => 5,
-                    "btrq" => 6,
+                let n = match mnemonic.as_bytes() {
+                    b"btq" => 4,
+                    b"btsq" => 5,
+                    b"btrq" => 6,
                     _ => 7,
                 };
                 e.emit(
@@ -811,61 +863,61 @@ impl X86Encoder {
                     false,
                 );
             }
-            "clflush" => {
+            b"clflush" => {
                 let Op::Mem(m) = one()? else {
                     return Err("bad operand".into());
                 };
                 e.emit(&[], false, &[0x0f, 0xae], 7, Rm::Mem(m), 0, 0, false);
             }
-            "fldt" | "fstpt" | "flds" | "fldl" | "fstps" | "fstpl" | "fildll" | "fistpll" | "fadds" | "fsubs"
-            | "fnstcw" | "fldcw" => {
+            b"fldt" | b"fstpt" | b"flds" | b"fldl" | b"fstps" | b"fstpl" | b"fildll" | b"fistpll" | b"fadds"
+            | b"fsubs" | b"fnstcw" | b"fldcw" => {
                 let Op::Mem(m) = one()? else {
                     return Err("bad operand".into());
                 };
-                let (op, n) = match mnemonic {
-                    "fldt" => (0xdb, 5),
-                    "fstpt" => (0xdb, 7),
-                    "flds" => (0xd9, 0),
-                    "fldl" => (0xdd, 0),
-                    "fstps" => (0xd9, 3),
-                    "fstpl" => (0xdd, 3),
-                    "fildll" => (0xdf, 5),
-                    "fistpll" => (0xdf, 7),
-                    "fadds" => (0xd8, 0),
-                    "fsubs" => (0xd8, 4),
-                    "fnstcw" => (0xd9, 7),
+                let (op, n) = match mnemonic.as_bytes() {
+                    b"fldt" => (0xdb, 5),
+                    b"fstpt" => (0xdb, 7),
+                    b"flds" => (0xd9, 0),
+                    b"fldl" => (0xdd, 0),
+                    b"fstps" => (0xd9, 3),
+                    b"fstpl" => (0xdd, 3),
+                    b"fildll" => (0xdf, 5),
+                    b"fistpll" => (0xdf, 7),
+                    b"fadds" => (0xd8, 0),
+                    b"fsubs" => (0xd8, 4),
+                    b"fnstcw" => (0xd9, 7),
                     _ => (0xd9, 5),
                 };
                 e.emit(&[], false, &[op], n, Rm::Mem(m), 0, 0, false);
             }
-            "fadd" | "fsub" | "fmul" | "fdiv" => {
+            b"fadd" | b"fsub" | b"fmul" | b"fdiv" => {
                 let [Op::St(i), Op::St(0)] = ops else {
                     return Err("bad operands".into());
                 };
-                let base = match mnemonic {
-                    "fadd" => 0xc0,
-                    "fmul" => 0xc8,
-                    "fsub" => 0xe0,
+                let base = match mnemonic.as_bytes() {
+                    b"fadd" => 0xc0,
+                    b"fmul" => 0xc8,
+                    b"fsub" => 0xe0,
                     _ => 0xf0,
                 };
                 e.raw(&[0xd8, base + i]);
             }
-            "fucomip" => {
+            b"fucomip" => {
                 let [Op::St(i), Op::St(0)] = ops else {
                     return Err("bad operands".into());
                 };
                 e.raw(&[0xdf, 0xe8 + i]);
             }
-            "fstp" => {
+            b"fstp" => {
                 let Op::St(i) = one()? else {
                     return Err("bad operand".into());
                 };
                 e.raw(&[0xdd, 0xd8 + i]);
             }
-            "fldz" => e.raw(&[0xd9, 0xee]),
-            "fchs" => e.raw(&[0xd9, 0xe0]),
-            "fprem" => e.raw(&[0xd9, 0xf8]),
-            "fnstsw" => {
+            b"fldz" => e.raw(&[0xd9, 0xee]),
+            b"fchs" => e.raw(&[0xd9, 0xe0]),
+            b"fprem" => e.raw(&[0xd9, 0xf8]),
+            b"fnstsw" => {
                 let Op::Reg(R { n: 0, size: 2, .. }) = one()? else {
                     return Err("bad operand".into());
                 };
@@ -936,12 +988,12 @@ impl X86Encoder {
         };
         let (p, w) = size_prefix(size);
         let byte = size == 1;
-        match base {
-            "mov" => {
+        match base.as_bytes() {
+            b"mov" => {
                 let (s, d) = two()?;
                 Self::mov(e, size, s, d)?;
             }
-            "add" | "or" | "adc" | "sbb" | "and" | "sub" | "xor" | "cmp" => {
+            b"add" | b"or" | b"adc" | b"sbb" | b"and" | b"sub" | b"xor" | b"cmp" => {
                 let n = ["add", "or", "adc", "sbb", "and", "sub", "xor", "cmp"]
                     .iter()
                     .position(|x| *x == base)
@@ -949,7 +1001,7 @@ impl X86Encoder {
                 let (s, d) = two()?;
                 Self::alu(e, n, size, s, d)?;
             }
-            "test" => {
+            b"test" => {
                 let (s, d) = two()?;
                 let rex = need_rex(&[s, d]);
                 match (s, d) {
@@ -985,28 +1037,28 @@ impl X86Encoder {
                     _ => return Err("bad operands".into()),
                 }
             }
-            "not" | "neg" | "mul" | "div" | "idiv" => {
-                let n = match base {
-                    "not" => 2,
-                    "neg" => 3,
-                    "mul" => 4,
-                    "div" => 6,
+            b"not" | b"neg" | b"mul" | b"div" | b"idiv" => {
+                let n = match base.as_bytes() {
+                    b"not" => 2,
+                    b"neg" => 3,
+                    b"mul" => 4,
+                    b"div" => 6,
                     _ => 7,
                 };
                 let [o] = ops else { return Err("bad operands".into()) };
                 Self::group3(e, n, size, o)?;
             }
-            "shl" | "sal" | "shr" | "sar" | "rol" | "ror" => {
-                let n = match base {
-                    "rol" => 0,
-                    "ror" => 1,
-                    "shl" | "sal" => 4,
-                    "shr" => 5,
+            b"shl" | b"sal" | b"shr" | b"sar" | b"rol" | b"ror" => {
+                let n = match base.as_bytes() {
+                    b"rol" => 0,
+                    b"ror" => 1,
+                    b"shl" | b"sal" => 4,
+                    b"shr" => 5,
                     _ => 7,
                 };
                 Self::shift(e, n, size, ops)?;
             }
-            "xchg" => {
+            b"xchg" => {
                 let (s, d) = two()?;
                 let Op::Reg(r) = s else {
                     return Err("bad operands".into());
@@ -1022,7 +1074,7 @@ impl X86Encoder {
                     need_rex(&[s, d]),
                 );
             }
-            "xadd" | "cmpxchg" => {
+            b"xadd" | b"cmpxchg" => {
                 let (s, d) = two()?;
                 let Op::Reg(r) = s else {
                     return Err("bad operands".into());
@@ -1056,11 +1108,35 @@ impl InstEncoder for X86Encoder {
     }
 
     fn encode(&mut self, mnemonic: &str, operands: &str, obj: &mut ObjectBuilder) -> Result<(), String> {
-        let ops = split_operands(operands)
-            .into_iter()
-            .map(parse_op)
-            .collect::<Result<Vec<_>, _>>()?;
-        self.encode_ops(mnemonic, &ops, obj)
+        let mut ops = std::mem::take(&mut self.scratch);
+        ops.clear();
+        let r = (|| {
+            if !operands.is_empty() {
+                if operands.contains('"') {
+                    for o in split_operands(operands) {
+                        ops.push(parse_op(o)?);
+                    }
+                } else {
+                    // Commas inside parentheses belong to a memory operand.
+                    let (mut depth, mut start) = (0, 0);
+                    for (i, c) in operands.bytes().enumerate() {
+                        match c {
+                            b'(' => depth += 1,
+                            b')' => depth -= 1,
+                            b',' if depth == 0 => {
+                                ops.push(parse_op(&operands[start..i])?);
+                                start = i + 1;
+                            }
+                            _ => {}
+                        }
+                    }
+                    ops.push(parse_op(&operands[start..])?);
+                }
+            }
+            self.encode_ops(mnemonic, &ops, obj)
+        })();
+        self.scratch = ops;
+        r
     }
 
     fn reloc_type(&self, kind: FixupKind, size: u8, instruction: bool) -> Result<u32, String> {
@@ -1103,5 +1179,5 @@ impl InstEncoder for X86Encoder {
 
 /// Assembles x86-64 text printed by our backend into an ELF object.
 pub fn assemble(text: &str) -> Result<Vec<u8>, String> {
-    ObjectBuilder::assemble(text, &mut X86Encoder)
+    ObjectBuilder::assemble(text, &mut X86Encoder::default())
 }
