@@ -435,7 +435,15 @@ impl ObjectBuilder {
             ".bss" => self.switch_section(".bss", None),
             ".section" => {
                 let parts = split_operands(args);
-                let (sec, _) = parse_symbol(parts.first().copied().unwrap_or("")).ok_or_else(bad)?;
+                // Section names may hold characters symbols may not (`.note.GNU-stack`).
+                let first = parts.first().copied().unwrap_or("").trim();
+                let sec = if first.starts_with('"') {
+                    parse_symbol(first).ok_or_else(bad)?.0
+                } else if !first.is_empty() && !first.contains(char::is_whitespace) {
+                    first.to_string()
+                } else {
+                    return Err(bad());
+                };
                 let spec = if parts.len() >= 2 {
                     let flags_text = decode_string(parts[1]).ok_or_else(bad)?;
                     let mut flags = 0;
