@@ -9,8 +9,10 @@
 //!   interpreter with its libc shim.
 //!
 //! - `native`: phicc's backend for the target (both configurations), the
-//!   assembly linked by the target's gcc (`-static` for a foreign target)
-//!   and run, natively when the host matches, else under QEMU user-mode.
+//!   object from the integrated assembler (or the assembly, for modules with
+//!   inline asm or targets without an encoder) linked by the target's gcc
+//!   (`-static` for a foreign target) and run, natively when the host
+//!   matches, else under QEMU user-mode.
 //!
 //! A file restricts its targets with a line `// targets: x86_64 aarch64`
 //! (default: all three), and to native runs with `// modes: native` (inline
@@ -124,9 +126,20 @@ fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
             pipeline.run(&mut module, &mut |_, _| {}).map_err(|e| e.to_string())?;
             let asm = phicc::backend::emit_assembly(&module, target).map_err(|e| e.to_string())?;
             let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-            let s_path = dir.path().join("t.s");
             let exe = dir.path().join("t");
-            std::fs::write(&s_path, asm).map_err(|e| e.to_string())?;
+            // As the driver does: the integrated assembler when it can, else gcc.
+            let s_path = match phicc::backend::assemble_object(&module, &asm, target) {
+                Some(obj) => {
+                    let p = dir.path().join("t.o");
+                    std::fs::write(&p, obj).map_err(|e| e.to_string())?;
+                    p
+                }
+                None => {
+                    let p = dir.path().join("t.s");
+                    std::fs::write(&p, asm).map_err(|e| e.to_string())?;
+                    p
+                }
+            };
             let gcc = phicc::driver::toolchain::gcc_for(target);
             let out = run_target::gcc_command(target)
                 .arg("-o")

@@ -8,6 +8,10 @@
 //! alloca form) -> backend. `PHICC_DISABLE_PASSES=a,b` removes named passes
 //! from either; `PHICC_INJECT_BUG` / `--inject-bug` switch on injected bugs.
 //!
+//! Objects: x86-64 modules without inline asm are assembled by the
+//! integrated assembler (`backend::assemble_object`); anything else, or any
+//! module when `PHICC_EXTERNAL_AS=1`, by the target's gcc from the `.s` text.
+//!
 //! Exit status: 0 success; 1 the program is ill-formed (a `file:line:col:
 //! error:` diagnostic with the source line and a caret) or the assembler or
 //! linker failed; 2 bad command line; 70 internal compiler error (a caught
@@ -388,15 +392,24 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
                 report(Duration::ZERO);
                 continue;
             }
-            let s_path = temp.path().join(format!("{i}-{stem}.s"));
-            std::fs::write(&s_path, &asm).map_err(|e| fail(format!("cannot write {}: {e}", s_path.display())))?;
             let obj = if cli.compile_only {
                 cli.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}.o")))
             } else {
                 temp.path().join(format!("{i}-{stem}.o"))
             };
             let t3 = Instant::now();
-            toolchain::assemble(target, &s_path, &obj).map_err(fail)?;
+            // The integrated assembler when it can; the target's gcc otherwise.
+            match crate::backend::assemble_object(&m, &asm, target) {
+                Some(bytes) => {
+                    std::fs::write(&obj, bytes).map_err(|e| fail(format!("cannot write {}: {e}", obj.display())))?
+                }
+                None => {
+                    let s_path = temp.path().join(format!("{i}-{stem}.s"));
+                    std::fs::write(&s_path, &asm)
+                        .map_err(|e| fail(format!("cannot write {}: {e}", s_path.display())))?;
+                    toolchain::assemble(target, &s_path, &obj).map_err(fail)?;
+                }
+            }
             report(t3.elapsed());
             objects.push(obj);
         } else if is_asm_source(f) {

@@ -20,12 +20,16 @@
 //! Files: `abi` (argument classification), `calls` (prologue, calls,
 //! returns), `ops` (integer and SSE arithmetic, comparisons, conversions),
 //! `wide` (`__int128` and x87 `long double`), `memory` (loads, stores,
-//! atomics, stack), `varargs` (`va_start`/`va_arg`), `inline_asm`, `regs`.
+//! atomics, stack), `varargs` (`va_start`/`va_arg`), `inline_asm`, `regs`,
+//! `encode` and `operands` (instruction encoding and AT&T operand parsing
+//! for the integrated assembler).
 
 pub mod abi;
 mod calls;
+pub mod encode;
 mod inline_asm;
 mod memory;
+mod operands;
 mod ops;
 pub mod regs;
 mod varargs;
