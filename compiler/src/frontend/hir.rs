@@ -468,10 +468,6 @@ pub enum Builtin {
     AtomicOrFetch,
     AtomicXorFetch,
     AtomicNandFetch,
-    /// `__sync_val_compare_and_swap(ptr, old, new)` (the value found) and
-    /// `__sync_bool_compare_and_swap(ptr, old, new)` (whether it stored).
-    SyncValCompareAndSwap,
-    SyncBoolCompareAndSwap,
     /// `__sync_synchronize` (no args), `__atomic_thread_fence(order)`.
     Fence,
 }
