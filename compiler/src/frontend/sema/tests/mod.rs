@@ -4,5 +4,6 @@
 
 mod support;
 
+mod exprs;
 mod headers;
 mod types;
