@@ -211,13 +211,10 @@ impl Sema {
             return false;
         };
         use super::super::literal::Prefix;
-        let Some(k) = ty::int_kind(&elem.ty, &self.types) else {
-            return false;
-        };
         match prefix {
             Prefix::None | Prefix::U8 => ty::is_char_type(&elem.ty),
-            Prefix::Utf16 => k.size() == 2,
-            Prefix::Wide | Prefix::Utf32 => k.size() == 4,
+            // Wide strings: an element type compatible with the literal's.
+            _ => self.compatible_unqual(&elem.ty, &self.string_elem(*prefix).0.ty),
         }
     }
 

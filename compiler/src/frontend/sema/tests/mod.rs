@@ -6,4 +6,5 @@ mod support;
 
 mod exprs;
 mod headers;
+mod inits;
 mod types;

@@ -116,12 +116,15 @@ pub(crate) fn init_bytes(init: &StaticInit) -> Vec<Option<u8>> {
                 }
             }
             StaticValue::Float { kind, value } => {
-                let bytes: Vec<u8> = match kind {
-                    crate::frontend::types::FloatKind::Float => (*value as f32).to_le_bytes().to_vec(),
-                    _ => value.to_le_bytes().to_vec(),
+                use crate::frontend::types::FloatKind;
+                let bytes: Vec<Option<u8>> = match kind {
+                    FloatKind::Float => (*value as f32).to_le_bytes().iter().map(|&b| Some(b)).collect(),
+                    FloatKind::Double => value.to_le_bytes().iter().map(|&b| Some(b)).collect(),
+                    // The encoding of long double is the backend's business.
+                    _ => vec![None; 16],
                 };
                 for (i, x) in bytes.iter().enumerate() {
-                    out[at + i] = Some(*x);
+                    out[at + i] = *x;
                 }
             }
             StaticValue::Addr { .. } | StaticValue::LabelDiff { .. } => {
