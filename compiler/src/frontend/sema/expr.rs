@@ -827,27 +827,36 @@ impl Sema {
         let r = self.block_items(&block.items, &mut body);
         self.scopes.pop();
         r?;
-        let last_is_expr = matches!(
-            block.items.last(),
-            Some(ast::BlockItem::Stmt(ast::Stmt {
-                kind: ast::StmtKind::Expr(Some(_)),
-                ..
-            }))
-        );
-        let mut result = None;
-        if last_is_expr {
-            if let Some(super::super::hir::Stmt {
-                kind: super::super::hir::StmtKind::Expr(_),
-                ..
-            }) = body.last()
-            {
-                if let Some(super::super::hir::Stmt {
-                    kind: super::super::hir::StmtKind::Expr(x),
-                    ..
-                }) = body.pop()
-                {
-                    result = Some(Box::new(x));
+        // The value is the last expression statement's, possibly labeled (gcc).
+        fn ends_in_expr(s: &ast::Stmt) -> bool {
+            match &s.kind {
+                ast::StmtKind::Expr(Some(_)) => true,
+                ast::StmtKind::Labeled(_, _, inner) => ends_in_expr(inner),
+                _ => false,
+            }
+        }
+        fn take_result(s: super::super::hir::Stmt, body: &mut Vec<super::super::hir::Stmt>) -> Option<Expr> {
+            use super::super::hir::StmtKind as K;
+            match s.kind {
+                K::Expr(x) => Some(x),
+                K::Block(mut v) if matches!(v.first().map(|s| &s.kind), Some(K::Label(_))) && v.len() == 2 => {
+                    let inner = v.pop().expect("two items");
+                    body.append(&mut v);
+                    take_result(inner, body)
                 }
+                other => {
+                    body.push(super::super::hir::Stmt {
+                        kind: other,
+                        span: s.span,
+                    });
+                    None
+                }
+            }
+        }
+        let mut result = None;
+        if matches!(block.items.last(), Some(ast::BlockItem::Stmt(s)) if ends_in_expr(s)) {
+            if let Some(last) = body.pop() {
+                result = take_result(last, &mut body).map(Box::new);
             }
         }
         let t = result.as_ref().map(|r| unqual(&r.ty)).unwrap_or_else(ty::void);

@@ -7,4 +7,5 @@ mod support;
 mod exprs;
 mod headers;
 mod inits;
+mod stmts;
 mod types;
