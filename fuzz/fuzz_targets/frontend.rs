@@ -1,6 +1,7 @@
-//! Arbitrary bytes through the C frontend (preprocessor and parser; lowering
-//! joins when it exists) for each target: any input must give a syntax tree or
-//! a diagnostic, never a panic, a hang or a stack overflow.
+//! Arbitrary bytes through the C frontend (preprocessor, parser and semantic
+//! analysis; lowering joins when it exists) for each target: any input must
+//! give a typed program or a diagnostic, never a panic, a hang or a stack
+//! overflow.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -16,8 +17,20 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut sm = SourceMap::new();
     let opts = PreprocessOptions::new(target);
-    if let Err(d) = phicc::frontend::parse_source(&mut sm, "fuzz.c", data, &opts) {
+    match phicc::frontend::parse_source(&mut sm, "fuzz.c", data, &opts) {
         // Rendering the diagnostic is part of the contract too.
-        let _ = d.render(&sm);
+        Err(d) => {
+            let _ = d.render(&sm);
+        }
+        Ok(tu) => match phicc::frontend::sema::analyze(&tu, target) {
+            Err(d) => {
+                let _ = d.render(&sm);
+            }
+            Ok((_program, warnings)) => {
+                for w in &warnings {
+                    let _ = w.render(&sm);
+                }
+            }
+        },
     }
 });

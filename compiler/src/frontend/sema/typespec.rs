@@ -40,6 +40,26 @@ pub(super) struct ParamInfo {
     pub(super) local: Option<LocalId>,
 }
 
+/// The deepest chain of derivations (pointer, array, function) sema builds:
+/// deeper types are an error, so no later recursion over a type overflows.
+const MAX_TYPE_DEPTH: usize = 1024;
+
+/// The number of derivations from `t` down to its base type (capped).
+fn type_depth(t: &CType) -> usize {
+    let mut cur = t;
+    let mut d = 0;
+    while d <= MAX_TYPE_DEPTH {
+        cur = match cur {
+            CType::Pointer(p) => &p.ty,
+            CType::Array { elem, .. } => &elem.ty,
+            CType::Function { ret, .. } => &ret.ty,
+            _ => break,
+        };
+        d += 1;
+    }
+    d
+}
+
 pub(super) fn quals_of(t: TypeQuals) -> Qualifiers {
     Qualifiers {
         is_const: t.is_const,
@@ -232,6 +252,9 @@ impl Sema {
     ) -> PResult<(QualType, Vec<ParamInfo>)> {
         let mut t = base;
         let mut params_out = Vec::new();
+        if d.derived.len() + type_depth(&t.ty) > MAX_TYPE_DEPTH {
+            return Err(err(d.span, "type nesting too deep"));
+        }
         for (i, der) in d.derived.iter().enumerate().rev() {
             t = match der {
                 Derived::Pointer(qs) => QualType {

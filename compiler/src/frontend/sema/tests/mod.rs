@@ -7,5 +7,6 @@ mod support;
 mod exprs;
 mod headers;
 mod inits;
+mod robust;
 mod stmts;
 mod types;
