@@ -100,6 +100,15 @@ impl Sema {
         let size = self.size_of(&t, span)?;
         let mut img = Image::default();
         for l in leaves {
+            let extent = match &l.value {
+                LeafValue::Bytes(b) => b.len() as u64,
+                LeafValue::Expr(_) => l
+                    .bitfield
+                    .map_or_else(|| self.types.size_of(&l.ty.ty).unwrap_or(0), |bf| bf.unit_size as u64),
+            };
+            if l.offset.checked_add(extent).is_none_or(|end| end > size) {
+                return Err(err(l.span, "initializer does not fit in the object"));
+            }
             self.write_leaf(&mut img, l)?;
         }
         Ok((t, img.finish(size)))
@@ -407,6 +416,17 @@ impl Sema {
                 return Ok(());
             }
         }
+        if track.is_none()
+            && matches!(
+                &*t.ty,
+                CType::Array {
+                    len: ArrayLen::Unknown,
+                    ..
+                }
+            )
+        {
+            return Err(err(span, "initialization of a flexible array member is not supported"));
+        }
         let Some(frame) = self.frame_for(t, base, track.is_some()) else {
             return Err(err(span, "invalid initializer"));
         };
@@ -571,6 +591,15 @@ impl Sema {
         }
         loop {
             let (sub_ty, off, bf) = self.sub_at(stack.last().expect("frame"));
+            if matches!(
+                &*sub_ty.ty,
+                CType::Array {
+                    len: ArrayLen::Unknown,
+                    ..
+                }
+            ) {
+                return Err(err(span, "initialization of a flexible array member is not supported"));
+            }
             if let Src::Str(e) = &src {
                 if self.string_matches(&sub_ty, e) {
                     let (_, leaf) = self.string_leaf(&sub_ty, e, off)?;

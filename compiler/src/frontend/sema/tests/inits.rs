@@ -283,6 +283,11 @@ fn initializer_errors_and_warnings() {
     assert!(error("struct S; struct S s = { 1 };").contains("incomplete type"));
     assert!(error("void f(int n) { int a[n] = { 1 }; }").contains("variable-sized object"));
     assert!(error("int x = { .a = 1 };").contains("designator"));
+    let e = error("struct I { int n; char tail[]; } x = { 1, { 'a' } };");
+    assert!(e.contains("flexible array member is not supported"), "{e}");
+    let e = error("struct I { int n; char tail[]; } x = { .tail = \"ab\" };");
+    assert!(e.contains("flexible array member is not supported"), "{e}");
+    ok("struct I { int n; char tail[]; } x = { 1 }; struct I y = { .n = 2 };");
     assert!(warnings("int a[2] = { 1, 2, 3 };")
         .iter()
         .any(|w| w.contains("excess elements")));
