@@ -5,6 +5,7 @@
 mod support;
 
 mod exprs;
+mod folding;
 mod headers;
 mod inits;
 mod robust;
