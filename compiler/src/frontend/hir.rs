@@ -265,6 +265,14 @@ pub struct Expr {
 /// `Member` offset: the storage unit is `unit_size` bytes at the member's
 /// `offset`, and the field is bits `bit_offset .. bit_offset + width` of that
 /// unit read as a little-endian integer. Signedness is the member type's.
+///
+/// (Sema's choice, documented for lowering:) the unit never extends past the
+/// record. It is the smallest naturally aligned unit of 1, 2, 4, 8 or 16
+/// bytes that holds the field when one fits in the record, else an unaligned
+/// one of those sizes (packed records; `bit_offset` may then exceed 7), and
+/// only when the record itself is smaller than such a unit (packed records
+/// of 3, 5, 6 or 7 bytes, common in Csmith programs) the exact number of
+/// bytes the field spans: `unit_size` 3, 5, 6 or 7.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BitField {
     pub unit_size: u8,

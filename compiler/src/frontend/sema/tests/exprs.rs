@@ -429,3 +429,22 @@ fn varargs_builtins() {
             .contains("fixed arguments")
     );
 }
+
+#[test]
+fn bit_field_units_stay_inside_the_record() {
+    // Packed records smaller than a natural unit get the exact span.
+    let p = ok("#pragma pack(1)\nstruct A { unsigned a:19; } a; struct B { char c; unsigned x:30; } b; struct E { unsigned a:7; unsigned x:32; } e;
+                struct C { char pad[5]; unsigned long long w:40; char z[3]; } c;\n#pragma pack()\n
+                struct D { char c; unsigned x:4; long y:60; } d;
+                int f(void) { return a.a; } int g(void) { return b.x; } int k(void) { return e.x; } long h(void) { return c.w; } long i(void) { return d.y + d.x; }");
+    assert_eq!(ret_sexp(&p, "f"), "(IntToInt:int (Load (Member @a +0 bf3:0:19)))");
+    assert_eq!(ret_sexp(&p, "k"), "(IntToInt:int (Load (Member @e +0 bf5:7:32)))");
+    // An unaligned 4-byte unit (the record is 5 bytes).
+    assert_eq!(ret_sexp(&p, "g"), "(IntToInt:int (Load (Member @b +1 bf4:0:30)))");
+    // Unaligned 8-byte unit moved back to end inside the record.
+    assert_eq!(ret_sexp(&p, "h"), "(IntToInt:long (Load (Member @c +5 bf8:0:40)))");
+    assert_eq!(
+        ret_sexp(&p, "i"),
+        "(Add:long (Load (Member @d +8 bf8:0:60)) (IntToInt:long (IntToInt:int (Load (Member @d +1 bf1:0:4)))))"
+    );
+}

@@ -66,7 +66,7 @@ const INT_LITS: &[&str] = &[
 ];
 
 fn int_expr(r: &mut Rng, depth: u32) -> String {
-    if depth == 0 || r.next() % 4 == 0 {
+    if depth == 0 || r.next().is_multiple_of(4) {
         return r.pick(INT_LITS).to_string();
     }
     let a = int_expr(r, depth - 1);
@@ -96,7 +96,7 @@ const FLOAT_LITS: &[&str] = &[
 ];
 
 fn float_expr(r: &mut Rng, depth: u32) -> String {
-    if depth == 0 || r.next() % 4 == 0 {
+    if depth == 0 || r.next().is_multiple_of(4) {
         return r.pick(FLOAT_LITS).to_string();
     }
     let a = float_expr(r, depth - 1);

@@ -71,6 +71,14 @@ unsigned short wide[] = u"hi";
 __WCHAR_TYPE__ wchars[] = L"xyz";
 int zero[4] = {};
 struct P from_compound = (struct P){ 1, 2, 3 };
+#pragma pack(push, 1)
+struct Odd3 { unsigned a : 19; char b; };
+struct Odd6 { char c[1]; unsigned short s : 3; unsigned x : 30; signed y : 6; };
+struct Odd5 { unsigned a : 7; unsigned b : 32; };
+#pragma pack(pop)
+struct Odd3 odd3[2] = { { 0x7ffff, 'q' }, { 0x12345, -1 } };
+struct Odd6 odd6 = { { 9 }, 5, 0x3ffffffe, -7 };
+struct Odd5 odd5[2] = { { 0x55, 0xdeadbeef }, { 1, 2 } };
 "#;
 
 #[test]
@@ -106,6 +114,9 @@ fn static_initializer_bytes_match_gcc() {
         "wchars",
         "zero",
         "from_compound",
+        "odd3",
+        "odd6",
+        "odd5",
     ];
     for t in Target::ALL {
         check_bytes_with_gcc(STATICS, &names, t);
