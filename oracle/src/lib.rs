@@ -3,12 +3,15 @@
 //! that contains test binaries, the differential oracle over targets and
 //! configurations, campaigns with their findings and reports, and reducers.
 
+pub mod commands;
+pub mod differential;
 pub mod ircampaign;
 pub mod ircheck;
 pub mod irgen;
 pub mod reduce_ir;
 pub mod runner;
 pub mod target;
+pub mod toolchain;
 pub mod util;
 
 pub use phicc;
