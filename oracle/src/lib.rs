@@ -3,12 +3,17 @@
 //! that contains test binaries, the differential oracle over targets and
 //! configurations, campaigns with their findings and reports, and reducers.
 
+pub mod campaign;
 pub mod commands;
 pub mod differential;
+pub mod findings;
+pub mod generator;
 pub mod ircampaign;
 pub mod ircheck;
 pub mod irgen;
+pub mod localize;
 pub mod reduce_ir;
+pub mod report;
 pub mod runner;
 pub mod target;
 pub mod toolchain;

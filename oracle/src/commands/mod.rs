@@ -30,7 +30,7 @@ pub struct DiffArgs {
     #[arg(long, value_enum)]
     pub reference: Option<ReferenceMode>,
     /// Wall-clock limit of one binary run, in seconds.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 5.0)]
     pub run_timeout: f64,
     /// Wall-clock limit of one compiler invocation, in seconds.
     #[arg(long, default_value_t = 60.0)]
