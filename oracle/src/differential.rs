@@ -115,7 +115,7 @@ impl Execution {
             && self.stdout_truncated == other.stdout_truncated
     }
 
-    fn timed_out(&self) -> bool {
+    pub fn timed_out(&self) -> bool {
         matches!(
             self.termination,
             Termination::Timeout | Termination::ResourceLimit(crate::runner::Resource::CpuTime)

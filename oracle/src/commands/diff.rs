@@ -20,7 +20,8 @@ pub struct Args {
     pub json: bool,
     /// Exit 0 only when the verdict's signature (`class:cells`, e.g.
     /// `mismatch:x86_64/mem2reg`) is exactly this, 1 otherwise: the test of
-    /// an interestingness script.
+    /// an interestingness script. Any timeout also fails it, unless the
+    /// expected class is `timeout`.
     #[arg(long)]
     pub expect: Option<String>,
     /// Keep the build directory (binaries, assembly) here.
@@ -48,7 +49,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         print!("{}", report.table());
     }
     let ok = match &args.expect {
-        Some(sig) => report.signature() == *sig,
+        // The interestingness test of a reduction: the same finding and no new timeouts.
+        Some(sig) => {
+            let timeouts = report
+                .cells
+                .iter()
+                .any(|c| c.execution.as_ref().is_some_and(|e| e.timed_out()));
+            report.signature() == *sig && (report.class == crate::differential::Class::Timeout || !timeouts)
+        }
         None => !report.class.is_finding(),
     };
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
