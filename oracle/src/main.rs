@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 /// Differential testing and fuzzing harness for phicc's mem2reg and phi elimination.
 #[derive(Parser)]
-#[command(version, about)]
+#[command(version, about, args_override_self = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
