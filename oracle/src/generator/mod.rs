@@ -37,7 +37,7 @@ impl GeneratorKind {
 /// A generated program.
 pub enum Program {
     C(String),
-    Ir(IrModule),
+    Ir(Box<IrModule>),
 }
 
 /// The seed of program `index` of a campaign seeded with `seed` (splitmix64
@@ -75,10 +75,10 @@ impl Generator {
         Ok(match self.kind {
             GeneratorKind::Csmith => Program::C(self.csmith.generate(s)?),
             GeneratorKind::Cgen => Program::C(standin_cgen::generate(s)),
-            GeneratorKind::Irgen => Program::Ir(crate::irgen::generate(
-                &crate::irgen::input_bytes(seed, index),
-                self.ir_mode,
-            )),
+            GeneratorKind::Irgen => {
+                let bytes = crate::irgen::input_bytes(seed, index);
+                Program::Ir(Box::new(crate::irgen::generate(&bytes, self.ir_mode)))
+            }
         })
     }
 
