@@ -1,7 +1,8 @@
 //! oracle: the differential-testing and fuzzing harness of phicc (design.md,
 //! "The harness"): program generators, the in-process IR check, the runner
 //! that contains test binaries, the differential oracle over targets and
-//! configurations, campaigns with their findings and reports, and reducers.
+//! configurations, campaigns with their findings and reports, reducers, and
+//! the native check of the backends against the interpreter.
 
 pub mod campaign;
 pub mod commands;
@@ -12,6 +13,7 @@ pub mod ircampaign;
 pub mod ircheck;
 pub mod irgen;
 pub mod localize;
+pub mod native_ir;
 pub mod reduce_ir;
 pub mod report;
 pub mod runner;

@@ -63,6 +63,26 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Compile generated (asm-free) IR with the x86-64 backend, run it natively
+    /// and check its return value and globals against the interpreter, with
+    /// and without mem2reg. Exit status: 0 nothing found, 1 findings, 2 tool error.
+    NativeIr {
+        /// Campaign seed: input i is derived from (seed, i), as in ir-campaign.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Number of inputs.
+        #[arg(long, default_value_t = 200)]
+        count: u64,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Directory for finding files.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Interpreter fuel per run.
+        #[arg(long, default_value_t = 5_000_000)]
+        fuel: u64,
+    },
     /// Reduce a failing IR file to a small module that fails the same way.
     /// Prints the reduced IR (or writes it with -o) and the command that shows the failure.
     ReduceIr {
@@ -125,6 +145,22 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 max_findings: None,
             };
             let summary = ircampaign::run(&c)?;
+            print!("{}", summary.render());
+            Ok(if summary.findings.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        Command::NativeIr {
+            seed,
+            count,
+            jobs,
+            out,
+            fuel,
+        } => {
+            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+            let summary = oracle::native_ir::run_campaign(seed, count, jobs, fuel, out.as_deref())?;
             print!("{}", summary.render());
             Ok(if summary.findings.is_empty() {
                 ExitCode::SUCCESS

@@ -1,5 +1,524 @@
-//! The gcc-like driver (`phicc`): options, target selection, the pipeline
-//! from C to IR, passes, assembly, and invoking the target's gcc to assemble
-//! and link.
+//! The gcc-like driver (`phicc`): options, target selection, C to IR, the
+//! pass pipeline, then either the interpreter (`--run-ir`) or assembly and
+//! the target's gcc to assemble and link.
 //!
-//! STUB: the real implementation replaces this file.
+//! Configurations (design.md): `mem2reg` (the default) runs lowering ->
+//! mem2reg -> mem2reg-params -> copyprop -> phi-elim -> backend;
+//! `-fno-mem2reg` (`nomem2reg`) runs lowering -> phi-elim (a no-op on
+//! alloca form) -> backend. `PHICC_DISABLE_PASSES=a,b` removes named passes
+//! from either; `PHICC_INJECT_BUG` / `--inject-bug` switch on injected bugs.
+//!
+//! Exit status: 0 success; 1 the program is ill-formed (a `file:line:col:
+//! error:` diagnostic with the source line and a caret) or the assembler or
+//! linker failed; 2 bad command line; 70 internal compiler error (a caught
+//! panic, or IR that fails the verifier). `--run-ir` exits with the program's
+//! status; a trap exits 134 and running out of fuel 124, each with a message
+//! on standard error.
+//!
+//! [`compile_to_ir`] and [`pipeline_for`] are the library entry points the
+//! test suites and the harness use to do in process what `phicc --run-ir` does.
+
+pub mod cli;
+pub mod toolchain;
+
+use crate::frontend::preprocess::{self, CmdlineMacro, PreprocessOptions};
+use crate::frontend::source::{Diagnostic, SourceMap};
+use crate::frontend::target::Target;
+use crate::ir::interp::{self, RunConfig, RunResult};
+use crate::ir::module::IrModule;
+use crate::ir::text::print_module;
+use crate::ir::verify::{verify_module, VerifyMode};
+use crate::passes::{PassKind, Pipeline};
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What the frontend needs to compile one file.
+#[derive(Clone, Debug)]
+pub struct FrontendOptions {
+    pub target: Target,
+    pub include_dirs: Vec<PathBuf>,
+    pub macros: Vec<CmdlineMacro>,
+}
+
+impl FrontendOptions {
+    pub fn new(target: Target) -> FrontendOptions {
+        FrontendOptions {
+            target,
+            include_dirs: Vec::new(),
+            macros: Vec::new(),
+        }
+    }
+
+    fn preprocess_options(&self) -> PreprocessOptions {
+        PreprocessOptions {
+            target: self.target,
+            include_dirs: self.include_dirs.clone(),
+            macros: self.macros.clone(),
+        }
+    }
+}
+
+/// A lowered file and its rendered warnings.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    pub module: IrModule,
+    pub warnings: String,
+    pub times: PhaseTimes,
+}
+
+/// Wall-clock time of each frontend phase of one file.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PhaseTimes {
+    pub preprocess: Duration,
+    pub parse: Duration,
+    pub sema: Duration,
+    pub lower: Duration,
+    pub verify: Duration,
+}
+
+/// Why a file did not compile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CompileError {
+    /// The program is ill-formed: the rendered diagnostic (and any warnings before it).
+    Diagnostic(String),
+    /// Lowering produced IR the verifier rejects (a compiler bug).
+    Internal(String),
+}
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CompileError::Diagnostic(s) | CompileError::Internal(s) => f.write_str(s),
+        }
+    }
+}
+
+fn render_all(ds: &[Diagnostic], sm: &SourceMap) -> String {
+    ds.iter().map(|d| d.render(sm)).collect()
+}
+
+/// Preprocesses, parses, analyzes and lowers the C file at `path`; the IR
+/// verifies (non-SSA form).
+pub fn compile_to_ir(path: &Path, opts: &FrontendOptions) -> Result<Compiled, CompileError> {
+    let mut sm = SourceMap::new();
+    let mut times = PhaseTimes::default();
+    let mut clock = Instant::now();
+    let mut lap = |slot: &mut Duration| {
+        let now = Instant::now();
+        *slot = now - clock;
+        clock = now;
+    };
+    let pp = crate::frontend::preprocess(&mut sm, path, &opts.preprocess_options())
+        .map_err(|d| CompileError::Diagnostic(d.render(&sm)))?;
+    lap(&mut times.preprocess);
+    let mut warnings = pp.warnings;
+    let tu = crate::frontend::parse_tokens(pp.tokens, opts.target)
+        .map_err(|d| CompileError::Diagnostic(render_all(&warnings, &sm) + &d.render(&sm)))?;
+    lap(&mut times.parse);
+    let (program, sema_warnings) = crate::frontend::sema::analyze(&tu, opts.target)
+        .map_err(|d| CompileError::Diagnostic(render_all(&warnings, &sm) + &d.render(&sm)))?;
+    warnings.extend(sema_warnings);
+    lap(&mut times.sema);
+    let module = crate::ir::lowering::lower_program(&program)
+        .map_err(|d| CompileError::Diagnostic(render_all(&warnings, &sm) + &d.render(&sm)))?;
+    lap(&mut times.lower);
+    if let Err(e) = verify_module(&module, VerifyMode::NonSsa) {
+        return Err(CompileError::Internal(format!(
+            "lowering produced IR that does not verify:\n{e}"
+        )));
+    }
+    lap(&mut times.verify);
+    Ok(Compiled {
+        module,
+        warnings: render_all(&warnings, &sm),
+        times,
+    })
+}
+
+/// The pipeline of a configuration (`mem2reg` or `nomem2reg`) without the
+/// passes named in `disabled`.
+pub fn pipeline_for(mem2reg: bool, disabled: &[String]) -> Result<Pipeline, String> {
+    let spec = if mem2reg {
+        crate::passes::pipeline::MEM2REG_PIPELINE
+    } else {
+        "phi-elim"
+    };
+    let mut p = Pipeline::parse(spec)?;
+    for name in disabled {
+        if !PassKind::ALL.iter().any(|k| k.name() == name) {
+            let valid: Vec<&str> = PassKind::ALL.iter().map(|k| k.name()).collect();
+            return Err(format!(
+                "unknown pass `{name}` in PHICC_DISABLE_PASSES (valid: {})",
+                valid.join(", ")
+            ));
+        }
+    }
+    p.passes.retain(|k| !disabled.iter().any(|d| d == k.name()));
+    Ok(p)
+}
+
+/// The pass names in `PHICC_DISABLE_PASSES`.
+pub fn disabled_from_env() -> Vec<String> {
+    std::env::var("PHICC_DISABLE_PASSES")
+        .map(|s| {
+            s.split(',')
+                .map(|x| x.trim().to_string())
+                .filter(|x| !x.is_empty())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Exit statuses.
+pub const EXIT_ERROR: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+pub const EXIT_ICE: i32 = 70;
+pub const EXIT_TRAP: i32 = 134;
+pub const EXIT_OUT_OF_FUEL: i32 = 124;
+
+/// A failure that ends the driver: its message and exit status.
+struct Failure {
+    message: String,
+    status: i32,
+}
+
+fn fail(message: impl Into<String>) -> Failure {
+    Failure {
+        message: message.into(),
+        status: EXIT_ERROR,
+    }
+}
+
+fn ice(message: impl Into<String>) -> Failure {
+    Failure {
+        message: format!("phicc: internal compiler error: {}\n", message.into()),
+        status: EXIT_ICE,
+    }
+}
+
+/// Runs `phicc` with these arguments (program name first) and returns the
+/// exit status. Panics are caught and reported as internal compiler errors;
+/// the work runs on a thread with a large stack, so deep nesting in a
+/// program is not a crash.
+pub fn main(args: Vec<OsString>) -> i32 {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".to_string());
+        let loc = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!("phicc: internal compiler error: {msg}{loc}");
+    }));
+    let worker = std::thread::Builder::new()
+        .name("phicc".into())
+        .stack_size(1 << 30)
+        .spawn(move || real_main(args));
+    match worker.map(|h| h.join()) {
+        Ok(Ok(status)) => status,
+        Ok(Err(_)) => EXIT_ICE,
+        Err(e) => {
+            eprintln!("phicc: internal compiler error: cannot start the compiler thread: {e}");
+            EXIT_ICE
+        }
+    }
+}
+
+fn real_main(args: Vec<OsString>) -> i32 {
+    let cli = match cli::parse(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { EXIT_USAGE } else { 0 };
+        }
+    };
+    match drive(&cli) {
+        Ok(status) => status,
+        Err(f) => {
+            let m = &f.message;
+            if !m.is_empty() {
+                if m.ends_with('\n') {
+                    eprint!("{m}");
+                } else if m.starts_with("phicc:") {
+                    eprintln!("{m}");
+                } else {
+                    eprintln!("phicc: error: {m}");
+                }
+            }
+            f.status
+        }
+    }
+}
+
+fn frontend_options(cli: &cli::Cli, target: Target) -> FrontendOptions {
+    let macros = cli
+        .macros_in_order
+        .iter()
+        .map(|(is_define, v)| {
+            if *is_define {
+                match v.split_once('=') {
+                    Some((n, val)) => CmdlineMacro::Define(n.to_string(), val.to_string()),
+                    None => CmdlineMacro::Define(v.clone(), "1".to_string()),
+                }
+            } else {
+                CmdlineMacro::Undef(v.clone())
+            }
+        })
+        .collect();
+    FrontendOptions {
+        target,
+        include_dirs: cli.include.clone(),
+        macros,
+    }
+}
+
+fn is_c_source(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e == "c" || e == "i")
+}
+
+fn is_asm_source(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e == "s" || e == "S")
+}
+
+fn write_output(path: Option<&Path>, text: &str) -> Result<(), Failure> {
+    match path {
+        Some(p) if p.as_os_str() != "-" => {
+            std::fs::write(p, text).map_err(|e| fail(format!("cannot write {}: {e}", p.display())))
+        }
+        _ => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())
+                .and_then(|_| out.flush())
+                .map_err(|e| fail(format!("cannot write standard output: {e}")))
+        }
+    }
+}
+
+fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
+    let target = Target::from_name(&cli.target)
+        .ok_or_else(|| fail(format!("unknown target `{}` (x86_64, aarch64, riscv64)", cli.target)))?;
+    if let Some(list) = &cli.inject_bug {
+        let bugs = crate::inject::parse_bug_list(list).map_err(fail)?;
+        crate::inject::set_injected(&bugs).map_err(fail)?;
+    }
+    if cli.files.is_empty() {
+        return Err(fail("no input files"));
+    }
+    let fe = frontend_options(cli, target);
+    let c_files: Vec<&PathBuf> = cli.files.iter().filter(|p| is_c_source(p)).collect();
+    let single_output = cli.preprocess_only || cli.emit_ir || cli.assembly_only || cli.compile_only;
+    if cli.output.is_some() && single_output && cli.files.len() > 1 && !cli.preprocess_only {
+        return Err(fail("cannot specify -o with -c, -S or --emit-ir and multiple files"));
+    }
+
+    if cli.preprocess_only {
+        let mut all = String::new();
+        for f in &cli.files {
+            let mut sm = SourceMap::new();
+            let pp =
+                preprocess::preprocess_file(&mut sm, f, &fe.preprocess_options()).map_err(|d| fail(d.render(&sm)))?;
+            if !cli.no_warnings {
+                eprint!("{}", render_all(&pp.warnings, &sm));
+            }
+            all.push_str(&preprocess::print_tokens(&pp.tokens));
+            if !all.ends_with('\n') {
+                all.push('\n');
+            }
+        }
+        write_output(cli.output.as_deref(), &all)?;
+        return Ok(0);
+    }
+
+    if cli.syntax_only {
+        for f in &c_files {
+            compile_one(cli, f, &fe)?;
+        }
+        return Ok(0);
+    }
+
+    if cli.run_ir || cli.emit_ir {
+        if c_files.len() != 1 || cli.files.len() != 1 {
+            return Err(fail("--run-ir and --emit-ir take exactly one C file"));
+        }
+        let mut m = compile_one(cli, c_files[0], &fe)?;
+        if cli.emit_ir {
+            write_output(cli.output.as_deref(), &print_module(&m))?;
+            return Ok(0);
+        }
+        run_pipeline(cli, &mut m)?;
+        return run_ir(cli, &m);
+    }
+
+    // Compile to assembly, objects, or an executable.
+    let temp = tempfile::Builder::new()
+        .prefix("phicc")
+        .tempdir()
+        .map_err(|e| fail(format!("cannot create a temporary directory: {e}")))?;
+    let mut objects: Vec<PathBuf> = Vec::new();
+    for (i, f) in cli.files.iter().enumerate() {
+        let stem = f
+            .file_stem()
+            .map_or_else(|| format!("in{i}"), |s| s.to_string_lossy().into_owned());
+        if is_c_source(f) {
+            let mut m = compile_one(cli, f, &fe)?;
+            run_pipeline(cli, &mut m)?;
+            let asm = crate::backend::emit_assembly(&m, target).map_err(|e| fail(e.to_string()))?;
+            if cli.assembly_only {
+                let out = cli.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}.s")));
+                write_output(Some(&out), &asm)?;
+                continue;
+            }
+            let s_path = temp.path().join(format!("{i}-{stem}.s"));
+            std::fs::write(&s_path, &asm).map_err(|e| fail(format!("cannot write {}: {e}", s_path.display())))?;
+            let obj = if cli.compile_only {
+                cli.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}.o")))
+            } else {
+                temp.path().join(format!("{i}-{stem}.o"))
+            };
+            toolchain::assemble(target, &s_path, &obj).map_err(fail)?;
+            objects.push(obj);
+        } else if is_asm_source(f) {
+            if cli.assembly_only {
+                continue;
+            }
+            let obj = if cli.compile_only {
+                cli.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}.o")))
+            } else {
+                temp.path().join(format!("{i}-{stem}.o"))
+            };
+            toolchain::assemble(target, f, &obj).map_err(fail)?;
+            objects.push(obj);
+        } else {
+            // Objects and archives go to the linker.
+            objects.push(f.clone());
+        }
+    }
+    if cli.assembly_only || cli.compile_only {
+        return Ok(0);
+    }
+    let output = cli.output.clone().unwrap_or_else(|| PathBuf::from("a.out"));
+    toolchain::link(&toolchain::LinkJob {
+        target,
+        inputs: &objects,
+        output: &output,
+        static_link: cli.static_link,
+        libs: &cli.libs,
+        lib_dirs: &cli.lib_dirs,
+    })
+    .map_err(fail)?;
+    Ok(0)
+}
+
+/// C file to IR, printing warnings and `--print-ir-after=lowering`.
+fn compile_one(cli: &cli::Cli, path: &Path, fe: &FrontendOptions) -> Result<IrModule, Failure> {
+    match compile_to_ir(path, fe) {
+        Ok(c) => {
+            if !cli.no_warnings {
+                eprint!("{}", c.warnings);
+            }
+            if cli.time_phases {
+                let t = c.times;
+                eprintln!(
+                    "phicc: times (s): preprocess {:.6} parse {:.6} sema {:.6} lower {:.6} verify {:.6}",
+                    t.preprocess.as_secs_f64(),
+                    t.parse.as_secs_f64(),
+                    t.sema.as_secs_f64(),
+                    t.lower.as_secs_f64(),
+                    t.verify.as_secs_f64()
+                );
+            }
+            if cli.print_ir_after.iter().any(|p| p == "lowering" || p == "all") {
+                eprintln!("; *** IR after lowering ***\n{}", print_module(&c.module));
+            }
+            Ok(c.module)
+        }
+        Err(CompileError::Diagnostic(text)) => Err(Failure {
+            message: text,
+            status: EXIT_ERROR,
+        }),
+        Err(CompileError::Internal(text)) => Err(ice(text)),
+    }
+}
+
+fn run_pipeline(cli: &cli::Cli, m: &mut IrModule) -> Result<(), Failure> {
+    let mut p = pipeline_for(!cli.no_mem2reg, &disabled_from_env()).map_err(fail)?;
+    p.verify_each = cli.verify_each;
+    let print_after = &cli.print_ir_after;
+    let mut hook = |pass: &str, m: &IrModule| {
+        if print_after.iter().any(|p| p == pass || p == "all") {
+            eprintln!("; *** IR after {pass} ***\n{}", print_module(m));
+        }
+    };
+    p.run(m, &mut hook).map_err(|e| ice(e.to_string()))?;
+    Ok(())
+}
+
+fn run_ir(cli: &cli::Cli, m: &IrModule) -> Result<i32, Failure> {
+    if m.function("main").is_none_or(|f| f.is_declaration) {
+        return Err(fail("--run-ir: the program has no definition of main"));
+    }
+    let outcome = interp::run(
+        m,
+        &RunConfig {
+            entry: "main".into(),
+            args: Vec::new(),
+            schedule_seed: cli.schedule,
+            fuel: cli.fuel,
+        },
+    );
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(&outcome.stdout);
+    let _ = out.flush();
+    for e in &outcome.events {
+        if e.name == "stderr" {
+            if let Some(text) = e.args.first() {
+                eprint!("{}", unquote(text));
+            }
+        }
+    }
+    let ret_bits = m.function("main").map_or(32, |f| f.return_type.bits().max(1));
+    Ok(match outcome.result {
+        RunResult::Returned(Some(v)) => (crate::ir::constants::sext(v, ret_bits) as i32) & 0xff,
+        RunResult::Returned(None) => 0,
+        RunResult::Exited(s) => s & 0xff,
+        RunResult::Trap(t) => {
+            eprintln!("phicc: --run-ir: the program trapped: {t}");
+            EXIT_TRAP
+        }
+        RunResult::OutOfFuel => {
+            eprintln!(
+                "phicc: --run-ir: out of fuel after {} instructions (see --fuel)",
+                cli.fuel
+            );
+            EXIT_OUT_OF_FUEL
+        }
+    })
+}
+
+/// The text of a `stderr("...")` event argument (Rust `Debug` quoting).
+fn unquote(s: &str) -> String {
+    let inner = s.strip_prefix('"').and_then(|x| x.strip_suffix('"')).unwrap_or(s);
+    let mut out = String::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('0') => out.push('\0'),
+            Some(o) => out.push(o),
+            None => {}
+        }
+    }
+    out
+}

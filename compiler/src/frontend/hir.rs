@@ -443,7 +443,15 @@ pub enum Builtin {
     FrameAddress,
     ReturnAddress,
     /// `__atomic_*` / `__sync_*` and C11 `_Atomic` operations: args `[ptr,
-    /// value(s)..., order(s)...]` with orders folded to constants.
+    /// value(s)..., order(s)...]` with orders folded to constants (`Int`
+    /// nodes, gcc's `__ATOMIC_*` numbering; a missing or non-constant order
+    /// is seq_cst). Shapes: `AtomicLoad [ptr, order]`, `AtomicStore [ptr,
+    /// value, order]`, `AtomicExchange` and the fetch ops `[ptr, value,
+    /// order]` (`__sync_fetch_and_add(p, v)` is `AtomicFetchAdd [p, v]`,
+    /// `__sync_lock_test_and_set` is `AtomicExchange`, `__sync_lock_release`
+    /// is `AtomicStore [p, 0, 3]`), `AtomicCompareExchange` gcc's
+    /// `__atomic_compare_exchange_n` `[ptr, expected ptr, desired, weak,
+    /// success order, failure order]` returning `_Bool`.
     AtomicLoad,
     AtomicStore,
     AtomicExchange,
@@ -460,7 +468,11 @@ pub enum Builtin {
     AtomicOrFetch,
     AtomicXorFetch,
     AtomicNandFetch,
-    /// `__sync_synchronize`, `__atomic_thread_fence(order)`.
+    /// `__sync_val_compare_and_swap(ptr, old, new)` (the value found) and
+    /// `__sync_bool_compare_and_swap(ptr, old, new)` (whether it stored).
+    SyncValCompareAndSwap,
+    SyncBoolCompareAndSwap,
+    /// `__sync_synchronize` (no args), `__atomic_thread_fence(order)`.
     Fence,
 }
 

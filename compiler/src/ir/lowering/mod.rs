@@ -1,18 +1,275 @@
-//! Lowering: typed tree (`frontend::hir`) to the alloca IR of seed 004.
+//! Lowering: the typed tree (`frontend::hir`) to the alloca IR of seed 004,
+//! spelled as docs/abi.md fixes (what the interpreter runs and the backends
+//! translate).
 //!
-//! STUB: the real implementation replaces this file. Contract: every local
-//! an `Alloca`, parameters via `ParamRef` + `Store`, `&&`/`||`/`?:` as
-//! control flow, `switch` to `Switch`, computed goto to `IndirectBranch`,
-//! asm to `InlineAsm` with outputs pointing at allocas, globals with their
-//! initializers, struct copies via `Memcpy`, varargs via the `Va*`
-//! instructions.
+//! The shape of the result, in the manner of clang's CodeGen at -O0 and of
+//! cproc's "every local is a stack slot, promotion is someone else's job":
+//! * every local object is an `alloca` in the entry block (volatile when the
+//!   object is); parameters arrive by `paramref` and are stored into their
+//!   slot (struct parameters are copied from the `paramref` address with
+//!   `memcpy`); the first N allocas are the N parameters' slots;
+//! * `&&`, `||`, `?:` are control flow, never `select` (side effects are
+//!   kept even when one side is constant); a result crosses blocks through a
+//!   temporary alloca (mem2reg turns it into a phi);
+//! * `switch` is the `Switch` terminator (GNU case ranges expanded when small,
+//!   compare chains otherwise), computed goto is `IndirectBranch` over every
+//!   address-taken label, asm is `InlineAsm` with outputs as pointers;
+//! * records live in memory and are copied with `memcpy`; a record value is
+//!   the address of its bytes;
+//! * static data is byte runs plus relocations; block ids are unique in the
+//!   whole module.
+//!
+//! Files, by construct: `repr` (C types to IR types), `abi` (struct passing
+//! classes per target), `builder` (blocks and values), `function` (frames,
+//! parameters, locals, returns), `stmt` and `switch` (control flow), `expr`
+//! (values), `place` (lvalues, bit-fields, unaligned accesses), `convert`
+//! (C11 6.3 conversions), `call` (calls and their ABI metadata), `init`
+//! (run-time initializers), `static_data` (globals and string literals),
+//! `asm` (inline assembly), `builtins` (builtins, atomics, `va_*`).
 
-use crate::frontend::hir::Program;
-use crate::frontend::source::Diagnostic;
-use crate::ir::module::IrModule;
+mod abi;
+mod asm;
+mod builder;
+mod builtins;
+mod call;
+mod convert;
+mod expr;
+mod function;
+mod init;
+mod place;
+mod repr;
+mod static_data;
+mod stmt;
+mod switch;
+#[cfg(test)]
+mod tests;
 
-/// Lowers a whole program; the result verifies in `VerifyMode::NonSsa`.
+pub use abi::StructAbi;
+pub use repr::{Repr, Types};
+
+use crate::frontend::hir::{self, GlobalId, GlobalKind, LabelId, Program};
+use crate::frontend::source::{Diagnostic, Span};
+use crate::frontend::types::CType;
+use crate::ir::instruction::BlockId;
+use crate::ir::module::{IrFunction, IrModule, IrParam};
+use crate::ir::types::{EightbyteClass, IrType};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// Errors are diagnostics at the offending construct.
+pub type LResult<T> = Result<T, Diagnostic>;
+
+/// Lowers a whole program; the result verifies in `VerifyMode::NonSsa` (and
+/// in SSA mode: alloca form has no phis and every value is defined once).
 pub fn lower_program(program: &Program) -> Result<IrModule, Diagnostic> {
-    let _ = program;
-    Err(Diagnostic::global("lowering is not implemented yet"))
+    let mut cx = ModuleCx::new(program);
+    let mut module = IrModule::default();
+    cx.collect_static_label_refs();
+    for f in &program.functions {
+        let g = &program.globals[f.global.0 as usize];
+        if g.attrs.gnu_inline || g.attrs.alias.is_some() {
+            // Only an inline body (no out-of-line copy) / a symbol alias.
+            continue;
+        }
+        let func = function::lower_function(&mut cx, f)?;
+        cx.defined.insert(f.global);
+        module.functions.push(func);
+    }
+    static_data::lower_static_data(&mut cx, &mut module)?;
+    cx.declare_remaining(&mut module)?;
+    module.toplevel_asm = program.toplevel_asm.clone();
+    Ok(module)
+}
+
+/// The IR signature of a C function type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Signature {
+    pub ret: IrType,
+    pub params: Vec<IrParam>,
+    /// Returns a record through a hidden first parameter.
+    pub sret: bool,
+    pub variadic: bool,
+    pub ret_classes: Vec<EightbyteClass>,
+}
+
+/// What lowering knows about the whole module while it lowers functions.
+pub(crate) struct ModuleCx<'p> {
+    pub program: &'p Program,
+    pub types: Types<'p>,
+    pub next_block: u32,
+    /// Globals (objects and functions) some lowered code refers to.
+    pub used: FxHashSet<GlobalId>,
+    /// Functions given a body in the module.
+    pub defined: FxHashSet<GlobalId>,
+    /// Blocks of labels whose address a static initializer takes.
+    pub static_labels: FxHashMap<(GlobalId, LabelId), BlockId>,
+    /// Library functions lowering itself calls (`memset`, `abort`).
+    pub runtime_calls: Vec<(&'static str, IrType, Vec<IrType>)>,
+}
+
+impl<'p> ModuleCx<'p> {
+    fn new(program: &'p Program) -> ModuleCx<'p> {
+        ModuleCx {
+            program,
+            types: Types::new(program),
+            next_block: 0,
+            used: FxHashSet::default(),
+            defined: FxHashSet::default(),
+            static_labels: FxHashMap::default(),
+            runtime_calls: Vec::new(),
+        }
+    }
+
+    pub fn global(&self, id: GlobalId) -> &'p hir::Global {
+        &self.program.globals[id.0 as usize]
+    }
+
+    /// The assembler name of a global, marking it used.
+    pub fn use_global(&mut self, id: GlobalId) -> String {
+        self.used.insert(id);
+        self.global(id).name.clone()
+    }
+
+    /// The symbol of string literal `id`.
+    pub fn string_symbol(&self, id: hir::StrId) -> String {
+        static_data::string_symbol(self.program, id)
+    }
+
+    /// Records that lowering calls a library function of its own.
+    pub fn use_runtime(&mut self, name: &'static str, ret: IrType, params: &[IrType]) {
+        if !self.runtime_calls.iter().any(|(n, ..)| *n == name) {
+            self.runtime_calls.push((name, ret, params.to_vec()));
+        }
+    }
+
+    /// The IR signature of function type `fn_ty`.
+    pub fn signature(&self, fn_ty: &CType, span: Span) -> LResult<Signature> {
+        let CType::Function {
+            ret, params, variadic, ..
+        } = fn_ty
+        else {
+            return Err(Diagnostic::error(span, "called object is not a function"));
+        };
+        let mut sig = Signature {
+            ret: IrType::Void,
+            params: Vec::new(),
+            sret: false,
+            variadic: *variadic,
+            ret_classes: Vec::new(),
+        };
+        match self
+            .types
+            .repr(&ret.ty)
+            .map_err(|e| Diagnostic::error(span, e.message()))?
+        {
+            Repr::Void => {}
+            Repr::Scalar(t) => sig.ret = t,
+            Repr::Aggregate { .. } => {
+                let abi = self.types.struct_abi(&ret.ty);
+                sig.sret = true;
+                sig.ret_classes = abi.classes.clone();
+                sig.params.push(struct_param(&abi));
+            }
+        }
+        for p in params {
+            sig.params.push(self.param_abi(&p.ty, span)?);
+        }
+        Ok(sig)
+    }
+
+    /// How one argument of C type `t` is passed.
+    pub fn param_abi(&self, t: &CType, span: Span) -> LResult<IrParam> {
+        Ok(
+            match self.types.repr(t).map_err(|e| Diagnostic::error(span, e.message()))? {
+                Repr::Scalar(ty) => IrParam::scalar(ty),
+                Repr::Void => return Err(Diagnostic::error(span, "parameter of type void")),
+                // On x86-64 `va_list` is an array: it decays to a pointer.
+                Repr::Aggregate { .. } if self.va_list_is_array(t) => IrParam::scalar(IrType::Ptr),
+                Repr::Aggregate { .. } => struct_param(&self.types.struct_abi(t)),
+            },
+        )
+    }
+
+    /// `va_list` on x86-64 is `__va_list_tag[1]`: passing one passes its address.
+    pub fn va_list_is_array(&self, t: &CType) -> bool {
+        matches!(t, CType::VaList) && self.types.target == crate::frontend::target::Target::X86_64
+    }
+
+    /// Finds the labels whose address static initializers take, so that
+    /// their functions keep their blocks and list them.
+    fn collect_static_label_refs(&mut self) {
+        for g in &self.program.globals {
+            let Some(init) = &g.init else { continue };
+            for item in &init.items {
+                let mut note = |f: GlobalId, l: LabelId| {
+                    if !self.static_labels.contains_key(&(f, l)) {
+                        let id = BlockId(self.next_block);
+                        self.next_block += 1;
+                        self.static_labels.insert((f, l), id);
+                    }
+                };
+                match &item.value {
+                    hir::StaticValue::Addr {
+                        target: hir::AddrTarget::Label(f, l),
+                        ..
+                    } => note(*f, *l),
+                    hir::StaticValue::LabelDiff { func, a, b, .. } => {
+                        note(*func, *a);
+                        note(*func, *b);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// Declarations for every used function that has no body here, and for
+    /// the library functions lowering calls.
+    fn declare_remaining(&mut self, module: &mut IrModule) -> LResult<()> {
+        let mut ids: Vec<GlobalId> = self.used.iter().copied().collect();
+        ids.sort();
+        for id in ids {
+            let g = self.global(id);
+            if g.kind != GlobalKind::Function || self.defined.contains(&id) {
+                continue;
+            }
+            if let Some(target) = &g.attrs.alias {
+                let _ = target;
+                continue;
+            }
+            let sig = self.signature(&g.ty.ty, g.span)?;
+            let mut f = IrFunction::new(g.name.clone(), sig.ret, sig.params);
+            f.is_declaration = true;
+            f.is_variadic = sig.variadic;
+            f.uses_sret = sig.sret;
+            f.ret_eightbyte_classes = sig.ret_classes;
+            f.is_weak = g.attrs.weak;
+            if g.attrs.weak || g.attrs.visibility.is_some() {
+                module
+                    .symbol_attrs
+                    .push((g.name.clone(), g.attrs.weak, g.attrs.visibility.clone()));
+            }
+            module.functions.push(f);
+        }
+        for (name, ret, params) in std::mem::take(&mut self.runtime_calls) {
+            if module.functions.iter().any(|f| f.name == name) {
+                continue;
+            }
+            let mut f = IrFunction::new(name, ret, params.into_iter().map(IrParam::scalar).collect());
+            f.is_declaration = true;
+            module.functions.push(f);
+        }
+        Ok(())
+    }
+}
+
+/// The `IrParam` of a struct passed by value (or of the hidden sret pointer).
+pub fn struct_param(abi: &StructAbi) -> IrParam {
+    IrParam {
+        ty: IrType::Ptr,
+        struct_size: Some(abi.size as usize),
+        struct_align: Some(abi.align as usize),
+        struct_eightbyte_classes: abi.classes.clone(),
+        riscv_float_class: abi.riscv,
+        aarch64_hfa: abi.hfa,
+    }
 }

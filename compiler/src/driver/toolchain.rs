@@ -1,0 +1,66 @@
+//! The target's gcc driver, used as assembler and linker (design.md: the
+//! target binutils/gcc driver assembles and links): `gcc` on x86-64,
+//! `aarch64-linux-gnu-gcc` and `riscv64-linux-gnu-gcc` for the others.
+
+use crate::frontend::target::Target;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The gcc driver that assembles and links for `target`.
+pub fn gcc_for(target: Target) -> &'static str {
+    match target {
+        Target::X86_64 => "gcc",
+        Target::Aarch64 => "aarch64-linux-gnu-gcc",
+        Target::Riscv64 => "riscv64-linux-gnu-gcc",
+    }
+}
+
+fn run(mut cmd: Command) -> Result<(), String> {
+    let shown = format!("{cmd:?}");
+    match cmd.output() {
+        Ok(out) if out.status.success() => Ok(()),
+        Ok(out) => Err(format!(
+            "{} failed ({}):\n{}",
+            shown,
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim_end()
+        )),
+        Err(e) => Err(format!("cannot run {}: {e}", shown)),
+    }
+}
+
+/// Assembles `asm` (a `.s` or `.S` file) into the object `obj`.
+pub fn assemble(target: Target, asm: &Path, obj: &Path) -> Result<(), String> {
+    let mut cmd = Command::new(gcc_for(target));
+    cmd.arg("-c").arg(asm).arg("-o").arg(obj);
+    run(cmd)
+}
+
+/// What to link and how.
+pub struct LinkJob<'a> {
+    pub target: Target,
+    pub inputs: &'a [PathBuf],
+    pub output: &'a Path,
+    pub static_link: bool,
+    pub libs: &'a [String],
+    pub lib_dirs: &'a [PathBuf],
+}
+
+/// Links objects (and archives) into an executable.
+pub fn link(job: &LinkJob<'_>) -> Result<(), String> {
+    let mut cmd = Command::new(gcc_for(job.target));
+    if job.static_link {
+        cmd.arg("-static");
+    }
+    cmd.args(job.inputs).arg("-o").arg(job.output);
+    for d in job.lib_dirs {
+        cmd.arg("-L").arg(d);
+    }
+    for l in job.libs {
+        cmd.arg(format!("-l{l}"));
+    }
+    // gcc expands `fabs`, `sqrt` and friends inline, so C programs built by
+    // gcc link without -lm; phicc calls them, so libm is always linked.
+    cmd.arg("-lm");
+    run(cmd)
+}

@@ -1,0 +1,825 @@
+//! GCC builtins ("Other Builtins", "__atomic Builtins", "__sync Builtins",
+//! "Integer Overflow Builtins" in the gcc manual).
+//!
+//! Builtins lowering implements become `hir::ExprKind::Builtin` with their
+//! arguments converted to gcc's documented parameter types; constant ones
+//! are folded here (`__builtin_constant_p`, `__builtin_choose_expr`,
+//! `__builtin_inf`, bit operations on constants, `__builtin_object_size`);
+//! a few are rewritten into ordinary expressions (`__builtin_isnan`,
+//! `__sync_val_compare_and_swap`, ...); and `__builtin_memcpy` and the other
+//! library builtins are calls to the C library function of that name.
+
+use super::super::ast;
+use super::super::hir::{BinaryOp, Builtin, CastKind, Expr, ExprKind};
+use super::super::source::{PResult, Span};
+use super::super::types::{CType, FloatKind, IntKind, QualType, Qualifiers};
+use super::binary::is_pure;
+use super::expr::mk;
+use super::ty::{self, q, unqual};
+use super::{err, Sema};
+use std::sync::Arc;
+
+/// Library functions gcc knows as builtins: name and signature (return
+/// type, then parameter types; `.` for variadic). Letters: v void, i int,
+/// u unsigned, l long, L size_t, x long long, p void *, P const void *,
+/// s char *, S const char *, d double, f float, D long double.
+const LIBRARY: &[(&str, &str)] = &[
+    ("memcpy", "p:pPL"),
+    ("memmove", "p:pPL"),
+    ("memset", "p:piL"),
+    ("memcmp", "i:PPL"),
+    ("memchr", "p:PiL"),
+    ("strlen", "L:S"),
+    ("strnlen", "L:SL"),
+    ("strcpy", "s:sS"),
+    ("strncpy", "s:sSL"),
+    ("strcat", "s:sS"),
+    ("strncat", "s:sSL"),
+    ("strcmp", "i:SS"),
+    ("strncmp", "i:SSL"),
+    ("strchr", "s:Si"),
+    ("strrchr", "s:Si"),
+    ("strstr", "s:SS"),
+    ("strdup", "s:S"),
+    ("printf", "i:S."),
+    ("sprintf", "i:sS."),
+    ("snprintf", "i:sLS."),
+    ("puts", "i:S"),
+    ("putchar", "i:i"),
+    ("abort", "v:"),
+    ("exit", "v:i"),
+    ("_exit", "v:i"),
+    ("malloc", "p:L"),
+    ("calloc", "p:LL"),
+    ("realloc", "p:pL"),
+    ("free", "v:p"),
+    ("abs", "i:i"),
+    ("labs", "l:l"),
+    ("llabs", "x:x"),
+    ("fabs", "d:d"),
+    ("fabsf", "f:f"),
+    ("fabsl", "D:D"),
+    ("sqrt", "d:d"),
+    ("sqrtf", "f:f"),
+    ("sqrtl", "D:D"),
+    ("floor", "d:d"),
+    ("floorf", "f:f"),
+    ("ceil", "d:d"),
+    ("ceilf", "f:f"),
+    ("trunc", "d:d"),
+    ("round", "d:d"),
+    ("fmod", "d:dd"),
+    ("pow", "d:dd"),
+    ("exp", "d:d"),
+    ("log", "d:d"),
+    ("sin", "d:d"),
+    ("cos", "d:d"),
+    ("copysign", "d:dd"),
+    ("copysignf", "f:ff"),
+    ("copysignl", "D:DD"),
+    ("fmin", "d:dd"),
+    ("fmax", "d:dd"),
+];
+
+fn sig_type(c: char) -> QualType {
+    let cst = Qualifiers {
+        is_const: true,
+        ..Default::default()
+    };
+    match c {
+        'v' => ty::void(),
+        'i' => ty::int(),
+        'u' => ty::int_ty(IntKind::UInt),
+        'l' => ty::long(),
+        'L' => ty::size_t(),
+        'x' => ty::int_ty(IntKind::LongLong),
+        'p' => ty::void_ptr(),
+        'P' => ty::ptr_to(ty::void().with_quals(cst)),
+        's' => ty::ptr_to(ty::int_ty(IntKind::Char)),
+        'S' => ty::ptr_to(ty::int_ty(IntKind::Char).with_quals(cst)),
+        'd' => ty::float_ty(FloatKind::Double),
+        'f' => ty::float_ty(FloatKind::Float),
+        _ => ty::float_ty(FloatKind::LongDouble),
+    }
+}
+
+/// The prototype gcc gives a known library function.
+pub(super) fn library_signature(name: &str) -> Option<QualType> {
+    let (_, sig) = LIBRARY.iter().find(|(n, _)| *n == name)?;
+    let (ret, params) = sig.split_once(':')?;
+    let variadic = params.ends_with('.');
+    Some(q(CType::Function {
+        ret: sig_type(ret.chars().next()?),
+        params: params.chars().filter(|&c| c != '.').map(sig_type).collect(),
+        variadic,
+        prototyped: true,
+    }))
+}
+
+/// Folds a bit builtin on a constant of `bits` bits.
+fn fold_bits(b: Builtin, v: i128, bits: u32) -> Option<i128> {
+    let mask = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
+    let u = (v as u128) & mask;
+    Some(match b {
+        Builtin::Clz if u != 0 => (u.leading_zeros() - (128 - bits)) as i128,
+        Builtin::Ctz if u != 0 => u.trailing_zeros() as i128,
+        Builtin::Popcount => u.count_ones() as i128,
+        Builtin::Parity => (u.count_ones() & 1) as i128,
+        Builtin::Ffs => {
+            if u == 0 {
+                0
+            } else {
+                u.trailing_zeros() as i128 + 1
+            }
+        }
+        Builtin::Bswap16 => (u as u16).swap_bytes() as i128,
+        Builtin::Bswap32 => (u as u32).swap_bytes() as i128,
+        Builtin::Bswap64 => (u as u64).swap_bytes() as i128,
+        _ => return None,
+    })
+}
+
+impl Sema {
+    fn nargs(&self, name: &str, args: &[ast::Expr], n: usize, span: Span) -> PResult<()> {
+        if args.len() != n {
+            return Err(err(
+                span,
+                format!(
+                    "wrong number of arguments to '{name}' (expected {n}, have {})",
+                    args.len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// An argument converted to type `t` (as by assignment).
+    fn arg_as(&mut self, a: &ast::Expr, t: &QualType, name: &str, n: usize) -> PResult<Expr> {
+        let v = self.rvalue_of(a)?;
+        self.assign_convert(v, t, super::conv::AssignCtx::Arg(n, name.to_string()), a.span)
+    }
+
+    fn builtin(b: Builtin, args: Vec<Expr>, t: QualType, span: Span) -> Expr {
+        mk(ExprKind::Builtin(b, args), t, span)
+    }
+
+    /// Evaluates `v` once for several uses: the set-up expression (if a
+    /// temporary is needed) and the expression reading the value.
+    fn reuse(&mut self, v: Expr, span: Span) -> PResult<(Option<Expr>, Expr)> {
+        if is_pure(&v) {
+            return Ok((None, v));
+        }
+        let t = v.ty.clone();
+        let tmp = self.new_temp(t.clone(), span)?;
+        let lhs = mk(ExprKind::Local(tmp), t.clone(), span);
+        let set = mk(
+            ExprKind::Assign {
+                lhs: Box::new(lhs),
+                rhs: Box::new(v),
+            },
+            t.clone(),
+            span,
+        );
+        Ok((Some(set), self.load_local(tmp, t, span)))
+    }
+
+    fn with_setup(setup: Option<Expr>, e: Expr) -> Expr {
+        match setup {
+            None => e,
+            Some(s) => {
+                let (t, span) = (e.ty.clone(), e.span);
+                mk(ExprKind::Comma(Box::new(s), Box::new(e)), t, span)
+            }
+        }
+    }
+
+    /// A call to a builtin, or `None` when `name` is not one.
+    pub(super) fn builtin_call(&mut self, name: &Arc<str>, args: &[ast::Expr], span: Span) -> PResult<Option<Expr>> {
+        let n: &str = name;
+        if n.starts_with("__atomic_") || n.starts_with("__sync_") {
+            return self.atomic_builtin(n, args, span).map(Some);
+        }
+        let Some(base) = n.strip_prefix("__builtin_") else {
+            return Ok(None);
+        };
+        let e = match base {
+            "va_start" => {
+                if args.is_empty() {
+                    return Err(err(span, "too few arguments to '__builtin_va_start'"));
+                }
+                let f = self.fcx(span)?;
+                if !f.is_variadic {
+                    return Err(err(span, "'va_start' used in function with fixed arguments"));
+                }
+                let ap = self.va_list_operand(&args[0], true)?;
+                for a in &args[1..] {
+                    self.expr(a)?;
+                }
+                Self::builtin(Builtin::VaStart, vec![ap], ty::void(), span)
+            }
+            "va_end" => {
+                self.nargs(n, args, 1, span)?;
+                let ap = self.va_list_operand(&args[0], true)?;
+                Self::builtin(Builtin::VaEnd, vec![ap], ty::void(), span)
+            }
+            "va_copy" => {
+                self.nargs(n, args, 2, span)?;
+                let d = self.va_list_operand(&args[0], true)?;
+                let s = self.va_list_operand(&args[1], true)?;
+                Self::builtin(Builtin::VaCopy, vec![d, s], ty::void(), span)
+            }
+            "expect" | "expect_with_probability" => {
+                self.nargs(n, args, if base == "expect" { 2 } else { 3 }, span)?;
+                let e = self.arg_as(&args[0], &ty::long(), n, 1)?;
+                let c = self.arg_as(&args[1], &ty::long(), n, 2)?;
+                if let Some(p) = args.get(2) {
+                    self.rvalue_of(p)?;
+                }
+                if matches!(e.kind, ExprKind::Int(_)) && matches!(c.kind, ExprKind::Int(_)) {
+                    e
+                } else {
+                    Self::builtin(Builtin::Expect, vec![e, c], ty::long(), span)
+                }
+            }
+            "unreachable" => {
+                self.nargs(n, args, 0, span)?;
+                Self::builtin(Builtin::Unreachable, vec![], ty::void(), span)
+            }
+            "trap" => {
+                self.nargs(n, args, 0, span)?;
+                Self::builtin(Builtin::Trap, vec![], ty::void(), span)
+            }
+            "alloca" => {
+                self.nargs(n, args, 1, span)?;
+                let s = self.arg_as(&args[0], &ty::size_t(), n, 1)?;
+                self.fcx(span)?;
+                Self::builtin(Builtin::Alloca, vec![s], ty::void_ptr(), span)
+            }
+            "bswap16" | "bswap32" | "bswap64" => {
+                self.nargs(n, args, 1, span)?;
+                let (b, k) = match base {
+                    "bswap16" => (Builtin::Bswap16, IntKind::UShort),
+                    "bswap32" => (Builtin::Bswap32, IntKind::UInt),
+                    _ => (Builtin::Bswap64, IntKind::ULong),
+                };
+                let t = ty::int_ty(k);
+                let v = self.arg_as(&args[0], &t, n, 1)?;
+                if let ExprKind::Int(x) = v.kind {
+                    if let Some(r) = fold_bits(b, x, (k.size() * 8) as u32) {
+                        return Ok(Some(mk(ExprKind::Int(r), t, span)));
+                    }
+                }
+                Self::builtin(b, vec![v], t, span)
+            }
+            "clz" | "clzl" | "clzll" | "ctz" | "ctzl" | "ctzll" | "popcount" | "popcountl" | "popcountll"
+            | "parity" | "parityl" | "parityll" | "ffs" | "ffsl" | "ffsll" | "clrsb" | "clrsbl" | "clrsbll" => {
+                self.nargs(n, args, 1, span)?;
+                let stem = base.trim_end_matches('l');
+                let width = &base[stem.len()..];
+                let signed = matches!(stem, "ffs" | "clrsb");
+                let k = match (width, signed) {
+                    ("", false) => IntKind::UInt,
+                    ("", true) => IntKind::Int,
+                    ("l", false) => IntKind::ULong,
+                    ("l", true) => IntKind::Long,
+                    (_, false) => IntKind::ULongLong,
+                    (_, true) => IntKind::LongLong,
+                };
+                let t = ty::int_ty(k);
+                let v = self.arg_as(&args[0], &t, n, 1)?;
+                let bits = (k.size() * 8) as u32;
+                if stem == "clrsb" {
+                    return self.clrsb(v, k, span).map(Some);
+                }
+                let b = match stem {
+                    "clz" => Builtin::Clz,
+                    "ctz" => Builtin::Ctz,
+                    "popcount" => Builtin::Popcount,
+                    "parity" => Builtin::Parity,
+                    _ => Builtin::Ffs,
+                };
+                if let ExprKind::Int(x) = v.kind {
+                    if let Some(r) = fold_bits(b, x, bits) {
+                        return Ok(Some(mk(ExprKind::Int(r), ty::int(), span)));
+                    }
+                }
+                Self::builtin(b, vec![v], ty::int(), span)
+            }
+            "add_overflow" | "sub_overflow" | "mul_overflow" => {
+                self.nargs(n, args, 3, span)?;
+                let b = match base {
+                    "add_overflow" => Builtin::AddOverflow,
+                    "sub_overflow" => Builtin::SubOverflow,
+                    _ => Builtin::MulOverflow,
+                };
+                let a = self.rvalue_of(&args[0])?;
+                let c = self.rvalue_of(&args[1])?;
+                let r = self.rvalue_of(&args[2])?;
+                for x in [&a, &c] {
+                    if !matches!(&*x.ty.ty, CType::Int(k) if *k != IntKind::Bool)
+                        && !matches!(&*x.ty.ty, CType::Enum(_))
+                    {
+                        return Err(err(x.span, format!("argument to '{n}' is not an integer")));
+                    }
+                }
+                let ok = matches!(ty::pointee(&r.ty.ty), Some(p) if matches!(&*p.ty, CType::Int(k) if *k != IntKind::Bool) && !p.quals.is_const);
+                if !ok {
+                    return Err(err(
+                        r.span,
+                        format!("argument 3 of '{n}' is not a pointer to an integer"),
+                    ));
+                }
+                Self::builtin(b, vec![a, c, r], ty::bool_ty(), span)
+            }
+            "sadd_overflow" | "saddl_overflow" | "saddll_overflow" | "uadd_overflow" | "uaddl_overflow"
+            | "uaddll_overflow" | "ssub_overflow" | "ssubl_overflow" | "ssubll_overflow" | "usub_overflow"
+            | "usubl_overflow" | "usubll_overflow" | "smul_overflow" | "smull_overflow" | "smulll_overflow"
+            | "umul_overflow" | "umull_overflow" | "umulll_overflow" => {
+                self.nargs(n, args, 3, span)?;
+                let signed = base.starts_with('s');
+                let op = &base[1..4];
+                let width = base[4..].trim_end_matches("_overflow");
+                let k = match (width, signed) {
+                    ("", true) => IntKind::Int,
+                    ("", false) => IntKind::UInt,
+                    ("l", true) => IntKind::Long,
+                    ("l", false) => IntKind::ULong,
+                    (_, true) => IntKind::LongLong,
+                    (_, false) => IntKind::ULongLong,
+                };
+                let t = ty::int_ty(k);
+                let a = self.arg_as(&args[0], &t, n, 1)?;
+                let c = self.arg_as(&args[1], &t, n, 2)?;
+                let r = self.arg_as(&args[2], &ty::ptr_to(t), n, 3)?;
+                let b = match op {
+                    "add" => Builtin::AddOverflow,
+                    "sub" => Builtin::SubOverflow,
+                    _ => Builtin::MulOverflow,
+                };
+                Self::builtin(b, vec![a, c, r], ty::bool_ty(), span)
+            }
+            "frame_address" | "return_address" => {
+                self.nargs(n, args, 1, span)?;
+                let level = self.const_int(&args[0])?;
+                let b = if base == "frame_address" {
+                    Builtin::FrameAddress
+                } else {
+                    Builtin::ReturnAddress
+                };
+                self.fcx(span)?;
+                let l = mk(ExprKind::Int(level), ty::int_ty(IntKind::UInt), span);
+                Self::builtin(b, vec![l], ty::void_ptr(), span)
+            }
+            "constant_p" => {
+                self.nargs(n, args, 1, span)?;
+                let v = self.rvalue_of(&args[0])?;
+                let c = matches!(v.kind, ExprKind::Int(_) | ExprKind::Float(_))
+                    || matches!(&v.kind, ExprKind::ArrayDecay(s) if matches!(s.kind, ExprKind::Str(_)));
+                mk(ExprKind::Int(c as i128), ty::int(), span)
+            }
+            "choose_expr" => {
+                self.nargs(n, args, 3, span)?;
+                let c = self.const_int(&args[0])?;
+                return self.expr(if c != 0 { &args[1] } else { &args[2] }).map(Some);
+            }
+            "object_size" | "dynamic_object_size" => {
+                self.nargs(n, args, 2, span)?;
+                self.rvalue_of(&args[0])?;
+                let kind = self.const_int(&args[1])?;
+                let v = if kind & 2 == 0 { u64::MAX as i128 } else { 0 };
+                mk(ExprKind::Int(v), ty::size_t(), span)
+            }
+            "assume_aligned" => {
+                if args.len() < 2 {
+                    return Err(err(span, format!("too few arguments to '{n}'")));
+                }
+                let p = self.arg_as(&args[0], &ty::void_ptr(), n, 1)?;
+                for a in &args[1..] {
+                    self.rvalue_of(a)?;
+                }
+                p
+            }
+            "prefetch" => {
+                let mut acc = mk(ExprKind::Int(0), ty::int(), span);
+                for a in args.iter().rev() {
+                    let v = self.rvalue_of(a)?;
+                    acc = mk(ExprKind::Comma(Box::new(v), Box::new(acc)), ty::int(), span);
+                }
+                mk(ExprKind::Cast(CastKind::ToVoid, Box::new(acc)), ty::void(), span)
+            }
+            "inf" | "inff" | "infl" | "huge_val" | "huge_valf" | "huge_vall" | "nan" | "nanf" | "nanl" | "nans"
+            | "nansf" | "nansl" => {
+                let k = if base.ends_with('f') {
+                    FloatKind::Float
+                } else if base.ends_with('l') {
+                    FloatKind::LongDouble
+                } else {
+                    FloatKind::Double
+                };
+                let is_nan = base.starts_with("nan");
+                self.nargs(n, args, is_nan as usize, span)?;
+                let v = if is_nan { f64::NAN } else { f64::INFINITY };
+                mk(ExprKind::Float(v), ty::float_ty(k), span)
+            }
+            "isnan" | "isinf" | "isinf_sign" | "isfinite" => {
+                self.nargs(n, args, 1, span)?;
+                let v = self.rvalue_of(&args[0])?;
+                if !ty::is_float(&v.ty.ty) {
+                    return Err(err(
+                        args[0].span,
+                        format!("non-floating-point argument in call to '{n}'"),
+                    ));
+                }
+                let t = v.ty.clone();
+                let (setup, x) = self.reuse(v, span)?;
+                let inf = mk(ExprKind::Float(f64::INFINITY), t.clone(), span);
+                let ninf = mk(ExprKind::Float(f64::NEG_INFINITY), t.clone(), span);
+                let eq = |a: Expr, b: Expr| {
+                    mk(
+                        ExprKind::Binary(BinaryOp::Eq, Box::new(a), Box::new(b)),
+                        ty::int(),
+                        span,
+                    )
+                };
+                let body = match base {
+                    "isnan" => mk(
+                        ExprKind::Binary(BinaryOp::Ne, Box::new(x.clone()), Box::new(x)),
+                        ty::int(),
+                        span,
+                    ),
+                    "isinf" => mk(
+                        ExprKind::LogOr(Box::new(eq(x.clone(), inf)), Box::new(eq(x, ninf))),
+                        ty::int(),
+                        span,
+                    ),
+                    "isinf_sign" => {
+                        let one = mk(ExprKind::Int(1), ty::int(), span);
+                        let minus = mk(ExprKind::Int(-1), ty::int(), span);
+                        let zero = mk(ExprKind::Int(0), ty::int(), span);
+                        let inner = mk(
+                            ExprKind::Cond(Box::new(eq(x.clone(), ninf)), Box::new(minus), Box::new(zero)),
+                            ty::int(),
+                            span,
+                        );
+                        mk(
+                            ExprKind::Cond(Box::new(eq(x, inf)), Box::new(one), Box::new(inner)),
+                            ty::int(),
+                            span,
+                        )
+                    }
+                    _ => {
+                        let diff = mk(
+                            ExprKind::Binary(BinaryOp::Sub, Box::new(x.clone()), Box::new(x)),
+                            t.clone(),
+                            span,
+                        );
+                        eq(diff, mk(ExprKind::Float(0.0), t, span))
+                    }
+                };
+                Self::with_setup(setup, body)
+            }
+            _ => {
+                if let Some(g) = self.library_function(base, span)? {
+                    let gt = self.globals[g.0 as usize].ty.clone();
+                    let lv = mk(ExprKind::Global(g), gt, span);
+                    let f = self.value(lv)?;
+                    return self.finish_call(f, base, args, span).map(Some);
+                }
+                return Err(err(span, format!("unsupported builtin '{n}'")));
+            }
+        };
+        Ok(Some(e))
+    }
+
+    /// `__builtin_clrsb`: the number of redundant sign bits,
+    /// `clz(x ^ (x >> (w-1))) - 1`, or `w - 1` when that is all of them.
+    fn clrsb(&mut self, v: Expr, k: IntKind, span: Span) -> PResult<Expr> {
+        let bits = (k.size() * 8) as i128;
+        let t = v.ty.clone();
+        let (setup, x) = self.reuse(v, span)?;
+        let shift = mk(ExprKind::Int(bits - 1), ty::int(), span);
+        let sign = self.mk_binary(BinaryOp::Shr, x.clone(), shift, t.clone(), span);
+        let y = self.mk_binary(BinaryOp::BitXor, x, sign, t.clone(), span);
+        let ut = ty::int_ty(k.to_unsigned());
+        let y = self.convert(y, &ut);
+        let (setup2, y) = self.reuse(y, span)?;
+        let zero = mk(ExprKind::Int(0), ut, span);
+        let is_zero = self.mk_binary(BinaryOp::Eq, y.clone(), zero, ty::int(), span);
+        let clz = Self::builtin(Builtin::Clz, vec![y], ty::int(), span);
+        let one = mk(ExprKind::Int(1), ty::int(), span);
+        let clz1 = self.mk_binary(BinaryOp::Sub, clz, one, ty::int(), span);
+        let all = mk(ExprKind::Int(bits - 1), ty::int(), span);
+        let body = mk(
+            ExprKind::Cond(Box::new(is_zero), Box::new(all), Box::new(clz1)),
+            ty::int(),
+            span,
+        );
+        Ok(Self::with_setup(setup, Self::with_setup(setup2, body)))
+    }
+
+    /// The pointer operand of an atomic builtin and the type it points to.
+    fn atomic_ptr(&mut self, a: &ast::Expr, name: &str) -> PResult<(Expr, QualType)> {
+        let p = self.rvalue_of(a)?;
+        let Some(t) = ty::pointee(&p.ty.ty).cloned() else {
+            return Err(err(a.span, format!("argument 1 of '{name}' must be a pointer")));
+        };
+        let size = self.types.size_of(&t.ty).unwrap_or(0);
+        let ok =
+            (ty::int_kind(&t.ty, &self.types).is_some() || ty::is_pointer(&t.ty)) && matches!(size, 1 | 2 | 4 | 8 | 16);
+        if !ok {
+            return Err(err(
+                a.span,
+                format!("argument 1 of '{name}' must be a pointer to an integer or pointer type"),
+            ));
+        }
+        Ok((p, unqual(&t)))
+    }
+
+    /// A memory order: a constant (non-constant orders are sequentially consistent).
+    fn order(&mut self, a: &ast::Expr) -> PResult<Expr> {
+        let v = self.rvalue_of(a)?;
+        let n = match v.kind {
+            ExprKind::Int(n) if (0..=5).contains(&n) => n,
+            _ => 5,
+        };
+        Ok(mk(ExprKind::Int(n), ty::int(), a.span))
+    }
+
+    fn seq_cst(span: Span) -> Expr {
+        mk(ExprKind::Int(5), ty::int(), span)
+    }
+
+    /// The value operand of an atomic operation on `t` (pointers take integers).
+    fn atomic_value(&mut self, a: &ast::Expr, t: &QualType, name: &str, n: usize) -> PResult<Expr> {
+        if ty::is_pointer(&t.ty) {
+            let v = self.rvalue_of(a)?;
+            if ty::int_kind(&v.ty.ty, &self.types).is_some() {
+                return Ok(self.convert(v, &ty::long()));
+            }
+            return self.assign_convert(v, t, super::conv::AssignCtx::Arg(n, name.to_string()), a.span);
+        }
+        self.arg_as(a, t, name, n)
+    }
+
+    fn atomic_builtin(&mut self, name: &str, args: &[ast::Expr], span: Span) -> PResult<Expr> {
+        let fetch = |op: &str| -> Option<Builtin> {
+            Some(match op {
+                "fetch_add" => Builtin::AtomicFetchAdd,
+                "fetch_sub" => Builtin::AtomicFetchSub,
+                "fetch_and" => Builtin::AtomicFetchAnd,
+                "fetch_or" => Builtin::AtomicFetchOr,
+                "fetch_xor" => Builtin::AtomicFetchXor,
+                "fetch_nand" => Builtin::AtomicFetchNand,
+                "add_fetch" => Builtin::AtomicAddFetch,
+                "sub_fetch" => Builtin::AtomicSubFetch,
+                "and_fetch" => Builtin::AtomicAndFetch,
+                "or_fetch" => Builtin::AtomicOrFetch,
+                "xor_fetch" => Builtin::AtomicXorFetch,
+                "nand_fetch" => Builtin::AtomicNandFetch,
+                _ => return None,
+            })
+        };
+        if let Some(op) = name.strip_prefix("__atomic_") {
+            match op {
+                "load_n" => {
+                    self.nargs(name, args, 2, span)?;
+                    let (p, t) = self.atomic_ptr(&args[0], name)?;
+                    let o = self.order(&args[1])?;
+                    return Ok(Self::builtin(Builtin::AtomicLoad, vec![p, o], t, span));
+                }
+                "store_n" => {
+                    self.nargs(name, args, 3, span)?;
+                    let (p, t) = self.atomic_ptr(&args[0], name)?;
+                    let v = self.atomic_value(&args[1], &t, name, 2)?;
+                    let o = self.order(&args[2])?;
+                    return Ok(Self::builtin(Builtin::AtomicStore, vec![p, v, o], ty::void(), span));
+                }
+                "exchange_n" => {
+                    self.nargs(name, args, 3, span)?;
+                    let (p, t) = self.atomic_ptr(&args[0], name)?;
+                    let v = self.atomic_value(&args[1], &t, name, 2)?;
+                    let o = self.order(&args[2])?;
+                    return Ok(Self::builtin(Builtin::AtomicExchange, vec![p, v, o], t, span));
+                }
+                "compare_exchange_n" => {
+                    self.nargs(name, args, 6, span)?;
+                    let (p, t) = self.atomic_ptr(&args[0], name)?;
+                    let e = self.arg_as(&args[1], &ty::ptr_to(t.clone()), name, 2)?;
+                    let d = self.atomic_value(&args[2], &t, name, 3)?;
+                    let w = self.arg_as(&args[3], &ty::bool_ty(), name, 4)?;
+                    let s = self.order(&args[4])?;
+                    let f = self.order(&args[5])?;
+                    return Ok(Self::builtin(
+                        Builtin::AtomicCompareExchange,
+                        vec![p, e, d, w, s, f],
+                        ty::bool_ty(),
+                        span,
+                    ));
+                }
+                "load" | "store" | "exchange" | "compare_exchange" => {
+                    // The generic forms pass values through pointers.
+                    let want = match op {
+                        "load" | "store" => 3,
+                        "exchange" => 4,
+                        _ => 6,
+                    };
+                    self.nargs(name, args, want, span)?;
+                    let (p, t) = self.atomic_ptr(&args[0], name)?;
+                    let pt = ty::ptr_to(t.clone());
+                    let deref_load = |this: &mut Sema, a: &ast::Expr, n: usize| -> PResult<Expr> {
+                        let ptr = this.arg_as(a, &pt, name, n)?;
+                        let lv = this.deref(ptr, a.span)?;
+                        this.value(lv)
+                    };
+                    return Ok(match op {
+                        "load" => {
+                            let ret = self.arg_as(&args[1], &pt, name, 2)?;
+                            let o = self.order(&args[2])?;
+                            let v = Self::builtin(Builtin::AtomicLoad, vec![p, o], t.clone(), span);
+                            let lv = self.deref(ret, span)?;
+                            mk(
+                                ExprKind::Assign {
+                                    lhs: Box::new(lv),
+                                    rhs: Box::new(v),
+                                },
+                                t,
+                                span,
+                            )
+                        }
+                        "store" => {
+                            let v = deref_load(self, &args[1], 2)?;
+                            let o = self.order(&args[2])?;
+                            Self::builtin(Builtin::AtomicStore, vec![p, v, o], ty::void(), span)
+                        }
+                        "exchange" => {
+                            let v = deref_load(self, &args[1], 2)?;
+                            let ret = self.arg_as(&args[2], &pt, name, 3)?;
+                            let o = self.order(&args[3])?;
+                            let x = Self::builtin(Builtin::AtomicExchange, vec![p, v, o], t.clone(), span);
+                            let lv = self.deref(ret, span)?;
+                            mk(
+                                ExprKind::Assign {
+                                    lhs: Box::new(lv),
+                                    rhs: Box::new(x),
+                                },
+                                t,
+                                span,
+                            )
+                        }
+                        _ => {
+                            let e = self.arg_as(&args[1], &pt, name, 2)?;
+                            let d = deref_load(self, &args[2], 3)?;
+                            let w = self.arg_as(&args[3], &ty::bool_ty(), name, 4)?;
+                            let s = self.order(&args[4])?;
+                            let f = self.order(&args[5])?;
+                            Self::builtin(
+                                Builtin::AtomicCompareExchange,
+                                vec![p, e, d, w, s, f],
+                                ty::bool_ty(),
+                                span,
+                            )
+                        }
+                    });
+                }
+                "thread_fence" | "signal_fence" => {
+                    self.nargs(name, args, 1, span)?;
+                    let o = self.order(&args[0])?;
+                    return Ok(Self::builtin(Builtin::Fence, vec![o], ty::void(), span));
+                }
+                "test_and_set" | "clear" => {
+                    self.nargs(name, args, 2, span)?;
+                    let uc = ty::int_ty(IntKind::UChar);
+                    let p = self.rvalue_of(&args[0])?;
+                    if !ty::is_pointer(&p.ty.ty) {
+                        return Err(err(args[0].span, format!("argument 1 of '{name}' must be a pointer")));
+                    }
+                    let p = self.convert(p, &ty::ptr_to(uc.clone()));
+                    let o = self.order(&args[1])?;
+                    if op == "clear" {
+                        let zero = mk(ExprKind::Int(0), uc, span);
+                        return Ok(Self::builtin(Builtin::AtomicStore, vec![p, zero, o], ty::void(), span));
+                    }
+                    let one = mk(ExprKind::Int(1), uc.clone(), span);
+                    let x = Self::builtin(Builtin::AtomicExchange, vec![p, one, o], uc, span);
+                    return Ok(self.convert(x, &ty::bool_ty()));
+                }
+                "always_lock_free" | "is_lock_free" => {
+                    self.nargs(name, args, 2, span)?;
+                    let size = self.const_int(&args[0])?;
+                    self.rvalue_of(&args[1])?;
+                    let v = matches!(size, 1 | 2 | 4 | 8);
+                    return Ok(mk(ExprKind::Int(v as i128), ty::bool_ty(), span));
+                }
+                _ => {
+                    if let Some(b) = fetch(op) {
+                        self.nargs(name, args, 3, span)?;
+                        let (p, t) = self.atomic_ptr(&args[0], name)?;
+                        let v = self.atomic_value(&args[1], &t, name, 2)?;
+                        let o = self.order(&args[2])?;
+                        return Ok(Self::builtin(b, vec![p, v, o], t, span));
+                    }
+                }
+            }
+            return Err(err(span, format!("unsupported builtin '{name}'")));
+        }
+        let op = name.strip_prefix("__sync_").unwrap_or(name);
+        let legacy = |op: &str| -> Option<Builtin> {
+            Some(match op {
+                "fetch_and_add" => Builtin::AtomicFetchAdd,
+                "fetch_and_sub" => Builtin::AtomicFetchSub,
+                "fetch_and_and" => Builtin::AtomicFetchAnd,
+                "fetch_and_or" => Builtin::AtomicFetchOr,
+                "fetch_and_xor" => Builtin::AtomicFetchXor,
+                "fetch_and_nand" => Builtin::AtomicFetchNand,
+                "add_and_fetch" => Builtin::AtomicAddFetch,
+                "sub_and_fetch" => Builtin::AtomicSubFetch,
+                "and_and_fetch" => Builtin::AtomicAndFetch,
+                "or_and_fetch" => Builtin::AtomicOrFetch,
+                "xor_and_fetch" => Builtin::AtomicXorFetch,
+                "nand_and_fetch" => Builtin::AtomicNandFetch,
+                _ => return None,
+            })
+        };
+        match op {
+            "synchronize" => {
+                self.nargs(name, args, 0, span)?;
+                Ok(Self::builtin(
+                    Builtin::Fence,
+                    vec![Self::seq_cst(span)],
+                    ty::void(),
+                    span,
+                ))
+            }
+            "lock_test_and_set" => {
+                if args.len() < 2 {
+                    return Err(err(span, format!("too few arguments to '{name}'")));
+                }
+                let (p, t) = self.atomic_ptr(&args[0], name)?;
+                let v = self.atomic_value(&args[1], &t, name, 2)?;
+                let acquire = mk(ExprKind::Int(2), ty::int(), span);
+                Ok(Self::builtin(Builtin::AtomicExchange, vec![p, v, acquire], t, span))
+            }
+            "lock_release" => {
+                if args.is_empty() {
+                    return Err(err(span, format!("too few arguments to '{name}'")));
+                }
+                let (p, t) = self.atomic_ptr(&args[0], name)?;
+                let zero = self.convert(mk(ExprKind::Int(0), ty::int(), span), &t);
+                let release = mk(ExprKind::Int(3), ty::int(), span);
+                Ok(Self::builtin(
+                    Builtin::AtomicStore,
+                    vec![p, zero, release],
+                    ty::void(),
+                    span,
+                ))
+            }
+            "bool_compare_and_swap" | "val_compare_and_swap" => {
+                if args.len() < 3 {
+                    return Err(err(span, format!("too few arguments to '{name}'")));
+                }
+                let (p, t) = self.atomic_ptr(&args[0], name)?;
+                let old = self.atomic_value(&args[1], &t, name, 2)?;
+                let new = self.atomic_value(&args[2], &t, name, 3)?;
+                // `({ T tmp = old; __atomic_compare_exchange_n(p, &tmp, new, 0, 5, 5) })`
+                let tmp = self.new_temp(t.clone(), span)?;
+                let tmp_lv = mk(ExprKind::Local(tmp), t.clone(), span);
+                let set = mk(
+                    ExprKind::Assign {
+                        lhs: Box::new(tmp_lv.clone()),
+                        rhs: Box::new(old),
+                    },
+                    t.clone(),
+                    span,
+                );
+                let addr = mk(ExprKind::AddrOf(Box::new(tmp_lv)), ty::ptr_to(t.clone()), span);
+                let zero = mk(ExprKind::Int(0), ty::bool_ty(), span);
+                let cas = Self::builtin(
+                    Builtin::AtomicCompareExchange,
+                    vec![p, addr, new, zero, Self::seq_cst(span), Self::seq_cst(span)],
+                    ty::bool_ty(),
+                    span,
+                );
+                let result = if op == "bool_compare_and_swap" {
+                    cas
+                } else {
+                    let ignore = mk(ExprKind::Cast(CastKind::ToVoid, Box::new(cas)), ty::void(), span);
+                    let read = self.load_local(tmp, t.clone(), span);
+                    mk(ExprKind::Comma(Box::new(ignore), Box::new(read)), t.clone(), span)
+                };
+                let rt = result.ty.clone();
+                Ok(mk(ExprKind::Comma(Box::new(set), Box::new(result)), rt, span))
+            }
+            _ => match legacy(op) {
+                Some(b) => {
+                    if args.len() < 2 {
+                        return Err(err(span, format!("too few arguments to '{name}'")));
+                    }
+                    let (p, t) = self.atomic_ptr(&args[0], name)?;
+                    let v = self.atomic_value(&args[1], &t, name, 2)?;
+                    Ok(Self::builtin(b, vec![p, v, Self::seq_cst(span)], t, span))
+                }
+                None => Err(err(span, format!("unsupported builtin '{name}'"))),
+            },
+        }
+    }
+}

@@ -1,0 +1,171 @@
+//! Real inputs: the glibc headers of every target and Csmith programs must
+//! analyze without error.
+
+use super::support::analyze_t;
+use crate::frontend::preprocess::tests::{csmith_program, target_available};
+use crate::frontend::source::SourceMap;
+use crate::frontend::{PreprocessOptions, Target};
+
+const HEADERS: &[&str] = &[
+    "stdio.h",
+    "stdlib.h",
+    "string.h",
+    "stdint.h",
+    "math.h",
+    "stdarg.h",
+    "limits.h",
+    "stddef.h",
+    "stdbool.h",
+    "float.h",
+    "inttypes.h",
+    "ctype.h",
+    "errno.h",
+    "assert.h",
+    "wchar.h",
+    "signal.h",
+    "setjmp.h",
+    "time.h",
+    "unistd.h",
+    "stdalign.h",
+    "stdnoreturn.h",
+    "fcntl.h",
+    "sys/types.h",
+    "sys/stat.h",
+    "locale.h",
+];
+
+#[test]
+fn glibc_headers_analyze_for_every_target() {
+    let mut n = 0;
+    for t in Target::ALL {
+        if !target_available(t) {
+            continue;
+        }
+        let mut all = String::new();
+        for h in HEADERS {
+            all.push_str(&format!("#include <{h}>\n"));
+        }
+        all.push_str(
+            "int main(int argc, char **argv) {
+                printf(\"%d %s\\n\", argc, strchr(argv[0], '/'));
+                va_list ap; (void)ap;
+                uint64_t u = UINT64_MAX; int8_t s = INT8_MIN;
+                assert(argc > 0);
+                if (isdigit(argv[0][0])) return 1;
+                return (int)sqrt(4.0) + INT_MAX / 2 + (int)strlen(\"x\") + (int)(u >> 63) + s + errno;
+            }\n",
+        );
+        if let Err(e) = analyze_t(&all, t) {
+            panic!("{}: {e}", t.name());
+        }
+        n += 1;
+    }
+    eprintln!("analyzed the headers for {n} targets");
+}
+
+/// Preprocesses, parses and analyzes a file; the rendered error on failure.
+pub(crate) fn analyze_file(path: &std::path::Path, t: Target, include: &[&str]) -> Result<usize, String> {
+    let mut o = PreprocessOptions::new(t);
+    for i in include {
+        o.include_dirs.push((*i).into());
+    }
+    let mut sm = SourceMap::new();
+    let (tu, _) = crate::frontend::parse(&mut sm, path, &o).map_err(|d| d.render(&sm))?;
+    let (p, _) = crate::frontend::sema::analyze(&tu, t).map_err(|d| d.render(&sm))?;
+    Ok(p.functions.len())
+}
+
+/// A sample of Csmith programs (the full 1..300 sweep is `scripts/csmith-frontend.sh`).
+#[test]
+fn csmith_programs_analyze_for_every_target() {
+    let dir = super::support::tempdir("csmith");
+    let mut n = 0;
+    for seed in 1..=20 {
+        let Some(path) = csmith_program(&dir, seed) else {
+            eprintln!("csmith or its headers are not installed; skipping the Csmith sample");
+            return;
+        };
+        for t in Target::ALL {
+            if !target_available(t) {
+                continue;
+            }
+            if let Err(e) = analyze_file(&path, t, &["/usr/include/csmith"]) {
+                panic!("csmith seed {seed} {}: {e}", t.name());
+            }
+            n += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("analyzed {n} csmith program/target combinations");
+}
+
+/// Ad-hoc: `PHICC_SEMA_FILES=a.c:b.c cargo test -p phicc --lib sema_files_from_env -- --ignored --nocapture`
+/// (targets from `PHICC_SEMA_TARGETS`, default x86_64; include dirs from `PHICC_SEMA_INCLUDE`).
+#[test]
+#[ignore]
+fn sema_files_from_env() {
+    let list = std::env::var("PHICC_SEMA_FILES").unwrap_or_default();
+    let targets: Vec<Target> = std::env::var("PHICC_SEMA_TARGETS")
+        .unwrap_or_else(|_| "x86_64".into())
+        .split(',')
+        .filter_map(Target::from_name)
+        .collect();
+    let inc = std::env::var("PHICC_SEMA_INCLUDE").unwrap_or_default();
+    let inc: Vec<&str> = inc.split(':').filter(|s| !s.is_empty()).collect();
+    let (mut good, mut bad) = (0, 0);
+    for f in list.split(':').filter(|f| !f.is_empty()) {
+        for &t in &targets {
+            match analyze_file(std::path::Path::new(f), t, &inc) {
+                Ok(_) => good += 1,
+                Err(e) => {
+                    bad += 1;
+                    eprintln!("{f} ({}): {e}", t.name());
+                }
+            }
+        }
+    }
+    eprintln!("{good} analyzed, {bad} failed");
+}
+
+/// The Csmith sweep behind `scripts/csmith-frontend.sh`: every
+/// `csmith_N.c` in `PHICC_CSMITH_DIR` for N in `PHICC_CSMITH_SEEDS` (`lo-hi`)
+/// is preprocessed, parsed and analyzed for every target; failures and the
+/// time per target are printed.
+#[test]
+#[ignore]
+fn csmith_sema_sweep() {
+    let dir = std::path::PathBuf::from(std::env::var("PHICC_CSMITH_DIR").expect("PHICC_CSMITH_DIR"));
+    let range = std::env::var("PHICC_CSMITH_SEEDS").unwrap_or_else(|_| "1-300".into());
+    let (lo, hi): (u32, u32) = range
+        .split_once('-')
+        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?)))
+        .expect("PHICC_CSMITH_SEEDS=lo-hi");
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for t in Target::ALL {
+        if !target_available(t) {
+            continue;
+        }
+        let start = std::time::Instant::now();
+        for seed in lo..=hi {
+            let path = dir.join(format!("csmith_{seed}.c"));
+            if !path.exists() {
+                continue;
+            }
+            count += 1;
+            if let Err(e) = analyze_file(&path, t, &["/usr/include/csmith"]) {
+                failures.push(format!("seed {seed} {}: {e}", t.name()));
+            }
+        }
+        println!(
+            "{}: preprocess+parse+analyze {:.2}s",
+            t.name(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    for f in &failures {
+        println!("{f}");
+    }
+    println!("{count} program/target combinations, {} failures", failures.len());
+    assert!(failures.is_empty());
+}

@@ -1,0 +1,8 @@
+//! Tests of semantic analysis, split by construct. Expected values come from
+//! the C standard's rules or from gcc (probes compiled and run with the
+//! target's gcc), never from the code under test.
+
+mod support;
+
+mod headers;
+mod types;

@@ -1,0 +1,232 @@
+//! Helpers: analyze C source for a target, find functions, globals and
+//! expressions in the typed tree, and run probe programs with the target's gcc.
+
+use crate::frontend::hir::*;
+use crate::frontend::source::{Diagnostic, SourceMap};
+use crate::frontend::{parse_source, PreprocessOptions, Target};
+
+/// Parses and analyzes `src`; errors rendered as text.
+pub(crate) fn analyze_t(src: &str, t: Target) -> Result<(Program, Vec<Diagnostic>), String> {
+    let mut sm = SourceMap::new();
+    let tu = parse_source(&mut sm, "t.c", src.as_bytes(), &PreprocessOptions::new(t)).map_err(|d| d.render(&sm))?;
+    crate::frontend::sema::analyze(&tu, t).map_err(|d| d.render(&sm))
+}
+
+/// Analyzes for x86-64 and panics on error.
+pub(crate) fn ok(src: &str) -> Program {
+    match analyze_t(src, Target::X86_64) {
+        Ok((p, _)) => p,
+        Err(e) => panic!("unexpected error:\n{e}\nin:\n{src}"),
+    }
+}
+
+/// Analyzes for x86-64 and returns the warnings.
+pub(crate) fn warnings(src: &str) -> Vec<String> {
+    match analyze_t(src, Target::X86_64) {
+        Ok((_, w)) => w.into_iter().map(|d| d.message).collect(),
+        Err(e) => panic!("unexpected error:\n{e}\nin:\n{src}"),
+    }
+}
+
+/// The rendered first error (panics when the program is accepted).
+pub(crate) fn error(src: &str) -> String {
+    match analyze_t(src, Target::X86_64) {
+        Ok(_) => panic!("expected an error in:\n{src}"),
+        Err(e) => e,
+    }
+}
+
+pub(crate) fn global<'a>(p: &'a Program, name: &str) -> &'a Global {
+    p.globals
+        .iter()
+        .find(|g| g.name == name)
+        .unwrap_or_else(|| panic!("no global '{name}'"))
+}
+
+pub(crate) fn global_id(p: &Program, name: &str) -> GlobalId {
+    GlobalId(
+        p.globals
+            .iter()
+            .position(|g| g.name == name)
+            .unwrap_or_else(|| panic!("no global '{name}'")) as u32,
+    )
+}
+
+pub(crate) fn func<'a>(p: &'a Program, name: &str) -> &'a Function {
+    let id = global_id(p, name);
+    p.functions
+        .iter()
+        .find(|f| f.global == id)
+        .unwrap_or_else(|| panic!("no function '{name}'"))
+}
+
+/// The statements of a function body (flattening the outer block).
+pub(crate) fn body<'a>(p: &'a Program, name: &str) -> &'a [Stmt] {
+    match &func(p, name).body.kind {
+        StmtKind::Block(v) => v,
+        _ => panic!("body is not a block"),
+    }
+}
+
+/// The expression of the `return` in a function of the form `{ ... return e; }`.
+pub(crate) fn returned<'a>(p: &'a Program, name: &str) -> &'a Expr {
+    fn find(s: &Stmt) -> Option<&Expr> {
+        match &s.kind {
+            StmtKind::Return(Some(e)) => Some(e),
+            StmtKind::Block(v) => v.iter().find_map(find),
+            _ => None,
+        }
+    }
+    body(p, name)
+        .iter()
+        .find_map(find)
+        .unwrap_or_else(|| panic!("no return in '{name}'"))
+}
+
+/// The folded integer value of an expression, if it is a constant.
+pub(crate) fn int_of(e: &Expr) -> Option<i128> {
+    match e.kind {
+        ExprKind::Int(v) => Some(v),
+        _ => None,
+    }
+}
+
+/// The static initializer of a global.
+pub(crate) fn init_of<'a>(p: &'a Program, name: &str) -> &'a StaticInit {
+    global(p, name)
+        .init
+        .as_ref()
+        .unwrap_or_else(|| panic!("'{name}' has no initializer"))
+}
+
+/// The bytes of a static initializer, with address items as `None` bytes.
+pub(crate) fn init_bytes(init: &StaticInit) -> Vec<Option<u8>> {
+    let mut out = vec![Some(0u8); init.size as usize];
+    for it in &init.items {
+        let at = it.offset as usize;
+        match &it.value {
+            StaticValue::Int { size, bits } => {
+                for (i, b) in bits.to_le_bytes()[..*size as usize].iter().enumerate() {
+                    out[at + i] = Some(*b);
+                }
+            }
+            StaticValue::Bytes(b) => {
+                for (i, x) in b.iter().enumerate() {
+                    out[at + i] = Some(*x);
+                }
+            }
+            StaticValue::Float { kind, value } => {
+                let bytes: Vec<u8> = match kind {
+                    crate::frontend::types::FloatKind::Float => (*value as f32).to_le_bytes().to_vec(),
+                    _ => value.to_le_bytes().to_vec(),
+                };
+                for (i, x) in bytes.iter().enumerate() {
+                    out[at + i] = Some(*x);
+                }
+            }
+            StaticValue::Addr { .. } | StaticValue::LabelDiff { .. } => {
+                for o in out.iter_mut().skip(at).take(8) {
+                    *o = None;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether the target's gcc (and for foreign targets qemu) can run probes.
+pub(crate) fn gcc_for(t: Target) -> Option<(String, Vec<String>)> {
+    let (cc, runner): (&str, Vec<String>) = match t {
+        Target::X86_64 => ("gcc", vec![]),
+        Target::Aarch64 => (
+            "aarch64-linux-gnu-gcc",
+            vec!["qemu-aarch64".into(), "-L".into(), "/usr/aarch64-linux-gnu".into()],
+        ),
+        Target::Riscv64 => (
+            "riscv64-linux-gnu-gcc",
+            vec!["qemu-riscv64".into(), "-L".into(), "/usr/riscv64-linux-gnu".into()],
+        ),
+    };
+    let ok = std::process::Command::new(cc)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("{cc} not installed; skipping the {} probe", t.name());
+        return None;
+    }
+    if let Some(r) = runner.first() {
+        if std::process::Command::new(r).arg("--version").output().is_err() {
+            eprintln!("{r} not installed; skipping the {} probe", t.name());
+            return None;
+        }
+    }
+    Some((cc.to_string(), runner))
+}
+
+/// Compiles `src` with the target's gcc and runs it; returns stdout.
+pub(crate) fn run_probe(t: Target, src: &str) -> Option<String> {
+    let (cc, runner) = gcc_for(t)?;
+    let dir = tempdir(&format!("probe_{}", t.name()));
+    let c = dir.join("probe.c");
+    let exe = dir.join("probe");
+    std::fs::write(&c, src).unwrap();
+    let out = std::process::Command::new(&cc)
+        .args(["-std=gnu11", "-w", "-O0", "-o"])
+        .arg(&exe)
+        .arg(&c)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{cc} failed:\n{}\n{src}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = if runner.is_empty() {
+        std::process::Command::new(&exe).output().unwrap()
+    } else {
+        std::process::Command::new(&runner[0])
+            .args(&runner[1..])
+            .arg(&exe)
+            .output()
+            .unwrap()
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        run.status.success(),
+        "probe failed: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    Some(String::from_utf8_lossy(&run.stdout).into_owned())
+}
+
+/// Checks `_Static_assert`s with the target's gcc (`-fsyntax-only`, no run needed).
+pub(crate) fn gcc_accepts(t: Target, src: &str) -> Option<Result<(), String>> {
+    let (cc, _) = gcc_for(t)?;
+    let dir = tempdir(&format!("syntax_{}", t.name()));
+    let c = dir.join("check.c");
+    std::fs::write(&c, src).unwrap();
+    let out = std::process::Command::new(&cc)
+        .args(["-std=gnu11", "-w", "-fsyntax-only"])
+        .arg(&c)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    Some(if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    })
+}
+
+pub(crate) fn tempdir(tag: &str) -> std::path::PathBuf {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
+    let d = std::env::temp_dir().join(format!(
+        "phicc_sema_{tag}_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}

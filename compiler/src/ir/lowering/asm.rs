@@ -1,0 +1,141 @@
+//! GNU extended asm (gcc manual, "Extended Asm") to `InlineAsm`
+//! (docs/abi.md, "Inline assembly").
+//!
+//! * Every output is written through the address of its lvalue
+//!   (`is_def: false`); its operand type is the lvalue's IR type.
+//! * A read-write register output (`+r`, `+&q`, ...) becomes a write-only
+//!   output (`=r`) plus an input tied to it (constraint: the output's
+//!   number) carrying the current value; tied inputs follow the written
+//!   inputs, as gcc numbers them, so `%N` in the template keeps its meaning.
+//!   Read-write memory outputs (`+m`) stay as written.
+//! * A memory-constraint input gets the address of its lvalue; any other
+//!   input its value. `"i"`-style inputs that are a global's address carry the
+//!   symbol name.
+//! * `asm goto` labels are CFG edges; the block ends right after the asm
+//!   with a branch to the fall-through block.
+
+use super::function::FnLower;
+use super::repr::Repr;
+use super::LResult;
+use crate::frontend::hir::{Asm, Expr, ExprKind};
+use crate::frontend::source::Diagnostic;
+use crate::ir::instruction::{AsmInput, AsmOutput, InlineAsm, Instruction, Operand};
+use crate::ir::types::IrType;
+
+/// The global whose address an expression is, if it is just that.
+fn address_symbol(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        ExprKind::FuncDecay(x) | ExprKind::ArrayDecay(x) | ExprKind::AddrOf(x) => match &x.kind {
+            ExprKind::Global(_) => Some(x),
+            _ => None,
+        },
+        ExprKind::Cast(_, x) => address_symbol(x),
+        _ => None,
+    }
+}
+
+impl FnLower<'_, '_> {
+    /// The IR type an asm operand of this C type has.
+    fn operand_type(&self, e: &Expr) -> LResult<IrType> {
+        Ok(match self.repr(&e.ty.ty, e.span)? {
+            Repr::Scalar(t) => t,
+            _ => IrType::Ptr,
+        })
+    }
+
+    pub(super) fn asm(&mut self, a: &Asm) -> LResult<()> {
+        let mut outputs = Vec::new();
+        let mut out_types = Vec::new();
+        let mut tied: Vec<(usize, Operand, IrType, Option<String>)> = Vec::new();
+        for (i, o) in a.outputs.iter().enumerate() {
+            if !o.expr.is_lvalue() {
+                return Err(Diagnostic::error(o.expr.span, "asm output operand is not an lvalue"));
+            }
+            let ty = self.operand_type(&o.expr)?;
+            let p = self.place(&o.expr)?;
+            if p.bitfield.is_some() {
+                return Err(Diagnostic::error(o.expr.span, "asm output operand is a bit-field"));
+            }
+            let mut constraint = o.constraint.clone();
+            if let Some(rest) = o.constraint.strip_prefix('+') {
+                if !InlineAsm::is_memory_constraint(&o.constraint) {
+                    constraint = format!("={rest}");
+                    let cur = self.load_at(p.addr, p.align, ty);
+                    tied.push((i, cur.into(), ty, None));
+                }
+            }
+            outputs.push(AsmOutput {
+                constraint,
+                value: p.addr,
+                name: o.name.clone(),
+                is_def: false,
+            });
+            out_types.push(ty);
+        }
+        let mut inputs = Vec::new();
+        let mut in_types = Vec::new();
+        let mut symbols = Vec::new();
+        for inp in &a.inputs {
+            let memory = InlineAsm::is_memory_constraint(&inp.constraint);
+            let ty = self.operand_type(&inp.expr)?;
+            let value: Operand = if memory && inp.expr.is_lvalue() {
+                self.place(&inp.expr)?.addr.into()
+            } else {
+                self.scalar(&inp.expr)?
+            };
+            let sym = match address_symbol(&inp.expr).map(|g| &g.kind) {
+                Some(ExprKind::Global(id)) => Some(self.cx.global(*id).name.clone()),
+                _ => None,
+            };
+            symbols.push(sym);
+            inputs.push(AsmInput {
+                constraint: inp.constraint.clone(),
+                value,
+                name: inp.name.clone(),
+            });
+            in_types.push(ty);
+        }
+        for (i, cur, ty, name) in tied {
+            inputs.push(AsmInput {
+                constraint: i.to_string(),
+                value: cur,
+                name,
+            });
+            in_types.push(ty);
+            symbols.push(None);
+        }
+        let mut goto_labels = Vec::new();
+        for l in &a.labels {
+            let name = self
+                .func
+                .labels
+                .get(l.0 as usize)
+                .map_or_else(|| format!("l{}", l.0), |x| x.name.to_string());
+            let block = self.label_block(*l);
+            if !goto_labels.iter().any(|(_, b)| *b == block) {
+                goto_labels.push((name, block));
+            }
+        }
+        if symbols.iter().all(Option::is_none) {
+            symbols.clear();
+        }
+        let mut operand_types = out_types;
+        operand_types.extend(in_types);
+        let is_goto = !goto_labels.is_empty();
+        self.b.emit(Instruction::InlineAsm(Box::new(InlineAsm {
+            template: a.template.clone(),
+            outputs,
+            inputs,
+            clobbers: a.clobbers.clone(),
+            operand_types,
+            goto_labels,
+            input_symbols: symbols,
+            seg_overrides: Vec::new(),
+        })));
+        if is_goto {
+            let next = self.b.new_block();
+            self.b.start(next);
+        }
+        Ok(())
+    }
+}

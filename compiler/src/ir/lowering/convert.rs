@@ -1,0 +1,77 @@
+//! Conversions between scalar types (C11 6.3.1 and 6.3.2.3), as sema made
+//! them explicit (`hir::CastKind`): integer resizing by the source's
+//! signedness, conversion to `_Bool` by comparison with zero (6.3.1.2),
+//! integer/floating conversions, and pointer/integer reinterpretation.
+//! Casts of constants are folded; casts between IR types of one width and
+//! class need no instruction (the IR reads signedness from each
+//! instruction's type, not from the value).
+
+use super::function::FnLower;
+use super::LResult;
+use crate::frontend::hir::{CastKind, Expr};
+use crate::frontend::source::Diagnostic;
+use crate::ir::constants::IrConst;
+use crate::ir::instruction::Operand;
+use crate::ir::ops::IrCmpOp;
+use crate::ir::types::IrType;
+
+impl FnLower<'_, '_> {
+    /// Lowers `(to) operand` for a scalar cast; `None` for `(void)`.
+    pub fn cast_expr(&mut self, kind: CastKind, operand: &Expr, to: &Expr) -> LResult<Option<Operand>> {
+        if kind == CastKind::ToVoid {
+            self.effect(operand)?;
+            return Ok(None);
+        }
+        let from_ty = self.ir(&operand.ty.ty, operand.span)?;
+        let to_ty = self.ir(&to.ty.ty, to.span)?;
+        let v = self.scalar(operand)?;
+        Ok(Some(
+            self.convert(kind, v, from_ty, to_ty)
+                .map_err(|m| Diagnostic::error(to.span, m))?,
+        ))
+    }
+
+    /// Converts a value between IR types as `kind` says.
+    pub fn convert(&mut self, kind: CastKind, v: Operand, from: IrType, to: IrType) -> Result<Operand, String> {
+        Ok(match kind {
+            CastKind::ToVoid => v,
+            CastKind::ToBool => self.bool_of(v, from),
+            CastKind::PtrToPtr => v,
+            CastKind::IntToInt | CastKind::IntToPtr | CastKind::PtrToInt => {
+                if from.is_float() || to.is_float() {
+                    return Err(format!("invalid integer conversion from {from} to {to}"));
+                }
+                self.int_resize(v, from, to)
+            }
+            CastKind::IntToFloat | CastKind::FloatToInt | CastKind::FloatToFloat => {
+                if from == to {
+                    return Ok(v);
+                }
+                match v {
+                    Operand::Const(c) if kind != CastKind::FloatToInt => {
+                        Operand::Const(c.coerce_to_with_src(to, Some(from)))
+                    }
+                    v => self.b.cast(from, to, v).into(),
+                }
+            }
+        })
+    }
+
+    /// A scalar converted to `_Bool` (`u8` 0 or 1).
+    pub fn bool_of(&mut self, v: Operand, from: IrType) -> Operand {
+        if let Operand::Const(c) = v {
+            return Operand::Const(IrConst::I8(c.is_nonzero() as i8));
+        }
+        let c = self.b.cmp(IrCmpOp::Ne, from, v, Operand::Const(IrConst::zero(from)));
+        // A comparison is an `i8` 0/1: the same bits as a `u8` `_Bool`.
+        c.into()
+    }
+
+    /// A comparison result (`i8` 0/1) as a C `int`.
+    pub fn bool_to_int(&mut self, flag: Operand) -> Operand {
+        match flag {
+            Operand::Const(c) => Operand::Const(IrConst::I32(c.is_nonzero() as i32)),
+            v => self.b.cast(IrType::I8, IrType::I32, v).into(),
+        }
+    }
+}

