@@ -8,10 +8,12 @@
 //!   or `mem2reg` pipeline with the verifier after every pass, then the IR
 //!   interpreter with its libc shim.
 //!
-//! A backend adds its mode (compile with phicc, link with the target's gcc,
-//! run natively or under QEMU) as one more [`Mode`] variant and one more arm
-//! of [`run_mode`]. A file restricts its targets with a line
-//! `// targets: x86_64 aarch64` (default: all three).
+//! - `native`: phicc's backend for the target (both configurations), the
+//!   assembly linked by the target's gcc and run (natively on an x86-64
+//!   host; other targets add QEMU here when their backend lands).
+//!
+//! A file restricts its targets with a line `// targets: x86_64 aarch64`
+//! (default: all three).
 
 use phicc::driver::{compile_to_ir, pipeline_for, FrontendOptions};
 use phicc::frontend::target::Target;
@@ -27,6 +29,8 @@ enum Mode {
     Gcc,
     /// phicc to IR for `target`, the pipeline, then the interpreter.
     Interp { target: Target, mem2reg: bool },
+    /// phicc to assembly for `target`, linked by its gcc, run.
+    Native { target: Target, mem2reg: bool },
 }
 
 fn suite_dir() -> PathBuf {
@@ -96,6 +100,47 @@ fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
                 other => Err(format!("{other}\n{stdout}")),
             }
         }
+        Mode::Native { target, mem2reg } => {
+            let mut opts = FrontendOptions::new(target);
+            opts.include_dirs.push(suite_dir());
+            let mut module = compile_to_ir(path, &opts).map_err(|e| e.to_string())?.module;
+            let mut pipeline = pipeline_for(mem2reg, &[])?;
+            pipeline.verify_each = true;
+            pipeline.run(&mut module, &mut |_, _| {}).map_err(|e| e.to_string())?;
+            let asm = phicc::backend::emit_assembly(&module, target).map_err(|e| e.to_string())?;
+            let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let s_path = dir.path().join("t.s");
+            let exe = dir.path().join("t");
+            std::fs::write(&s_path, asm).map_err(|e| e.to_string())?;
+            let gcc = phicc::driver::toolchain::gcc_for(target);
+            let mut cmd = Command::new(gcc);
+            if target != Target::X86_64 {
+                cmd.arg("-static");
+            }
+            let out = cmd
+                .arg("-o")
+                .arg(&exe)
+                .arg(&s_path)
+                .arg("-lm")
+                .output()
+                .map_err(|e| format!("cannot run {gcc}: {e}"))?;
+            if !out.status.success() {
+                return Err(format!(
+                    "{gcc} rejected the assembly:\n{}",
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+            let run = Command::new("timeout")
+                .arg("60")
+                .arg(&exe)
+                .output()
+                .map_err(|e| e.to_string())?;
+            let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+            if !run.status.success() {
+                return Err(format!("exited with {}:\n{stdout}", run.status));
+            }
+            Ok(stdout)
+        }
     }
 }
 
@@ -149,6 +194,11 @@ fn gcc_reference_passes() {
 
 /// Every file through phicc for `target`, both configurations, against gcc.
 fn check_target(target: Target) {
+    check_mode(target, false)
+}
+
+/// As [`check_target`], interpreted (`native: false`) or compiled and run.
+fn check_mode(target: Target, native: bool) {
     let mut failures = Vec::new();
     for (file, reference) in references() {
         let Ok(want) = reference else { continue };
@@ -156,12 +206,17 @@ fn check_target(target: Target) {
             continue;
         }
         for mem2reg in [false, true] {
-            let mode = Mode::Interp { target, mem2reg };
+            let mode = if native {
+                Mode::Native { target, mem2reg }
+            } else {
+                Mode::Interp { target, mem2reg }
+            };
             let name = format!(
-                "{} [{} {}]",
+                "{} [{} {}{}]",
                 file.file_name().unwrap().to_string_lossy(),
                 target.name(),
-                if mem2reg { "mem2reg" } else { "nomem2reg" }
+                if mem2reg { "mem2reg" } else { "nomem2reg" },
+                if native { " native" } else { "" }
             );
             match run_mode(file, mode) {
                 Ok(got) if &got == want => {}
@@ -191,4 +246,11 @@ fn interpreted_aarch64() {
 #[test]
 fn interpreted_riscv64() {
     check_target(Target::Riscv64);
+}
+
+#[test]
+fn native_x86_64() {
+    if cfg!(target_arch = "x86_64") {
+        check_mode(Target::X86_64, true);
+    }
 }

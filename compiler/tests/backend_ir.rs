@@ -1,0 +1,186 @@
+//! Executable backend tests, QBE style: every `tests/backend/*.ir` file is a
+//! module compiled to x86-64 assembly, assembled and linked by gcc (with the
+//! file's C driver when it has one), run natively, and checked against what
+//! the file says and, when it asks, against the reference interpreter.
+//!
+//! Each file runs in two configurations, with the verifier after every pass:
+//! `phi-elim` alone (the IR as written) and `mem2reg-pipeline`; both must give
+//! the same result. Directives are comment lines:
+//!
+//! - `;| text` — a line of the C driver (linked in; then the IR has no `main`);
+//! - `;> text` — a line of the expected standard output;
+//! - `;! exit N` — the expected exit status (default 0);
+//! - `;! interp` — interpret `main` too: the native stdout and exit status must
+//!   equal the interpreter's (its return value modulo 256).
+//!
+//! Expected output is written by hand from the program's meaning, never
+//! produced by the code under test. `BACKEND_TEST=name` runs one file.
+
+use phicc::frontend::target::Target;
+use phicc::ir::interp::{run, RunConfig, RunResult};
+use phicc::ir::text::parse_module;
+use phicc::passes::Pipeline;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Spec {
+    driver: String,
+    expect_stdout: Option<String>,
+    expect_exit: i32,
+    interp: bool,
+}
+
+fn parse_spec(text: &str) -> Spec {
+    let mut driver = String::new();
+    let mut stdout = String::new();
+    let mut has_stdout = false;
+    let mut exit = 0;
+    let mut interp = false;
+    for line in text.lines() {
+        if let Some(c) = line.strip_prefix(";|") {
+            driver.push_str(c.strip_prefix(' ').unwrap_or(c));
+            driver.push('\n');
+        } else if let Some(o) = line.strip_prefix(";>") {
+            stdout.push_str(o.strip_prefix(' ').unwrap_or(o));
+            stdout.push('\n');
+            has_stdout = true;
+        } else if let Some(d) = line.strip_prefix(";!") {
+            let d = d.trim();
+            if let Some(n) = d.strip_prefix("exit ") {
+                exit = n.trim().parse().expect("bad ;! exit");
+            } else if d == "interp" {
+                interp = true;
+            } else {
+                panic!("unknown directive ;! {d}");
+            }
+        }
+    }
+    Spec {
+        driver,
+        expect_stdout: has_stdout.then_some(stdout),
+        expect_exit: exit,
+        interp,
+    }
+}
+
+fn work_dir() -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("backend_ir");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Compiles and runs one configuration; returns (stdout, exit status).
+fn build_and_run(name: &str, config: &str, asm: &str, driver: &str) -> Result<(String, i32), String> {
+    let dir = work_dir();
+    let stem = format!("{name}.{config}");
+    let s_path = dir.join(format!("{stem}.s"));
+    let exe = dir.join(&stem);
+    std::fs::write(&s_path, asm).unwrap();
+    let mut cmd = Command::new("gcc");
+    cmd.arg("-o").arg(&exe).arg(&s_path);
+    if !driver.is_empty() {
+        let c_path = dir.join(format!("{stem}.driver.c"));
+        std::fs::write(&c_path, driver).unwrap();
+        cmd.arg(&c_path);
+    }
+    cmd.arg("-lm");
+    let out = cmd.output().map_err(|e| format!("cannot run gcc: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "gcc failed on {}:\n{}",
+            s_path.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let out = Command::new("timeout")
+        .arg("10")
+        .arg(&exe)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    let code = out.status.code().unwrap_or_else(|| {
+        use std::os::unix::process::ExitStatusExt;
+        128 + out.status.signal().unwrap_or(0)
+    });
+    Ok((String::from_utf8_lossy(&out.stdout).into_owned(), code))
+}
+
+fn check_file(path: &Path) -> Result<(), String> {
+    let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+    let text = std::fs::read_to_string(path).unwrap();
+    let spec = parse_spec(&text);
+    let module = parse_module(&text).map_err(|e| format!("{}:{e}", path.display()))?;
+    let mut results = Vec::new();
+    for (config, passes) in [("asis", "phi-elim"), ("mem2reg", "mem2reg-pipeline")] {
+        let mut m = module.clone();
+        let mut p = Pipeline::parse(passes).unwrap();
+        p.verify_each = true;
+        p.run(&mut m, &mut |_, _| {}).map_err(|e| format!("{config}: {e}"))?;
+        let asm = phicc::backend::emit_assembly(&m, Target::X86_64).map_err(|e| format!("{config}: {e}"))?;
+        let (stdout, code) = build_and_run(&name, config, &asm, &spec.driver)?;
+        if let Some(want) = &spec.expect_stdout {
+            if &stdout != want {
+                return Err(format!("{config}: stdout\n{stdout}\nexpected\n{want}"));
+            }
+        }
+        if spec.interp {
+            let o = run(
+                &m,
+                &RunConfig {
+                    entry: "main".into(),
+                    args: Vec::new(),
+                    schedule_seed: 0,
+                    fuel: 50_000_000,
+                },
+            );
+            let want_code = match o.result {
+                RunResult::Returned(Some(bits)) => (bits & 0xff) as i32,
+                RunResult::Returned(None) => 0,
+                RunResult::Exited(s) => s & 0xff,
+                ref other => return Err(format!("{config}: the interpreter gave {other:?}")),
+            };
+            let want_out = String::from_utf8_lossy(&o.stdout).into_owned();
+            if stdout != want_out || code != want_code {
+                return Err(format!(
+                    "{config}: native (exit {code}) stdout\n{stdout}\ninterpreter (exit {want_code}) stdout\n{want_out}"
+                ));
+            }
+        } else if code != spec.expect_exit {
+            return Err(format!(
+                "{config}: exit status {code}, expected {}\n{stdout}",
+                spec.expect_exit
+            ));
+        }
+        results.push((stdout, code));
+    }
+    if results[0] != results[1] {
+        return Err(format!("configurations differ: {:?} vs {:?}", results[0], results[1]));
+    }
+    Ok(())
+}
+
+#[test]
+fn backend_ir_files() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/backend");
+    let only = std::env::var("BACKEND_TEST").ok();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ir"))
+        .filter(|p| only.as_deref().is_none_or(|o| p.file_stem().is_some_and(|s| s == o)))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no backend tests found");
+    let mut failures = Vec::new();
+    for f in &files {
+        if let Err(e) = check_file(f) {
+            failures.push(format!("{}: {e}", f.display()));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n\n")
+    );
+}
