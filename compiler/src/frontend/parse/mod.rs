@@ -203,6 +203,10 @@ impl Parser {
         self.depth -= 1;
     }
 
+    pub(super) fn leave_n(&mut self, n: usize) {
+        self.depth -= n;
+    }
+
     pub(super) fn target(&self) -> Target {
         self.target
     }

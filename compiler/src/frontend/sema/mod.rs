@@ -26,15 +26,21 @@
 //! thread with a large stack, and a depth guard turns hostile nesting into an
 //! error instead of a stack overflow.
 
+mod atomics;
 mod attrs;
 mod binary;
 mod builtins;
+mod call;
 mod const_eval;
 mod conv;
 mod decl;
 mod expr;
+mod func;
 mod init;
+mod member;
+mod record;
 mod scope;
+mod static_init;
 mod stmt;
 #[cfg(test)]
 mod tests;

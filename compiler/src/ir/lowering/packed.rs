@@ -129,11 +129,7 @@ fn collect_member_types(types: &Types<'_>, t: &CType, out: &mut FxHashSet<CType>
         CType::Array {
             elem,
             len: ArrayLen::Fixed(_) | ArrayLen::Unknown,
-        } => {
-            if out.insert((*elem.ty).clone()) {
-                collect_member_types(types, &elem.ty, out);
-            }
-        }
+        } if out.insert((*elem.ty).clone()) => collect_member_types(types, &elem.ty, out),
         _ => {}
     }
 }

@@ -4,5 +4,10 @@
 
 mod support;
 
+mod exprs;
+mod folding;
 mod headers;
+mod inits;
+mod robust;
+mod stmts;
 mod types;
