@@ -314,15 +314,19 @@ impl FnEmitter<'_, '_> {
                 self.store_fp(Vr(16), to, dest)?;
             }
             (true, false) => {
+                // Truncation toward zero, then the integer wraps to the
+                // target width (as the interpreter and x86-64 do; out of
+                // range is undefined in C): a 64-bit signed conversion
+                // covers every narrower type, and u64 takes the unsigned
+                // conversion for non-negative values only.
                 self.load_fp(src, from, Vr(16))?;
                 let v = Vr(16).sized(from.size());
-                let (mn, r) = match to {
-                    IrType::U64 | IrType::Ptr => ("fcvtzu", "x9"),
-                    IrType::I64 => ("fcvtzs", "x9"),
-                    t if t.is_signed() => ("fcvtzs", "w9"),
-                    _ => ("fcvtzu", "w9"),
-                };
-                emit!(self, "\t{mn}\t{r}, {v}");
+                emit!(self, "\tfcvtzs\tx9, {v}");
+                if matches!(to, IrType::U64 | IrType::Ptr) {
+                    emit!(self, "\tfcvtzu\tx10, {v}");
+                    emit!(self, "\tfcmp\t{v}, #0.0");
+                    emit!(self, "\tcsel\tx9, x10, x9, ge");
+                }
                 self.store(Xr(9), to, dest)?;
             }
             (true, true) => {

@@ -13,7 +13,7 @@
 //! __subtf3 __multf3 __divtf3`, the comparisons `__eqtf2 __netf2 __lttf2
 //! __letf2 __gttf2 __getf2` (each returns an integer to compare with 0, with
 //! the unordered case on the false side), conversions `__extend[sd]ftf2`,
-//! `__trunctf[sd]f2`, `__fix[uns]tf[sdt]i`, `__float[un][sdt]itf`; the
+//! `__trunctf[sd]f2`, `__fixtf[dt]i`, `__fixunstfti`, `__float[un][sdt]itf`; the
 //! remainder is libm's `fmodl`. Arguments travel in `q0`/`q1`, results in
 //! `q0` (AAPCS64). Negation flips the sign bit in the integer registers.
 
@@ -347,14 +347,12 @@ impl FnEmitter<'_, '_> {
                 self.store_fp(Vr(0), to, dest)?;
             }
             (IrType::F128, t) if int(t) => {
+                // Truncation toward zero, then wrapping to the width (see
+                // `cast`): signed types through a 64-bit conversion,
+                // unsigned ones through a 128-bit one (exact on [0, 2^64)
+                // and wrapping for negative values).
                 self.load_fp(src, from, Vr(0))?;
-                let name = match (t.is_signed(), t.size() > 4) {
-                    (true, false) => "__fixtfsi",
-                    (true, true) => "__fixtfdi",
-                    (false, false) => "__fixunstfsi",
-                    (false, true) => "__fixunstfdi",
-                };
-                self.call_helper(name);
+                self.call_helper(if t.is_signed() { "__fixtfdi" } else { "__fixtfti" });
                 self.store(Xr(0), t, dest)?;
             }
             _ => return Err(self.err(format!("cast from {from} to {to}"))),
