@@ -1,9 +1,11 @@
-//! The x86-64 backend against the interpreter on generated IR: a short
-//! deterministic native campaign must find nothing, and must really compare
-//! (most runs conclusive). Skipped where the host cannot run x86-64 code.
+//! The x86-64 and AArch64 backends against the interpreter on generated
+//! IR: a short deterministic native campaign must find nothing, and must
+//! really compare (most runs conclusive). Skipped where the host cannot run
+//! x86-64 code, or the AArch64 toolchain or QEMU is missing.
 
 use oracle::irgen::{generate, input_bytes, GenMode};
-use oracle::native_ir::{prepare, run_campaign, ENTRY};
+use oracle::native_ir::{prepare, run_campaign, run_campaign_on, ENTRY};
+use phicc::frontend::target::Target;
 use phicc::ir::instruction::Instruction;
 use phicc::ir::verify::{verify_module, VerifyMode};
 
@@ -32,4 +34,16 @@ fn native_runs_agree_with_the_interpreter() {
     let s = run_campaign(11, 24, 2, 5_000_000, None).unwrap();
     assert!(s.findings.is_empty(), "{}", s.render());
     assert!(s.agree >= 40, "too few conclusive runs: {}", s.render());
+}
+
+#[test]
+fn aarch64_native_runs_under_qemu_agree_with_the_interpreter() {
+    let has = |p: &str| std::process::Command::new(p).arg("--version").output().is_ok();
+    if !has("aarch64-linux-gnu-gcc") || !has("qemu-aarch64") {
+        eprintln!("SKIPPED: the AArch64 toolchain or QEMU is missing (scripts/setup.sh --campaign)");
+        return;
+    }
+    let s = run_campaign_on(Target::Aarch64, 11, 12, 2, 5_000_000, None).unwrap();
+    assert!(s.findings.is_empty(), "{}", s.render());
+    assert!(s.agree >= 20, "too few conclusive runs: {}", s.render());
 }
