@@ -63,9 +63,10 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
-    /// Compile generated (asm-free) IR with the x86-64 backend, run it natively
-    /// and check its return value and globals against the interpreter, with
-    /// and without mem2reg. Exit status: 0 nothing found, 1 findings, 2 tool error.
+    /// Compile generated (asm-free) IR with a target's backend (--target, default
+    /// x86_64), run it natively or under QEMU and check its return value and
+    /// globals against the interpreter, with and without mem2reg. Exit status:
+    /// 0 nothing found, 1 findings, 2 tool error.
     NativeIr {
         /// Campaign seed: input i is derived from (seed, i), as in ir-campaign.
         #[arg(long, default_value_t = 0)]
