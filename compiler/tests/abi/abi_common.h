@@ -179,7 +179,8 @@ long g_call_p_rets(int x);
 
 /* Variadic functions: fmt lists the types ('i' int, 'l' long, 'd' double,
  * 'L' long double, 'q' __int128, 'p' pointer, 'S' struct DL-like D2, 'B' struct Big,
- * 'F' struct F2, 'I' struct ID); returns a checksum. */
+ * 'F' struct F2, 'I' struct ID, 'M' struct Mix24, 'Q' struct Q, 'C' a long read
+ * through a va_copy); returns a checksum. */
 long g_vsum(const char *fmt, ...);
 long p_vsum(const char *fmt, ...);
 long g_call_p_vsum(void);
@@ -204,6 +205,7 @@ long g_call_p_vsum(void);
         case 'F': { struct F2 s = va_arg(ap, struct F2); r += check_F2(&s); break; }      \
         case 'I': { struct ID s = va_arg(ap, struct ID); r += check_ID(&s); break; }      \
         case 'M': { struct Mix24 s = va_arg(ap, struct Mix24); r += check_Mix24(&s); break; } \
+        case 'Q': { struct Q s = va_arg(ap, struct Q); r += check_Q(&s); break; }         \
         case 'C': { va_list aq; va_copy(aq, ap); r += va_arg(aq, long); va_end(aq); break; } \
         }                                                                                  \
     }                                                                                      \

@@ -86,6 +86,11 @@ int main(void) {
     CHECK(g_vsum("SSSSSFFFFFIIIIdddddddd", s, s, s, s, s, f, f, f, f, f, id, id, id, id, 1., 2., 3., 4., 5., 6., 7., 8.),
           p_vsum("SSSSSFFFFFIIIIdddddddd", s, s, s, s, s, f, f, f, f, f, id, id, id, id, 1., 2., 3., 4., 5., 6., 7., 8.));
 
+    /* A 16-byte aligned struct: an even register pair on AArch64 (x1 and x5 skipped). */
+    struct Q q1, q2; fill_Q(&q1, 8); fill_Q(&q2, 9);
+    CHECK(g_vsum("QiQ", q1, 10, q2), p_vsum("QiQ", q1, 10, q2));
+    CHECK(check_Q(&q1) * 9 + 30 + check_Q(&q2), p_vsum("QiQ", q1, 10, q2));
+
     printf("%d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

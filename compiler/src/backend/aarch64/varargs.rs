@@ -10,8 +10,9 @@
 //! `__stack` points past the named stack arguments.
 //!
 //! `va_arg` of a type that travels in general registers (integers,
-//! pointers, `__int128` with its offset rounded up to an even register,
-//! composites of at most 16 bytes, the pointer to a larger composite) takes
+//! pointers, `__int128` and 16-byte aligned composites with the offset
+//! rounded up to an even register, composites of at most 16 bytes, the
+//! pointer to a larger composite) takes
 //! `__gr_top + __gr_offs` when the offset stays <= 0 after adding the
 //! registers it needs (the offset is updated either way, so that a value
 //! that did not fit closes the registers, as in the standard's algorithm);
@@ -23,6 +24,7 @@
 use super::abi;
 use super::regs::{Mem, Xr, PTR};
 use super::{emit, FnEmitter};
+use crate::backend::frame::Home;
 use crate::backend::BackendError;
 use crate::ir::instruction::Value;
 use crate::ir::types::{Hfa, IrType};
@@ -177,7 +179,12 @@ impl FnEmitter<'_, '_> {
             self.va_next(Bank::Gr, 1, false, 8, false);
             emit!(self, "\tldr\tx9, [x9]");
         } else {
-            self.va_next(Bank::Gr, size32.div_ceil(8), false, size32, false);
+            // A 16-byte aligned composite takes an even register pair or a
+            // 16-aligned stack slot. VaArgStruct carries no alignment; the
+            // lowering allocates the destination with the type's alignment
+            // (docs/abi.md), so the destination alloca tells.
+            let align16 = matches!(self.layout.home(dest), Home::Alloca { align, .. } if align >= 16);
+            self.va_next(Bank::Gr, size32.div_ceil(8), align16, size32, align16);
         }
         self.pointer_into(dest, Xr(13))?;
         self.copy_mem_via_x10(Mem::new(Xr(9), 0), Mem::new(Xr(13), 0), size);
