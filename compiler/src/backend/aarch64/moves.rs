@@ -1,8 +1,9 @@
 //! Value moves: immediates (`movz`/`movn`/`movk`), address arithmetic,
 //! loads and stores between frame slots, memory and registers at every
 //! width (the addressing form picked by displacement: scaled 12-bit,
-//! unscaled 9-bit, or the address materialized in `x17`), constants, and
-//! block copies.
+//! unscaled 9-bit, or the address materialized in `x17`), constants,
+//! floating-point and 16-byte values (`v` registers, `x` register pairs),
+//! and block copies.
 
 use super::regs::{Mem, Vr, Xr, IMM};
 use super::{emit, FnEmitter};
@@ -321,6 +322,86 @@ impl FnEmitter<'_, '_> {
                 Home::None => return Err(self.err(format!("{v} is used but never defined"))),
             },
         }
+        Ok(())
+    }
+
+    /// Loads operand `op` (a `float`, `double` or `long double`) into `v`.
+    pub(super) fn load_fp(&mut self, op: &Operand, ty: IrType, v: Vr) -> Result<(), BackendError> {
+        let size = Self::fp_size(ty.size());
+        match op {
+            Operand::Const(c) => {
+                let img = Self::const_image(c, ty);
+                let lo = u64::from_le_bytes(img[..8].try_into().unwrap_or([0; 8]));
+                let hi = u64::from_le_bytes(img[8..].try_into().unwrap_or([0; 8]));
+                let lo = if size == 4 { lo & 0xffff_ffff } else { lo };
+                if lo == 0 && (size < 16 || hi == 0) {
+                    emit!(self, "\tmovi\t{}, #0", v.d());
+                } else {
+                    self.mov_imm(Xr(9), lo);
+                    emit!(self, "\tfmov\t{}, x9", v.d());
+                }
+                if size == 16 && hi != 0 {
+                    self.mov_imm(Xr(9), hi);
+                    emit!(self, "\tfmov\tv{}.d[1], x9", v.0);
+                }
+            }
+            Operand::Value(val) => match self.layout.home(*val) {
+                Home::Slot(off) => {
+                    let m = self.area(off);
+                    self.load_fp_mem(m, size, v);
+                }
+                Home::Alloca { offset, align } => {
+                    self.alloca_address(offset, align, Xr(9));
+                    emit!(self, "\tfmov\t{}, x9", v.d());
+                }
+                Home::None => return Err(self.err(format!("{val} is used but never defined"))),
+            },
+        }
+        Ok(())
+    }
+
+    /// Stores `v` as a value of type `ty` into the slot of `dest`.
+    pub(super) fn store_fp(&mut self, v: Vr, ty: IrType, dest: Value) -> Result<(), BackendError> {
+        let m = self.slot(dest)?;
+        self.store_fp_mem(v, ty.size(), m);
+        Ok(())
+    }
+
+    /// Loads a 16-byte operand into `lo:hi` (a narrower value is read as
+    /// its slot's two halves, which callers never rely on).
+    pub(super) fn load_pair(&mut self, op: &Operand, lo: Xr, hi: Xr) -> Result<(), BackendError> {
+        self.load_pair_as(op, IrType::I128, lo, hi)
+    }
+
+    /// As [`FnEmitter::load_pair`] for a value of type `ty` (a constant takes that type's memory image).
+    pub(super) fn load_pair_as(&mut self, op: &Operand, ty: IrType, lo: Xr, hi: Xr) -> Result<(), BackendError> {
+        match op {
+            Operand::Const(c) => {
+                let img = Self::const_image(c, ty);
+                self.mov_imm(lo, u64::from_le_bytes(img[..8].try_into().unwrap_or([0; 8])));
+                self.mov_imm(hi, u64::from_le_bytes(img[8..].try_into().unwrap_or([0; 8])));
+            }
+            Operand::Value(v) => match self.layout.home(*v) {
+                Home::Slot(off) => {
+                    let m = self.area(off);
+                    self.load_mem(m, 8, false, lo);
+                    self.load_mem(m.at(8), 8, false, hi);
+                }
+                Home::Alloca { offset, align } => {
+                    self.alloca_address(offset, align, lo);
+                    emit!(self, "\tmov\t{}, xzr", hi.x());
+                }
+                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+            },
+        }
+        Ok(())
+    }
+
+    /// Stores `lo:hi` into the 16-byte slot of `dest`.
+    pub(super) fn store_pair(&mut self, lo: Xr, hi: Xr, dest: Value) -> Result<(), BackendError> {
+        let m = self.slot(dest)?;
+        self.store_mem(lo, 8, m);
+        self.store_mem(hi, 8, m.at(8));
         Ok(())
     }
 }
