@@ -519,6 +519,26 @@ mod tests {
     }
 
     #[test]
+    fn functions_past_the_reach_of_conditional_branches_use_far_branches() {
+        // A conditional branch over ~60 000 additions (well past b.cond's 1 MiB).
+        let mut src = String::from("define @f(i32) -> i32 {\nbb0:\n  %0 = paramref 0 i32\n  %1 = cmp eq i32 %0, 0i32\n  condbr %1, bb2, bb1\nbb1:\n");
+        for k in 2..60_000 {
+            let prev = if k == 2 { 0 } else { k - 1 };
+            let _ = writeln!(src, "  %{k} = add i32 %{prev}, 1i32");
+        }
+        src.push_str("  ret %59999\nbb2:\n  ret 0i32\n}\n");
+        let s = asm_of(&src);
+        // The conditional branch skips over an unconditional one.
+        assert!(
+            s.contains("\tb.eq\t.Ltmp") && s.contains("\tb\t.LBB2"),
+            "{}",
+            &s[..2000]
+        );
+        let small = asm_of("define @f(i32) -> i32 {\nbb0:\n  %0 = paramref 0 i32\n  %1 = cmp eq i32 %0, 0i32\n  condbr %1, bb2, bb1\nbb1:\n  ret 1i32\nbb2:\n  ret 0i32\n}\n");
+        assert!(small.contains("\tb.ne\t.LBB2") && !small.contains(".Ltmp"), "{small}");
+    }
+
+    #[test]
     fn unsupported_ir_is_an_error_not_a_panic() {
         let m = parse_module(
             "define @f(ptr) -> i128 {\nbb0:\n  %0 = paramref 0 ptr\n  %1 = atomicload i128 %0, seqcst\n  ret %1\n}\n",
