@@ -110,3 +110,8 @@ fn phicc_and_gcc_call_each_other_x86_64() {
 fn phicc_and_gcc_call_each_other_aarch64() {
     check_target(Target::Aarch64);
 }
+
+#[test]
+fn phicc_and_gcc_call_each_other_riscv64() {
+    check_target(Target::Riscv64);
+}
