@@ -331,7 +331,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 Home::Alloca { offset, align } => self.alloca_address(offset, align, r),
                 Home::Slot(off) => {
                     let m = self.area(off);
-                    self.load_mem(m, ty.size(), signed, r);
+                    self.load_mem(&m, ty.size(), signed, r);
                 }
                 Home::None => return Err(self.err(format!("{v} is used but never defined"))),
             },
@@ -340,7 +340,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 
     /// `r = the size-byte integer at m`, extended to 64 bits.
-    fn load_mem(&mut self, m: Mem, size: usize, signed: bool, r: Gpr) {
+    fn load_mem(&mut self, m: &Mem, size: usize, signed: bool, r: Gpr) {
         match (size, signed) {
             (1, true) => emit!(self, "\tmovsbq\t{m}, {}", r.q()),
             (1, false) => emit!(self, "\tmovzbl\t{m}, {}", r.l()),
@@ -371,7 +371,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 
     /// Stores the low `size` bytes of `r` to `m`.
-    fn store_mem(&mut self, r: Gpr, size: usize, m: Mem) {
+    fn store_mem(&mut self, r: Gpr, size: usize, m: &Mem) {
         let s = regs::suffix(size);
         emit!(self, "\tmov{s}\t{}, {m}", r.name(size));
     }
@@ -379,7 +379,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     /// Stores `r` into the slot of `v` at the width of `ty`.
     fn store(&mut self, r: Gpr, ty: IrType, v: Value) -> Result<(), BackendError> {
         let m = self.slot(v)?;
-        self.store_mem(r, ty.size().clamp(1, 8), m);
+        self.store_mem(r, ty.size().clamp(1, 8), &m);
         Ok(())
     }
 
@@ -392,7 +392,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 
     /// Stores constant `c` of type `ty` into `m` (via `rax` when it does not fit an immediate).
-    fn store_const(&mut self, c: &IrConst, ty: IrType, m: Mem) {
+    fn store_const(&mut self, c: &IrConst, ty: IrType, m: &Mem) {
         let img = Self::const_image(c, ty);
         let size = ty.size().max(1);
         let mut at = 0;
@@ -430,7 +430,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 
     /// Copies `size` bytes (a multiple of 8, or 1/2/4) from `src` to `dst` through `rax`.
-    fn copy_mem(&mut self, src: Mem, dst: Mem, size: usize) {
+    fn copy_mem(&mut self, src: &Mem, dst: &Mem, size: usize) {
         let mut at = 0i64;
         let mut left = size;
         while left > 0 {
@@ -453,14 +453,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 
     /// Stores operand `op` of type `ty` (all its bytes) into `m`: the generic value move.
-    fn store_operand(&mut self, op: &Operand, ty: IrType, m: Mem) -> Result<(), BackendError> {
+    fn store_operand(&mut self, op: &Operand, ty: IrType, m: &Mem) -> Result<(), BackendError> {
         match op {
             Operand::Const(c) => self.store_const(c, ty, m),
             Operand::Value(v) => match self.layout.home(*v) {
                 Home::Slot(off) => {
                     let src = self.area(off);
                     let size = if ty.size() > 8 { 16 } else { ty.size().max(1) };
-                    self.copy_mem(src, m, size);
+                    self.copy_mem(&src, m, size);
                 }
                 Home::Alloca { offset, align } => {
                     self.alloca_address(offset, align, Gpr::Rax);
@@ -643,7 +643,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             Copy { dest, src } => {
                 let ty = self.types.of(*dest);
                 let m = self.slot(*dest)?;
-                self.store_operand(src, ty, m)?;
+                self.store_operand(src, ty, &m)?;
             }
             Select {
                 dest,
@@ -694,19 +694,19 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
                 let ty = self.types.of(*dest);
                 let src = self.area(self.ret2);
                 let m = self.slot(*dest)?;
-                self.copy_mem(src, m, if ty == IrType::F128 { 16 } else { 8 });
+                self.copy_mem(&src, &m, if ty == IrType::F128 { 16 } else { 8 });
             }
             SetReturnF64Second { src } => {
                 let m = self.area(self.ret2);
-                self.store_operand(src, IrType::F64, m)?;
+                self.store_operand(src, IrType::F64, &m)?;
             }
             SetReturnF32Second { src } => {
                 let m = self.area(self.ret2);
-                self.store_operand(src, IrType::F32, m)?;
+                self.store_operand(src, IrType::F32, &m)?;
             }
             SetReturnF128Second { src } => {
                 let m = self.area(self.ret2);
-                self.store_operand(src, IrType::F128, m)?;
+                self.store_operand(src, IrType::F128, &m)?;
             }
             InlineAsm(asm) => self.inline_asm(asm)?,
             Intrinsic { dest, op, args, .. } => self.intrinsic(*dest, *op, args)?,
