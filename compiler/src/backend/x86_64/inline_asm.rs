@@ -246,6 +246,7 @@ fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -
                 Some(Home::Alloca { offset, align }) if align <= 16 && seg == AddressSpace::Default => {
                     Loc::Frame(frame_mem(offset))
                 }
+                Some(Home::FrameAddr(o)) if seg == AddressSpace::Default => Loc::Frame(Mem::new(Gpr::Rbp, o - frame)),
                 _ => Loc::Indirect(fresh_gpr(&mut taken)?),
             }
         } else if w.imm {

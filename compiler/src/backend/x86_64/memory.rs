@@ -74,6 +74,9 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn gep(&mut self, dest: Value, base: Value, offset: &Operand) -> Result<(), BackendError> {
+        if self.layout.home(dest).is_address() {
+            return Ok(()); // recomputed where used
+        }
         let m = self.slot(dest)?;
         let off_ty = self.types.of_operand(offset);
         let off_ty = if off_ty.is_int_or_ptr() { off_ty } else { IrType::I64 };
@@ -113,16 +116,12 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn global_addr(&mut self, dest: Value, name: &str) -> Result<(), BackendError> {
-        let m = self.slot(dest)?;
-        let sym = crate::backend::symbol(name);
-        if self.cx.thread_local.contains(name) {
-            emit!(self, "\tmovq\t%fs:0, %rax");
-            emit!(self, "\taddq\t{sym}@gottpoff(%rip), %rax");
-        } else if self.cx.is_defined(name) || name.starts_with(".L") {
-            emit!(self, "\tleaq\t{sym}(%rip), %rax");
-        } else {
-            emit!(self, "\tmovq\t{sym}@GOTPCREL(%rip), %rax");
+        if self.layout.home(dest).is_address() {
+            return Ok(()); // recomputed where used
         }
+        let m = self.slot(dest)?;
+        let kind = self.symbol_kind(name);
+        self.symbol_base(name, kind, Gpr::Rax);
         emit!(self, "\tmovq\t%rax, {m}");
         Ok(())
     }

@@ -101,6 +101,17 @@ enum ParamHome {
     IncomingAddr(i64),
 }
 
+/// How a symbol's address is formed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SymbolKind {
+    /// Defined in this module: PC-relative.
+    Local,
+    /// Defined elsewhere: loaded from the GOT.
+    Got,
+    /// Thread-local: the thread pointer plus the offset from the GOT (initial exec).
+    ThreadLocal,
+}
+
 /// Which second return register a call's result is read from afterwards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SecondReturn {
@@ -248,12 +259,17 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         Mem::new(Gpr::Rbp, off as i64 - self.layout.size() as i64)
     }
 
-    /// The slot of `v` (a value that is not an `alloca` address).
+    /// The memory operand of a locals-area offset that may lie outside the area.
+    fn frame_mem(&self, off: i64) -> Mem {
+        Mem::new(Gpr::Rbp, off - self.layout.size() as i64)
+    }
+
+    /// The slot of `v` (a value that is not an address).
     fn slot(&self, v: Value) -> Result<Mem, BackendError> {
         match self.layout.home(v) {
             Home::Slot(off) => Ok(self.area(off)),
-            Home::Alloca { .. } => Err(self.err(format!("{v} is an alloca address, not a slot"))),
             Home::None => Err(self.err(format!("{v} is used but never defined"))),
+            _ => Err(self.err(format!("{v} is an address, not a slot"))),
         }
     }
 
@@ -267,29 +283,92 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         }
     }
 
-    /// The memory a pointer value addresses: an alloca's object directly,
-    /// otherwise the pointer is loaded into `scratch`.
-    fn addr_of(&mut self, ptr: Value, seg: crate::ir::types::AddressSpace, scratch: Gpr) -> Result<Mem, BackendError> {
-        match self.layout.home(ptr) {
-            Home::Alloca { offset, align } if align <= 16 && seg == crate::ir::types::AddressSpace::Default => {
-                Ok(self.area(offset))
+    /// Where a symbol's address comes from.
+    fn symbol_kind(&self, name: &str) -> SymbolKind {
+        if self.cx.thread_local.contains(name) {
+            SymbolKind::ThreadLocal
+        } else if self.cx.is_defined(name) || name.starts_with(".L") {
+            SymbolKind::Local
+        } else {
+            SymbolKind::Got
+        }
+    }
+
+    /// Loads the base address of a symbol that is not PC-relative into `r`.
+    fn symbol_base(&mut self, name: &str, kind: SymbolKind, r: Gpr) {
+        let sym = crate::backend::symbol(name);
+        match kind {
+            SymbolKind::ThreadLocal => {
+                emit!(self, "\tmovq\t%fs:0, {}", r.q());
+                emit!(self, "\taddq\t{sym}@gottpoff(%rip), {}", r.q());
             }
-            Home::Alloca { offset, align } => {
-                self.alloca_address(offset, align, scratch);
-                Ok(Mem {
-                    seg,
-                    ..Mem::new(scratch, 0)
-                })
+            SymbolKind::Got => emit!(self, "\tmovq\t{sym}@GOTPCREL(%rip), {}", r.q()),
+            SymbolKind::Local => emit!(self, "\tleaq\t{sym}(%rip), {}", r.q()),
+        }
+    }
+
+    /// Puts the address an address home stands for into `r`.
+    fn materialize(&mut self, home: Home, r: Gpr) {
+        match home {
+            Home::Alloca { offset, align } => self.alloca_address(offset, align, r),
+            Home::FrameAddr(o) => {
+                let m = self.frame_mem(o);
+                emit!(self, "\tleaq\t{m}, {}", r.q());
+            }
+            Home::SymbolAddr { sym, offset } => {
+                let name = self.layout.symbol(sym).clone();
+                match self.symbol_kind(&name) {
+                    SymbolKind::Local => {
+                        let m = Mem::rip(name, offset);
+                        emit!(self, "\tleaq\t{m}, {}", r.q());
+                    }
+                    kind => {
+                        self.symbol_base(&name, kind, r);
+                        if offset != 0 {
+                            emit!(self, "\tleaq\t{offset}({}), {}", r.q(), r.q());
+                        }
+                    }
+                }
+            }
+            Home::Slot(_) | Home::None => {}
+        }
+    }
+
+    /// The memory a pointer value addresses: a frame object or a symbol
+    /// directly, otherwise through the pointer loaded into `scratch`.
+    fn addr_of(&mut self, ptr: Value, seg: crate::ir::types::AddressSpace, scratch: Gpr) -> Result<Mem, BackendError> {
+        let plain = seg == crate::ir::types::AddressSpace::Default;
+        let through = |base: Gpr, disp: i64| Mem {
+            seg,
+            ..Mem::new(base, disp)
+        };
+        match self.layout.home(ptr) {
+            Home::Alloca { offset, align } if align <= 16 && plain => Ok(self.area(offset)),
+            Home::FrameAddr(o) if plain => Ok(self.frame_mem(o)),
+            Home::SymbolAddr { sym, offset } => {
+                let name = self.layout.symbol(sym).clone();
+                match self.symbol_kind(&name) {
+                    SymbolKind::Local if plain => Ok(Mem::rip(name, offset)),
+                    SymbolKind::Local => {
+                        self.materialize(Home::SymbolAddr { sym, offset }, scratch);
+                        Ok(through(scratch, 0))
+                    }
+                    kind => {
+                        self.symbol_base(&name, kind, scratch);
+                        Ok(through(scratch, offset))
+                    }
+                }
             }
             Home::Slot(off) => {
                 let m = self.area(off);
                 emit!(self, "\tmovq\t{m}, {}", scratch.q());
-                Ok(Mem {
-                    seg,
-                    ..Mem::new(scratch, 0)
-                })
+                Ok(through(scratch, 0))
             }
             Home::None => Err(self.err(format!("{ptr} is used but never defined"))),
+            h => {
+                self.materialize(h, scratch);
+                Ok(through(scratch, 0))
+            }
         }
     }
 
@@ -328,12 +407,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 self.mov_imm(imm, r);
             }
             Operand::Value(v) => match self.layout.home(*v) {
-                Home::Alloca { offset, align } => self.alloca_address(offset, align, r),
                 Home::Slot(off) => {
                     let m = self.area(off);
                     self.load_mem(&m, ty.size(), signed, r);
                 }
                 Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                h => self.materialize(h, r),
             },
         }
         Ok(())
@@ -462,11 +541,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     let size = if ty.size() > 8 { 16 } else { ty.size().max(1) };
                     self.copy_mem(&src, m, size);
                 }
-                Home::Alloca { offset, align } => {
-                    self.alloca_address(offset, align, Gpr::Rax);
+                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                h => {
+                    self.materialize(h, Gpr::Rax);
                     self.store_mem(Gpr::Rax, ty.size().clamp(1, 8), m);
                 }
-                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
             },
         }
         Ok(())
@@ -574,8 +653,17 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             Operand::Value(v) => {
                 let ty = self.types.of(*v);
                 match self.layout.home(*v) {
-                    Home::Alloca { .. } => Ok(Some(true)),
+                    Home::Alloca { .. } | Home::FrameAddr(_) => Ok(Some(true)),
                     Home::None => Err(self.err(format!("{v} is used but never defined"))),
+                    h @ Home::SymbolAddr { sym, .. } => {
+                        // A weak undefined symbol's address may be null.
+                        if self.symbol_kind(self.layout.symbol(sym)) != SymbolKind::Got {
+                            return Ok(Some(true));
+                        }
+                        self.materialize(h, Gpr::Rax);
+                        emit!(self, "\ttestq\t%rax, %rax");
+                        Ok(None)
+                    }
                     Home::Slot(off) => {
                         let m = self.area(off);
                         if ty.is_128() {

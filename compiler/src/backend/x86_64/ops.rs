@@ -78,11 +78,11 @@ impl FnEmitter<'_, '_> {
                     let m = self.slot(*v)?;
                     emit!(self, "\tmov{}\t{m}, %xmm{n}", fsuf(ty));
                 }
-                Home::Alloca { offset, align } => {
-                    self.alloca_address(offset, align, Gpr::Rax);
+                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                h => {
+                    self.materialize(h, Gpr::Rax);
                     emit!(self, "\tmovq\t%rax, %xmm{n}");
                 }
-                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
             },
         }
         Ok(())

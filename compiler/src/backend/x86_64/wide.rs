@@ -45,11 +45,11 @@ impl FnEmitter<'_, '_> {
                     emit!(self, "\tmovq\t{m}, {}", lo.q());
                     emit!(self, "\tmovq\t{}, {}", m.at(8), hi.q());
                 }
-                Home::Alloca { offset, align } => {
-                    self.alloca_address(offset, align, lo);
+                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                h => {
+                    self.materialize(h, lo);
                     emit!(self, "\txorl\t{}, {}", hi.l(), hi.l());
                 }
-                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
             },
         }
         Ok(())
