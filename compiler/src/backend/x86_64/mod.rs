@@ -47,7 +47,7 @@ use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
 use abi::{ArgLoc, CallLayout};
 use regs::{Gpr, Mem};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write as _;
 
 /// Writes one line of assembly to the emitter's output.
@@ -144,6 +144,11 @@ pub(crate) struct FnEmitter<'a, 'm> {
     second_returns: FxHashMap<(usize, usize), SecondReturn>,
     /// The second return register this function sets (`setret*second`).
     sets_second: Option<SecondReturn>,
+    /// Integer compares whose only use is the conditional branch right
+    /// after them: they leave their result in the flags only.
+    fused_compares: FxHashSet<Value>,
+    /// The compare whose flags the next conditional branch tests, and its condition.
+    pending_branch: Option<(Value, &'static str)>,
     block_index: usize,
     inst_index: usize,
 }
@@ -223,6 +228,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
             }
         }
+        let fused_compares = fusable_compares(f);
         callee_saved.sort();
         let saved = callee_saved.into_iter().map(|g| (g, layout.reserve(8, 8))).collect();
         let asm_spill = layout.reserve(16 * max_outputs as u32, 16);
@@ -245,6 +251,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             asm_spill,
             second_returns,
             sets_second,
+            fused_compares,
+            pending_branch: None,
             block_index: 0,
             inst_index: 0,
         })
@@ -820,6 +828,21 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
                 cond,
                 true_label,
                 false_label,
+            } if self.pending_branch.is_some_and(|(v, _)| Operand::Value(v) == *cond) => {
+                let (_, cc) = self.pending_branch.take().unwrap_or((Value(0), "ne"));
+                if next == Some(*true_label) {
+                    emit!(self, "\tj{}\t{}", ops::inverse_cc(cc), block_label(*false_label));
+                } else {
+                    emit!(self, "\tj{cc}\t{}", block_label(*true_label));
+                    if next != Some(*false_label) {
+                        emit!(self, "\tjmp\t{}", block_label(*false_label));
+                    }
+                }
+            }
+            Terminator::CondBranch {
+                cond,
+                true_label,
+                false_label,
             } => match self.test_cond(cond)? {
                 Some(taken) => {
                     let b = if taken { *true_label } else { *false_label };
@@ -853,4 +876,50 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
         self.block_index += 1;
         Ok(())
     }
+}
+
+/// The integer compares that can leave their result in the flags: the last
+/// instruction of a block whose conditional branch tests it, with no other use.
+fn fusable_compares(f: &IrFunction) -> FxHashSet<Value> {
+    let mut candidates = FxHashSet::default();
+    for b in &f.blocks {
+        if let (
+            Some(Instruction::Cmp { dest, ty, .. }),
+            Terminator::CondBranch {
+                cond: Operand::Value(c),
+                ..
+            },
+        ) = (b.instructions.last(), &b.terminator)
+        {
+            if dest == c && ty.is_int_or_ptr() && !ty.is_128() {
+                candidates.insert(*dest);
+            }
+        }
+    }
+    if candidates.is_empty() {
+        return candidates;
+    }
+    let mut uses: FxHashMap<Value, u32> = FxHashMap::default();
+    for b in &f.blocks {
+        for inst in &b.instructions {
+            inst.for_each_used_value(|v| {
+                if candidates.contains(&v) {
+                    *uses.entry(v).or_default() += 1;
+                }
+            });
+            // A value defined again (a copy after phi elimination) is not fusable.
+            inst.for_each_def(|v| {
+                if candidates.contains(&v) && !matches!(inst, Instruction::Cmp { .. }) {
+                    *uses.entry(v).or_default() += 2;
+                }
+            });
+        }
+        b.terminator.for_each_used_value(|v| {
+            if candidates.contains(&v) {
+                *uses.entry(v).or_default() += 1;
+            }
+        });
+    }
+    candidates.retain(|v| uses.get(v) == Some(&1));
+    candidates
 }

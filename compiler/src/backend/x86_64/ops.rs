@@ -38,6 +38,22 @@ pub(super) fn int_cc(op: IrCmpOp) -> &'static str {
     }
 }
 
+/// The condition code that holds when `cc` does not.
+pub(super) fn inverse_cc(cc: &str) -> &'static str {
+    match cc {
+        "e" => "ne",
+        "ne" => "e",
+        "l" => "ge",
+        "ge" => "l",
+        "le" => "g",
+        "g" => "le",
+        "b" => "ae",
+        "ae" => "b",
+        "be" => "a",
+        _ => "be",
+    }
+}
+
 /// Whether the comparison reads its operands as signed.
 pub(super) fn cmp_is_signed(op: IrCmpOp, ty: IrType) -> bool {
     match op {
@@ -342,6 +358,11 @@ impl FnEmitter<'_, '_> {
                     self.load_int(rhs, ty, signed, Gpr::Rcx)?;
                     emit!(self, "\tcmp{s}\t{}, {}", Gpr::Rcx.name(w), Gpr::Rax.name(w));
                 }
+            }
+            if self.fused_compares.contains(&dest) {
+                // The block's conditional branch jumps on these flags.
+                self.pending_branch = Some((dest, int_cc(op)));
+                return Ok(());
             }
             emit!(self, "\tset{}\t%al", int_cc(op));
         }
