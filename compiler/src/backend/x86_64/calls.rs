@@ -324,6 +324,7 @@ impl FnEmitter<'_, '_> {
                     emit!(self, "\tmovl\t${}, %eax", lay.sses_used);
                 }
                 let local = self.cx.is_defined(name);
+                self.flush();
                 self.out.push_str("\tcall\t");
                 crate::backend::push_symbol(self.out, name);
                 if !local {

@@ -392,6 +392,7 @@ impl FnEmitter<'_, '_> {
 
     pub(super) fn inline_asm(&mut self, asm: &InlineAsm) -> Result<(), BackendError> {
         if is_basic_asm(asm) {
+            self.flush();
             self.out.push('\t');
             self.out.push_str(&asm.template);
             self.out.push('\n');
@@ -472,6 +473,7 @@ impl FnEmitter<'_, '_> {
                 }
             }
         }
+        self.flush();
         self.out.push('\t');
         self.out.push_str(&text);
         self.out.push('\n');

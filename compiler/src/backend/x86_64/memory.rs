@@ -40,7 +40,7 @@ impl FnEmitter<'_, '_> {
         } else {
             let size = ty.size().max(1);
             self.load_mem(&src, size, false, Gpr::Rax);
-            self.store_mem(Gpr::Rax, size, &m);
+            self.store_sized(Gpr::Rax, size, dest)?;
         }
         Ok(())
     }
@@ -77,7 +77,7 @@ impl FnEmitter<'_, '_> {
         if self.layout.home(dest).is_address() {
             return Ok(()); // recomputed where used
         }
-        let m = self.slot(dest)?;
+        self.slot(dest)?;
         let off_ty = self.types.of_operand(offset);
         let off_ty = if off_ty.is_int_or_ptr() { off_ty } else { IrType::I64 };
         let konst = offset
@@ -111,19 +111,16 @@ impl FnEmitter<'_, '_> {
                 emit!(self, "\taddq\t%rcx, %rax");
             }
         }
-        emit!(self, "\tmovq\t%rax, {m}");
-        Ok(())
+        self.store_sized(Gpr::Rax, 8, dest)
     }
 
     pub(super) fn global_addr(&mut self, dest: Value, name: &str) -> Result<(), BackendError> {
         if self.layout.home(dest).is_address() {
             return Ok(()); // recomputed where used
         }
-        let m = self.slot(dest)?;
         let kind = self.symbol_kind(name);
         self.symbol_base(name, kind, Gpr::Rax);
-        emit!(self, "\tmovq\t%rax, {m}");
-        Ok(())
+        self.store_sized(Gpr::Rax, 8, dest)
     }
 
     pub(super) fn dyn_alloca(&mut self, dest: Value, size: &Operand, align: usize) -> Result<(), BackendError> {
@@ -158,10 +155,8 @@ impl FnEmitter<'_, '_> {
     pub(super) fn atomic_load(&mut self, dest: Value, ptr: Value, ty: IrType) -> Result<(), BackendError> {
         let size = self.atomic_size(ty)?;
         let src = self.addr_of(ptr, AddressSpace::Default, Gpr::R11)?;
-        let m = self.slot(dest)?;
         self.load_mem(&src, size, false, Gpr::Rax);
-        self.store_mem(Gpr::Rax, size, &m);
-        Ok(())
+        self.store_sized(Gpr::Rax, size, dest)
     }
 
     pub(super) fn atomic_store(
@@ -249,9 +244,7 @@ impl FnEmitter<'_, '_> {
                 emit!(self, "\tjne\t.Ltmp{again}");
             }
         }
-        let m = self.slot(dest)?;
-        self.store_mem(Gpr::Rax, size, &m);
-        Ok(())
+        self.store_sized(Gpr::Rax, size, dest)
     }
 
     pub(super) fn atomic_cmpxchg(

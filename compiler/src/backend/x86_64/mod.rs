@@ -50,9 +50,11 @@ use regs::{Gpr, Mem};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write as _;
 
-/// Writes one line of assembly to the emitter's output.
+/// Writes one line of assembly to the emitter's output (after the store a
+/// forwarded result still owes, see [`FnEmitter::flush`]).
 macro_rules! emit {
     ($e:expr, $($arg:tt)*) => {{
+        $e.flush();
         let _ = writeln!($e.out, $($arg)*);
     }};
 }
@@ -112,6 +114,18 @@ enum SymbolKind {
     ThreadLocal,
 }
 
+/// A result kept in a register for the instruction that follows it.
+#[derive(Clone, Debug)]
+struct PendingStore {
+    value: Value,
+    reg: Gpr,
+    /// Bytes of the value (1, 2, 4 or 8).
+    size: usize,
+    slot: Mem,
+    /// The value's only reader is the next instruction: the store can go.
+    single_use: bool,
+}
+
 /// Which second return register a call's result is read from afterwards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SecondReturn {
@@ -149,6 +163,12 @@ pub(crate) struct FnEmitter<'a, 'm> {
     fused_compares: FxHashSet<Value>,
     /// The compare whose flags the next conditional branch tests, and its condition.
     pending_branch: Option<(Value, &'static str)>,
+    /// A result still in its register whose store to the slot is deferred
+    /// until the next line of assembly (see [`FnEmitter::flush`]).
+    pending_store: Option<PendingStore>,
+    /// How many times each value is read (operand occurrences), and whether
+    /// it has more than one definition (a copy after phi elimination).
+    use_counts: Vec<u32>,
     block_index: usize,
     inst_index: usize,
 }
@@ -229,6 +249,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             }
         }
         let fused_compares = fusable_compares(f);
+        let use_counts = use_counts(f, types.len());
         callee_saved.sort();
         let saved = callee_saved.into_iter().map(|g| (g, layout.reserve(8, 8))).collect();
         let asm_spill = layout.reserve(16 * max_outputs as u32, 16);
@@ -253,6 +274,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             sets_second,
             fused_compares,
             pending_branch: None,
+            pending_store: None,
+            use_counts,
             block_index: 0,
             inst_index: 0,
         })
@@ -368,8 +391,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
             }
             Home::Slot(off) => {
-                let m = self.area(off);
-                emit!(self, "\tmovq\t{m}, {}", scratch.q());
+                if !self.take_forwarded(ptr, 8, false, scratch) {
+                    let m = self.area(off);
+                    emit!(self, "\tmovq\t{m}, {}", scratch.q());
+                }
                 Ok(through(scratch, 0))
             }
             Home::None => Err(self.err(format!("{ptr} is used but never defined"))),
@@ -415,6 +440,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 self.mov_imm(imm, r);
             }
             Operand::Value(v) => match self.layout.home(*v) {
+                Home::Slot(_) if self.take_forwarded(*v, ty.size().clamp(1, 8), signed, r) => {}
                 Home::Slot(off) => {
                     let m = self.area(off);
                     self.load_mem(&m, ty.size(), signed, r);
@@ -465,9 +491,61 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
 
     /// Stores `r` into the slot of `v` at the width of `ty`.
     fn store(&mut self, r: Gpr, ty: IrType, v: Value) -> Result<(), BackendError> {
+        self.store_sized(r, ty.size().clamp(1, 8), v)
+    }
+
+    /// As [`FnEmitter::store`] for a value of `size` bytes.
+    fn store_sized(&mut self, r: Gpr, size: usize, v: Value) -> Result<(), BackendError> {
         let m = self.slot(v)?;
-        self.store_mem(r, ty.size().clamp(1, 8), &m);
+        self.flush();
+        // Keep the result in `r`: the next instruction may read it from there.
+        self.pending_store = Some(PendingStore {
+            value: v,
+            reg: r,
+            size,
+            slot: m,
+            single_use: self.use_counts.get(v.0 as usize) == Some(&1),
+        });
         Ok(())
+    }
+
+    /// Emits the store a forwarded result still owes. Every line of
+    /// assembly goes through here first, so memory is up to date whenever
+    /// anything but the forwarded read happens.
+    fn flush(&mut self) {
+        if let Some(p) = self.pending_store.take() {
+            let s = regs::suffix(p.size);
+            let _ = writeln!(self.out, "\tmov{s}\t{}, {}", p.reg.name(p.size), p.slot);
+        }
+    }
+
+    /// Reads value `v` of `size` bytes into `r`, extended by `signed`, from the
+    /// register a forwarded result is in; false when `v` is not forwarded.
+    fn take_forwarded(&mut self, v: Value, size: usize, signed: bool, r: Gpr) -> bool {
+        match &self.pending_store {
+            Some(p) if p.value == v && p.size == size => {}
+            _ => return false,
+        }
+        let Some(p) = self.pending_store.take() else {
+            return false;
+        };
+        if !p.single_use {
+            let s = regs::suffix(p.size);
+            let _ = writeln!(self.out, "\tmov{s}\t{}, {}", p.reg.name(p.size), p.slot);
+        }
+        let (from, to) = (p.reg, r);
+        let line = match (size, signed) {
+            (1, true) => format!("movsbq\t{}, {}", from.name(1), to.q()),
+            (1, false) => format!("movzbl\t{}, {}", from.name(1), to.l()),
+            (2, true) => format!("movswq\t{}, {}", from.name(2), to.q()),
+            (2, false) => format!("movzwl\t{}, {}", from.name(2), to.l()),
+            (4, true) => format!("movslq\t{}, {}", from.l(), to.q()),
+            (4, false) => format!("movl\t{}, {}", from.l(), to.l()),
+            _ if from == to => return true,
+            _ => format!("movq\t{}, {}", from.q(), to.q()),
+        };
+        let _ = writeln!(self.out, "\t{line}");
+        true
     }
 
     /// The memory image of a constant stored as a `ty` (16 bytes, little-endian).
@@ -672,6 +750,19 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         emit!(self, "\ttestq\t%rax, %rax");
                         Ok(None)
                     }
+                    Home::Slot(_)
+                        if !ty.is_128()
+                            && self
+                                .pending_store
+                                .as_ref()
+                                .is_some_and(|p| p.value == *v && p.size == Self::cond_size(ty) && p.single_use) =>
+                    {
+                        let size = Self::cond_size(ty);
+                        let reg = self.pending_store.take().map(|p| p.reg).unwrap_or(Gpr::Rax);
+                        let r = reg.name(size);
+                        emit!(self, "\ttest{}\t{r}, {r}", regs::suffix(size));
+                        Ok(None)
+                    }
                     Home::Slot(off) => {
                         let m = self.area(off);
                         if ty.is_128() {
@@ -807,9 +898,8 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             InlineAsm(asm) => self.inline_asm(asm)?,
             Intrinsic { dest, op, args, .. } => self.intrinsic(*dest, *op, args)?,
             LabelAddr { dest, label } => {
-                let m = self.slot(*dest)?;
                 emit!(self, "\tleaq\t.LBB{}(%rip), %rax", label.0);
-                emit!(self, "\tmovq\t%rax, {m}");
+                self.store_sized(Gpr::Rax, 8, *dest)?;
             }
         }
         self.inst_index += 1;
@@ -873,6 +963,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             }
             Terminator::Unreachable => emit!(self, "\tud2"),
         }
+        self.flush();
         self.block_index += 1;
         Ok(())
     }
@@ -922,4 +1013,36 @@ fn fusable_compares(f: &IrFunction) -> FxHashSet<Value> {
     }
     candidates.retain(|v| uses.get(v) == Some(&1));
     candidates
+}
+
+/// How many times each value is read, counting every operand occurrence
+/// (`add %1, %1` reads `%1` twice); a value defined more than once (a copy
+/// after phi elimination) gets `u32::MAX` so that it is never forwarded.
+fn use_counts(f: &IrFunction, n: usize) -> Vec<u32> {
+    let mut uses = vec![0u32; n];
+    let mut defs = vec![0u8; n];
+    let bump = |v: Value, uses: &mut Vec<u32>| {
+        let i = v.0 as usize;
+        if i >= uses.len() {
+            uses.resize(i + 1, 0);
+        }
+        uses[i] = uses[i].saturating_add(1);
+    };
+    for b in &f.blocks {
+        for inst in &b.instructions {
+            inst.for_each_used_value(|v| bump(v, &mut uses));
+            inst.for_each_def(|v| {
+                if let Some(d) = defs.get_mut(v.0 as usize) {
+                    *d = d.saturating_add(1);
+                }
+            });
+        }
+        b.terminator.for_each_used_value(|v| bump(v, &mut uses));
+    }
+    for (u, d) in uses.iter_mut().zip(&defs) {
+        if *d > 1 {
+            *u = u32::MAX;
+        }
+    }
+    uses
 }

@@ -381,7 +381,7 @@ impl FnEmitter<'_, '_> {
         match (from.is_float(), to.is_float()) {
             (false, false) => {
                 self.load(src, from, Gpr::Rax)?;
-                self.store_mem(Gpr::Rax, to.size(), &m);
+                self.store_sized(Gpr::Rax, to.size(), dest)?;
             }
             (false, true) => {
                 self.load(src, from, Gpr::Rax)?;
@@ -432,7 +432,7 @@ impl FnEmitter<'_, '_> {
                     IrType::U32 | IrType::I64 => emit!(self, "\tcvtt{f}2si\t%xmm0, %rax"),
                     _ => emit!(self, "\tcvtt{f}2si\t%xmm0, %eax"),
                 }
-                self.store_mem(Gpr::Rax, to.size(), &m);
+                self.store_sized(Gpr::Rax, to.size(), dest)?;
             }
             (true, true) => {
                 if from == to {
