@@ -7,7 +7,16 @@
 //! the x87 stack for `long double`), computes, and stores the result. No
 //! value is kept in a register across instructions, so calls, inline asm and
 //! `asm goto` edges need no register bookkeeping. `r10` and `r11` are the
-//! emitter's address temporaries.
+//! emitter's address temporaries. Three local improvements keep the code
+//! (and the assembler's work) small without changing that model:
+//!
+//! - addresses defined once by `globaladdr` or a constant-offset `gep` are
+//!   rematerialized into memory operands (`sym+8(%rip)`, `-40(%rbp)`);
+//! - an integer `cmp` read only by the block's `condbr` leaves its result in
+//!   the flags (`cmp; jl`), never in a slot;
+//! - a result stays in its register for the next instruction: its store is
+//!   deferred until the next line of assembly ([`FnEmitter::flush`], called
+//!   by `emit!`), and dropped when that instruction is its only reader.
 //!
 //! The frame, from `%rbp` down: saved `%rbp` at `0(%rbp)`, then the locals
 //! area ([`FrameLayout`]) holding, in order, the `alloca` objects (zeroed in
