@@ -15,7 +15,7 @@
 //! - an integer `cmp` read only by the block's `condbr` leaves its result in
 //!   the flags (`cmp; jl`), never in a slot;
 //! - a result stays in its register for the next instruction: its store is
-//!   deferred until the next line of assembly ([`FnEmitter::flush`], called
+//!   deferred until the next line of assembly (`FnEmitter::flush`, called
 //!   by `emit!`), and dropped when that instruction is its only reader.
 //!
 //! The frame, from `%rbp` down: saved `%rbp` at `0(%rbp)`, then the locals
