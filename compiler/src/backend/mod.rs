@@ -217,6 +217,13 @@ pub fn push_symbol(out: &mut String, name: &str) {
     }
 }
 
+/// Writes `name` as an assembler symbol to a formatter (see [`push_symbol`]).
+pub fn write_symbol(f: &mut impl std::fmt::Write, name: &str) -> std::fmt::Result {
+    let mut s = String::new();
+    push_symbol(&mut s, name);
+    f.write_str(&s)
+}
+
 /// A symbol as a string (see [`push_symbol`]).
 pub fn symbol(name: &str) -> String {
     let mut s = String::new();

@@ -39,8 +39,8 @@ impl FnEmitter<'_, '_> {
             emit!(self, "\tmovq\t%rdx, {}", m.at(8));
         } else {
             let size = ty.size().max(1);
-            self.load_mem(src, size, false, Gpr::Rax);
-            self.store_mem(Gpr::Rax, size, m);
+            self.load_mem(&src, size, false, Gpr::Rax);
+            self.store_sized(Gpr::Rax, size, dest)?;
         }
         Ok(())
     }
@@ -53,7 +53,7 @@ impl FnEmitter<'_, '_> {
         seg: AddressSpace,
     ) -> Result<(), BackendError> {
         let dst = self.addr_of(ptr, seg, Gpr::R11)?;
-        self.store_operand(val, ty, dst)
+        self.store_operand(val, ty, &dst)
     }
 
     pub(super) fn memcpy(&mut self, dest: Value, src: Value, size: usize) -> Result<(), BackendError> {
@@ -63,7 +63,7 @@ impl FnEmitter<'_, '_> {
         if size <= 64 {
             let d = self.addr_of(dest, AddressSpace::Default, Gpr::R10)?;
             let s = self.addr_of(src, AddressSpace::Default, Gpr::R11)?;
-            self.copy_mem(s, d, size);
+            self.copy_mem(&s, &d, size);
         } else {
             self.load_int(&Operand::Value(src), IrType::Ptr, false, Gpr::Rsi)?;
             self.load_int(&Operand::Value(dest), IrType::Ptr, false, Gpr::Rdi)?;
@@ -74,7 +74,10 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn gep(&mut self, dest: Value, base: Value, offset: &Operand) -> Result<(), BackendError> {
-        let m = self.slot(dest)?;
+        if self.layout.home(dest).is_address() {
+            return Ok(()); // recomputed where used
+        }
+        self.slot(dest)?;
         let off_ty = self.types.of_operand(offset);
         let off_ty = if off_ty.is_int_or_ptr() { off_ty } else { IrType::I64 };
         let konst = offset
@@ -108,23 +111,16 @@ impl FnEmitter<'_, '_> {
                 emit!(self, "\taddq\t%rcx, %rax");
             }
         }
-        emit!(self, "\tmovq\t%rax, {m}");
-        Ok(())
+        self.store_sized(Gpr::Rax, 8, dest)
     }
 
     pub(super) fn global_addr(&mut self, dest: Value, name: &str) -> Result<(), BackendError> {
-        let m = self.slot(dest)?;
-        let sym = crate::backend::symbol(name);
-        if self.cx.thread_local.contains(name) {
-            emit!(self, "\tmovq\t%fs:0, %rax");
-            emit!(self, "\taddq\t{sym}@gottpoff(%rip), %rax");
-        } else if self.cx.is_defined(name) || name.starts_with(".L") {
-            emit!(self, "\tleaq\t{sym}(%rip), %rax");
-        } else {
-            emit!(self, "\tmovq\t{sym}@GOTPCREL(%rip), %rax");
+        if self.layout.home(dest).is_address() {
+            return Ok(()); // recomputed where used
         }
-        emit!(self, "\tmovq\t%rax, {m}");
-        Ok(())
+        let kind = self.symbol_kind(name);
+        self.symbol_base(name, kind, Gpr::Rax);
+        self.store_sized(Gpr::Rax, 8, dest)
     }
 
     pub(super) fn dyn_alloca(&mut self, dest: Value, size: &Operand, align: usize) -> Result<(), BackendError> {
@@ -159,10 +155,8 @@ impl FnEmitter<'_, '_> {
     pub(super) fn atomic_load(&mut self, dest: Value, ptr: Value, ty: IrType) -> Result<(), BackendError> {
         let size = self.atomic_size(ty)?;
         let src = self.addr_of(ptr, AddressSpace::Default, Gpr::R11)?;
-        let m = self.slot(dest)?;
-        self.load_mem(src, size, false, Gpr::Rax);
-        self.store_mem(Gpr::Rax, size, m);
-        Ok(())
+        self.load_mem(&src, size, false, Gpr::Rax);
+        self.store_sized(Gpr::Rax, size, dest)
     }
 
     pub(super) fn atomic_store(
@@ -250,9 +244,7 @@ impl FnEmitter<'_, '_> {
                 emit!(self, "\tjne\t.Ltmp{again}");
             }
         }
-        let m = self.slot(dest)?;
-        self.store_mem(Gpr::Rax, size, m);
-        Ok(())
+        self.store_sized(Gpr::Rax, size, dest)
     }
 
     pub(super) fn atomic_cmpxchg(
@@ -275,7 +267,7 @@ impl FnEmitter<'_, '_> {
             emit!(self, "\tsete\t%al");
             emit!(self, "\tmovb\t%al, {m}");
         } else {
-            self.store_mem(Gpr::Rax, size, m);
+            self.store_mem(Gpr::Rax, size, &m);
         }
         Ok(())
     }

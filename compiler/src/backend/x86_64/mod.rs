@@ -7,7 +7,16 @@
 //! the x87 stack for `long double`), computes, and stores the result. No
 //! value is kept in a register across instructions, so calls, inline asm and
 //! `asm goto` edges need no register bookkeeping. `r10` and `r11` are the
-//! emitter's address temporaries.
+//! emitter's address temporaries. Three local improvements keep the code
+//! (and the assembler's work) small without changing that model:
+//!
+//! - addresses defined once by `globaladdr` or a constant-offset `gep` are
+//!   rematerialized into memory operands (`sym+8(%rip)`, `-40(%rbp)`);
+//! - an integer `cmp` read only by the block's `condbr` leaves its result in
+//!   the flags (`cmp; jl`), never in a slot;
+//! - a result stays in its register for the next instruction: its store is
+//!   deferred until the next line of assembly (`FnEmitter::flush`, called
+//!   by `emit!`), and dropped when that instruction is its only reader.
 //!
 //! The frame, from `%rbp` down: saved `%rbp` at `0(%rbp)`, then the locals
 //! area ([`FrameLayout`]) holding, in order, the `alloca` objects (zeroed in
@@ -47,12 +56,14 @@ use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
 use abi::{ArgLoc, CallLayout};
 use regs::{Gpr, Mem};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write as _;
 
-/// Writes one line of assembly to the emitter's output.
+/// Writes one line of assembly to the emitter's output (after the store a
+/// forwarded result still owes, see [`FnEmitter::flush`]).
 macro_rules! emit {
     ($e:expr, $($arg:tt)*) => {{
+        $e.flush();
         let _ = writeln!($e.out, $($arg)*);
     }};
 }
@@ -101,6 +112,29 @@ enum ParamHome {
     IncomingAddr(i64),
 }
 
+/// How a symbol's address is formed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SymbolKind {
+    /// Defined in this module: PC-relative.
+    Local,
+    /// Defined elsewhere: loaded from the GOT.
+    Got,
+    /// Thread-local: the thread pointer plus the offset from the GOT (initial exec).
+    ThreadLocal,
+}
+
+/// A result kept in a register for the instruction that follows it.
+#[derive(Clone, Debug)]
+struct PendingStore {
+    value: Value,
+    reg: Gpr,
+    /// Bytes of the value (1, 2, 4 or 8).
+    size: usize,
+    slot: Mem,
+    /// The value's only reader is the next instruction: the store can go.
+    single_use: bool,
+}
+
 /// Which second return register a call's result is read from afterwards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SecondReturn {
@@ -133,6 +167,17 @@ pub(crate) struct FnEmitter<'a, 'm> {
     second_returns: FxHashMap<(usize, usize), SecondReturn>,
     /// The second return register this function sets (`setret*second`).
     sets_second: Option<SecondReturn>,
+    /// Integer compares whose only use is the conditional branch right
+    /// after them: they leave their result in the flags only.
+    fused_compares: FxHashSet<Value>,
+    /// The compare whose flags the next conditional branch tests, and its condition.
+    pending_branch: Option<(Value, &'static str)>,
+    /// A result still in its register whose store to the slot is deferred
+    /// until the next line of assembly (see [`FnEmitter::flush`]).
+    pending_store: Option<PendingStore>,
+    /// How many times each value is read (operand occurrences), and whether
+    /// it has more than one definition (a copy after phi elimination).
+    use_counts: Vec<u32>,
     block_index: usize,
     inst_index: usize,
 }
@@ -212,6 +257,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
             }
         }
+        let fused_compares = fusable_compares(f);
+        let use_counts = use_counts(f, types.len());
         callee_saved.sort();
         let saved = callee_saved.into_iter().map(|g| (g, layout.reserve(8, 8))).collect();
         let asm_spill = layout.reserve(16 * max_outputs as u32, 16);
@@ -234,6 +281,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             asm_spill,
             second_returns,
             sets_second,
+            fused_compares,
+            pending_branch: None,
+            pending_store: None,
+            use_counts,
             block_index: 0,
             inst_index: 0,
         })
@@ -248,12 +299,17 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         Mem::new(Gpr::Rbp, off as i64 - self.layout.size() as i64)
     }
 
-    /// The slot of `v` (a value that is not an `alloca` address).
+    /// The memory operand of a locals-area offset that may lie outside the area.
+    fn frame_mem(&self, off: i64) -> Mem {
+        Mem::new(Gpr::Rbp, off - self.layout.size() as i64)
+    }
+
+    /// The slot of `v` (a value that is not an address).
     fn slot(&self, v: Value) -> Result<Mem, BackendError> {
         match self.layout.home(v) {
             Home::Slot(off) => Ok(self.area(off)),
-            Home::Alloca { .. } => Err(self.err(format!("{v} is an alloca address, not a slot"))),
             Home::None => Err(self.err(format!("{v} is used but never defined"))),
+            _ => Err(self.err(format!("{v} is an address, not a slot"))),
         }
     }
 
@@ -267,29 +323,94 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         }
     }
 
-    /// The memory a pointer value addresses: an alloca's object directly,
-    /// otherwise the pointer is loaded into `scratch`.
-    fn addr_of(&mut self, ptr: Value, seg: crate::ir::types::AddressSpace, scratch: Gpr) -> Result<Mem, BackendError> {
-        match self.layout.home(ptr) {
-            Home::Alloca { offset, align } if align <= 16 && seg == crate::ir::types::AddressSpace::Default => {
-                Ok(self.area(offset))
+    /// Where a symbol's address comes from.
+    fn symbol_kind(&self, name: &str) -> SymbolKind {
+        if self.cx.thread_local.contains(name) {
+            SymbolKind::ThreadLocal
+        } else if self.cx.is_defined(name) || name.starts_with(".L") {
+            SymbolKind::Local
+        } else {
+            SymbolKind::Got
+        }
+    }
+
+    /// Loads the base address of a symbol that is not PC-relative into `r`.
+    fn symbol_base(&mut self, name: &str, kind: SymbolKind, r: Gpr) {
+        let sym = crate::backend::symbol(name);
+        match kind {
+            SymbolKind::ThreadLocal => {
+                emit!(self, "\tmovq\t%fs:0, {}", r.q());
+                emit!(self, "\taddq\t{sym}@gottpoff(%rip), {}", r.q());
             }
-            Home::Alloca { offset, align } => {
-                self.alloca_address(offset, align, scratch);
-                Ok(Mem {
-                    seg,
-                    ..Mem::new(scratch, 0)
-                })
+            SymbolKind::Got => emit!(self, "\tmovq\t{sym}@GOTPCREL(%rip), {}", r.q()),
+            SymbolKind::Local => emit!(self, "\tleaq\t{sym}(%rip), {}", r.q()),
+        }
+    }
+
+    /// Puts the address an address home stands for into `r`.
+    fn materialize(&mut self, home: Home, r: Gpr) {
+        match home {
+            Home::Alloca { offset, align } => self.alloca_address(offset, align, r),
+            Home::FrameAddr(o) => {
+                let m = self.frame_mem(o);
+                emit!(self, "\tleaq\t{m}, {}", r.q());
+            }
+            Home::SymbolAddr { sym, offset } => {
+                let name = self.layout.symbol(sym).clone();
+                match self.symbol_kind(&name) {
+                    SymbolKind::Local => {
+                        let m = Mem::rip(name, offset);
+                        emit!(self, "\tleaq\t{m}, {}", r.q());
+                    }
+                    kind => {
+                        self.symbol_base(&name, kind, r);
+                        if offset != 0 {
+                            emit!(self, "\tleaq\t{offset}({}), {}", r.q(), r.q());
+                        }
+                    }
+                }
+            }
+            Home::Slot(_) | Home::None => {}
+        }
+    }
+
+    /// The memory a pointer value addresses: a frame object or a symbol
+    /// directly, otherwise through the pointer loaded into `scratch`.
+    fn addr_of(&mut self, ptr: Value, seg: crate::ir::types::AddressSpace, scratch: Gpr) -> Result<Mem, BackendError> {
+        let plain = seg == crate::ir::types::AddressSpace::Default;
+        let through = |base: Gpr, disp: i64| Mem {
+            seg,
+            ..Mem::new(base, disp)
+        };
+        match self.layout.home(ptr) {
+            Home::Alloca { offset, align } if align <= 16 && plain => Ok(self.area(offset)),
+            Home::FrameAddr(o) if plain => Ok(self.frame_mem(o)),
+            Home::SymbolAddr { sym, offset } => {
+                let name = self.layout.symbol(sym).clone();
+                match self.symbol_kind(&name) {
+                    SymbolKind::Local if plain => Ok(Mem::rip(name, offset)),
+                    SymbolKind::Local => {
+                        self.materialize(Home::SymbolAddr { sym, offset }, scratch);
+                        Ok(through(scratch, 0))
+                    }
+                    kind => {
+                        self.symbol_base(&name, kind, scratch);
+                        Ok(through(scratch, offset))
+                    }
+                }
             }
             Home::Slot(off) => {
-                let m = self.area(off);
-                emit!(self, "\tmovq\t{m}, {}", scratch.q());
-                Ok(Mem {
-                    seg,
-                    ..Mem::new(scratch, 0)
-                })
+                if !self.take_forwarded(ptr, 8, false, scratch) {
+                    let m = self.area(off);
+                    emit!(self, "\tmovq\t{m}, {}", scratch.q());
+                }
+                Ok(through(scratch, 0))
             }
             Home::None => Err(self.err(format!("{ptr} is used but never defined"))),
+            h => {
+                self.materialize(h, scratch);
+                Ok(through(scratch, 0))
+            }
         }
     }
 
@@ -328,19 +449,20 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 self.mov_imm(imm, r);
             }
             Operand::Value(v) => match self.layout.home(*v) {
-                Home::Alloca { offset, align } => self.alloca_address(offset, align, r),
+                Home::Slot(_) if self.take_forwarded(*v, ty.size().clamp(1, 8), signed, r) => {}
                 Home::Slot(off) => {
                     let m = self.area(off);
-                    self.load_mem(m, ty.size(), signed, r);
+                    self.load_mem(&m, ty.size(), signed, r);
                 }
                 Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                h => self.materialize(h, r),
             },
         }
         Ok(())
     }
 
     /// `r = the size-byte integer at m`, extended to 64 bits.
-    fn load_mem(&mut self, m: Mem, size: usize, signed: bool, r: Gpr) {
+    fn load_mem(&mut self, m: &Mem, size: usize, signed: bool, r: Gpr) {
         match (size, signed) {
             (1, true) => emit!(self, "\tmovsbq\t{m}, {}", r.q()),
             (1, false) => emit!(self, "\tmovzbl\t{m}, {}", r.l()),
@@ -371,16 +493,68 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 
     /// Stores the low `size` bytes of `r` to `m`.
-    fn store_mem(&mut self, r: Gpr, size: usize, m: Mem) {
+    fn store_mem(&mut self, r: Gpr, size: usize, m: &Mem) {
         let s = regs::suffix(size);
         emit!(self, "\tmov{s}\t{}, {m}", r.name(size));
     }
 
     /// Stores `r` into the slot of `v` at the width of `ty`.
     fn store(&mut self, r: Gpr, ty: IrType, v: Value) -> Result<(), BackendError> {
+        self.store_sized(r, ty.size().clamp(1, 8), v)
+    }
+
+    /// As [`FnEmitter::store`] for a value of `size` bytes.
+    fn store_sized(&mut self, r: Gpr, size: usize, v: Value) -> Result<(), BackendError> {
         let m = self.slot(v)?;
-        self.store_mem(r, ty.size().clamp(1, 8), m);
+        self.flush();
+        // Keep the result in `r`: the next instruction may read it from there.
+        self.pending_store = Some(PendingStore {
+            value: v,
+            reg: r,
+            size,
+            slot: m,
+            single_use: self.use_counts.get(v.0 as usize) == Some(&1),
+        });
         Ok(())
+    }
+
+    /// Emits the store a forwarded result still owes. Every line of
+    /// assembly goes through here first, so memory is up to date whenever
+    /// anything but the forwarded read happens.
+    fn flush(&mut self) {
+        if let Some(p) = self.pending_store.take() {
+            let s = regs::suffix(p.size);
+            let _ = writeln!(self.out, "\tmov{s}\t{}, {}", p.reg.name(p.size), p.slot);
+        }
+    }
+
+    /// Reads value `v` of `size` bytes into `r`, extended by `signed`, from the
+    /// register a forwarded result is in; false when `v` is not forwarded.
+    fn take_forwarded(&mut self, v: Value, size: usize, signed: bool, r: Gpr) -> bool {
+        match &self.pending_store {
+            Some(p) if p.value == v && p.size == size => {}
+            _ => return false,
+        }
+        let Some(p) = self.pending_store.take() else {
+            return false;
+        };
+        if !p.single_use {
+            let s = regs::suffix(p.size);
+            let _ = writeln!(self.out, "\tmov{s}\t{}, {}", p.reg.name(p.size), p.slot);
+        }
+        let (from, to) = (p.reg, r);
+        let line = match (size, signed) {
+            (1, true) => format!("movsbq\t{}, {}", from.name(1), to.q()),
+            (1, false) => format!("movzbl\t{}, {}", from.name(1), to.l()),
+            (2, true) => format!("movswq\t{}, {}", from.name(2), to.q()),
+            (2, false) => format!("movzwl\t{}, {}", from.name(2), to.l()),
+            (4, true) => format!("movslq\t{}, {}", from.l(), to.q()),
+            (4, false) => format!("movl\t{}, {}", from.l(), to.l()),
+            _ if from == to => return true,
+            _ => format!("movq\t{}, {}", from.q(), to.q()),
+        };
+        let _ = writeln!(self.out, "\t{line}");
+        true
     }
 
     /// The memory image of a constant stored as a `ty` (16 bytes, little-endian).
@@ -392,7 +566,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 
     /// Stores constant `c` of type `ty` into `m` (via `rax` when it does not fit an immediate).
-    fn store_const(&mut self, c: &IrConst, ty: IrType, m: Mem) {
+    fn store_const(&mut self, c: &IrConst, ty: IrType, m: &Mem) {
         let img = Self::const_image(c, ty);
         let size = ty.size().max(1);
         let mut at = 0;
@@ -430,7 +604,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 
     /// Copies `size` bytes (a multiple of 8, or 1/2/4) from `src` to `dst` through `rax`.
-    fn copy_mem(&mut self, src: Mem, dst: Mem, size: usize) {
+    fn copy_mem(&mut self, src: &Mem, dst: &Mem, size: usize) {
         let mut at = 0i64;
         let mut left = size;
         while left > 0 {
@@ -453,20 +627,20 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 
     /// Stores operand `op` of type `ty` (all its bytes) into `m`: the generic value move.
-    fn store_operand(&mut self, op: &Operand, ty: IrType, m: Mem) -> Result<(), BackendError> {
+    fn store_operand(&mut self, op: &Operand, ty: IrType, m: &Mem) -> Result<(), BackendError> {
         match op {
             Operand::Const(c) => self.store_const(c, ty, m),
             Operand::Value(v) => match self.layout.home(*v) {
                 Home::Slot(off) => {
                     let src = self.area(off);
                     let size = if ty.size() > 8 { 16 } else { ty.size().max(1) };
-                    self.copy_mem(src, m, size);
-                }
-                Home::Alloca { offset, align } => {
-                    self.alloca_address(offset, align, Gpr::Rax);
-                    self.store_mem(Gpr::Rax, ty.size().clamp(1, 8), m);
+                    self.copy_mem(&src, m, size);
                 }
                 Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                h => {
+                    self.materialize(h, Gpr::Rax);
+                    self.store_mem(Gpr::Rax, ty.size().clamp(1, 8), m);
+                }
             },
         }
         Ok(())
@@ -574,8 +748,30 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             Operand::Value(v) => {
                 let ty = self.types.of(*v);
                 match self.layout.home(*v) {
-                    Home::Alloca { .. } => Ok(Some(true)),
+                    Home::Alloca { .. } | Home::FrameAddr(_) => Ok(Some(true)),
                     Home::None => Err(self.err(format!("{v} is used but never defined"))),
+                    h @ Home::SymbolAddr { sym, .. } => {
+                        // A weak undefined symbol's address may be null.
+                        if self.symbol_kind(self.layout.symbol(sym)) != SymbolKind::Got {
+                            return Ok(Some(true));
+                        }
+                        self.materialize(h, Gpr::Rax);
+                        emit!(self, "\ttestq\t%rax, %rax");
+                        Ok(None)
+                    }
+                    Home::Slot(_)
+                        if !ty.is_128()
+                            && self
+                                .pending_store
+                                .as_ref()
+                                .is_some_and(|p| p.value == *v && p.size == Self::cond_size(ty) && p.single_use) =>
+                    {
+                        let size = Self::cond_size(ty);
+                        let reg = self.pending_store.take().map(|p| p.reg).unwrap_or(Gpr::Rax);
+                        let r = reg.name(size);
+                        emit!(self, "\ttest{}\t{r}, {r}", regs::suffix(size));
+                        Ok(None)
+                    }
                     Home::Slot(off) => {
                         let m = self.area(off);
                         if ty.is_128() {
@@ -643,7 +839,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             Copy { dest, src } => {
                 let ty = self.types.of(*dest);
                 let m = self.slot(*dest)?;
-                self.store_operand(src, ty, m)?;
+                self.store_operand(src, ty, &m)?;
             }
             Select {
                 dest,
@@ -694,26 +890,25 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
                 let ty = self.types.of(*dest);
                 let src = self.area(self.ret2);
                 let m = self.slot(*dest)?;
-                self.copy_mem(src, m, if ty == IrType::F128 { 16 } else { 8 });
+                self.copy_mem(&src, &m, if ty == IrType::F128 { 16 } else { 8 });
             }
             SetReturnF64Second { src } => {
                 let m = self.area(self.ret2);
-                self.store_operand(src, IrType::F64, m)?;
+                self.store_operand(src, IrType::F64, &m)?;
             }
             SetReturnF32Second { src } => {
                 let m = self.area(self.ret2);
-                self.store_operand(src, IrType::F32, m)?;
+                self.store_operand(src, IrType::F32, &m)?;
             }
             SetReturnF128Second { src } => {
                 let m = self.area(self.ret2);
-                self.store_operand(src, IrType::F128, m)?;
+                self.store_operand(src, IrType::F128, &m)?;
             }
             InlineAsm(asm) => self.inline_asm(asm)?,
             Intrinsic { dest, op, args, .. } => self.intrinsic(*dest, *op, args)?,
             LabelAddr { dest, label } => {
-                let m = self.slot(*dest)?;
                 emit!(self, "\tleaq\t.LBB{}(%rip), %rax", label.0);
-                emit!(self, "\tmovq\t%rax, {m}");
+                self.store_sized(Gpr::Rax, 8, *dest)?;
             }
         }
         self.inst_index += 1;
@@ -726,6 +921,21 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             Terminator::Branch(b) => {
                 if next != Some(*b) {
                     emit!(self, "\tjmp\t{}", block_label(*b));
+                }
+            }
+            Terminator::CondBranch {
+                cond,
+                true_label,
+                false_label,
+            } if self.pending_branch.is_some_and(|(v, _)| Operand::Value(v) == *cond) => {
+                let (_, cc) = self.pending_branch.take().unwrap_or((Value(0), "ne"));
+                if next == Some(*true_label) {
+                    emit!(self, "\tj{}\t{}", ops::inverse_cc(cc), block_label(*false_label));
+                } else {
+                    emit!(self, "\tj{cc}\t{}", block_label(*true_label));
+                    if next != Some(*false_label) {
+                        emit!(self, "\tjmp\t{}", block_label(*false_label));
+                    }
                 }
             }
             Terminator::CondBranch {
@@ -762,7 +972,86 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             }
             Terminator::Unreachable => emit!(self, "\tud2"),
         }
+        self.flush();
         self.block_index += 1;
         Ok(())
     }
+}
+
+/// The integer compares that can leave their result in the flags: the last
+/// instruction of a block whose conditional branch tests it, with no other use.
+fn fusable_compares(f: &IrFunction) -> FxHashSet<Value> {
+    let mut candidates = FxHashSet::default();
+    for b in &f.blocks {
+        if let (
+            Some(Instruction::Cmp { dest, ty, .. }),
+            Terminator::CondBranch {
+                cond: Operand::Value(c),
+                ..
+            },
+        ) = (b.instructions.last(), &b.terminator)
+        {
+            if dest == c && ty.is_int_or_ptr() && !ty.is_128() {
+                candidates.insert(*dest);
+            }
+        }
+    }
+    if candidates.is_empty() {
+        return candidates;
+    }
+    let mut uses: FxHashMap<Value, u32> = FxHashMap::default();
+    for b in &f.blocks {
+        for inst in &b.instructions {
+            inst.for_each_used_value(|v| {
+                if candidates.contains(&v) {
+                    *uses.entry(v).or_default() += 1;
+                }
+            });
+            // A value defined again (a copy after phi elimination) is not fusable.
+            inst.for_each_def(|v| {
+                if candidates.contains(&v) && !matches!(inst, Instruction::Cmp { .. }) {
+                    *uses.entry(v).or_default() += 2;
+                }
+            });
+        }
+        b.terminator.for_each_used_value(|v| {
+            if candidates.contains(&v) {
+                *uses.entry(v).or_default() += 1;
+            }
+        });
+    }
+    candidates.retain(|v| uses.get(v) == Some(&1));
+    candidates
+}
+
+/// How many times each value is read, counting every operand occurrence
+/// (`add %1, %1` reads `%1` twice); a value defined more than once (a copy
+/// after phi elimination) gets `u32::MAX` so that it is never forwarded.
+fn use_counts(f: &IrFunction, n: usize) -> Vec<u32> {
+    let mut uses = vec![0u32; n];
+    let mut defs = vec![0u8; n];
+    let bump = |v: Value, uses: &mut Vec<u32>| {
+        let i = v.0 as usize;
+        if i >= uses.len() {
+            uses.resize(i + 1, 0);
+        }
+        uses[i] = uses[i].saturating_add(1);
+    };
+    for b in &f.blocks {
+        for inst in &b.instructions {
+            inst.for_each_used_value(|v| bump(v, &mut uses));
+            inst.for_each_def(|v| {
+                if let Some(d) = defs.get_mut(v.0 as usize) {
+                    *d = d.saturating_add(1);
+                }
+            });
+        }
+        b.terminator.for_each_used_value(|v| bump(v, &mut uses));
+    }
+    for (u, d) in uses.iter_mut().zip(&defs) {
+        if *d > 1 {
+            *u = u32::MAX;
+        }
+    }
+    uses
 }
