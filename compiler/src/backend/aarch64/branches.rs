@@ -110,8 +110,17 @@ impl FnEmitter<'_, '_> {
             Operand::Value(v) => {
                 let ty = self.types.of(*v);
                 match self.layout.home(*v) {
-                    Home::Alloca { .. } => Ok(Some(true)),
+                    Home::Alloca { .. } | Home::FrameAddr(_) => Ok(Some(true)),
                     Home::None => Err(self.err(format!("{v} is used but never defined"))),
+                    h @ Home::SymbolAddr { sym, .. } => {
+                        // A weak undefined symbol's address may be null.
+                        let name = self.layout.symbol(sym).clone();
+                        if self.cx.is_defined(&name) {
+                            return Ok(Some(true));
+                        }
+                        self.materialize(h, Xr(9))?;
+                        Ok(None)
+                    }
                     Home::Slot(off) => {
                         let m = self.area(off);
                         if ty.size() > 8 {

@@ -63,6 +63,9 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn gep(&mut self, dest: Value, base: Value, offset: &Operand) -> Result<(), BackendError> {
+        if self.layout.home(dest).is_address() {
+            return Ok(()); // rematerialized where used
+        }
         let off_ty = self.types.of_operand(offset);
         let off_ty = if off_ty.is_int_or_ptr() { off_ty } else { IrType::I64 };
         let konst = offset
@@ -86,8 +89,10 @@ impl FnEmitter<'_, '_> {
         self.store(Xr(9), IrType::Ptr, dest)
     }
 
-    /// `r = &name`.
-    pub(super) fn global_addr(&mut self, name: &str, r: Xr) -> Result<(), BackendError> {
+    /// `r = &name + offset`: `adrp`/`add :lo12:` for a symbol defined in
+    /// the module, a GOT load for any other, the initial-exec sequence for a
+    /// thread-local.
+    pub(super) fn symbol_address(&mut self, name: &str, offset: i64, r: Xr) -> Result<(), BackendError> {
         let sym = crate::backend::symbol(name);
         let x = r.x();
         if self.cx.thread_local.contains(name) {
@@ -95,14 +100,26 @@ impl FnEmitter<'_, '_> {
             emit!(self, "\tadrp\tx17, :gottprel:{sym}");
             emit!(self, "\tldr\tx17, [x17, :gottprel_lo12:{sym}]");
             emit!(self, "\tadd\t{x}, {x}, x17");
+            self.add_imm(r, r, offset);
         } else if self.cx.is_defined(name) || name.starts_with(".L") {
-            emit!(self, "\tadrp\t{x}, {sym}");
-            emit!(self, "\tadd\t{x}, {x}, :lo12:{sym}");
+            let target = if offset == 0 { sym } else { format!("{sym}{offset:+}") };
+            emit!(self, "\tadrp\t{x}, {target}");
+            emit!(self, "\tadd\t{x}, {x}, :lo12:{target}");
         } else {
             emit!(self, "\tadrp\t{x}, :got:{sym}");
             emit!(self, "\tldr\t{x}, [{x}, :got_lo12:{sym}]");
+            self.add_imm(r, r, offset);
         }
         Ok(())
+    }
+
+    /// `globaladdr`: nothing when the value is rematerialized where used.
+    pub(super) fn global_addr(&mut self, dest: Value, name: &str) -> Result<(), BackendError> {
+        if self.layout.home(dest).is_address() {
+            return Ok(());
+        }
+        self.symbol_address(name, 0, Xr(9))?;
+        self.store(Xr(9), IrType::Ptr, dest)
     }
 
     pub(super) fn dyn_alloca(&mut self, dest: Value, size: &Operand, align: usize) -> Result<(), BackendError> {

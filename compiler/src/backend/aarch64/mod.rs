@@ -304,7 +304,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     fn slot(&self, v: Value) -> Result<Mem, BackendError> {
         match self.layout.home(v) {
             Home::Slot(off) => Ok(self.area(off)),
-            Home::Alloca { .. } => Err(self.err(format!("{v} is an alloca address, not a slot"))),
+            Home::Alloca { .. } | Home::FrameAddr(_) | Home::SymbolAddr { .. } => {
+                Err(self.err(format!("{v} is an address computed where used, not a slot")))
+            }
             Home::None => Err(self.err(format!("{v} is used but never defined"))),
         }
     }
@@ -338,10 +340,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             Store { val, ptr, ty, .. } => self.store_inst(val, *ptr, *ty)?,
             Memcpy { dest, src, size } => self.memcpy(*dest, *src, *size)?,
             GetElementPtr { dest, base, offset, .. } => self.gep(*dest, *base, offset)?,
-            GlobalAddr { dest, name } => {
-                self.global_addr(name, Xr(9))?;
-                self.store(Xr(9), IrType::Ptr, *dest)?;
-            }
+            GlobalAddr { dest, name } => self.global_addr(*dest, name)?,
             StackSave { dest } => {
                 emit!(self, "\tmov\tx9, sp");
                 self.store(Xr(9), IrType::Ptr, *dest)?;

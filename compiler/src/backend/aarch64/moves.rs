@@ -5,7 +5,7 @@
 //! floating-point and 16-byte values (`v` registers, `x` register pairs),
 //! and block copies.
 
-use super::regs::{Mem, Vr, Xr, IMM};
+use super::regs::{Mem, Vr, Xr, FP, IMM};
 use super::{emit, FnEmitter};
 use crate::backend::frame::Home;
 use crate::backend::{BackendError, LongDoubleFormat};
@@ -157,13 +157,35 @@ impl FnEmitter<'_, '_> {
         }
     }
 
-    /// The memory a pointer value addresses: an alloca's object directly,
-    /// otherwise the pointer is loaded into `scratch`.
+    /// Puts the address an address home stands for (an `alloca`, a frame
+    /// address, a symbol plus offset) into `r`.
+    pub(super) fn materialize(&mut self, home: Home, r: Xr) -> Result<(), BackendError> {
+        match home {
+            Home::Alloca { offset, align } => self.alloca_address(offset, align, r),
+            Home::FrameAddr(o) => self.add_imm(r, FP, 16 + o),
+            Home::SymbolAddr { sym, offset } => {
+                let name = self.layout.symbol(sym).clone();
+                self.symbol_address(&name, offset, r)?;
+            }
+            Home::Slot(_) | Home::None => return Err(self.err("not an address home")),
+        }
+        Ok(())
+    }
+
+    /// The memory a pointer value addresses: a frame object directly, a
+    /// symbol through its address in `scratch`, otherwise the pointer is
+    /// loaded into `scratch`.
     pub(super) fn addr_of(&mut self, ptr: Value, scratch: Xr) -> Result<Mem, BackendError> {
         match self.layout.home(ptr) {
             Home::Alloca { offset, align } if align <= 16 => Ok(self.area(offset)),
-            Home::Alloca { offset, align } => {
-                self.alloca_address(offset, align, scratch);
+            Home::FrameAddr(o) => Ok(Mem::new(FP, 16 + o)),
+            Home::SymbolAddr { sym, offset } => {
+                let name = self.layout.symbol(sym).clone();
+                self.symbol_address(&name, 0, scratch)?;
+                Ok(Mem::new(scratch, offset))
+            }
+            h @ Home::Alloca { .. } => {
+                self.materialize(h, scratch)?;
                 Ok(Mem::new(scratch, 0))
             }
             Home::Slot(off) => {
@@ -202,12 +224,12 @@ impl FnEmitter<'_, '_> {
                 self.mov_imm(r, imm as u64);
             }
             Operand::Value(v) => match self.layout.home(*v) {
-                Home::Alloca { offset, align } => self.alloca_address(offset, align, r),
                 Home::Slot(off) => {
                     let m = self.area(off);
                     let size = if ty.size() == 0 || ty.size() > 8 { 8 } else { ty.size() };
                     self.load_mem(m, size, signed, r);
                 }
+                h @ (Home::Alloca { .. } | Home::FrameAddr(_) | Home::SymbolAddr { .. }) => self.materialize(h, r)?,
                 Home::None => return Err(self.err(format!("{v} is used but never defined"))),
             },
         }
@@ -315,8 +337,8 @@ impl FnEmitter<'_, '_> {
                     let size = if ty.size() > 8 { 16 } else { ty.size().max(1) };
                     self.copy_mem(src, m, size);
                 }
-                Home::Alloca { offset, align } => {
-                    self.alloca_address(offset, align, Xr(9));
+                h @ (Home::Alloca { .. } | Home::FrameAddr(_) | Home::SymbolAddr { .. }) => {
+                    self.materialize(h, Xr(9))?;
                     self.store_mem(Xr(9), ty.size().clamp(1, 8), m);
                 }
                 Home::None => return Err(self.err(format!("{v} is used but never defined"))),
@@ -350,8 +372,8 @@ impl FnEmitter<'_, '_> {
                     let m = self.area(off);
                     self.load_fp_mem(m, size, v);
                 }
-                Home::Alloca { offset, align } => {
-                    self.alloca_address(offset, align, Xr(9));
+                h @ (Home::Alloca { .. } | Home::FrameAddr(_) | Home::SymbolAddr { .. }) => {
+                    self.materialize(h, Xr(9))?;
                     emit!(self, "\tfmov\t{}, x9", v.d());
                 }
                 Home::None => return Err(self.err(format!("{val} is used but never defined"))),
@@ -387,8 +409,8 @@ impl FnEmitter<'_, '_> {
                     self.load_mem(m, 8, false, lo);
                     self.load_mem(m.at(8), 8, false, hi);
                 }
-                Home::Alloca { offset, align } => {
-                    self.alloca_address(offset, align, lo);
+                h @ (Home::Alloca { .. } | Home::FrameAddr(_) | Home::SymbolAddr { .. }) => {
+                    self.materialize(h, lo)?;
                     emit!(self, "\tmov\t{}, xzr", hi.x());
                 }
                 Home::None => return Err(self.err(format!("{v} is used but never defined"))),
