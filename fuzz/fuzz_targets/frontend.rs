@@ -1,13 +1,14 @@
-//! Arbitrary bytes through the C frontend (preprocessor, parser and semantic
-//! analysis; lowering joins when it exists) for each target: any input must
-//! give a typed program or a diagnostic, never a panic, a hang or a stack
-//! overflow.
+//! Arbitrary bytes through the C frontend and lowering (preprocessor, parser,
+//! semantic analysis, lowering to IR, verifier) for each target: any input
+//! must give verified IR or a diagnostic, never a panic, a hang or a stack
+//! overflow. IR that fails the verifier is a lowering bug and panics.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use phicc::frontend::preprocess::PreprocessOptions;
 use phicc::frontend::source::SourceMap;
 use phicc::frontend::target::Target;
+use phicc::ir::verify::{verify_module, VerifyMode};
 
 fuzz_target!(|data: &[u8]| {
     let target = match data.first().map(|b| b % 3) {
@@ -17,20 +18,34 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut sm = SourceMap::new();
     let opts = PreprocessOptions::new(target);
-    match phicc::frontend::parse_source(&mut sm, "fuzz.c", data, &opts) {
-        // Rendering the diagnostic is part of the contract too.
+    let tu = match phicc::frontend::parse_source(&mut sm, "fuzz.c", data, &opts) {
+        Ok(tu) => tu,
+        Err(d) => {
+            // Rendering the diagnostic is part of the contract too.
+            let _ = d.render(&sm);
+            return;
+        }
+    };
+    let program = match phicc::frontend::sema::analyze(&tu, target) {
+        Ok((p, warnings)) => {
+            for w in &warnings {
+                let _ = w.render(&sm);
+            }
+            p
+        }
+        Err(d) => {
+            let _ = d.render(&sm);
+            return;
+        }
+    };
+    match phicc::ir::lowering::lower_program(&program) {
+        Ok(m) => {
+            if let Err(e) = verify_module(&m, VerifyMode::NonSsa) {
+                panic!("lowered IR does not verify:\n{e}");
+            }
+        }
         Err(d) => {
             let _ = d.render(&sm);
         }
-        Ok(tu) => match phicc::frontend::sema::analyze(&tu, target) {
-            Err(d) => {
-                let _ = d.render(&sm);
-            }
-            Ok((_program, warnings)) => {
-                for w in &warnings {
-                    let _ = w.render(&sm);
-                }
-            }
-        },
     }
 });
