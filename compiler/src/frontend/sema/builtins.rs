@@ -609,16 +609,16 @@ impl Sema {
         Ok(Some(e))
     }
 
-    /// The sign bit of a floating value, read from its bytes (so `-0.0` and
-    /// negative NaNs count): the byte holding it is the last of the
-    /// encoding (x87 extended: byte 9; binary128: byte 15).
+    /// The sign bit of a floating value, read from the bytes of its value
+    /// converted to `double` (conversions keep the sign, also of `-0.0` and
+    /// NaNs; the in-memory format of `long double` is the backend's).
     fn sign_bit(&mut self, v: Expr, k: FloatKind, span: Span) -> PResult<Expr> {
-        let byte = match k {
-            FloatKind::Float => 3,
-            FloatKind::Double => 7,
-            FloatKind::LongDouble if self.target == super::super::target::Target::X86_64 => 9,
-            _ => 15,
+        let v = if k == FloatKind::Double {
+            v
+        } else {
+            self.convert(v, &ty::float_ty(FloatKind::Double))
         };
+        let byte = 7;
         let t = v.ty.clone();
         let tmp = self.new_temp(t.clone(), span)?;
         let lv = mk(ExprKind::Local(tmp), t.clone(), span);
