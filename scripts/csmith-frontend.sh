@@ -41,4 +41,4 @@ echo "x86_64: gcc -O0 -fsyntax-only $((ms / 1000)).$(printf '%03d' $((ms % 1000)
 echo "== phicc preprocess + parse + analyze (release build, every target)"
 PHICC_CSMITH_DIR="$PWD/$dir" PHICC_CSMITH_SEEDS="$first-$last" \
     cargo test --release --locked --quiet -p phicc --lib csmith_sema_sweep -- --ignored --nocapture --test-threads=1 \
-    2>&1 | grep -v '^$' | grep -v '^running ' | grep -v '^test result'
+    2>&1 | grep -v '^$' | grep -v '^running ' | grep -v '^test result' | grep -v '^\.$'

@@ -421,6 +421,124 @@ impl Sema {
                 let v = if is_nan { f64::NAN } else { f64::INFINITY };
                 mk(ExprKind::Float(v), ty::float_ty(k), span)
             }
+            "isgreater" | "isgreaterequal" | "isless" | "islessequal" | "islessgreater" | "isunordered" => {
+                self.nargs(n, args, 2, span)?;
+                let a = self.rvalue_of(&args[0])?;
+                let b = self.rvalue_of(&args[1])?;
+                if !ty::is_float(&a.ty.ty) && !ty::is_float(&b.ty.ty) {
+                    return Err(err(span, format!("non-floating-point arguments in call to '{n}'")));
+                }
+                if ty::arith(&a.ty.ty, &self.types).is_none() || ty::arith(&b.ty.ty, &self.types).is_none() {
+                    return Err(err(span, format!("non-floating-point argument in call to '{n}'")));
+                }
+                let (a, b, _) = self.usual_arith(a, b);
+                let cmp = |op, x: Expr, y: Expr| mk(ExprKind::Binary(op, Box::new(x), Box::new(y)), ty::int(), span);
+                match base {
+                    "isgreater" => cmp(BinaryOp::Gt, a, b),
+                    "isgreaterequal" => cmp(BinaryOp::Ge, a, b),
+                    "isless" => cmp(BinaryOp::Lt, a, b),
+                    "islessequal" => cmp(BinaryOp::Le, a, b),
+                    _ => {
+                        let (sa, a) = self.reuse(a, span)?;
+                        let (sb, b) = self.reuse(b, span)?;
+                        let body = if base == "islessgreater" {
+                            mk(
+                                ExprKind::LogOr(
+                                    Box::new(cmp(BinaryOp::Lt, a.clone(), b.clone())),
+                                    Box::new(cmp(BinaryOp::Gt, a, b)),
+                                ),
+                                ty::int(),
+                                span,
+                            )
+                        } else {
+                            mk(
+                                ExprKind::LogOr(
+                                    Box::new(cmp(BinaryOp::Ne, a.clone(), a)),
+                                    Box::new(cmp(BinaryOp::Ne, b.clone(), b)),
+                                ),
+                                ty::int(),
+                                span,
+                            )
+                        };
+                        Self::with_setup(sa, Self::with_setup(sb, body))
+                    }
+                }
+            }
+            "isnormal" | "fpclassify" => {
+                let nfixed = if base == "fpclassify" { 5 } else { 0 };
+                self.nargs(n, args, nfixed + 1, span)?;
+                let mut classes = Vec::new();
+                for a in &args[..nfixed] {
+                    classes.push(self.arg_as(a, &ty::int(), n, classes.len() + 1)?);
+                }
+                let v = self.rvalue_of(&args[nfixed])?;
+                let CType::Float(k) = *v.ty.ty else {
+                    return Err(err(
+                        args[nfixed].span,
+                        format!("non-floating-point argument in call to '{n}'"),
+                    ));
+                };
+                let t = v.ty.clone();
+                let (setup, x) = self.reuse(v, span)?;
+                let fl = |f: f64| mk(ExprKind::Float(f), t.clone(), span);
+                let cmp = |op, a: Expr, b: Expr| mk(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty::int(), span);
+                // |x| without a library call.
+                let neg = mk(
+                    ExprKind::Unary(super::super::hir::UnaryOp::Neg, Box::new(x.clone())),
+                    t.clone(),
+                    span,
+                );
+                let abs = mk(
+                    ExprKind::Cond(
+                        Box::new(cmp(BinaryOp::Lt, x.clone(), fl(0.0))),
+                        Box::new(neg),
+                        Box::new(x.clone()),
+                    ),
+                    t.clone(),
+                    span,
+                );
+                // The smallest normal number of the type (long double's is
+                // below f64's range; the f64 one is used, as folding does).
+                let min_normal = match k {
+                    FloatKind::Float => f32::MIN_POSITIVE as f64,
+                    _ => f64::MIN_POSITIVE,
+                };
+                let normal = mk(
+                    ExprKind::LogAnd(
+                        Box::new(cmp(BinaryOp::Ge, abs.clone(), fl(min_normal))),
+                        Box::new(cmp(BinaryOp::Ne, abs.clone(), fl(f64::INFINITY))),
+                    ),
+                    ty::int(),
+                    span,
+                );
+                let body = if base == "isnormal" {
+                    normal
+                } else {
+                    let [c_nan, c_inf, c_norm, c_sub, c_zero]: [Expr; 5] = classes.try_into().expect("five classes");
+                    let cond = |c: Expr, a: Expr, b: Expr| {
+                        mk(ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)), ty::int(), span)
+                    };
+                    let zero_or_sub = cond(cmp(BinaryOp::Eq, x.clone(), fl(0.0)), c_zero, c_sub);
+                    let norm = cond(cmp(BinaryOp::Ge, abs.clone(), fl(min_normal)), c_norm, zero_or_sub);
+                    let inf = cond(cmp(BinaryOp::Eq, abs, fl(f64::INFINITY)), c_inf, norm);
+                    cond(cmp(BinaryOp::Ne, x.clone(), x), c_nan, inf)
+                };
+                Self::with_setup(setup, body)
+            }
+            "signbit" | "signbitf" | "signbitl" | "signbitf128" => {
+                self.nargs(n, args, 1, span)?;
+                let v = self.rvalue_of(&args[0])?;
+                let CType::Float(k) = *v.ty.ty else {
+                    return Err(err(
+                        args[0].span,
+                        format!("non-floating-point argument in call to '{n}'"),
+                    ));
+                };
+                if let ExprKind::Float(f) = v.kind {
+                    return Ok(Some(mk(ExprKind::Int(f.is_sign_negative() as i128), ty::int(), span)));
+                }
+                self.sign_bit(v, k, span)?
+            }
             "isnan" | "isinf" | "isinf_sign" | "isfinite" => {
                 self.nargs(n, args, 1, span)?;
                 let v = self.rvalue_of(&args[0])?;
@@ -489,6 +607,54 @@ impl Sema {
             }
         };
         Ok(Some(e))
+    }
+
+    /// The sign bit of a floating value, read from the bytes of its value
+    /// converted to `double` (conversions keep the sign, also of `-0.0` and
+    /// NaNs; the in-memory format of `long double` is the backend's).
+    fn sign_bit(&mut self, v: Expr, k: FloatKind, span: Span) -> PResult<Expr> {
+        let v = if k == FloatKind::Double {
+            v
+        } else {
+            self.convert(v, &ty::float_ty(FloatKind::Double))
+        };
+        let byte = 7;
+        let t = v.ty.clone();
+        let tmp = self.new_temp(t.clone(), span)?;
+        let lv = mk(ExprKind::Local(tmp), t.clone(), span);
+        let set = mk(
+            ExprKind::Assign {
+                lhs: Box::new(lv.clone()),
+                rhs: Box::new(v),
+            },
+            t.clone(),
+            span,
+        );
+        let uc = ty::int_ty(IntKind::UChar);
+        let addr = mk(ExprKind::AddrOf(Box::new(lv)), ty::ptr_to(t), span);
+        let bytes = mk(
+            ExprKind::Cast(CastKind::PtrToPtr, Box::new(addr)),
+            ty::ptr_to(uc.clone()),
+            span,
+        );
+        let at = mk(
+            ExprKind::PtrAdd {
+                ptr: Box::new(bytes),
+                index: Box::new(mk(ExprKind::Int(byte), ty::long(), span)),
+                elem_size: 1,
+            },
+            ty::ptr_to(uc.clone()),
+            span,
+        );
+        let b = mk(
+            ExprKind::Load(Box::new(mk(ExprKind::Deref(Box::new(at)), uc.clone(), span))),
+            uc,
+            span,
+        );
+        let b = self.promote(b);
+        let seven = mk(ExprKind::Int(7), ty::int(), span);
+        let bit = self.mk_binary(BinaryOp::Shr, b, seven, ty::int(), span);
+        Ok(mk(ExprKind::Comma(Box::new(set), Box::new(bit)), ty::int(), span))
     }
 
     /// `__builtin_clrsb`: the number of redundant sign bits,

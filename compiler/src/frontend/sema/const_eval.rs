@@ -42,12 +42,8 @@ pub(super) fn normalize(v: i128, k: IntKind, target: Target) -> i128 {
     }
 }
 
-/// Rounds an `f64` to the precision of a floating kind. A NaN result is the
-/// positive quiet NaN, as gcc's constant folder produces.
+/// Rounds an `f64` to the precision of a floating kind (a NaN keeps its sign).
 pub(super) fn round_float(v: f64, k: FloatKind) -> f64 {
-    if v.is_nan() {
-        return f64::NAN;
-    }
     if k == FloatKind::Float {
         v as f32 as f64
     } else {

@@ -468,10 +468,7 @@ impl Sema {
             _ => return Err(err(span, format!("wrong type argument to {what}"))),
         };
         if ptr_elem_size == Some(u64::MAX) {
-            return Err(err(
-                span,
-                format!("{what} of a pointer to a variable length array is not supported"),
-            ));
+            return self.vla_pointer_step(lv, is_prefix, up, span);
         }
         Ok(mk(
             ExprKind::IncDec {
@@ -483,6 +480,55 @@ impl Sema {
             t,
             span,
         ))
+    }
+
+    /// `++p`/`p--` on a pointer to a VLA: the step is a run-time size, so it
+    /// is `p += n` (prefix) or `(tmp = p, p += n, tmp)` (postfix; `p` must
+    /// then be a simple lvalue, evaluated twice).
+    fn vla_pointer_step(&mut self, lv: Expr, is_prefix: bool, up: bool, span: Span) -> PResult<Expr> {
+        let t = unqual(&lv.ty);
+        let elem = ty::pointee(&t.ty).cloned().expect("a pointer");
+        let bytes = self.vla_runtime_size(&elem, span)?;
+        let mut step = self.convert(bytes, &ty::long());
+        if !up {
+            step = self.mk_unary(UnaryOp::Neg, step, span);
+        }
+        let add = |lhs: Expr, step: Expr| {
+            mk(
+                ExprKind::CompoundAssign {
+                    op: super::super::hir::BinaryOp::Add,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(step),
+                    op_ty: t.clone(),
+                    ptr_elem_size: Some(1),
+                },
+                t.clone(),
+                span,
+            )
+        };
+        if is_prefix {
+            return Ok(add(lv, step));
+        }
+        if !super::binary::is_pure(&lv) {
+            return Err(err(
+                span,
+                "postfix step of a pointer to a variable length array needs a simple operand",
+            ));
+        }
+        let tmp = self.new_temp(t.clone(), span)?;
+        let old = self.value(lv.clone())?;
+        let save = mk(
+            ExprKind::Assign {
+                lhs: Box::new(mk(ExprKind::Local(tmp), t.clone(), span)),
+                rhs: Box::new(old),
+            },
+            t.clone(),
+            span,
+        );
+        let read = self.load_local(tmp, t.clone(), span);
+        let stepped = add(lv, step);
+        let tail = mk(ExprKind::Comma(Box::new(stepped), Box::new(read)), t.clone(), span);
+        Ok(mk(ExprKind::Comma(Box::new(save), Box::new(tail)), t, span))
     }
 
     /// The element size for arithmetic on a pointer to `p`: 1 for `void` and

@@ -103,7 +103,13 @@ impl Sema {
                 format!("'{}' has no member named '{name}'", self.type_str(&unqual(&base.ty))),
             ));
         };
-        let t = self.qualify(t, base.ty.quals);
+        // A member of an lvalue has the object's qualifiers too; a member
+        // of a value is a value, so unqualified.
+        let t = if base.is_lvalue() {
+            self.qualify(t, base.ty.quals)
+        } else {
+            unqual(&t)
+        };
         Ok(mk(
             ExprKind::Member {
                 base: Box::new(base),

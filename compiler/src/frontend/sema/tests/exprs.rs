@@ -448,3 +448,14 @@ fn bit_field_units_stay_inside_the_record() {
         "(Add:long (Load (Member @d +8 bf8:0:60)) (IntToInt:long (IntToInt:int (Load (Member @d +1 bf1:0:4)))))"
     );
 }
+
+#[test]
+fn math_classification_builtins() {
+    // The macros of <math.h> expand to these with gcc 4.9's feature set.
+    let p = ok("#include <math.h>\nint f(double x, float y, long double z) {
+                return signbit(x) + fpclassify(y) + isnormal(z) + isnan(x) + isinf(y) + isfinite(z)
+                     + isgreater(x, y) + isless(y, 1) + islessgreater(x, z) + isunordered(x, y); }
+                int g(void) { return signbit(-0.0) * 10 + signbit(1.0); }");
+    assert_eq!(ret_sexp(&p, "g"), "10:int");
+    assert!(error("int f(int i) { return __builtin_isnan(i); }").contains("non-floating-point"));
+}

@@ -186,3 +186,42 @@ fn csmith_sema_sweep() {
     println!("{count} program/target combinations, {} failures", failures.len());
     assert!(failures.is_empty());
 }
+
+/// Ad-hoc: time of each phase on a tiny program (fuzzing throughput).
+/// `cargo test --release -p phicc --lib tiny_program_phase_times -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn tiny_program_phase_times() {
+    let src = b"int f(int x) { return x + 1; }";
+    let n = 300;
+    let (mut pp, mut parse, mut sema) = (
+        std::time::Duration::ZERO,
+        std::time::Duration::ZERO,
+        std::time::Duration::ZERO,
+    );
+    for _ in 0..n {
+        let mut sm = SourceMap::new();
+        let t0 = std::time::Instant::now();
+        let p = crate::frontend::preprocess::preprocess_source(
+            &mut sm,
+            "t.c",
+            src.to_vec(),
+            &PreprocessOptions::new(Target::X86_64),
+        )
+        .unwrap();
+        let t1 = std::time::Instant::now();
+        let tu = crate::frontend::parse_tokens(p.tokens, Target::X86_64).unwrap();
+        let t2 = std::time::Instant::now();
+        crate::frontend::sema::analyze(&tu, Target::X86_64).unwrap();
+        let t3 = std::time::Instant::now();
+        pp += t1 - t0;
+        parse += t2 - t1;
+        sema += t3 - t2;
+    }
+    println!(
+        "per run: preprocess {:?}, parse {:?}, analyze {:?}",
+        pp / n,
+        parse / n,
+        sema / n
+    );
+}

@@ -8,6 +8,7 @@ mod exprs;
 mod folding;
 mod headers;
 mod inits;
+mod invariants;
 mod robust;
 mod stmts;
 mod types;
