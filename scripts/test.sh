@@ -23,7 +23,8 @@ echo "== injected bugs: each found by a short IR campaign"
 cargo test -q --locked -p oracle --features inject-bugs --test injected_bugs
 
 echo "== csmith sample: 12 programs compiled by phicc for x86-64, run natively, checked against gcc -O0"
-SEEDS="1 2 3 4 5 6 7 8 9 10 11 12" JOBS=2 scripts/csmith-native.sh
+# (the debug build from above: no release build needed)
+PHICC=$PWD/target/debug/phicc SEEDS="1 2 3 4 5 6 7 8 9 10 11 12" JOBS=2 scripts/csmith-native.sh
 
 echo "== csmith sample: 6 programs compiled by phicc for AArch64, run under QEMU, checked against aarch64 gcc -O0"
 SEEDS="1 2 3 4 5 6" JOBS=2 scripts/csmith-native.sh --target=aarch64

@@ -62,13 +62,14 @@ pub struct ValueTypes {
 
 impl ValueTypes {
     /// Types from each value's definition: the instruction's result type, a
-    /// `copy` its source's (iterated to a fixed point, since a copy may come
-    /// before its source's definition in layout order), an asm output its
-    /// operand type. Values never defined are `Void`.
+    /// `copy` its source's (propagated along copy chains with a worklist,
+    /// since a copy may come before its source's definition in layout
+    /// order), an asm output its operand type. Values never defined are `Void`.
     pub fn compute(f: &IrFunction) -> ValueTypes {
         let n = (f.max_value_id() as usize + 1).max(f.next_value_id as usize);
         let mut types = vec![IrType::Void; n];
-        let mut pending_copies = false;
+        // Copies of values, by source: `copies_of[src]` lists their dests.
+        let mut copies_of: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
         for b in &f.blocks {
             for inst in &b.instructions {
                 match inst {
@@ -80,8 +81,9 @@ impl ValueTypes {
                         }
                     }
                     Instruction::Copy {
-                        src: Operand::Value(_), ..
-                    } => pending_copies = true,
+                        dest,
+                        src: Operand::Value(s),
+                    } => copies_of.entry(*s).or_default().push(*dest),
                     _ => {
                         if let (Some(d), Some(t)) = (inst.dest(), inst.result_type()) {
                             set(&mut types, d, t);
@@ -90,30 +92,22 @@ impl ValueTypes {
                 }
             }
         }
-        // Copies of values: propagate until nothing changes.
-        while pending_copies {
-            pending_copies = false;
-            let mut changed = false;
-            for b in &f.blocks {
-                for inst in &b.instructions {
-                    if let Instruction::Copy {
-                        dest,
-                        src: Operand::Value(s),
-                    } = inst
-                    {
-                        let st = types.get(s.0 as usize).copied().unwrap_or(IrType::Void);
-                        let dt = types.get(dest.0 as usize).copied().unwrap_or(IrType::Void);
-                        if st != IrType::Void && dt == IrType::Void {
-                            set(&mut types, *dest, st);
-                            changed = true;
-                        } else if st == IrType::Void {
-                            pending_copies = true;
+        if !copies_of.is_empty() {
+            let mut work: Vec<Value> = copies_of
+                .keys()
+                .copied()
+                .filter(|v| types.get(v.0 as usize).is_some_and(|t| *t != IrType::Void))
+                .collect();
+            while let Some(src) = work.pop() {
+                let t = types[src.0 as usize];
+                if let Some(dests) = copies_of.remove(&src) {
+                    for d in dests {
+                        if types.get(d.0 as usize) == Some(&IrType::Void) || d.0 as usize >= types.len() {
+                            set(&mut types, d, t);
+                            work.push(d);
                         }
                     }
                 }
-            }
-            if !changed {
-                break;
             }
         }
         ValueTypes { types }
@@ -242,8 +236,8 @@ impl FrameLayout {
     }
 
     /// Gives `SymbolAddr`/`FrameAddr` homes to the addresses defined once
-    /// by `globaladdr` or by a constant-offset `gep` of an address (iterated,
-    /// since a `gep` may come before its base in layout order).
+    /// by `globaladdr` or by a constant-offset `gep` of an address (a few
+    /// rounds, since a `gep` may come before its base in layout order).
     fn rematerialize(&mut self, f: &IrFunction) {
         let mut defs: Vec<u8> = vec![0; self.homes.len()];
         for b in &f.blocks {
@@ -258,7 +252,9 @@ impl FrameLayout {
         let once = |v: Value| defs.get(v.0 as usize) == Some(&1);
         let mut interned: FxHashMap<&str, u32> = FxHashMap::default();
         const LIMIT: i64 = 1 << 30;
-        loop {
+        // Each round resolves geps whose base was resolved before; a few
+        // rounds cover any real program (the rest simply keep their slots).
+        for _ in 0..8 {
             let mut changed = false;
             for b in &f.blocks {
                 for inst in &b.instructions {

@@ -694,6 +694,12 @@ impl ObjectBuilder {
         // Fixups: resolve locally or turn into relocations.
         let mut relocs: Vec<Vec<ElfReloc>> = vec![Vec::new(); self.sections.len()];
         for (fi, f) in self.fixups.iter().enumerate() {
+            if self.sections[f.section].sh_type == elf::SHT_NOBITS {
+                return Err(format!(
+                    "relocation in the no-bits section `{}`",
+                    self.sections[f.section].name
+                ));
+            }
             let s = self
                 .symbols
                 .get(&f.symbol)
