@@ -10,6 +10,9 @@
 //! * a bit-field is a read-modify-write of its storage unit, read as a
 //!   little-endian unsigned integer: extraction by shifts (arithmetic for a
 //!   signed member type, so the value is sign-extended), insertion by mask.
+//!   A unit that would reach past the end of its record (packed records) is
+//!   moved back or narrowed to the bytes the field occupies
+//!   ([`fit_bitfield`]): an access never touches bytes outside the object.
 
 use super::function::FnLower;
 use super::LResult;
@@ -28,6 +31,34 @@ pub(super) struct Place {
     /// A power of two the address is known to be a multiple of.
     pub align: u64,
     pub bitfield: Option<BitField>,
+    /// For a bit-field whose unit cannot lie inside the object: only this
+    /// many bytes of the unit exist (they are copied through a scratch slot).
+    pub unit_bytes: Option<u8>,
+}
+
+/// Places a bit-field's storage unit inside a container of `container`
+/// bytes: `offset` is where sema put the unit. Returns the unit's offset, the
+/// field relative to it, and, when no whole unit fits, how many bytes exist.
+pub(super) fn fit_bitfield(offset: u64, bf: BitField, container: u64) -> (u64, BitField, Option<u8>) {
+    if offset + bf.unit_size as u64 <= container || container == 0 {
+        return (offset, bf, None);
+    }
+    let abs = offset * 8 + bf.bit_offset as u64;
+    let first = abs / 8;
+    let last = (abs + bf.width.max(1) as u64 - 1) / 8;
+    let len = last - first + 1;
+    let n = len.next_power_of_two().min(16);
+    let field = |start: u64, unit: u64| BitField {
+        unit_size: unit as u8,
+        bit_offset: (abs - start * 8) as u32,
+        width: bf.width,
+    };
+    if n <= container {
+        let start = first.min(container - n);
+        return (start, field(start, n), None);
+    }
+    // Only `container - first` bytes exist from the field's first byte.
+    (first, field(first, n), Some((container - first).min(n) as u8))
 }
 
 /// The largest power of two dividing both (0 counts as any alignment).
@@ -57,6 +88,7 @@ impl FnLower<'_, '_> {
             addr,
             align,
             bitfield: None,
+            unit_bytes: None,
         };
         match &e.kind {
             ExprKind::Local(id) => {
@@ -85,15 +117,24 @@ impl FnLower<'_, '_> {
             }
             ExprKind::Member { base, offset, bitfield } => {
                 let base_place = self.place(base)?;
+                let (offset, bitfield, unit_bytes) = match bitfield {
+                    Some(bf) => {
+                        let size = self.cx.types.size_of(&base.ty.ty).unwrap_or(0);
+                        let (o, b, n) = fit_bitfield(*offset, *bf, size);
+                        (o, Some(b), n)
+                    }
+                    None => (*offset, None, None),
+                };
                 let elem = match bitfield {
                     Some(bf) => unit_type(bf.unit_size),
                     None => self.cx.types.scalar(&e.ty.ty).unwrap_or(IrType::I8),
                 };
-                let addr = self.b.offset(elem, base_place.addr, *offset);
+                let addr = self.b.offset(elem, base_place.addr, offset);
                 Ok(Place {
                     addr,
-                    align: common_align(base_place.align, *offset),
-                    bitfield: *bitfield,
+                    align: common_align(base_place.align, offset),
+                    bitfield,
+                    unit_bytes,
                 })
             }
             ExprKind::Str(id) => {
@@ -160,10 +201,35 @@ impl FnLower<'_, '_> {
         }
     }
 
+    /// Reads a bit-field's storage unit (only its existing bytes).
+    fn load_unit(&mut self, p: Place, ut: IrType) -> Value {
+        match p.unit_bytes {
+            Some(n) => {
+                let tmp = self.scratch_slot(ut);
+                self.b.store(ut, Operand::Const(IrConst::zero(ut)), tmp);
+                self.b.memcpy(tmp, p.addr, n as u64);
+                self.b.load(ut, tmp)
+            }
+            None => self.load_at(p.addr, p.align, ut),
+        }
+    }
+
+    /// Writes a bit-field's storage unit (only its existing bytes).
+    fn store_unit(&mut self, p: Place, ut: IrType, v: Operand) {
+        match p.unit_bytes {
+            Some(n) => {
+                let tmp = self.scratch_slot(ut);
+                self.b.store(ut, v, tmp);
+                self.b.memcpy(p.addr, tmp, n as u64);
+            }
+            None => self.store_at(p.addr, p.align, ut, v),
+        }
+    }
+
     fn load_bitfield(&mut self, p: Place, bf: BitField, ty: IrType, signed: bool) -> Operand {
         let ut = unit_type(bf.unit_size);
         let bits = ut.bits();
-        let unit = self.load_at(p.addr, p.align, ut);
+        let unit = self.load_unit(p, ut);
         let width = bf.width.clamp(1, bits);
         let lo = bf.bit_offset.min(bits - width);
         let field = if signed {
@@ -194,7 +260,7 @@ impl FnLower<'_, '_> {
         let new_unit = if width == bits {
             shifted
         } else {
-            let old = self.load_at(p.addr, p.align, ut);
+            let old = self.load_unit(p, ut);
             let keep = self.b.binop(
                 IrBinOp::And,
                 ut,
@@ -206,7 +272,7 @@ impl FnLower<'_, '_> {
                 .binop(IrBinOp::And, ut, shifted, Operand::Const(mask_const(ut, width, lo)));
             self.b.binop(IrBinOp::Or, ut, keep.into(), part.into()).into()
         };
-        self.store_at(p.addr, p.align, ut, new_unit);
+        self.store_unit(p, ut, new_unit);
         // The value of the assignment: `val` cut to the field's width.
         let tb = ty.bits();
         if width >= tb {
