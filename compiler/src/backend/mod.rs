@@ -25,6 +25,7 @@
 pub mod asm_template;
 pub mod data;
 pub mod frame;
+pub mod riscv64;
 pub mod switch;
 pub mod x86_64;
 
@@ -247,6 +248,7 @@ pub fn walk_blocks(f: &IrFunction, e: &mut impl FunctionEmitter) -> Result<(), B
 pub fn target_isa(target: Target) -> Result<&'static dyn TargetIsa, BackendError> {
     match target {
         Target::X86_64 => Ok(&x86_64::X86_64),
+        Target::Riscv64 => Ok(&riscv64::Riscv64),
         other => Err(BackendError::module(format!("no backend for {} yet", other.name()))),
     }
 }
