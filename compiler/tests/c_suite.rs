@@ -9,8 +9,9 @@
 //!   interpreter with its libc shim.
 //!
 //! - `native`: phicc's backend for the target (both configurations), the
-//!   assembly linked by the target's gcc and run (natively on an x86-64
-//!   host; other targets add QEMU here when their backend lands).
+//!   assembly linked by the target's gcc and run (natively on the host's
+//!   own target, statically linked under QEMU user-mode for the others;
+//!   skipped with a message when the cross gcc or QEMU is missing).
 //!
 //! A file restricts its targets with a line `// targets: x86_64 aarch64`
 //! (default: all three).
@@ -21,6 +22,9 @@ use phicc::ir::interp::{run, RunConfig, RunResult};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
+
+#[path = "support/cross.rs"]
+mod cross;
 
 /// How one test file is run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,11 +116,9 @@ fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
             let s_path = dir.path().join("t.s");
             let exe = dir.path().join("t");
             std::fs::write(&s_path, asm).map_err(|e| e.to_string())?;
-            let gcc = phicc::driver::toolchain::gcc_for(target);
+            let gcc = cross::gcc(target);
             let mut cmd = Command::new(gcc);
-            if target != Target::X86_64 {
-                cmd.arg("-static");
-            }
+            cmd.args(cross::link_flags(target));
             let out = cmd
                 .arg("-o")
                 .arg(&exe)
@@ -130,11 +132,7 @@ fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
                     String::from_utf8_lossy(&out.stderr)
                 ));
             }
-            let run = Command::new("timeout")
-                .arg("60")
-                .arg(&exe)
-                .output()
-                .map_err(|e| e.to_string())?;
+            let run = cross::run(target, &exe, 60).map_err(|e| e.to_string())?;
             let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
             if !run.status.success() {
                 return Err(format!("exited with {}:\n{stdout}", run.status));
@@ -198,39 +196,59 @@ fn check_target(target: Target) {
 }
 
 /// As [`check_target`], interpreted (`native: false`) or compiled and run.
+/// Files run on parallel threads (QEMU runs dominate native checks of other
+/// targets); failures are reported in file order.
 fn check_mode(target: Target, native: bool) {
-    let mut failures = Vec::new();
-    for (file, reference) in references() {
-        let Ok(want) = reference else { continue };
-        if !file_targets(file).contains(&target) {
-            continue;
+    let jobs: Vec<(&PathBuf, &String)> = references()
+        .iter()
+        .filter_map(|(file, reference)| reference.as_ref().ok().map(|want| (file, want)))
+        .filter(|(file, _)| file_targets(file).contains(&target))
+        .collect();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Vec<String>>> = jobs.iter().map(|_| Default::default()).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&(file, want)) = jobs.get(k) else { break };
+                let failures = check_file(file, want, target, native);
+                *results[k].lock().unwrap() = failures;
+            });
         }
-        for mem2reg in [false, true] {
-            let mode = if native {
-                Mode::Native { target, mem2reg }
-            } else {
-                Mode::Interp { target, mem2reg }
-            };
-            let name = format!(
-                "{} [{} {}{}]",
-                file.file_name().unwrap().to_string_lossy(),
-                target.name(),
-                if mem2reg { "mem2reg" } else { "nomem2reg" },
-                if native { " native" } else { "" }
-            );
-            match run_mode(file, mode) {
-                Ok(got) if &got == want => {}
-                Ok(got) => failures.push(format!("{name}: {}", first_difference(want, &got))),
-                Err(e) => failures.push(format!("{name}: {}", e.lines().take(12).collect::<Vec<_>>().join("\n"))),
-            }
-        }
-    }
+    });
+    let failures: Vec<String> = results.into_iter().flat_map(|r| r.into_inner().unwrap()).collect();
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// One file in both configurations: the failures.
+fn check_file(file: &Path, want: &str, target: Target, native: bool) -> Vec<String> {
+    let mut failures = Vec::new();
+    for mem2reg in [false, true] {
+        let mode = if native {
+            Mode::Native { target, mem2reg }
+        } else {
+            Mode::Interp { target, mem2reg }
+        };
+        let name = format!(
+            "{} [{} {}{}]",
+            file.file_name().unwrap().to_string_lossy(),
+            target.name(),
+            if mem2reg { "mem2reg" } else { "nomem2reg" },
+            if native { " native" } else { "" }
+        );
+        match run_mode(file, mode) {
+            Ok(got) if got == want => {}
+            Ok(got) => failures.push(format!("{name}: {}", first_difference(want, &got))),
+            Err(e) => failures.push(format!("{name}: {}", e.lines().take(12).collect::<Vec<_>>().join("\n"))),
+        }
+    }
+    failures
 }
 
 #[test]
@@ -253,4 +271,13 @@ fn native_x86_64() {
     if cfg!(target_arch = "x86_64") {
         check_mode(Target::X86_64, true);
     }
+}
+
+#[test]
+fn native_riscv64() {
+    if let Some(why) = cross::unavailable(Target::Riscv64) {
+        eprintln!("SKIPPED: {why}");
+        return;
+    }
+    check_mode(Target::Riscv64, true);
 }
