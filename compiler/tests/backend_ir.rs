@@ -1,7 +1,9 @@
 //! Executable backend tests, QBE style: every `tests/backend/*.ir` file is a
-//! module compiled to x86-64 assembly, assembled and linked by gcc (with the
-//! file's C driver when it has one), run natively, and checked against what
-//! the file says and, when it asks, against the reference interpreter.
+//! module compiled to assembly for each target it allows, assembled and
+//! linked by the target's gcc (with the file's C driver when it has one),
+//! run (natively on the host's target, under QEMU user-mode for the others,
+//! see `support/cross.rs`), and checked against what the file says and,
+//! when it asks, against the reference interpreter.
 //!
 //! Each file runs in two configurations, with the verifier after every pass:
 //! `phi-elim` alone (the IR as written) and `mem2reg-pipeline`; both must give
@@ -11,10 +13,15 @@
 //! - `;> text` — a line of the expected standard output;
 //! - `;! exit N` — the expected exit status (default 0);
 //! - `;! interp` — interpret `main` too: the native stdout and exit status must
-//!   equal the interpreter's (its return value modulo 256).
+//!   equal the interpreter's (its return value modulo 256);
+//! - `;! targets x86_64 riscv64` — the targets the file is for (default: all
+//!   targets with a backend). ABI metadata (`classes`, `riscv`, `hfa`) and
+//!   inline asm make most ABI files target-specific.
 //!
 //! Expected output is written by hand from the program's meaning, never
-//! produced by the code under test. `BACKEND_TEST=name` runs one file.
+//! produced by the code under test. `BACKEND_TEST=name` runs one file;
+//! `BACKEND_TARGET=riscv64` one target. A target whose cross gcc or QEMU is
+//! missing is skipped with a message.
 
 use phicc::frontend::target::Target;
 use phicc::ir::interp::{run, RunConfig, RunResult};
@@ -23,11 +30,18 @@ use phicc::passes::Pipeline;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "support/cross.rs"]
+mod cross;
+
+/// The targets that have a backend.
+const BACKEND_TARGETS: [Target; 2] = [Target::X86_64, Target::Riscv64];
+
 struct Spec {
     driver: String,
     expect_stdout: Option<String>,
     expect_exit: i32,
     interp: bool,
+    targets: Vec<Target>,
 }
 
 fn parse_spec(text: &str) -> Spec {
@@ -36,6 +50,7 @@ fn parse_spec(text: &str) -> Spec {
     let mut has_stdout = false;
     let mut exit = 0;
     let mut interp = false;
+    let mut targets = BACKEND_TARGETS.to_vec();
     for line in text.lines() {
         if let Some(c) = line.strip_prefix(";|") {
             driver.push_str(c.strip_prefix(' ').unwrap_or(c));
@@ -50,6 +65,11 @@ fn parse_spec(text: &str) -> Spec {
                 exit = n.trim().parse().expect("bad ;! exit");
             } else if d == "interp" {
                 interp = true;
+            } else if let Some(list) = d.strip_prefix("targets ") {
+                targets = list
+                    .split_whitespace()
+                    .map(|t| Target::from_name(t).unwrap_or_else(|| panic!("unknown target {t}")))
+                    .collect();
             } else {
                 panic!("unknown directive ;! {d}");
             }
@@ -60,6 +80,7 @@ fn parse_spec(text: &str) -> Spec {
         expect_stdout: has_stdout.then_some(stdout),
         expect_exit: exit,
         interp,
+        targets,
     }
 }
 
@@ -70,13 +91,15 @@ fn work_dir() -> PathBuf {
 }
 
 /// Compiles and runs one configuration; returns (stdout, exit status).
-fn build_and_run(name: &str, config: &str, asm: &str, driver: &str) -> Result<(String, i32), String> {
+fn build_and_run(target: Target, name: &str, config: &str, asm: &str, driver: &str) -> Result<(String, i32), String> {
     let dir = work_dir();
-    let stem = format!("{name}.{config}");
+    let stem = format!("{name}.{}.{config}", target.name());
     let s_path = dir.join(format!("{stem}.s"));
     let exe = dir.join(&stem);
     std::fs::write(&s_path, asm).unwrap();
-    let mut cmd = Command::new("gcc");
+    let gcc = cross::gcc(target);
+    let mut cmd = Command::new(gcc);
+    cmd.args(cross::link_flags(target));
     cmd.arg("-o").arg(&exe).arg(&s_path);
     if !driver.is_empty() {
         let c_path = dir.join(format!("{stem}.driver.c"));
@@ -84,30 +107,26 @@ fn build_and_run(name: &str, config: &str, asm: &str, driver: &str) -> Result<(S
         cmd.arg(&c_path);
     }
     cmd.arg("-lm");
-    let out = cmd.output().map_err(|e| format!("cannot run gcc: {e}"))?;
+    let out = cmd.output().map_err(|e| format!("cannot run {gcc}: {e}"))?;
     if !out.status.success() {
         return Err(format!(
-            "gcc failed on {}:\n{}",
+            "{gcc} failed on {}:\n{}",
             s_path.display(),
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    let out = Command::new("timeout")
-        .arg("10")
-        .arg(&exe)
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-    let code = out.status.code().unwrap_or_else(|| {
-        use std::os::unix::process::ExitStatusExt;
-        128 + out.status.signal().unwrap_or(0)
-    });
+    let out = cross::run(target, &exe, 10).map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    let code = cross::exit_code(&out);
     Ok((String::from_utf8_lossy(&out.stdout).into_owned(), code))
 }
 
-fn check_file(path: &Path) -> Result<(), String> {
+fn check_file(path: &Path, target: Target) -> Result<(), String> {
     let name = path.file_stem().unwrap().to_string_lossy().into_owned();
     let text = std::fs::read_to_string(path).unwrap();
     let spec = parse_spec(&text);
+    if !spec.targets.contains(&target) {
+        return Ok(());
+    }
     let module = parse_module(&text).map_err(|e| format!("{}:{e}", path.display()))?;
     let mut results = Vec::new();
     for (config, passes) in [("asis", "phi-elim"), ("mem2reg", "mem2reg-pipeline")] {
@@ -115,8 +134,8 @@ fn check_file(path: &Path) -> Result<(), String> {
         let mut p = Pipeline::parse(passes).unwrap();
         p.verify_each = true;
         p.run(&mut m, &mut |_, _| {}).map_err(|e| format!("{config}: {e}"))?;
-        let asm = phicc::backend::emit_assembly(&m, Target::X86_64).map_err(|e| format!("{config}: {e}"))?;
-        let (stdout, code) = build_and_run(&name, config, &asm, &spec.driver)?;
+        let asm = phicc::backend::emit_assembly(&m, target).map_err(|e| format!("{config}: {e}"))?;
+        let (stdout, code) = build_and_run(target, &name, config, &asm, &spec.driver)?;
         if let Some(want) = &spec.expect_stdout {
             if &stdout != want {
                 return Err(format!("{config}: stdout\n{stdout}\nexpected\n{want}"));
@@ -158,8 +177,17 @@ fn check_file(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn backend_ir_files() {
+/// Every file for `target`.
+fn check_target(target: Target) {
+    if let Some(t) = std::env::var("BACKEND_TARGET").ok().and_then(|t| Target::from_name(&t)) {
+        if t != target {
+            return;
+        }
+    }
+    if let Some(why) = cross::unavailable(target) {
+        eprintln!("SKIPPED {}: {why}", target.name());
+        return;
+    }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/backend");
     let only = std::env::var("BACKEND_TEST").ok();
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -172,8 +200,8 @@ fn backend_ir_files() {
     assert!(!files.is_empty(), "no backend tests found");
     let mut failures = Vec::new();
     for f in &files {
-        if let Err(e) = check_file(f) {
-            failures.push(format!("{}: {e}", f.display()));
+        if let Err(e) = check_file(f, target) {
+            failures.push(format!("{} [{}]: {e}", f.display(), target.name()));
         }
     }
     assert!(
@@ -183,4 +211,14 @@ fn backend_ir_files() {
         files.len(),
         failures.join("\n\n")
     );
+}
+
+#[test]
+fn backend_ir_files_x86_64() {
+    check_target(Target::X86_64);
+}
+
+#[test]
+fn backend_ir_files_riscv64() {
+    check_target(Target::Riscv64);
 }
