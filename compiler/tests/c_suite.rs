@@ -14,7 +14,9 @@
 //!   skipped with a message when the cross gcc or QEMU is missing).
 //!
 //! A file restricts its targets with a line `// targets: x86_64 aarch64`
-//! (default: all three).
+//! (default: all three), and its modes with `// modes: native` (inline asm:
+//! the interpreter runs asm statements as schedule-driven black boxes, so
+//! only compiled programs can print what gcc's print).
 
 use phicc::driver::{compile_to_ir, pipeline_for, FrontendOptions};
 use phicc::frontend::target::Target;
@@ -60,6 +62,12 @@ fn file_targets(path: &Path) -> Vec<Target> {
         }
     }
     Target::ALL.to_vec()
+}
+
+/// Whether a file runs only compiled (`// modes: native`).
+fn native_only(path: &Path) -> bool {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines().any(|l| l.trim() == "// modes: native")
 }
 
 /// Runs one file in one mode: its standard output, or why it failed.
@@ -203,6 +211,7 @@ fn check_mode(target: Target, native: bool) {
         .iter()
         .filter_map(|(file, reference)| reference.as_ref().ok().map(|want| (file, want)))
         .filter(|(file, _)| file_targets(file).contains(&target))
+        .filter(|(file, _)| native || !native_only(file))
         .collect();
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
     let next = std::sync::atomic::AtomicUsize::new(0);
