@@ -69,6 +69,10 @@ enum Command {
         /// Interpreter fuel per run.
         #[arg(long, default_value_t = 5_000_000)]
         fuel: u64,
+        /// The backend checked: x86_64, aarch64 or riscv64 (other than the
+        /// host's: statically linked and run under QEMU user-mode).
+        #[arg(long, default_value = "x86_64")]
+        target: String,
     },
     /// Reduce a failing IR file to a small module that fails the same way.
     /// Prints the reduced IR (or writes it with -o) and the command that shows the failure.
@@ -141,9 +145,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             jobs,
             out,
             fuel,
+            target,
         } => {
             let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-            let summary = oracle::native_ir::run_campaign(seed, count, jobs, fuel, out.as_deref())?;
+            let target = phicc::frontend::target::Target::from_name(&target)
+                .ok_or_else(|| anyhow::anyhow!("unknown target '{target}' (x86_64, aarch64, riscv64)"))?;
+            let summary = oracle::native_ir::run_campaign(seed, count, jobs, fuel, out.as_deref(), target)?;
             print!("{}", summary.render());
             Ok(if summary.findings.is_empty() {
                 ExitCode::SUCCESS

@@ -14,10 +14,12 @@
 //! out-of-range conversion is undefined in C: the interpreter saturates, the
 //! hardware gives its "integer indefinite" value, and both are right.
 //! Then, for each configuration (the IR as generated, and after the mem2reg
-//! pipeline), the module is interpreted and compiled to x86-64, linked with
-//! the driver, and run; the return value and the final bytes of every global
-//! must be equal. Interpreter traps and fuel exhaustion are inconclusive
-//! (the program itself went wrong, or ran too long).
+//! pipeline), the module is interpreted and compiled for the target (x86-64
+//! by default), linked with the driver by the target's gcc, and run
+//! (natively on the host's own target, statically linked under QEMU
+//! user-mode for the others); the return value and the final bytes of every
+//! global must be equal. Interpreter traps and fuel exhaustion are
+//! inconclusive (the program itself went wrong, or ran too long).
 
 use crate::irgen::{generate, input_bytes, GenMode};
 use phicc::frontend::target::Target;
@@ -33,6 +35,39 @@ use std::sync::Mutex;
 
 /// The entry point the native driver calls.
 pub const ENTRY: &str = "phicc_entry";
+
+/// Whether this host runs `target`'s code natively.
+fn is_host(target: Target) -> bool {
+    match target {
+        Target::X86_64 => cfg!(target_arch = "x86_64"),
+        Target::Aarch64 => cfg!(target_arch = "aarch64"),
+        Target::Riscv64 => cfg!(target_arch = "riscv64"),
+    }
+}
+
+/// The command running a `target` binary: the binary itself, or QEMU user-mode.
+fn run_command(target: Target, exe: &Path) -> Command {
+    let mut cmd = Command::new("timeout");
+    cmd.arg("10");
+    if !is_host(target) {
+        cmd.arg(match target {
+            Target::X86_64 => "qemu-x86_64",
+            Target::Aarch64 => "qemu-aarch64",
+            Target::Riscv64 => "qemu-riscv64",
+        });
+    }
+    cmd.arg(exe);
+    cmd
+}
+
+/// The target's gcc driver, linking statically for QEMU.
+fn gcc_command(target: Target) -> Command {
+    let mut cmd = Command::new(phicc::driver::toolchain::gcc_for(target));
+    if !is_host(target) {
+        cmd.arg("-static");
+    }
+    cmd
+}
 
 /// Makes a generated module runnable natively with the interpreter's meaning.
 pub fn prepare(mut m: IrModule) -> IrModule {
@@ -280,8 +315,15 @@ fn expected_output(m: &IrModule, result: u128, globals: &[(String, Vec<u8>)]) ->
     s
 }
 
-/// Runs one configuration (`passes` over `prepared`) in `dir`.
-pub fn check_config(prepared: &IrModule, passes: &str, dir: &Path, driver_obj: &Path, fuel: u64) -> Verdict {
+/// Runs one configuration (`passes` over `prepared`) in `dir` for `target`.
+pub fn check_config(
+    prepared: &IrModule,
+    passes: &str,
+    dir: &Path,
+    driver_obj: &Path,
+    fuel: u64,
+    target: Target,
+) -> Verdict {
     let mut m = prepared.clone();
     let mut p = match Pipeline::parse(passes) {
         Ok(p) => p,
@@ -306,7 +348,7 @@ pub fn check_config(prepared: &IrModule, passes: &str, dir: &Path, driver_obj: &
         ref other => return Verdict::Inconclusive(format!("interpreter: {other}")),
     };
     let want = expected_output(&m, bits, &o.globals);
-    let asm = match phicc::backend::emit_assembly(&m, Target::X86_64) {
+    let asm = match phicc::backend::emit_assembly(&m, target) {
         Ok(a) => a,
         Err(e) => return Verdict::BuildError(format!("backend: {e}")),
     };
@@ -315,7 +357,7 @@ pub fn check_config(prepared: &IrModule, passes: &str, dir: &Path, driver_obj: &
     if let Err(e) = std::fs::write(&s_path, asm) {
         return Verdict::BuildError(format!("cannot write {}: {e}", s_path.display()));
     }
-    let out = Command::new("gcc")
+    let out = gcc_command(target)
         .arg("-o")
         .arg(&exe)
         .arg(&s_path)
@@ -326,7 +368,7 @@ pub fn check_config(prepared: &IrModule, passes: &str, dir: &Path, driver_obj: &
         Ok(o) => return Verdict::BuildError(format!("gcc: {}", String::from_utf8_lossy(&o.stderr))),
         Err(e) => return Verdict::BuildError(format!("cannot run gcc: {e}")),
     }
-    let run = Command::new("timeout").arg("10").arg(&exe).output();
+    let run = run_command(target, &exe).output();
     let got = match run {
         Ok(o) if o.status.code() == Some(124) => return Verdict::Inconclusive("native run timed out".into()),
         Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -346,8 +388,14 @@ pub fn check_config(prepared: &IrModule, passes: &str, dir: &Path, driver_obj: &
 /// The configurations checked: the IR as generated, and after mem2reg.
 pub const CONFIGS: [(&str, &str); 2] = [("nomem2reg", "phi-elim"), ("mem2reg", "mem2reg-pipeline")];
 
-/// Checks input `index` of campaign `seed` in every configuration.
-pub fn check_input(seed: u64, index: u64, work: &Path, fuel: u64) -> (IrModule, Vec<(&'static str, Verdict)>) {
+/// Checks input `index` of campaign `seed` in every configuration on `target`.
+pub fn check_input(
+    seed: u64,
+    index: u64,
+    work: &Path,
+    fuel: u64,
+    target: Target,
+) -> (IrModule, Vec<(&'static str, Verdict)>) {
     let module = prepare(generate(&input_bytes(seed, index), GenMode::Alloca));
     let dir = work.join(format!("in{index}"));
     let _ = std::fs::create_dir_all(&dir);
@@ -355,7 +403,7 @@ pub fn check_input(seed: u64, index: u64, work: &Path, fuel: u64) -> (IrModule, 
     let o_path = dir.join("driver.o");
     let mut verdicts = Vec::new();
     let built = std::fs::write(&c_path, driver_source(&module)).is_ok()
-        && Command::new("gcc")
+        && Command::new(phicc::driver::toolchain::gcc_for(target))
             .args(["-c", "-o"])
             .arg(&o_path)
             .arg(&c_path)
@@ -366,7 +414,7 @@ pub fn check_input(seed: u64, index: u64, work: &Path, fuel: u64) -> (IrModule, 
         return (module, verdicts);
     }
     for (name, passes) in CONFIGS {
-        verdicts.push((name, check_config(&module, passes, &dir, &o_path, fuel)));
+        verdicts.push((name, check_config(&module, passes, &dir, &o_path, fuel, target)));
     }
     let _ = std::fs::remove_dir_all(&dir);
     (module, verdicts)
@@ -404,14 +452,16 @@ impl NativeSummary {
     }
 }
 
-/// Checks inputs `0..count` of campaign `seed` on `jobs` threads; findings
-/// are written to `out` (the prepared module, with the verdict as comments).
+/// Checks inputs `0..count` of campaign `seed` for `target` on `jobs`
+/// threads; findings are written to `out` (the prepared module, with the
+/// verdict as comments).
 pub fn run_campaign(
     seed: u64,
     count: u64,
     jobs: usize,
     fuel: u64,
     out: Option<&Path>,
+    target: Target,
 ) -> anyhow::Result<NativeSummary> {
     let work = tempfile::tempdir()?;
     let next = AtomicU64::new(0);
@@ -423,7 +473,7 @@ pub fn run_campaign(
                 if index >= count {
                     break;
                 }
-                let (module, verdicts) = check_input(seed, index, work.path(), fuel);
+                let (module, verdicts) = check_input(seed, index, work.path(), fuel, target);
                 let mut s = summary.lock().unwrap_or_else(|e| e.into_inner());
                 s.inputs += 1;
                 for (config, v) in verdicts {
@@ -432,9 +482,10 @@ pub fn run_campaign(
                         Verdict::Inconclusive(_) => s.inconclusive += 1,
                         v => {
                             let path = out.map(|dir| {
-                                let p = dir.join(format!("native-{seed}-{index:06}-{config}.ir"));
+                                let t = target.name();
+                                let p = dir.join(format!("native-{t}-{seed}-{index:06}-{config}.ir"));
                                 let mut body = format!(
-                                    "; oracle native-ir --seed {seed}: input {index}, configuration {config}\n"
+                                    "; oracle native-ir --target={t} --seed {seed}: input {index}, configuration {config}\n"
                                 );
                                 for line in format!("{v:?}").lines() {
                                     let _ = writeln!(body, "; {line}");
