@@ -9,6 +9,10 @@
 //! register between instructions: calls, inline asm and `asm goto` edges
 //! need no register bookkeeping. `t6` only materializes displacements that
 //! do not fit 12 bits ([`regs`]), which is how frames of any size work.
+//! Branches to blocks are `j`/`b<cond>` (the assembler relaxes a conditional
+//! branch beyond its 4 KiB reach into a branch over a `j`); a function that
+//! may exceed `j`'s 1 MiB reach is emitted again with every block branch in
+//! the far form `jump label, t6` (auipc + jr).
 //!
 //! The frame, with `s0` the frame pointer equal to the incoming `sp` (so the
 //! caller's stack arguments are at `0(s0)` upwards):
@@ -87,9 +91,40 @@ impl TargetIsa for Riscv64 {
     }
 
     fn emit_function(&self, cx: &mut ModuleContext<'_>, f: &IrFunction, out: &mut String) -> Result<(), BackendError> {
-        let mut e = FnEmitter::new(cx, f, out)?;
-        walk_blocks(f, &mut e)
+        let rodata_len = cx.rodata.len();
+        let mut body = String::new();
+        walk_blocks(f, &mut FnEmitter::new(cx, f, &mut body, false)?)?;
+        if max_text_bytes(&body) >= FAR_BRANCH_LIMIT {
+            // Too big for `jal`'s reach: again, with every block branch far.
+            cx.rodata.truncate(rodata_len);
+            body.clear();
+            walk_blocks(f, &mut FnEmitter::new(cx, f, &mut body, true)?)?;
+        }
+        out.push_str(&body);
+        Ok(())
     }
+}
+
+/// Functions whose code may reach this size use far block branches: `jal`
+/// (and a conditional branch that the assembler relaxes into one) reaches
+/// +-1 MiB.
+const FAR_BRANCH_LIMIT: usize = 1 << 20;
+
+/// An upper bound of the bytes of machine code in `asm` (a `li` expands to
+/// at most 8 instructions, anything else to at most 2).
+fn max_text_bytes(asm: &str) -> usize {
+    asm.lines()
+        .map(|l| {
+            let l = l.trim_start();
+            if l.is_empty() || l.starts_with('.') || l.ends_with(':') {
+                0
+            } else if l.starts_with("li\t") {
+                32
+            } else {
+                8
+            }
+        })
+        .sum()
 }
 
 /// Bytes of the register save area of a variadic function (`a0..a7`).
@@ -148,10 +183,17 @@ pub(crate) struct FnEmitter<'a, 'm> {
     sets_second: Option<SecondReturn>,
     block_index: usize,
     inst_index: usize,
+    /// Branches to blocks go through `jump label, t6` (any distance).
+    far: bool,
 }
 
 impl<'a, 'm> FnEmitter<'a, 'm> {
-    fn new(cx: &'a mut ModuleContext<'m>, f: &'a IrFunction, out: &'a mut String) -> Result<Self, BackendError> {
+    fn new(
+        cx: &'a mut ModuleContext<'m>,
+        f: &'a IrFunction,
+        out: &'a mut String,
+        far: bool,
+    ) -> Result<Self, BackendError> {
         let types = ValueTypes::compute(f);
         let mut layout = FrameLayout::compute(f, &types)?;
         let own = abi::layout_of_function(f);
@@ -268,7 +310,37 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             sets_second,
             block_index: 0,
             inst_index: 0,
+            far,
         })
+    }
+
+    /// An unconditional branch to block `b`.
+    fn jump(&mut self, b: BlockId) {
+        if self.far {
+            emit!(self, "\tjump\t{}, t6", block_label(b));
+        } else {
+            emit!(self, "\tj\t{}", block_label(b));
+        }
+    }
+
+    /// `if (operands satisfy cond) goto b`, `cond` one of `beqz bnez beq bne bgtu`.
+    fn branch(&mut self, cond: &str, operands: &str, b: BlockId) {
+        if !self.far {
+            emit!(self, "\t{cond}\t{operands}, {}", block_label(b));
+            return;
+        }
+        let inverse = match cond {
+            "beqz" => "bnez",
+            "bnez" => "beqz",
+            "beq" => "bne",
+            "bne" => "beq",
+            "bgtu" => "bleu",
+            other => other,
+        };
+        let skip = self.cx.labels.fresh();
+        emit!(self, "\t{inverse}\t{operands}, .Lnear{skip}");
+        self.jump(b);
+        emit!(self, ".Lnear{skip}:");
     }
 
     fn err(&self, message: impl Into<String>) -> BackendError {
@@ -632,10 +704,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 self.li(T2, lo);
                 emit!(self, "\tbne\tt0, t2, .Ltmp{next}");
                 self.li(T2, hi);
-                emit!(self, "\tbeq\tt1, t2, {}", block_label(b));
+                self.branch("beq", "t1, t2", b);
                 emit!(self, ".Ltmp{next}:");
             }
-            emit!(self, "\tj\t{}", block_label(default));
+            self.jump(default);
             return Ok(());
         }
         self.load(val, ty, T0)?;
@@ -644,13 +716,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 for (v, b) in cases {
                     let v = v as u64 as i64;
                     if v == 0 {
-                        emit!(self, "\tbeqz\tt0, {}", block_label(b));
+                        self.branch("beqz", "t0", b);
                     } else {
                         self.li(T1, v);
-                        emit!(self, "\tbeq\tt0, t1, {}", block_label(b));
+                        self.branch("beq", "t0, t1", b);
                     }
                 }
-                emit!(self, "\tj\t{}", block_label(default));
+                self.jump(default);
             }
             SwitchPlan::JumpTable { min, table } => {
                 let min = min as u64 as i64;
@@ -660,7 +732,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
                 let jt = self.cx.labels.fresh();
                 self.li(T1, table.len() as i64 - 1);
-                emit!(self, "\tbgtu\tt0, t1, {}", block_label(default));
+                self.branch("bgtu", "t0, t1", default);
                 emit!(self, "\tlla\tt1, .LJT{jt}");
                 emit!(self, "\tslli\tt0, t0, 2");
                 emit!(self, "\tadd\tt0, t0, t1");
@@ -844,7 +916,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             Terminator::Return(val) => self.emit_return(val.as_ref())?,
             Terminator::Branch(b) => {
                 if next != Some(*b) {
-                    emit!(self, "\tj\t{}", block_label(*b));
+                    self.jump(*b);
                 }
             }
             Terminator::CondBranch {
@@ -855,16 +927,16 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
                 Some(taken) => {
                     let b = if taken { *true_label } else { *false_label };
                     if next != Some(b) {
-                        emit!(self, "\tj\t{}", block_label(b));
+                        self.jump(b);
                     }
                 }
                 None => {
                     if next == Some(*true_label) {
-                        emit!(self, "\tbeqz\tt0, {}", block_label(*false_label));
+                        self.branch("beqz", "t0", *false_label);
                     } else {
-                        emit!(self, "\tbnez\tt0, {}", block_label(*true_label));
+                        self.branch("bnez", "t0", *true_label);
                         if next != Some(*false_label) {
-                            emit!(self, "\tj\t{}", block_label(*false_label));
+                            self.jump(*false_label);
                         }
                     }
                 }
