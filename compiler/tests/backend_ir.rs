@@ -7,7 +7,9 @@
 //!
 //! Each file runs in two configurations, with the verifier after every pass:
 //! `phi-elim` alone (the IR as written) and `mem2reg-pipeline`; both must give
-//! the same result. Directives are comment lines:
+//! the same result. Each configuration is built twice, through the external
+//! assembler (gcc) and through the integrated one (`emit_object`, which must
+//! accept every file without inline asm). Directives are comment lines:
 //!
 //! - `;| text` — a line of the C driver (linked in; then the IR has no `main`);
 //! - `;> text` — a line of the expected standard output;
@@ -90,13 +92,21 @@ fn work_dir() -> PathBuf {
     d
 }
 
-/// Compiles and runs one configuration; returns (stdout, exit status).
-fn build_and_run(target: Target, name: &str, config: &str, asm: &str, driver: &str) -> Result<(String, i32), String> {
+/// Compiles and runs one configuration from assembly text (`.s`) or an
+/// object file (`.o`); returns (stdout, exit status).
+fn build_and_run(
+    target: Target,
+    name: &str,
+    config: &str,
+    code: &[u8],
+    ext: &str,
+    driver: &str,
+) -> Result<(String, i32), String> {
     let dir = work_dir();
-    let stem = format!("{name}.{}.{config}", target.name());
-    let s_path = dir.join(format!("{stem}.s"));
+    let stem = format!("{name}.{}.{config}.{ext}", target.name());
+    let s_path = dir.join(format!("{stem}.{ext}"));
     let exe = dir.join(&stem);
-    std::fs::write(&s_path, asm).unwrap();
+    std::fs::write(&s_path, code).unwrap();
     let gcc = cross::gcc(target);
     let mut cmd = Command::new(gcc);
     cmd.args(cross::link_flags(target));
@@ -135,7 +145,22 @@ fn check_file(path: &Path, target: Target) -> Result<(), String> {
         p.verify_each = true;
         p.run(&mut m, &mut |_, _| {}).map_err(|e| format!("{config}: {e}"))?;
         let asm = phicc::backend::emit_assembly(&m, target).map_err(|e| format!("{config}: {e}"))?;
-        let (stdout, code) = build_and_run(target, &name, config, &asm, &spec.driver)?;
+        let (stdout, code) = build_and_run(target, &name, config, asm.as_bytes(), "s", &spec.driver)?;
+        match phicc::backend::emit_object(&m, target).map_err(|e| format!("{config}: {e}"))? {
+            Some(obj) => {
+                let integrated = build_and_run(target, &name, config, &obj, "o", &spec.driver)?;
+                if integrated != (stdout.clone(), code) {
+                    return Err(format!(
+                        "{config}: the integrated assembler's binary gives {integrated:?}, gcc's ({stdout:?}, {code})"
+                    ));
+                }
+            }
+            None if target == Target::X86_64 && !phicc::backend::has_foreign_asm(&m) => {
+                let err = phicc::backend::x86_64::encode::assemble(&asm).unwrap_err();
+                return Err(format!("{config}: the integrated assembler declined: {err}"));
+            }
+            None => {}
+        }
         if let Some(want) = &spec.expect_stdout {
             if &stdout != want {
                 return Err(format!("{config}: stdout\n{stdout}\nexpected\n{want}"));

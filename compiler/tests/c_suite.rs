@@ -9,9 +9,11 @@
 //!   interpreter with its libc shim.
 //!
 //! - `native`: phicc's backend for the target (both configurations), the
-//!   assembly linked by the target's gcc and run (natively on the host's
-//!   own target, statically linked under QEMU user-mode for the others;
-//!   skipped with a message when the cross gcc or QEMU is missing).
+//!   object from the integrated assembler (or the assembly, for modules with
+//!   inline asm or targets without an encoder) linked by the target's gcc
+//!   and run (natively on the host's own target, statically linked under
+//!   QEMU user-mode for the others; skipped with a message when the cross
+//!   gcc or QEMU is missing).
 //!
 //! A file restricts its targets with a line `// targets: x86_64 aarch64`
 //! (default: all three), and its modes with `// modes: native` (inline asm:
@@ -121,9 +123,20 @@ fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
             pipeline.run(&mut module, &mut |_, _| {}).map_err(|e| e.to_string())?;
             let asm = phicc::backend::emit_assembly(&module, target).map_err(|e| e.to_string())?;
             let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-            let s_path = dir.path().join("t.s");
             let exe = dir.path().join("t");
-            std::fs::write(&s_path, asm).map_err(|e| e.to_string())?;
+            // As the driver does: the integrated assembler when it can, else gcc.
+            let s_path = match phicc::backend::assemble_object(&module, &asm, target) {
+                Some(obj) => {
+                    let p = dir.path().join("t.o");
+                    std::fs::write(&p, obj).map_err(|e| e.to_string())?;
+                    p
+                }
+                None => {
+                    let p = dir.path().join("t.s");
+                    std::fs::write(&p, asm).map_err(|e| e.to_string())?;
+                    p
+                }
+            };
             let gcc = cross::gcc(target);
             let mut cmd = Command::new(gcc);
             cmd.args(cross::link_flags(target));

@@ -352,9 +352,13 @@ pub fn check_config(
         Ok(a) => a,
         Err(e) => return Verdict::BuildError(format!("backend: {e}")),
     };
-    let s_path = dir.join("prog.s");
     let exe = dir.join("prog");
-    if let Err(e) = std::fs::write(&s_path, asm) {
+    // As the driver does: the integrated assembler, or gcc for the text.
+    let (s_path, bytes) = match phicc::backend::assemble_object(&m, &asm, Target::X86_64) {
+        Some(obj) => (dir.join("prog.o"), obj),
+        None => (dir.join("prog.s"), asm.into_bytes()),
+    };
+    if let Err(e) = std::fs::write(&s_path, bytes) {
         return Verdict::BuildError(format!("cannot write {}: {e}", s_path.display()));
     }
     let out = gcc_command(target)

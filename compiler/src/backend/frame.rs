@@ -13,11 +13,20 @@
 //! callee-saved registers, parameter homes) with [`FrameLayout::reserve`]
 //! before [`FrameLayout::finish`]. Objects aligned to more than 16 bytes get
 //! `size + align - 16` bytes and are aligned at run time by the target.
+//!
+//! Addresses that are cheap to recompute get no slot (rematerialization): a
+//! value defined once, by `globaladdr` (`SymbolAddr`), or by a `gep` with a
+//! constant offset from such a value or from an `alloca` (`FrameAddr`,
+//! `SymbolAddr` plus the offset). The target computes them where they are
+//! used, typically folding them into the memory operand of a load or store
+//! (`-40(%rbp)`, `sym+8(%rip)`), and emits nothing for their definition.
 
 use super::BackendError;
 use crate::ir::instruction::{const_natural_type, Instruction, Operand, Value};
 use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
+use rustc_hash::FxHashMap;
+use std::rc::Rc;
 
 /// Where an IR value lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +39,19 @@ pub enum Home {
     /// `align > 16` objects must be realigned at run time (the target rounds
     /// the address up to `align`).
     Alloca { offset: u32, align: u32 },
+    /// The value is the address at this offset of the locals area (inside
+    /// an `alloca` object of alignment at most 16); recomputed where used.
+    FrameAddr(i64),
+    /// The value is the address of symbol [`FrameLayout::symbol`]`(sym)`
+    /// plus `offset`; recomputed where used.
+    SymbolAddr { sym: u32, offset: i64 },
+}
+
+impl Home {
+    /// Whether the value is an address computed where it is used (no slot).
+    pub fn is_address(self) -> bool {
+        matches!(self, Home::Alloca { .. } | Home::FrameAddr(_) | Home::SymbolAddr { .. })
+    }
 }
 
 /// The type of every value of a function, indexed by value id.
@@ -140,6 +162,7 @@ pub fn slot_size(t: IrType) -> u32 {
 #[derive(Clone, Debug)]
 pub struct FrameLayout {
     homes: Vec<Home>,
+    symbols: Vec<Rc<str>>,
     /// Bytes used so far (the final size after `finish`).
     size: u32,
     /// Offset and size of the region holding `alloca` objects (zero-filled on entry).
@@ -154,6 +177,7 @@ impl FrameLayout {
     pub fn compute(f: &IrFunction, types: &ValueTypes) -> Result<FrameLayout, BackendError> {
         let mut layout = FrameLayout {
             homes: vec![Home::None; types.len()],
+            symbols: Vec::new(),
             size: 0,
             alloca_region: (0, 0),
             finished: false,
@@ -189,6 +213,7 @@ impl FrameLayout {
         }
         layout.size = round_up(layout.size, 16);
         layout.alloca_region = (0, layout.size);
+        layout.rematerialize(f);
         for b in &f.blocks {
             for inst in &b.instructions {
                 if matches!(inst, Instruction::Alloca { .. }) {
@@ -197,7 +222,7 @@ impl FrameLayout {
                 let mut err = None;
                 inst.for_each_def(|d| {
                     if layout.home(d) != Home::None {
-                        return; // a copy defining a value again (after phi elimination)
+                        return; // an address, or a copy defining a value again
                     }
                     let t = types.of(d);
                     if t == IrType::Void {
@@ -214,6 +239,81 @@ impl FrameLayout {
             }
         }
         Ok(layout)
+    }
+
+    /// Gives `SymbolAddr`/`FrameAddr` homes to the addresses defined once
+    /// by `globaladdr` or by a constant-offset `gep` of an address (iterated,
+    /// since a `gep` may come before its base in layout order).
+    fn rematerialize(&mut self, f: &IrFunction) {
+        let mut defs: Vec<u8> = vec![0; self.homes.len()];
+        for b in &f.blocks {
+            for inst in &b.instructions {
+                inst.for_each_def(|d| {
+                    if let Some(c) = defs.get_mut(d.0 as usize) {
+                        *c = c.saturating_add(1);
+                    }
+                });
+            }
+        }
+        let once = |v: Value| defs.get(v.0 as usize) == Some(&1);
+        let mut interned: FxHashMap<&str, u32> = FxHashMap::default();
+        const LIMIT: i64 = 1 << 30;
+        loop {
+            let mut changed = false;
+            for b in &f.blocks {
+                for inst in &b.instructions {
+                    let (dest, home) = match inst {
+                        Instruction::GlobalAddr { dest, name } if once(*dest) && self.home(*dest) == Home::None => {
+                            let sym = match interned.get(name.as_str()) {
+                                Some(&k) => k,
+                                None => {
+                                    self.symbols.push(Rc::from(name.as_str()));
+                                    let k = (self.symbols.len() - 1) as u32;
+                                    interned.insert(name, k);
+                                    k
+                                }
+                            };
+                            (*dest, Home::SymbolAddr { sym, offset: 0 })
+                        }
+                        Instruction::GetElementPtr {
+                            dest,
+                            base,
+                            offset: Operand::Const(c),
+                            ..
+                        } if once(*dest) && self.home(*dest) == Home::None => {
+                            let Some(k) = c.to_i64().filter(|k| k.abs() < LIMIT) else {
+                                continue;
+                            };
+                            match self.home(*base) {
+                                Home::Alloca { offset, align } if align <= 16 => {
+                                    (*dest, Home::FrameAddr(offset as i64 + k))
+                                }
+                                Home::FrameAddr(o) if (o + k).abs() < LIMIT => (*dest, Home::FrameAddr(o + k)),
+                                Home::SymbolAddr { sym, offset } if (offset + k).abs() < LIMIT => (
+                                    *dest,
+                                    Home::SymbolAddr {
+                                        sym,
+                                        offset: offset + k,
+                                    },
+                                ),
+                                _ => continue,
+                            }
+                        }
+                        _ => continue,
+                    };
+                    self.set(dest, home);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    /// The name of symbol number `sym` of a `SymbolAddr` home.
+    pub fn symbol(&self, sym: u32) -> &Rc<str> {
+        &self.symbols[sym as usize]
     }
 
     fn set(&mut self, v: Value, h: Home) {
@@ -290,5 +390,22 @@ mod tests {
         assert_eq!(extra, 144);
         l.finish();
         assert_eq!(l.size(), 320);
+    }
+
+    #[test]
+    fn single_definition_addresses_are_rematerialized() {
+        let m = parse_module(
+            "global @g: i64, size 16, align 8\ndefine @f(i64) -> i64 {\nbb0:\n  %0 = alloca i64, size 16, align 8\n  %1 = gep i64 %3, 8i64\n  %2 = gep i64 %0, 8i64\n  %3 = globaladdr @g\n  %4 = paramref 0 i64\n  %5 = gep i64 %0, %4\n  %6 = load i64 %1\n  ret %6\n}\n",
+        )
+        .unwrap();
+        let f = &m.functions[0];
+        let l = FrameLayout::compute(f, &ValueTypes::compute(f)).unwrap();
+        // A gep before its base in layout order still gets the symbol's home.
+        assert_eq!(l.home(Value(1)), Home::SymbolAddr { sym: 0, offset: 8 });
+        assert_eq!(&**l.symbol(0), "g");
+        assert_eq!(l.home(Value(2)), Home::FrameAddr(8));
+        assert_eq!(l.home(Value(3)), Home::SymbolAddr { sym: 0, offset: 0 });
+        // A variable offset needs a slot.
+        assert!(matches!(l.home(Value(5)), Home::Slot(_)));
     }
 }

@@ -16,7 +16,10 @@
 //! - [`asm_template`]: the inline-asm template parser (`%0`, `%[name]`,
 //!   `%l0`, `%%`, `%=`, modifier letters); the target renders the operands;
 //! - [`walk_blocks`]: the block walk that drives a target's
-//!   [`FunctionEmitter`] hooks, with fall-through detection.
+//!   [`FunctionEmitter`] hooks, with fall-through detection;
+//! - [`object`] and [`elf`]: the integrated assembler, which turns the
+//!   assembly we print straight into an ELF object ([`emit_object`]) when
+//!   the target has an instruction encoder and the module has no inline asm.
 //!
 //! Label naming: a block is `.LBB<id>` (block ids are module-unique), other
 //! local labels are `.L<kind><n>` from the module-wide [`LabelGen`].
@@ -24,7 +27,9 @@
 
 pub mod asm_template;
 pub mod data;
+pub mod elf;
 pub mod frame;
+pub mod object;
 pub mod riscv64;
 pub mod switch;
 pub mod x86_64;
@@ -212,6 +217,13 @@ pub fn push_symbol(out: &mut String, name: &str) {
     }
 }
 
+/// Writes `name` as an assembler symbol to a formatter (see [`push_symbol`]).
+pub fn write_symbol(f: &mut impl std::fmt::Write, name: &str) -> std::fmt::Result {
+    let mut s = String::new();
+    push_symbol(&mut s, name);
+    f.write_str(&s)
+}
+
 /// A symbol as a string (see [`push_symbol`]).
 pub fn symbol(name: &str) -> String {
     let mut s = String::new();
@@ -302,6 +314,38 @@ pub fn emit_assembly(m: &IrModule, target: Target) -> Result<String, BackendErro
     out.push(desc.type_prefix);
     out.push_str("progbits\n");
     Ok(out)
+}
+
+/// Whether `m` contains assembly text we did not write (inline or top-level asm).
+pub fn has_foreign_asm(m: &IrModule) -> bool {
+    !m.toplevel_asm.is_empty()
+        || m.functions.iter().any(|f| {
+            f.blocks
+                .iter()
+                .any(|b| b.instructions.iter().any(|i| matches!(i, Instruction::InlineAsm(_))))
+        })
+}
+
+/// Compiles `m` to an ELF relocatable object with the integrated assembler.
+/// `Ok(None)` when it cannot (no encoder for the target, or inline asm whose
+/// text only a full assembler understands): the caller assembles
+/// [`emit_assembly`]'s text with the target's assembler instead. The
+/// environment variable `PHICC_EXTERNAL_AS=1` always declines.
+pub fn emit_object(m: &IrModule, target: Target) -> Result<Option<Vec<u8>>, BackendError> {
+    let text = emit_assembly(m, target)?;
+    Ok(assemble_object(m, &text, target))
+}
+
+/// Assembles `text` (what [`emit_assembly`] printed for `m`) with the
+/// integrated assembler; `None` in the cases [`emit_object`] declines.
+pub fn assemble_object(m: &IrModule, text: &str, target: Target) -> Option<Vec<u8>> {
+    if target != Target::X86_64 || has_foreign_asm(m) || std::env::var_os("PHICC_EXTERNAL_AS").is_some_and(|v| v != "0")
+    {
+        return None;
+    }
+    // A gap in the integrated assembler is not the user's problem: the
+    // external assembler takes over (tests check that it never has to).
+    x86_64::encode::assemble(text).ok()
 }
 
 /// Section, linkage, type and alignment of a function, then its label.

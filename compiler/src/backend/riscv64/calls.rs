@@ -255,9 +255,9 @@ impl FnEmitter<'_, '_> {
                     let m = self.area(off).at(8 * k as i64);
                     self.load_mem(m, 8, false, r);
                 }
-                Home::Alloca { offset, align } if k == 0 => self.alloca_address(offset, align, r),
-                Home::Alloca { .. } => self.li(r, 0),
                 Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                home if k == 0 => self.materialize(home, r),
+                _ => self.li(r, 0),
             },
         }
         Ok(())

@@ -249,6 +249,7 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, St
                 {
                     Loc::Frame(offset as i64 - area_top)
                 }
+                Some(Home::FrameAddr(o)) if !w.mem_reg && fits_i12(o - area_top) => Loc::Frame(o - area_top),
                 _ => Loc::Indirect(fresh_gpr(&mut taken)?),
             }
         } else if w.any_imm() {
@@ -382,7 +383,11 @@ impl FnEmitter<'_, '_> {
                     self.add_imm(*g, S0, m.disp);
                 }
                 Loc::Reg(_) | Loc::Freg(_) if p.read_write[k] && !o.is_def => {
-                    let src = self.addr_of(o.value, super::regs::T6)?;
+                    let scratch = match loc {
+                        Loc::Reg(g) => g,
+                        _ => super::regs::T6,
+                    };
+                    let src = self.addr_of(o.value, scratch)?;
                     match loc {
                         Loc::Reg(g) => self.load_mem(src, ty.size().clamp(1, 8), ty.is_signed(), g),
                         Loc::Freg(f) => self.load_fmem(src, ty, f),
@@ -430,6 +435,7 @@ impl FnEmitter<'_, '_> {
             } else {
                 match self.layout.home(o.value) {
                     Home::Alloca { offset, align } if align <= 16 => Some(self.area(offset)),
+                    Home::FrameAddr(off) => Some(self.frame_mem(off)),
                     _ => None,
                 }
             };

@@ -18,7 +18,6 @@
 
 use super::regs::{Gpr, Mem, T0, T1, T2, T4, T5};
 use super::{emit, FnEmitter};
-use crate::backend::frame::Home;
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::ops::{AtomicOrdering, AtomicRmwOp};
@@ -66,6 +65,9 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn gep(&mut self, dest: Value, base: Value, offset: &Operand) -> Result<(), BackendError> {
+        if self.layout.home(dest).is_address() {
+            return Ok(()); // recomputed where used
+        }
         let off_ty = self.types.of_operand(offset);
         let off_ty = if off_ty.is_int_or_ptr() && !off_ty.is_128() {
             off_ty
@@ -87,18 +89,10 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn global_addr(&mut self, dest: Value, name: &str) -> Result<(), BackendError> {
-        let sym = crate::backend::symbol(name);
-        if self.cx.thread_local.contains(name) {
-            emit!(self, "\tla.tls.ie\tt0, {sym}");
-            emit!(self, "\tadd\tt0, t0, tp");
-        } else if self.cx.is_defined(name) || name.starts_with(".L") {
-            emit!(self, "\tlla\tt0, {sym}");
-        } else {
-            let l = self.cx.labels.fresh();
-            emit!(self, ".Lgot{l}:");
-            emit!(self, "\tauipc\tt0, %got_pcrel_hi({sym})");
-            emit!(self, "\tld\tt0, %pcrel_lo(.Lgot{l})(t0)");
+        if self.layout.home(dest).is_address() {
+            return Ok(()); // recomputed where used
         }
+        self.symbol_address(name, 0, T0);
         self.store(T0, IrType::Ptr, dest)
     }
 
@@ -133,13 +127,7 @@ impl FnEmitter<'_, '_> {
 
     /// The address of an atomic object in `t5`.
     fn atomic_address(&mut self, ptr: Value) -> Result<(), BackendError> {
-        match self.layout.home(ptr) {
-            Home::Alloca { offset, align } => {
-                self.alloca_address(offset, align, T5);
-                Ok(())
-            }
-            _ => self.pointer_in(ptr, T5),
-        }
+        self.pointer_in(ptr, T5)
     }
 
     pub(super) fn atomic_load(

@@ -356,8 +356,66 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     fn slot(&self, v: Value) -> Result<Mem, BackendError> {
         match self.layout.home(v) {
             Home::Slot(off) => Ok(self.area(off)),
-            Home::Alloca { .. } => Err(self.err(format!("{v} is an alloca address, not a slot"))),
             Home::None => Err(self.err(format!("{v} is used but never defined"))),
+            _ => Err(self.err(format!("{v} is an address, not a slot"))),
+        }
+    }
+
+    /// The memory of a locals-area offset that may lie outside the area.
+    fn frame_mem(&self, off: i64) -> Mem {
+        Mem::new(S0, off - self.area_top)
+    }
+
+    /// Puts the address of symbol `name` plus `offset` into `r`: PC-relative
+    /// (`lla`) when the module defines it, else from the GOT, or for a
+    /// thread-local the initial-exec offset plus `tp`.
+    fn symbol_address(&mut self, name: &str, offset: i64, r: Gpr) {
+        let sym = super::symbol(name);
+        let mut extra = offset;
+        if self.cx.thread_local.contains(name) {
+            emit!(self, "\tla.tls.ie\t{r}, {sym}");
+            emit!(self, "\tadd\t{r}, {r}, tp");
+        } else if self.cx.is_defined(name) || name.starts_with(".L") {
+            match offset {
+                0 => emit!(self, "\tlla\t{r}, {sym}"),
+                o => emit!(self, "\tlla\t{r}, {sym}{o:+}"),
+            }
+            extra = 0;
+        } else {
+            let l = self.cx.labels.fresh();
+            emit!(self, ".Lgot{l}:");
+            emit!(self, "\tauipc\t{r}, %got_pcrel_hi({sym})");
+            emit!(self, "\tld\t{r}, %pcrel_lo(.Lgot{l})({r})");
+        }
+        if extra != 0 {
+            if fits_i12(extra) || r != T6 {
+                self.add_imm(r, r, extra);
+            } else {
+                // t6 is the target: step with 12-bit immediates (offsets stay below 2^30).
+                let mut left = extra;
+                while left != 0 {
+                    let step = left.clamp(-2048, 2047);
+                    emit!(self, "\taddi\t{r}, {r}, {step}");
+                    left -= step;
+                }
+            }
+        }
+    }
+
+    /// Puts the address an address home stands for into `r` (nothing for
+    /// slots and undefined values).
+    fn materialize(&mut self, home: Home, r: Gpr) {
+        match home {
+            Home::Alloca { offset, align } => self.alloca_address(offset, align, r),
+            Home::FrameAddr(o) => {
+                let m = self.frame_mem(o);
+                self.add_imm(r, S0, m.disp);
+            }
+            Home::SymbolAddr { sym, offset } => {
+                let name = self.layout.symbol(sym).clone();
+                self.symbol_address(&name, offset, r);
+            }
+            Home::Slot(_) | Home::None => {}
         }
     }
 
@@ -444,8 +502,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     fn addr_of(&mut self, ptr: Value, scratch: Gpr) -> Result<Mem, BackendError> {
         match self.layout.home(ptr) {
             Home::Alloca { offset, align } if align <= 16 => Ok(self.area(offset)),
-            Home::Alloca { offset, align } => {
-                self.alloca_address(offset, align, scratch);
+            Home::FrameAddr(o) => Ok(self.frame_mem(o)),
+            home @ (Home::Alloca { .. } | Home::SymbolAddr { .. }) => {
+                self.materialize(home, scratch);
                 Ok(Mem::new(scratch, 0))
             }
             Home::Slot(off) => {
@@ -484,12 +543,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 self.li(r, imm);
             }
             Operand::Value(v) => match self.layout.home(*v) {
-                Home::Alloca { offset, align } => self.alloca_address(offset, align, r),
                 Home::Slot(off) => {
                     let m = self.area(off);
                     self.load_mem(m, ty.size().clamp(1, 8), signed, r);
                 }
                 Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                home => self.materialize(home, r),
             },
         }
         Ok(())
@@ -527,11 +586,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     let m = self.area(off);
                     self.load_fmem(m, ty, fr);
                 }
-                Home::Alloca { offset, align } => {
-                    self.alloca_address(offset, align, T6);
+                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                home => {
+                    self.materialize(home, T6);
                     emit!(self, "\t{mv}\t{fr}, t6");
                 }
-                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
             },
         }
         Ok(())
@@ -560,11 +619,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         self.li(hi, 0);
                     }
                 }
-                Home::Alloca { offset, align } => {
-                    self.alloca_address(offset, align, lo);
+                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                home => {
+                    self.materialize(home, lo);
                     self.li(hi, 0);
                 }
-                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
             },
         }
         Ok(())
@@ -660,11 +719,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     let size = if ty.size() > 8 { 16 } else { ty.size().max(1) };
                     self.copy_mem(src, m, size);
                 }
-                Home::Alloca { offset, align } => {
-                    self.alloca_address(offset, align, T0);
+                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                home => {
+                    self.materialize(home, T0);
                     self.store_mem(T0, ty.size().clamp(1, 8), m);
                 }
-                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
             },
         }
         Ok(())
@@ -757,7 +816,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             Operand::Value(v) => {
                 let ty = self.types.of(*v);
                 match self.layout.home(*v) {
-                    Home::Alloca { .. } => Ok(Some(true)),
+                    Home::Alloca { .. } | Home::FrameAddr(_) => Ok(Some(true)),
+                    home @ Home::SymbolAddr { .. } => {
+                        // A weak symbol's address may be null.
+                        self.materialize(home, T0);
+                        Ok(None)
+                    }
                     Home::None => Err(self.err(format!("{v} is used but never defined"))),
                     Home::Slot(off) => {
                         let m = self.area(off);

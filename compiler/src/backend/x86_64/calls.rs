@@ -193,11 +193,11 @@ impl FnEmitter<'_, '_> {
         match self.param_home(idx)? {
             ParamHome::Slot(off) => {
                 let src = self.area(off);
-                self.copy_mem(src, m, slot_size(ty) as usize);
+                self.copy_mem(&src, &m, slot_size(ty) as usize);
             }
             ParamHome::Incoming(d) => {
                 let size = slot_size(ty) as usize;
-                self.copy_mem(Mem::new(Gpr::Rbp, d), m, size);
+                self.copy_mem(&Mem::new(Gpr::Rbp, d), &m, size);
             }
             ParamHome::Buffer(off) => {
                 let b = self.area(off);
@@ -218,7 +218,7 @@ impl FnEmitter<'_, '_> {
     }
 
     /// Loads `size` bytes (1..=8) at `src` into `r` without reading past them.
-    pub(super) fn load_exact(&mut self, src: Mem, size: u32, r: Gpr, tmp: Gpr) {
+    pub(super) fn load_exact(&mut self, src: &Mem, size: u32, r: Gpr, tmp: Gpr) {
         match size {
             8 => emit!(self, "\tmovq\t{src}, {}", r.q()),
             4 => emit!(self, "\tmovl\t{src}, {}", r.l()),
@@ -228,7 +228,7 @@ impl FnEmitter<'_, '_> {
                 // 3, 5, 6, 7: the low part, then the rest shifted into place.
                 let low = if size > 4 { 4 } else { 2 };
                 self.load_exact(src, low, r, tmp);
-                self.load_exact(src.at(low as i64), size - low, tmp, Gpr::Rax);
+                self.load_exact(&src.at(low as i64), size - low, tmp, Gpr::Rax);
                 emit!(self, "\tshlq\t${}, {}", 8 * low, tmp.q());
                 emit!(self, "\torq\t{}, {}", tmp.q(), r.q());
             }
@@ -236,12 +236,12 @@ impl FnEmitter<'_, '_> {
     }
 
     /// Stores the low `size` bytes (1..=8) of `r` to `dst` (clobbers `r`).
-    pub(super) fn store_exact(&mut self, r: Gpr, size: u32, dst: Mem) {
+    pub(super) fn store_exact(&mut self, r: Gpr, size: u32, dst: &Mem) {
         let mut at = 0i64;
         let mut left = size;
         for chunk in [8u32, 4, 2, 1] {
             if left >= chunk {
-                self.store_mem(r, chunk as usize, dst.at(at));
+                self.store_mem(r, chunk as usize, &dst.at(at));
                 at += chunk as i64;
                 left -= chunk;
                 if left > 0 {
@@ -264,7 +264,7 @@ impl FnEmitter<'_, '_> {
                     emit!(self, "\tmovsd\t{m}, %xmm{}", p.reg);
                 }
             } else {
-                self.load_exact(m, p.size, ARG_GPRS[p.reg as usize], Gpr::R11);
+                self.load_exact(&m, p.size, ARG_GPRS[p.reg as usize], Gpr::R11);
             }
         }
         Ok(())
@@ -289,7 +289,7 @@ impl FnEmitter<'_, '_> {
                 ArgLoc::Stack(off) => {
                     let dst = Mem::new(Gpr::Rsp, *off as i64);
                     if ty.size() > 8 {
-                        self.store_operand(arg, ty, dst)?;
+                        self.store_operand(arg, ty, &dst)?;
                     } else {
                         self.load(arg, ty, Gpr::Rax)?;
                         emit!(self, "\tmovq\t%rax, {dst}");
@@ -298,8 +298,8 @@ impl FnEmitter<'_, '_> {
                 ArgLoc::StackStruct { offset, size } => {
                     self.load_int(arg, IrType::Ptr, false, Gpr::Rsi)?;
                     self.copy_mem(
-                        Mem::new(Gpr::Rsi, 0),
-                        Mem::new(Gpr::Rsp, *offset as i64),
+                        &Mem::new(Gpr::Rsi, 0),
+                        &Mem::new(Gpr::Rsp, *offset as i64),
                         *size as usize,
                     );
                 }
@@ -362,7 +362,7 @@ impl FnEmitter<'_, '_> {
             RetLoc::Xmm => {
                 if let Some(d) = info.dest {
                     let m = self.slot(d)?;
-                    self.store_xmm(0, ret_ty, m);
+                    self.store_xmm(0, ret_ty, &m);
                 }
             }
             RetLoc::X87 => match info.dest {
@@ -399,7 +399,7 @@ impl FnEmitter<'_, '_> {
                         }
                     } else {
                         emit!(self, "\tmovq\t{}, %rax", s.at(8 * p.reg as i64));
-                        self.store_exact(Gpr::Rax, p.size, m);
+                        self.store_exact(Gpr::Rax, p.size, &m);
                     }
                 }
             }

@@ -246,6 +246,7 @@ fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -
                 Some(Home::Alloca { offset, align }) if align <= 16 && seg == AddressSpace::Default => {
                     Loc::Frame(frame_mem(offset))
                 }
+                Some(Home::FrameAddr(o)) if seg == AddressSpace::Default => Loc::Frame(Mem::new(Gpr::Rbp, o - frame)),
                 _ => Loc::Indirect(fresh_gpr(&mut taken)?),
             }
         } else if w.imm {
@@ -367,7 +368,7 @@ impl FnEmitter<'_, '_> {
             (Loc::Reg(g), Some('V')) => g.name(size)[1..].to_string(),
             (Loc::Xmm(x), None | Some('x' | 't' | 'g' | 'c' | 'P')) => format!("%xmm{x}"),
             (Loc::Frame(m), None | Some('a' | 'c' | 'P' | 'k' | 'q' | 'w' | 'b' | 'h')) => {
-                Mem { seg, ..*m }.to_string()
+                Mem { seg, ..m.clone() }.to_string()
             }
             (Loc::Indirect(g), None | Some('a' | 'c' | 'P' | 'k' | 'q' | 'w' | 'b' | 'h')) => {
                 Mem { seg, ..Mem::new(*g, 0) }.to_string()
@@ -433,7 +434,7 @@ impl FnEmitter<'_, '_> {
                                 Mem { seg, ..Mem::new(*g, 0) }
                             }
                         };
-                        self.load_mem(src, ty.size().clamp(1, 8), false, *g);
+                        self.load_mem(&src, ty.size().clamp(1, 8), false, *g);
                     }
                     Loc::Xmm(_) if p.read_write[k] && !o.is_def => {
                         return Err(
@@ -494,10 +495,10 @@ impl FnEmitter<'_, '_> {
                 }
             };
             match direct {
-                Some(m) => self.asm_store(&loc, ty, m),
+                Some(m) => self.asm_store(&loc, ty, &m),
                 None => {
                     let s = self.area(self.asm_spill).at(16 * k as i64);
-                    self.asm_store(&loc, IrType::I64, s);
+                    self.asm_store(&loc, IrType::I64, &s);
                     indirect.push((k, s));
                 }
             }
@@ -507,12 +508,12 @@ impl FnEmitter<'_, '_> {
             let o = &asm.outputs[k];
             emit!(self, "\tmovq\t{spill}, %rax");
             let dst = self.addr_of(o.value, seg_of(asm, k), Gpr::R11)?;
-            self.store_mem(Gpr::Rax, ty.size().clamp(1, 8), dst);
+            self.store_mem(Gpr::Rax, ty.size().clamp(1, 8), &dst);
         }
         Ok(())
     }
 
-    fn asm_store(&mut self, loc: &Loc, ty: IrType, m: Mem) {
+    fn asm_store(&mut self, loc: &Loc, ty: IrType, m: &Mem) {
         match loc {
             Loc::Reg(g) => self.store_mem(*g, ty.size().clamp(1, 8), m),
             Loc::Xmm(x) => match ty {

@@ -39,8 +39,8 @@ impl FnEmitter<'_, '_> {
             emit!(self, "\tmovq\t%rdx, {}", m.at(8));
         } else {
             let size = ty.size().max(1);
-            self.load_mem(src, size, false, Gpr::Rax);
-            self.store_mem(Gpr::Rax, size, m);
+            self.load_mem(&src, size, false, Gpr::Rax);
+            self.store_mem(Gpr::Rax, size, &m);
         }
         Ok(())
     }
@@ -53,7 +53,7 @@ impl FnEmitter<'_, '_> {
         seg: AddressSpace,
     ) -> Result<(), BackendError> {
         let dst = self.addr_of(ptr, seg, Gpr::R11)?;
-        self.store_operand(val, ty, dst)
+        self.store_operand(val, ty, &dst)
     }
 
     pub(super) fn memcpy(&mut self, dest: Value, src: Value, size: usize) -> Result<(), BackendError> {
@@ -63,7 +63,7 @@ impl FnEmitter<'_, '_> {
         if size <= 64 {
             let d = self.addr_of(dest, AddressSpace::Default, Gpr::R10)?;
             let s = self.addr_of(src, AddressSpace::Default, Gpr::R11)?;
-            self.copy_mem(s, d, size);
+            self.copy_mem(&s, &d, size);
         } else {
             self.load_int(&Operand::Value(src), IrType::Ptr, false, Gpr::Rsi)?;
             self.load_int(&Operand::Value(dest), IrType::Ptr, false, Gpr::Rdi)?;
@@ -74,6 +74,9 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn gep(&mut self, dest: Value, base: Value, offset: &Operand) -> Result<(), BackendError> {
+        if self.layout.home(dest).is_address() {
+            return Ok(()); // recomputed where used
+        }
         let m = self.slot(dest)?;
         let off_ty = self.types.of_operand(offset);
         let off_ty = if off_ty.is_int_or_ptr() { off_ty } else { IrType::I64 };
@@ -113,16 +116,12 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn global_addr(&mut self, dest: Value, name: &str) -> Result<(), BackendError> {
-        let m = self.slot(dest)?;
-        let sym = crate::backend::symbol(name);
-        if self.cx.thread_local.contains(name) {
-            emit!(self, "\tmovq\t%fs:0, %rax");
-            emit!(self, "\taddq\t{sym}@gottpoff(%rip), %rax");
-        } else if self.cx.is_defined(name) || name.starts_with(".L") {
-            emit!(self, "\tleaq\t{sym}(%rip), %rax");
-        } else {
-            emit!(self, "\tmovq\t{sym}@GOTPCREL(%rip), %rax");
+        if self.layout.home(dest).is_address() {
+            return Ok(()); // recomputed where used
         }
+        let m = self.slot(dest)?;
+        let kind = self.symbol_kind(name);
+        self.symbol_base(name, kind, Gpr::Rax);
         emit!(self, "\tmovq\t%rax, {m}");
         Ok(())
     }
@@ -160,8 +159,8 @@ impl FnEmitter<'_, '_> {
         let size = self.atomic_size(ty)?;
         let src = self.addr_of(ptr, AddressSpace::Default, Gpr::R11)?;
         let m = self.slot(dest)?;
-        self.load_mem(src, size, false, Gpr::Rax);
-        self.store_mem(Gpr::Rax, size, m);
+        self.load_mem(&src, size, false, Gpr::Rax);
+        self.store_mem(Gpr::Rax, size, &m);
         Ok(())
     }
 
@@ -251,7 +250,7 @@ impl FnEmitter<'_, '_> {
             }
         }
         let m = self.slot(dest)?;
-        self.store_mem(Gpr::Rax, size, m);
+        self.store_mem(Gpr::Rax, size, &m);
         Ok(())
     }
 
@@ -275,7 +274,7 @@ impl FnEmitter<'_, '_> {
             emit!(self, "\tsete\t%al");
             emit!(self, "\tmovb\t%al, {m}");
         } else {
-            self.store_mem(Gpr::Rax, size, m);
+            self.store_mem(Gpr::Rax, size, &m);
         }
         Ok(())
     }

@@ -20,12 +20,16 @@
 //! Files: `abi` (argument classification), `calls` (prologue, calls,
 //! returns), `ops` (integer and SSE arithmetic, comparisons, conversions),
 //! `wide` (`__int128` and x87 `long double`), `memory` (loads, stores,
-//! atomics, stack), `varargs` (`va_start`/`va_arg`), `inline_asm`, `regs`.
+//! atomics, stack), `varargs` (`va_start`/`va_arg`), `inline_asm`, `regs`,
+//! `encode` and `operands` (instruction encoding and AT&T operand parsing
+//! for the integrated assembler).
 
 pub mod abi;
 mod calls;
+pub mod encode;
 mod inline_asm;
 mod memory;
+mod operands;
 mod ops;
 pub mod regs;
 mod varargs;
@@ -95,6 +99,17 @@ enum ParamHome {
     Buffer(u32),
     /// A struct in the caller's stack area (the value is its address).
     IncomingAddr(i64),
+}
+
+/// How a symbol's address is formed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SymbolKind {
+    /// Defined in this module: PC-relative.
+    Local,
+    /// Defined elsewhere: loaded from the GOT.
+    Got,
+    /// Thread-local: the thread pointer plus the offset from the GOT (initial exec).
+    ThreadLocal,
 }
 
 /// Which second return register a call's result is read from afterwards.
@@ -244,12 +259,17 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         Mem::new(Gpr::Rbp, off as i64 - self.layout.size() as i64)
     }
 
-    /// The slot of `v` (a value that is not an `alloca` address).
+    /// The memory operand of a locals-area offset that may lie outside the area.
+    fn frame_mem(&self, off: i64) -> Mem {
+        Mem::new(Gpr::Rbp, off - self.layout.size() as i64)
+    }
+
+    /// The slot of `v` (a value that is not an address).
     fn slot(&self, v: Value) -> Result<Mem, BackendError> {
         match self.layout.home(v) {
             Home::Slot(off) => Ok(self.area(off)),
-            Home::Alloca { .. } => Err(self.err(format!("{v} is an alloca address, not a slot"))),
             Home::None => Err(self.err(format!("{v} is used but never defined"))),
+            _ => Err(self.err(format!("{v} is an address, not a slot"))),
         }
     }
 
@@ -263,29 +283,92 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         }
     }
 
-    /// The memory a pointer value addresses: an alloca's object directly,
-    /// otherwise the pointer is loaded into `scratch`.
-    fn addr_of(&mut self, ptr: Value, seg: crate::ir::types::AddressSpace, scratch: Gpr) -> Result<Mem, BackendError> {
-        match self.layout.home(ptr) {
-            Home::Alloca { offset, align } if align <= 16 && seg == crate::ir::types::AddressSpace::Default => {
-                Ok(self.area(offset))
+    /// Where a symbol's address comes from.
+    fn symbol_kind(&self, name: &str) -> SymbolKind {
+        if self.cx.thread_local.contains(name) {
+            SymbolKind::ThreadLocal
+        } else if self.cx.is_defined(name) || name.starts_with(".L") {
+            SymbolKind::Local
+        } else {
+            SymbolKind::Got
+        }
+    }
+
+    /// Loads the base address of a symbol that is not PC-relative into `r`.
+    fn symbol_base(&mut self, name: &str, kind: SymbolKind, r: Gpr) {
+        let sym = crate::backend::symbol(name);
+        match kind {
+            SymbolKind::ThreadLocal => {
+                emit!(self, "\tmovq\t%fs:0, {}", r.q());
+                emit!(self, "\taddq\t{sym}@gottpoff(%rip), {}", r.q());
             }
-            Home::Alloca { offset, align } => {
-                self.alloca_address(offset, align, scratch);
-                Ok(Mem {
-                    seg,
-                    ..Mem::new(scratch, 0)
-                })
+            SymbolKind::Got => emit!(self, "\tmovq\t{sym}@GOTPCREL(%rip), {}", r.q()),
+            SymbolKind::Local => emit!(self, "\tleaq\t{sym}(%rip), {}", r.q()),
+        }
+    }
+
+    /// Puts the address an address home stands for into `r`.
+    fn materialize(&mut self, home: Home, r: Gpr) {
+        match home {
+            Home::Alloca { offset, align } => self.alloca_address(offset, align, r),
+            Home::FrameAddr(o) => {
+                let m = self.frame_mem(o);
+                emit!(self, "\tleaq\t{m}, {}", r.q());
+            }
+            Home::SymbolAddr { sym, offset } => {
+                let name = self.layout.symbol(sym).clone();
+                match self.symbol_kind(&name) {
+                    SymbolKind::Local => {
+                        let m = Mem::rip(name, offset);
+                        emit!(self, "\tleaq\t{m}, {}", r.q());
+                    }
+                    kind => {
+                        self.symbol_base(&name, kind, r);
+                        if offset != 0 {
+                            emit!(self, "\tleaq\t{offset}({}), {}", r.q(), r.q());
+                        }
+                    }
+                }
+            }
+            Home::Slot(_) | Home::None => {}
+        }
+    }
+
+    /// The memory a pointer value addresses: a frame object or a symbol
+    /// directly, otherwise through the pointer loaded into `scratch`.
+    fn addr_of(&mut self, ptr: Value, seg: crate::ir::types::AddressSpace, scratch: Gpr) -> Result<Mem, BackendError> {
+        let plain = seg == crate::ir::types::AddressSpace::Default;
+        let through = |base: Gpr, disp: i64| Mem {
+            seg,
+            ..Mem::new(base, disp)
+        };
+        match self.layout.home(ptr) {
+            Home::Alloca { offset, align } if align <= 16 && plain => Ok(self.area(offset)),
+            Home::FrameAddr(o) if plain => Ok(self.frame_mem(o)),
+            Home::SymbolAddr { sym, offset } => {
+                let name = self.layout.symbol(sym).clone();
+                match self.symbol_kind(&name) {
+                    SymbolKind::Local if plain => Ok(Mem::rip(name, offset)),
+                    SymbolKind::Local => {
+                        self.materialize(Home::SymbolAddr { sym, offset }, scratch);
+                        Ok(through(scratch, 0))
+                    }
+                    kind => {
+                        self.symbol_base(&name, kind, scratch);
+                        Ok(through(scratch, offset))
+                    }
+                }
             }
             Home::Slot(off) => {
                 let m = self.area(off);
                 emit!(self, "\tmovq\t{m}, {}", scratch.q());
-                Ok(Mem {
-                    seg,
-                    ..Mem::new(scratch, 0)
-                })
+                Ok(through(scratch, 0))
             }
             Home::None => Err(self.err(format!("{ptr} is used but never defined"))),
+            h => {
+                self.materialize(h, scratch);
+                Ok(through(scratch, 0))
+            }
         }
     }
 
@@ -324,19 +407,19 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 self.mov_imm(imm, r);
             }
             Operand::Value(v) => match self.layout.home(*v) {
-                Home::Alloca { offset, align } => self.alloca_address(offset, align, r),
                 Home::Slot(off) => {
                     let m = self.area(off);
-                    self.load_mem(m, ty.size(), signed, r);
+                    self.load_mem(&m, ty.size(), signed, r);
                 }
                 Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                h => self.materialize(h, r),
             },
         }
         Ok(())
     }
 
     /// `r = the size-byte integer at m`, extended to 64 bits.
-    fn load_mem(&mut self, m: Mem, size: usize, signed: bool, r: Gpr) {
+    fn load_mem(&mut self, m: &Mem, size: usize, signed: bool, r: Gpr) {
         match (size, signed) {
             (1, true) => emit!(self, "\tmovsbq\t{m}, {}", r.q()),
             (1, false) => emit!(self, "\tmovzbl\t{m}, {}", r.l()),
@@ -367,7 +450,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 
     /// Stores the low `size` bytes of `r` to `m`.
-    fn store_mem(&mut self, r: Gpr, size: usize, m: Mem) {
+    fn store_mem(&mut self, r: Gpr, size: usize, m: &Mem) {
         let s = regs::suffix(size);
         emit!(self, "\tmov{s}\t{}, {m}", r.name(size));
     }
@@ -375,7 +458,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     /// Stores `r` into the slot of `v` at the width of `ty`.
     fn store(&mut self, r: Gpr, ty: IrType, v: Value) -> Result<(), BackendError> {
         let m = self.slot(v)?;
-        self.store_mem(r, ty.size().clamp(1, 8), m);
+        self.store_mem(r, ty.size().clamp(1, 8), &m);
         Ok(())
     }
 
@@ -388,7 +471,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 
     /// Stores constant `c` of type `ty` into `m` (via `rax` when it does not fit an immediate).
-    fn store_const(&mut self, c: &IrConst, ty: IrType, m: Mem) {
+    fn store_const(&mut self, c: &IrConst, ty: IrType, m: &Mem) {
         let img = Self::const_image(c, ty);
         let size = ty.size().max(1);
         let mut at = 0;
@@ -426,7 +509,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 
     /// Copies `size` bytes (a multiple of 8, or 1/2/4) from `src` to `dst` through `rax`.
-    fn copy_mem(&mut self, src: Mem, dst: Mem, size: usize) {
+    fn copy_mem(&mut self, src: &Mem, dst: &Mem, size: usize) {
         let mut at = 0i64;
         let mut left = size;
         while left > 0 {
@@ -449,20 +532,20 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 
     /// Stores operand `op` of type `ty` (all its bytes) into `m`: the generic value move.
-    fn store_operand(&mut self, op: &Operand, ty: IrType, m: Mem) -> Result<(), BackendError> {
+    fn store_operand(&mut self, op: &Operand, ty: IrType, m: &Mem) -> Result<(), BackendError> {
         match op {
             Operand::Const(c) => self.store_const(c, ty, m),
             Operand::Value(v) => match self.layout.home(*v) {
                 Home::Slot(off) => {
                     let src = self.area(off);
                     let size = if ty.size() > 8 { 16 } else { ty.size().max(1) };
-                    self.copy_mem(src, m, size);
-                }
-                Home::Alloca { offset, align } => {
-                    self.alloca_address(offset, align, Gpr::Rax);
-                    self.store_mem(Gpr::Rax, ty.size().clamp(1, 8), m);
+                    self.copy_mem(&src, m, size);
                 }
                 Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                h => {
+                    self.materialize(h, Gpr::Rax);
+                    self.store_mem(Gpr::Rax, ty.size().clamp(1, 8), m);
+                }
             },
         }
         Ok(())
@@ -570,8 +653,17 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             Operand::Value(v) => {
                 let ty = self.types.of(*v);
                 match self.layout.home(*v) {
-                    Home::Alloca { .. } => Ok(Some(true)),
+                    Home::Alloca { .. } | Home::FrameAddr(_) => Ok(Some(true)),
                     Home::None => Err(self.err(format!("{v} is used but never defined"))),
+                    h @ Home::SymbolAddr { sym, .. } => {
+                        // A weak undefined symbol's address may be null.
+                        if self.symbol_kind(self.layout.symbol(sym)) != SymbolKind::Got {
+                            return Ok(Some(true));
+                        }
+                        self.materialize(h, Gpr::Rax);
+                        emit!(self, "\ttestq\t%rax, %rax");
+                        Ok(None)
+                    }
                     Home::Slot(off) => {
                         let m = self.area(off);
                         if ty.is_128() {
@@ -639,7 +731,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             Copy { dest, src } => {
                 let ty = self.types.of(*dest);
                 let m = self.slot(*dest)?;
-                self.store_operand(src, ty, m)?;
+                self.store_operand(src, ty, &m)?;
             }
             Select {
                 dest,
@@ -690,19 +782,19 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
                 let ty = self.types.of(*dest);
                 let src = self.area(self.ret2);
                 let m = self.slot(*dest)?;
-                self.copy_mem(src, m, if ty == IrType::F128 { 16 } else { 8 });
+                self.copy_mem(&src, &m, if ty == IrType::F128 { 16 } else { 8 });
             }
             SetReturnF64Second { src } => {
                 let m = self.area(self.ret2);
-                self.store_operand(src, IrType::F64, m)?;
+                self.store_operand(src, IrType::F64, &m)?;
             }
             SetReturnF32Second { src } => {
                 let m = self.area(self.ret2);
-                self.store_operand(src, IrType::F32, m)?;
+                self.store_operand(src, IrType::F32, &m)?;
             }
             SetReturnF128Second { src } => {
                 let m = self.area(self.ret2);
-                self.store_operand(src, IrType::F128, m)?;
+                self.store_operand(src, IrType::F128, &m)?;
             }
             InlineAsm(asm) => self.inline_asm(asm)?,
             Intrinsic { dest, op, args, .. } => self.intrinsic(*dest, *op, args)?,

@@ -78,18 +78,18 @@ impl FnEmitter<'_, '_> {
                     let m = self.slot(*v)?;
                     emit!(self, "\tmov{}\t{m}, %xmm{n}", fsuf(ty));
                 }
-                Home::Alloca { offset, align } => {
-                    self.alloca_address(offset, align, Gpr::Rax);
+                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                h => {
+                    self.materialize(h, Gpr::Rax);
                     emit!(self, "\tmovq\t%rax, %xmm{n}");
                 }
-                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
             },
         }
         Ok(())
     }
 
     /// Stores `%xmm<n>` as a `ty` into `m`.
-    pub(super) fn store_xmm(&mut self, n: u8, ty: IrType, m: super::regs::Mem) {
+    pub(super) fn store_xmm(&mut self, n: u8, ty: IrType, m: &super::regs::Mem) {
         emit!(self, "\tmov{}\t%xmm{n}, {m}", fsuf(ty));
     }
 
@@ -121,13 +121,13 @@ impl FnEmitter<'_, '_> {
                 IrBinOp::SRem | IrBinOp::URem => {
                     let func = if ty == IrType::F32 { "fmodf" } else { "fmod" };
                     emit!(self, "\tcall\t{func}@PLT");
-                    self.store_xmm(0, ty, m);
+                    self.store_xmm(0, ty, &m);
                     return Ok(());
                 }
                 _ => return Err(self.err(format!("{} on {ty}", op.name()))),
             };
             emit!(self, "\t{mnemonic}{f}\t%xmm1, %xmm0");
-            self.store_xmm(0, ty, m);
+            self.store_xmm(0, ty, &m);
             return Ok(());
         }
         if ty == IrType::Void {
@@ -202,7 +202,7 @@ impl FnEmitter<'_, '_> {
             let m = self.slot(dest)?;
             let is_const = matches!(src, Operand::Const(_));
             self.mov_imm(is_const as i64, Gpr::Rax);
-            self.store_mem(Gpr::Rax, ty.size().clamp(1, 8), m);
+            self.store_mem(Gpr::Rax, ty.size().clamp(1, 8), &m);
             return Ok(());
         }
         if ty.is_128() {
@@ -360,7 +360,7 @@ impl FnEmitter<'_, '_> {
         match (from.is_float(), to.is_float()) {
             (false, false) => {
                 self.load(src, from, Gpr::Rax)?;
-                self.store_mem(Gpr::Rax, to.size(), m);
+                self.store_mem(Gpr::Rax, to.size(), &m);
             }
             (false, true) => {
                 self.load(src, from, Gpr::Rax)?;
@@ -382,7 +382,7 @@ impl FnEmitter<'_, '_> {
                 } else {
                     emit!(self, "\tcvtsi2{f}q\t%rax, %xmm0");
                 }
-                self.store_xmm(0, to, m);
+                self.store_xmm(0, to, &m);
             }
             (true, false) => {
                 self.load_xmm(src, from, 0)?;
@@ -411,15 +411,15 @@ impl FnEmitter<'_, '_> {
                     IrType::U32 | IrType::I64 => emit!(self, "\tcvtt{f}2si\t%xmm0, %rax"),
                     _ => emit!(self, "\tcvtt{f}2si\t%xmm0, %eax"),
                 }
-                self.store_mem(Gpr::Rax, to.size(), m);
+                self.store_mem(Gpr::Rax, to.size(), &m);
             }
             (true, true) => {
                 if from == to {
-                    self.store_operand(src, to, m)?;
+                    self.store_operand(src, to, &m)?;
                 } else {
                     self.load_xmm(src, from, 0)?;
                     emit!(self, "\tcvt{}2{}\t%xmm0, %xmm0", fsuf(from), fsuf(to));
-                    self.store_xmm(0, to, m);
+                    self.store_xmm(0, to, &m);
                 }
             }
         }
@@ -437,7 +437,7 @@ impl FnEmitter<'_, '_> {
         let m = self.slot(dest)?;
         if let Some(c) = cond.as_const() {
             let pick = if c.is_nonzero() { t } else { f };
-            return self.store_operand(pick, ty, m);
+            return self.store_operand(pick, ty, &m);
         }
         let cty = self.types.of_operand(cond);
         if ty.size() > 8 {
@@ -456,7 +456,7 @@ impl FnEmitter<'_, '_> {
         self.load_int(cond, cty, false, Gpr::R11)?;
         emit!(self, "\ttestq\t%r11, %r11");
         emit!(self, "\tcmoveq\t%rcx, %rax");
-        self.store_mem(Gpr::Rax, ty.size().clamp(1, 8), m);
+        self.store_mem(Gpr::Rax, ty.size().clamp(1, 8), &m);
         Ok(())
     }
 

@@ -113,12 +113,14 @@ pub fn suffix(size: usize) -> char {
     }
 }
 
-/// A memory operand `seg:disp(base)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A memory operand `seg:disp(base)`, or `sym+disp(%rip)` when `sym` is set.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mem {
     pub base: Gpr,
     pub disp: i64,
     pub seg: AddressSpace,
+    /// A RIP-relative symbol (then `base` is ignored).
+    pub sym: Option<std::rc::Rc<str>>,
 }
 
 impl Mem {
@@ -127,14 +129,25 @@ impl Mem {
             base,
             disp,
             seg: AddressSpace::Default,
+            sym: None,
+        }
+    }
+
+    /// `sym+disp(%rip)`.
+    pub fn rip(sym: std::rc::Rc<str>, disp: i64) -> Mem {
+        Mem {
+            base: Gpr::Rbp,
+            disp,
+            seg: AddressSpace::Default,
+            sym: Some(sym),
         }
     }
 
     /// The same location `d` bytes further.
-    pub fn at(self, d: i64) -> Mem {
+    pub fn at(&self, d: i64) -> Mem {
         Mem {
             disp: self.disp + d,
-            ..self
+            ..self.clone()
         }
     }
 }
@@ -145,6 +158,13 @@ impl fmt::Display for Mem {
             AddressSpace::SegFs => f.write_str("%fs:")?,
             AddressSpace::SegGs => f.write_str("%gs:")?,
             AddressSpace::Default => {}
+        }
+        if let Some(sym) = &self.sym {
+            crate::backend::write_symbol(f, sym)?;
+            if self.disp != 0 {
+                write!(f, "{:+}", self.disp)?;
+            }
+            return f.write_str("(%rip)");
         }
         if self.disp != 0 {
             write!(f, "{}", self.disp)?;

@@ -39,7 +39,7 @@ impl FnEmitter<'_, '_> {
     pub(super) fn va_copy(&mut self, dest: Value, src: Value) -> Result<(), BackendError> {
         let d = self.addr_of(dest, AddressSpace::Default, Gpr::R10)?;
         let s = self.addr_of(src, AddressSpace::Default, Gpr::R11)?;
-        self.copy_mem(s, d, 24);
+        self.copy_mem(&s, &d, 24);
         Ok(())
     }
 
@@ -88,8 +88,8 @@ impl FnEmitter<'_, '_> {
             emit!(self, "\tmovq\t%rax, {m}");
             emit!(self, "\tmovq\t%rdx, {}", m.at(8));
         } else {
-            self.load_mem(src, ty.size(), false, Gpr::Rax);
-            self.store_mem(Gpr::Rax, ty.size(), m);
+            self.load_mem(&src, ty.size(), false, Gpr::Rax);
+            self.store_mem(Gpr::Rax, ty.size(), &m);
         }
         Ok(())
     }
@@ -138,7 +138,7 @@ impl FnEmitter<'_, '_> {
                     }
                     _ => continue,
                 }
-                self.store_exact(Gpr::R8, part, Mem::new(Gpr::R10, offset as i64));
+                self.store_exact(Gpr::R8, part, &Mem::new(Gpr::R10, offset as i64));
             }
             if nint > 0 {
                 emit!(self, "\taddl\t${}, (%rcx)", 8 * nint);
@@ -152,7 +152,7 @@ impl FnEmitter<'_, '_> {
         emit!(self, "\tmovq\t8(%rcx), %rsi");
         emit!(self, "\tleaq\t{}(%rsi), %rdx", size32.div_ceil(8) * 8);
         emit!(self, "\tmovq\t%rdx, 8(%rcx)");
-        self.copy_mem(Mem::new(Gpr::Rsi, 0), Mem::new(Gpr::R10, 0), size);
+        self.copy_mem(&Mem::new(Gpr::Rsi, 0), &Mem::new(Gpr::R10, 0), size);
         emit!(self, ".Ltmp{done}:");
         Ok(())
     }

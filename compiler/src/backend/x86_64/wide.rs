@@ -45,11 +45,11 @@ impl FnEmitter<'_, '_> {
                     emit!(self, "\tmovq\t{m}, {}", lo.q());
                     emit!(self, "\tmovq\t{}, {}", m.at(8), hi.q());
                 }
-                Home::Alloca { offset, align } => {
-                    self.alloca_address(offset, align, lo);
+                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                h => {
+                    self.materialize(h, lo);
                     emit!(self, "\txorl\t{}, {}", hi.l(), hi.l());
                 }
-                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
             },
         }
         Ok(())
@@ -265,7 +265,7 @@ impl FnEmitter<'_, '_> {
         match op {
             Operand::Const(c) => {
                 let s = self.area(self.scratch);
-                self.store_const(c, IrType::F128, s);
+                self.store_const(c, IrType::F128, &s);
                 emit!(self, "\tfldt\t{s}");
             }
             Operand::Value(v) => {
@@ -281,7 +281,7 @@ impl FnEmitter<'_, '_> {
         let m = match op {
             Operand::Const(c) => {
                 let s = self.area(self.scratch);
-                self.store_const(c, ty, s);
+                self.store_const(c, ty, &s);
                 s
             }
             Operand::Value(v) => self.slot(*v)?,
@@ -389,7 +389,7 @@ impl FnEmitter<'_, '_> {
         let s = self.area(self.scratch);
         let int = |t: IrType| t.is_int_or_ptr();
         match (from, to) {
-            (f, t) if f == t || (f.is_128() && t.is_128()) => self.store_operand(src, to, m)?,
+            (f, t) if f == t || (f.is_128() && t.is_128()) => self.store_operand(src, to, &m)?,
             (f, t) if int(f) && !f.is_128() && t.is_128() => {
                 self.load(src, f, Gpr::Rax)?;
                 if f.is_signed() {
@@ -402,7 +402,7 @@ impl FnEmitter<'_, '_> {
             }
             (f, t) if f.is_128() && int(t) => {
                 self.load_wide(src, Gpr::Rax, Gpr::Rdx)?;
-                self.store_mem(Gpr::Rax, t.size(), m);
+                self.store_mem(Gpr::Rax, t.size(), &m);
             }
             (f, IrType::F32 | IrType::F64) if f.is_128() => {
                 self.load_wide(src, Gpr::Rdi, Gpr::Rsi)?;
@@ -413,7 +413,7 @@ impl FnEmitter<'_, '_> {
                     (false, _) => "__floatuntidf",
                 };
                 self.call_helper(name);
-                self.store_xmm(0, to, m);
+                self.store_xmm(0, to, &m);
             }
             (IrType::F32 | IrType::F64, t) if t.is_128() => {
                 self.load_xmm(src, from, 0)?;
@@ -485,7 +485,7 @@ impl FnEmitter<'_, '_> {
                     emit!(self, "\tmovq\t{s}, %rax");
                 }
                 self.x87_truncate_off();
-                self.store_mem(Gpr::Rax, t.size(), m);
+                self.store_mem(Gpr::Rax, t.size(), &m);
             }
             _ => return Err(self.err(format!("cast from {from} to {to}"))),
         }

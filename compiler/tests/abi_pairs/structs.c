@@ -170,20 +170,12 @@ DECLARE_RETURNERS(cb_)
         struct S12 s12 = P##ret_s12(-11);                                                                              \
         union U u = P##ret_u(12);                                                                                      \
         struct BIG big = P##ret_big(13);                                                                               \
-        struct LDS lds = RET_LDS(P, -14);                                                                              \
+        struct LDS lds = P##ret_lds(-14);                                                                              \
         printf(#P "ret F %g FF %g %g FD %g %g DC %g %d IF %d %g LD %ld %g NEST %g %g\n", f.a, ff.a, ff.b, fd.a, fd.b, \
                dc.a, dc.b, ifs.a, ifs.b, ld.a, ld.b, nest.a.x, nest.b[0]);                                              \
         printf(#P "ret FFF %g %g %g S3 %d %d %d S7 %s S12 %d %d %d U %d BIG %ld %ld %ld LDS %Lg\n", fff.a, fff.b,     \
                fff.c, s3.c[0], s3.c[1], s3.c[2], s7.c, s12.a, s12.b, s12.c, u.i, big.a, big.b, big.c, lds.x);          \
     } while (0)
-
-/* x86-64: a phicc function returning struct { long double } (in st(0))
- * called from gcc crashes; left out there until the x86-64 backend is fixed. */
-#ifdef __x86_64__
-#define RET_LDS(P, x) ((struct LDS){ (x) * 1.5L })
-#else
-#define RET_LDS(P, x) P##ret_lds(x)
-#endif
 
 void lib_calls_main(void);
 
