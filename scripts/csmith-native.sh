@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Csmith programs compiled by phicc and run: natively for x86-64, under
-# QEMU user-mode (static binaries) for the other targets.
+# Csmith programs compiled by phicc and run natively or under QEMU user-mode.
 #
 #   scripts/csmith-native.sh [--target=x86_64|aarch64|riscv64] [FIRST] [LAST]
 #                                               (default x86_64, seeds 1..300)
 #
 # For each seed N: `csmith --seed N` (default options) gives a program; the
-# target's gcc -O0 binary gives the reference checksum (programs whose gcc
-# binary runs longer than 10 s are skipped and counted); phicc with and
-# without mem2reg (`-fno-mem2reg`) compiles it to an executable, which must
+# target's gcc -O0 binary (static and under qemu-<arch> for a foreign
+# target) gives the reference checksum (programs whose gcc binary runs longer
+# than 10 s are skipped and counted); phicc with and without mem2reg
+# (`-fno-mem2reg`) compiles it to an executable for the target, which must
 # print the same (a phicc binary running longer than 10 s is a timeout,
 # counted apart). Prints one line per failure and the counts; exits 1 when
 # anything failed.
@@ -22,29 +22,30 @@ cd "$(dirname "$0")/.."
 target=x86_64
 case "${1:-}" in
     --target=*) target=${1#--target=}; shift ;;
-    --target) target=${2:?--target needs a value}; shift 2 ;;
 esac
-case "$target" in
-    x86_64) ref_cc=gcc; link_flags=""; run_prefix="" ;;
-    aarch64) ref_cc=aarch64-linux-gnu-gcc; link_flags="-static"; run_prefix=qemu-aarch64 ;;
-    riscv64) ref_cc=riscv64-linux-gnu-gcc; link_flags="-static"; run_prefix=qemu-riscv64 ;;
-    *) echo "csmith-native: unknown target '$target' (x86_64, aarch64, riscv64)" >&2; exit 2 ;;
-esac
-export target ref_cc link_flags run_prefix
 first=${1:-1}
 last=${2:-300}
 jobs=${JOBS:-2}
 
-if [ "$target" != x86_64 ]; then
-    command -v "$ref_cc" >/dev/null && command -v "$run_prefix" >/dev/null || scripts/setup.sh --campaign
-fi
+case "$target" in
+    x86_64) tgcc=gcc; run=(); static=() ;;
+    aarch64) tgcc=aarch64-linux-gnu-gcc; run=(qemu-aarch64); static=(-static) ;;
+    riscv64) tgcc=riscv64-linux-gnu-gcc; run=(qemu-riscv64); static=(-static) ;;
+    *) echo "unknown target '$target' (x86_64, aarch64, riscv64)" >&2; exit 2 ;;
+esac
+# The native target runs its binaries directly even on a foreign host.
+if [ "$target" = "$(uname -m)" ]; then run=(); fi
 
 command -v csmith >/dev/null && [ -f /usr/include/csmith/csmith.h ] || scripts/setup.sh --csmith
+if ! command -v "$tgcc" >/dev/null || { [ ${#run[@]} -gt 0 ] && ! command -v "${run[0]}" >/dev/null; }; then
+    scripts/setup.sh --campaign
+fi
 if [ -z "${PHICC:-}" ]; then
     cargo build --release --locked -q -p phicc --bin phicc
     PHICC=$PWD/target/release/phicc
 fi
-export PHICC
+export PHICC target tgcc
+export RUN="${run[*]:-}" STATIC="${static[*]:-}"
 
 work=${KEEP:-$(mktemp -d)}
 mkdir -p "$work"
@@ -55,23 +56,24 @@ export work
 one_seed() {
     local n=$1 c="$work/$1.c"
     csmith --seed "$n" >"$c" 2>/dev/null || { echo "seed $n: csmith-failed"; return; }
-    if ! $ref_cc -O0 -w $link_flags -I/usr/include/csmith "$c" -o "$work/$n.gcc" 2>"$work/$n.gcc.err"; then
+    # shellcheck disable=SC2086 # RUN and STATIC are word lists
+    if ! $tgcc $STATIC -O0 -w -I/usr/include/csmith "$c" -o "$work/$n.gcc" 2>"$work/$n.gcc.err"; then
         echo "seed $n: gcc-failed"; return
     fi
     local st=0
-    timeout 10 $run_prefix "$work/$n.gcc" >"$work/$n.ref" 2>/dev/null || st=$?
+    timeout 10 $RUN "$work/$n.gcc" >"$work/$n.ref" 2>/dev/null || st=$?
     if [ $st = 124 ]; then echo "seed $n: skipped (gcc binary ran longer than 10 s)"; return; fi
     if [ $st != 0 ]; then echo "seed $n: gcc-binary-failed (status $st)"; return; fi
     local cfg flag
     for cfg in mem2reg nomem2reg; do
         flag=""; [ $cfg = nomem2reg ] && flag=-fno-mem2reg
         st=0
-        "$PHICC" --target="$target" $link_flags $flag -w -I/usr/include/csmith "$c" -o "$work/$n.$cfg" 2>"$work/$n.$cfg.err" || st=$?
+        "$PHICC" --target="$target" $STATIC $flag -w -I/usr/include/csmith "$c" -o "$work/$n.$cfg" 2>"$work/$n.$cfg.err" || st=$?
         if [ $st != 0 ]; then
             echo "seed $n: compile-failed ($cfg, status $st): $(head -c 300 "$work/$n.$cfg.err" | tr '\n' ' ')"; return
         fi
         st=0
-        timeout 10 $run_prefix "$work/$n.$cfg" >"$work/$n.$cfg.out" 2>/dev/null || st=$?
+        timeout 10 $RUN "$work/$n.$cfg" >"$work/$n.$cfg.out" 2>/dev/null || st=$?
         if [ $st = 124 ]; then echo "seed $n: timeout ($cfg binary ran longer than 10 s)"; return; fi
         if [ $st != 0 ]; then echo "seed $n: CRASH ($cfg binary, status $st)"; return; fi
         if ! cmp -s "$work/$n.ref" "$work/$n.$cfg.out"; then
@@ -97,7 +99,7 @@ total=$(wc -l <"$r")
 ok=$(count ': ok$')
 skipped=$(count ': skipped')
 timeouts=$(count ': timeout')
-echo "csmith native $target: $total programs in $((end - start)) s"
+echo "csmith $target${RUN:+ (under $RUN)}: $total programs in $((end - start)) s"
 echo "  same checksum as gcc -O0 (mem2reg and nomem2reg): $ok"
 echo "  skipped (gcc binary > 10 s): $skipped"
 echo "  phicc binary > 10 s: $timeouts"

@@ -1,9 +1,9 @@
 //! Executable backend tests, QBE style: every `tests/backend/*.ir` file is a
-//! module compiled to assembly for each target it allows, assembled and
-//! linked by the target's gcc (with the file's C driver when it has one),
-//! run (natively on the host's target, under QEMU user-mode for the others,
-//! see `support/cross.rs`), and checked against what the file says and,
-//! when it asks, against the reference interpreter.
+//! module compiled to assembly for each target that has a backend,
+//! assembled and linked by the target's gcc (with the file's C driver when it
+//! has one; `-static` for a foreign target), run natively or under QEMU
+//! user-mode, and checked against what the file says and, when it asks,
+//! against the reference interpreter.
 //!
 //! Each file runs in two configurations, with the verifier after every pass:
 //! `phi-elim` alone (the IR as written) and `mem2reg-pipeline`; both must give
@@ -16,34 +16,29 @@
 //! - `;! exit N` — the expected exit status (default 0);
 //! - `;! interp` — interpret `main` too: the native stdout and exit status must
 //!   equal the interpreter's (its return value modulo 256);
-//! - `;! targets x86_64 riscv64` — the targets the file is for (default: all
-//!   targets with a backend). ABI metadata (`classes`, `riscv`, `hfa`) and
-//!   inline asm make most ABI files target-specific.
+//! - `;! targets: x86_64 aarch64` — the targets the file is written for
+//!   (default: every target with a backend). ABI files carry one target's
+//!   classification metadata and inline asm files its instructions.
 //!
 //! Expected output is written by hand from the program's meaning, never
-//! produced by the code under test. `BACKEND_TEST=name` runs one file;
-//! `BACKEND_TARGET=riscv64` one target. A target whose cross gcc or QEMU is
-//! missing is skipped with a message.
+//! produced by the code under test. `BACKEND_TEST=name` runs one file.
+
+#[path = "support/run_target.rs"]
+mod run_target;
 
 use phicc::frontend::target::Target;
 use phicc::ir::interp::{run, RunConfig, RunResult};
 use phicc::ir::text::parse_module;
 use phicc::passes::Pipeline;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-#[path = "support/cross.rs"]
-mod cross;
-
-/// The targets that have a backend.
-const BACKEND_TARGETS: [Target; 2] = [Target::X86_64, Target::Riscv64];
 
 struct Spec {
     driver: String,
     expect_stdout: Option<String>,
     expect_exit: i32,
     interp: bool,
-    targets: Vec<Target>,
+    /// `None`: every target with a backend.
+    targets: Option<Vec<Target>>,
 }
 
 fn parse_spec(text: &str) -> Spec {
@@ -52,7 +47,7 @@ fn parse_spec(text: &str) -> Spec {
     let mut has_stdout = false;
     let mut exit = 0;
     let mut interp = false;
-    let mut targets = BACKEND_TARGETS.to_vec();
+    let mut targets = None;
     for line in text.lines() {
         if let Some(c) = line.strip_prefix(";|") {
             driver.push_str(c.strip_prefix(' ').unwrap_or(c));
@@ -67,11 +62,12 @@ fn parse_spec(text: &str) -> Spec {
                 exit = n.trim().parse().expect("bad ;! exit");
             } else if d == "interp" {
                 interp = true;
-            } else if let Some(list) = d.strip_prefix("targets ") {
-                targets = list
+            } else if let Some(list) = d.strip_prefix("targets:") {
+                let ts = list
                     .split_whitespace()
                     .map(|t| Target::from_name(t).unwrap_or_else(|| panic!("unknown target {t}")))
                     .collect();
+                targets = Some(ts);
             } else {
                 panic!("unknown directive ;! {d}");
             }
@@ -86,8 +82,8 @@ fn parse_spec(text: &str) -> Spec {
     }
 }
 
-fn work_dir() -> PathBuf {
-    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join("backend_ir");
+fn work_dir(target: Target) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("backend_ir_{}", target.name()));
     std::fs::create_dir_all(&d).unwrap();
     d
 }
@@ -102,14 +98,12 @@ fn build_and_run(
     ext: &str,
     driver: &str,
 ) -> Result<(String, i32), String> {
-    let dir = work_dir();
-    let stem = format!("{name}.{}.{config}.{ext}", target.name());
+    let dir = work_dir(target);
+    let stem = format!("{name}.{config}.{ext}");
     let s_path = dir.join(format!("{stem}.{ext}"));
     let exe = dir.join(&stem);
     std::fs::write(&s_path, code).unwrap();
-    let gcc = cross::gcc(target);
-    let mut cmd = Command::new(gcc);
-    cmd.args(cross::link_flags(target));
+    let mut cmd = run_target::gcc_command(target);
     cmd.arg("-o").arg(&exe).arg(&s_path);
     if !driver.is_empty() {
         let c_path = dir.join(format!("{stem}.driver.c"));
@@ -117,26 +111,33 @@ fn build_and_run(
         cmd.arg(&c_path);
     }
     cmd.arg("-lm");
-    let out = cmd.output().map_err(|e| format!("cannot run {gcc}: {e}"))?;
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run the {} gcc: {e}", target.name()))?;
     if !out.status.success() {
         return Err(format!(
-            "{gcc} failed on {}:\n{}",
+            "gcc failed on {}:\n{}",
             s_path.display(),
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    let out = cross::run(target, &exe, 10).map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
-    let code = cross::exit_code(&out);
-    Ok((String::from_utf8_lossy(&out.stdout).into_owned(), code))
+    let out = run_target::run_binary(target, &exe, 20).map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+    Ok((
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        run_target::exit_code(&out),
+    ))
+}
+
+/// Whether `path` is written for `target` (`;! targets:`, default all).
+fn file_is_for(path: &Path, target: Target) -> bool {
+    let text = std::fs::read_to_string(path).unwrap();
+    parse_spec(&text).targets.is_none_or(|ts| ts.contains(&target))
 }
 
 fn check_file(path: &Path, target: Target) -> Result<(), String> {
     let name = path.file_stem().unwrap().to_string_lossy().into_owned();
     let text = std::fs::read_to_string(path).unwrap();
     let spec = parse_spec(&text);
-    if !spec.targets.contains(&target) {
-        return Ok(());
-    }
     let module = parse_module(&text).map_err(|e| format!("{}:{e}", path.display()))?;
     let mut results = Vec::new();
     for (config, passes) in [("asis", "phi-elim"), ("mem2reg", "mem2reg-pipeline")] {
@@ -202,15 +203,17 @@ fn check_file(path: &Path, target: Target) -> Result<(), String> {
     Ok(())
 }
 
-/// Every file for `target`.
+/// Every file written for `target`, when it has a backend and a toolchain here.
 fn check_target(target: Target) {
-    if let Some(t) = std::env::var("BACKEND_TARGET").ok().and_then(|t| Target::from_name(&t)) {
-        if t != target {
-            return;
-        }
+    if phicc::backend::target_isa(target).is_err() {
+        eprintln!("SKIPPED: no {} backend yet", target.name());
+        return;
     }
-    if let Some(why) = cross::unavailable(target) {
-        eprintln!("SKIPPED {}: {why}", target.name());
+    if !run_target::toolchain_available(target) {
+        eprintln!(
+            "SKIPPED: the {} toolchain or QEMU is missing (scripts/setup.sh --campaign)",
+            target.name()
+        );
         return;
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/backend");
@@ -220,9 +223,10 @@ fn check_target(target: Target) {
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "ir"))
         .filter(|p| only.as_deref().is_none_or(|o| p.file_stem().is_some_and(|s| s == o)))
+        .filter(|p| file_is_for(p, target))
         .collect();
     files.sort();
-    assert!(!files.is_empty(), "no backend tests found");
+    assert!(only.is_some() || !files.is_empty(), "no backend tests found");
     let mut failures = Vec::new();
     for f in &files {
         if let Err(e) = check_file(f, target) {
@@ -241,6 +245,11 @@ fn check_target(target: Target) {
 #[test]
 fn backend_ir_files_x86_64() {
     check_target(Target::X86_64);
+}
+
+#[test]
+fn backend_ir_files_aarch64() {
+    check_target(Target::Aarch64);
 }
 
 #[test]

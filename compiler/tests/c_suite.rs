@@ -11,14 +11,16 @@
 //! - `native`: phicc's backend for the target (both configurations), the
 //!   object from the integrated assembler (or the assembly, for modules with
 //!   inline asm or targets without an encoder) linked by the target's gcc
-//!   and run (natively on the host's own target, statically linked under
-//!   QEMU user-mode for the others; skipped with a message when the cross
-//!   gcc or QEMU is missing).
+//!   (`-static` for a foreign target) and run, natively when the host
+//!   matches, else under QEMU user-mode.
 //!
 //! A file restricts its targets with a line `// targets: x86_64 aarch64`
-//! (default: all three), and its modes with `// modes: native` (inline asm:
-//! the interpreter runs asm statements as schedule-driven black boxes, so
-//! only compiled programs can print what gcc's print).
+//! (default: all three), and to native runs with `// modes: native` (inline
+//! asm, which the interpreter runs as a black box). The files of one mode
+//! run in parallel.
+
+#[path = "support/run_target.rs"]
+mod run_target;
 
 use phicc::driver::{compile_to_ir, pipeline_for, FrontendOptions};
 use phicc::frontend::target::Target;
@@ -26,9 +28,6 @@ use phicc::ir::interp::{run, RunConfig, RunResult};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
-
-#[path = "support/cross.rs"]
-mod cross;
 
 /// How one test file is run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +54,16 @@ fn test_files() -> Vec<PathBuf> {
     files
 }
 
+/// Whether the file asks to run natively only (`// modes: native`).
+fn native_only(path: &Path) -> bool {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines().any(|l| {
+        l.trim()
+            .strip_prefix("// modes:")
+            .is_some_and(|m| m.split_whitespace().eq(["native"]))
+    })
+}
+
 /// The targets a file may run on (`// targets: ...`).
 fn file_targets(path: &Path) -> Vec<Target> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -64,12 +73,6 @@ fn file_targets(path: &Path) -> Vec<Target> {
         }
     }
     Target::ALL.to_vec()
-}
-
-/// Whether a file runs only compiled (`// modes: native`).
-fn native_only(path: &Path) -> bool {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    text.lines().any(|l| l.trim() == "// modes: native")
 }
 
 /// Runs one file in one mode: its standard output, or why it failed.
@@ -137,10 +140,8 @@ fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
                     p
                 }
             };
-            let gcc = cross::gcc(target);
-            let mut cmd = Command::new(gcc);
-            cmd.args(cross::link_flags(target));
-            let out = cmd
+            let gcc = phicc::driver::toolchain::gcc_for(target);
+            let out = run_target::gcc_command(target)
                 .arg("-o")
                 .arg(&exe)
                 .arg(&s_path)
@@ -153,7 +154,7 @@ fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
                     String::from_utf8_lossy(&out.stderr)
                 ));
             }
-            let run = cross::run(target, &exe, 60).map_err(|e| e.to_string())?;
+            let run = run_target::run_binary(target, &exe, 60).map_err(|e| e.to_string())?;
             let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
             if !run.status.success() {
                 return Err(format!("exited with {}:\n{stdout}", run.status));
@@ -217,60 +218,59 @@ fn check_target(target: Target) {
 }
 
 /// As [`check_target`], interpreted (`native: false`) or compiled and run.
-/// Files run on parallel threads (QEMU runs dominate native checks of other
-/// targets); failures are reported in file order.
+/// The (file, configuration) runs are spread over the available cores.
 fn check_mode(target: Target, native: bool) {
-    let jobs: Vec<(&PathBuf, &String)> = references()
-        .iter()
-        .filter_map(|(file, reference)| reference.as_ref().ok().map(|want| (file, want)))
-        .filter(|(file, _)| file_targets(file).contains(&target))
-        .filter(|(file, _)| native || !native_only(file))
-        .collect();
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4);
+    let mut jobs = Vec::new();
+    for (file, reference) in references() {
+        let Ok(want) = reference else { continue };
+        if !file_targets(file).contains(&target) || (!native && native_only(file)) {
+            continue;
+        }
+        for mem2reg in [false, true] {
+            jobs.push((file, want, mem2reg));
+        }
+    }
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Vec<String>>> = jobs.iter().map(|_| Default::default()).collect();
+    let failures = std::sync::Mutex::new(Vec::new());
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8);
     std::thread::scope(|scope| {
-        for _ in 0..threads {
+        for _ in 0..workers {
             scope.spawn(|| loop {
                 let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(&(file, want)) = jobs.get(k) else { break };
-                let failures = check_file(file, want, target, native);
-                *results[k].lock().unwrap() = failures;
+                let Some(&(file, want, mem2reg)) = jobs.get(k) else {
+                    break;
+                };
+                let mode = if native {
+                    Mode::Native { target, mem2reg }
+                } else {
+                    Mode::Interp { target, mem2reg }
+                };
+                let name = format!(
+                    "{} [{} {}{}]",
+                    file.file_name().unwrap().to_string_lossy(),
+                    target.name(),
+                    if mem2reg { "mem2reg" } else { "nomem2reg" },
+                    if native { " native" } else { "" }
+                );
+                let failure = match run_mode(file, mode) {
+                    Ok(got) if &got == want => None,
+                    Ok(got) => Some(format!("{name}: {}", first_difference(want, &got))),
+                    Err(e) => Some(format!("{name}: {}", e.lines().take(12).collect::<Vec<_>>().join("\n"))),
+                };
+                if let Some(f) = failure {
+                    failures.lock().unwrap().push(f);
+                }
             });
         }
     });
-    let failures: Vec<String> = results.into_iter().flat_map(|r| r.into_inner().unwrap()).collect();
+    let mut failures = failures.into_inner().unwrap();
+    failures.sort();
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",
         failures.len(),
         failures.join("\n")
     );
-}
-
-/// One file in both configurations: the failures.
-fn check_file(file: &Path, want: &str, target: Target, native: bool) -> Vec<String> {
-    let mut failures = Vec::new();
-    for mem2reg in [false, true] {
-        let mode = if native {
-            Mode::Native { target, mem2reg }
-        } else {
-            Mode::Interp { target, mem2reg }
-        };
-        let name = format!(
-            "{} [{} {}{}]",
-            file.file_name().unwrap().to_string_lossy(),
-            target.name(),
-            if mem2reg { "mem2reg" } else { "nomem2reg" },
-            if native { " native" } else { "" }
-        );
-        match run_mode(file, mode) {
-            Ok(got) if got == want => {}
-            Ok(got) => failures.push(format!("{name}: {}", first_difference(want, &got))),
-            Err(e) => failures.push(format!("{name}: {}", e.lines().take(12).collect::<Vec<_>>().join("\n"))),
-        }
-    }
-    failures
 }
 
 #[test]
@@ -288,6 +288,23 @@ fn interpreted_riscv64() {
     check_target(Target::Riscv64);
 }
 
+/// Every file compiled by phicc for `target` and run (under QEMU when
+/// foreign), when the toolchain is installed.
+fn check_native(target: Target) {
+    if phicc::backend::target_isa(target).is_err() {
+        eprintln!("SKIPPED: no {} backend", target.name());
+        return;
+    }
+    if !run_target::toolchain_available(target) {
+        eprintln!(
+            "SKIPPED: the {} toolchain or QEMU is missing (scripts/setup.sh --campaign)",
+            target.name()
+        );
+        return;
+    }
+    check_mode(target, true);
+}
+
 #[test]
 fn native_x86_64() {
     if cfg!(target_arch = "x86_64") {
@@ -296,10 +313,11 @@ fn native_x86_64() {
 }
 
 #[test]
+fn native_aarch64() {
+    check_native(Target::Aarch64);
+}
+
+#[test]
 fn native_riscv64() {
-    if let Some(why) = cross::unavailable(Target::Riscv64) {
-        eprintln!("SKIPPED: {why}");
-        return;
-    }
-    check_mode(Target::Riscv64, true);
+    check_native(Target::Riscv64);
 }

@@ -9,10 +9,9 @@ use phicc::ir::interp::{run, RunConfig, RunResult};
 use phicc::ir::text::parse_module;
 use phicc::passes::Pipeline;
 use std::fmt::Write as _;
-use std::process::Command;
 
-#[path = "support/cross.rs"]
-mod cross;
+#[path = "support/run_target.rs"]
+mod run_target;
 
 /// A loop running 3 times over `n` additions that add up to 1.
 fn program(n: u32) -> String {
@@ -34,8 +33,8 @@ fn program(n: u32) -> String {
 
 #[test]
 fn branches_reach_across_a_huge_function() {
-    if let Some(why) = cross::unavailable(Target::Riscv64) {
-        eprintln!("SKIPPED: {why}");
+    if !run_target::toolchain_available(Target::Riscv64) {
+        eprintln!("SKIPPED: riscv64-linux-gnu-gcc or qemu-riscv64 is missing (scripts/setup.sh --campaign)");
         return;
     }
     let mut m = parse_module(&program(40_000)).unwrap();
@@ -52,14 +51,13 @@ fn branches_reach_across_a_huge_function() {
     let dir = tempfile::tempdir().unwrap();
     let (s_path, exe) = (dir.path().join("far.s"), dir.path().join("far"));
     std::fs::write(&s_path, asm).unwrap();
-    let out = Command::new(cross::gcc(Target::Riscv64))
-        .args(cross::link_flags(Target::Riscv64))
+    let out = run_target::gcc_command(Target::Riscv64)
         .arg("-o")
         .arg(&exe)
         .arg(&s_path)
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let run = cross::run(Target::Riscv64, &exe, 20).unwrap();
-    assert_eq!(cross::exit_code(&run), want);
+    let run = run_target::run_binary(Target::Riscv64, &exe, 20).unwrap();
+    assert_eq!(run_target::exit_code(&run), want);
 }

@@ -63,9 +63,10 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
-    /// Compile generated (asm-free) IR with the x86-64 backend, run it natively
-    /// and check its return value and globals against the interpreter, with
-    /// and without mem2reg. Exit status: 0 nothing found, 1 findings, 2 tool error.
+    /// Compile generated (asm-free) IR with a target's backend (--target, default
+    /// x86_64), run it natively or under QEMU and check its return value and
+    /// globals against the interpreter, with and without mem2reg. Exit status:
+    /// 0 nothing found, 1 findings, 2 tool error.
     NativeIr {
         /// Campaign seed: input i is derived from (seed, i), as in ir-campaign.
         #[arg(long, default_value_t = 0)]
@@ -82,8 +83,7 @@ enum Command {
         /// Interpreter fuel per run.
         #[arg(long, default_value_t = 5_000_000)]
         fuel: u64,
-        /// The backend checked: x86_64, aarch64 or riscv64 (other than the
-        /// host's: statically linked and run under QEMU user-mode).
+        /// The backend checked: x86_64, aarch64 or riscv64 (foreign ones run under QEMU).
         #[arg(long, default_value = "x86_64")]
         target: String,
     },
@@ -167,7 +167,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
             let target = phicc::frontend::target::Target::from_name(&target)
                 .ok_or_else(|| anyhow::anyhow!("unknown target '{target}' (x86_64, aarch64, riscv64)"))?;
-            let summary = oracle::native_ir::run_campaign(seed, count, jobs, fuel, out.as_deref(), target)?;
+            let summary = oracle::native_ir::run_campaign_on(target, seed, count, jobs, fuel, out.as_deref())?;
             print!("{}", summary.render());
             Ok(if summary.findings.is_empty() {
                 ExitCode::SUCCESS

@@ -15,11 +15,11 @@
 //! hardware gives its "integer indefinite" value, and both are right.
 //! Then, for each configuration (the IR as generated, and after the mem2reg
 //! pipeline), the module is interpreted and compiled for the target (x86-64
-//! by default), linked with the driver by the target's gcc, and run
-//! (natively on the host's own target, statically linked under QEMU
-//! user-mode for the others); the return value and the final bytes of every
-//! global must be equal. Interpreter traps and fuel exhaustion are
-//! inconclusive (the program itself went wrong, or ran too long).
+//! by default), linked with the driver by the target's gcc (`-static` for a
+//! foreign target), and run (under QEMU user-mode for a foreign target); the
+//! return value and the final bytes of every global must be equal.
+//! Interpreter traps and fuel exhaustion are inconclusive (the program
+//! itself went wrong, or ran too long).
 
 use crate::irgen::{generate, input_bytes, GenMode};
 use phicc::frontend::target::Target;
@@ -35,39 +35,6 @@ use std::sync::Mutex;
 
 /// The entry point the native driver calls.
 pub const ENTRY: &str = "phicc_entry";
-
-/// Whether this host runs `target`'s code natively.
-fn is_host(target: Target) -> bool {
-    match target {
-        Target::X86_64 => cfg!(target_arch = "x86_64"),
-        Target::Aarch64 => cfg!(target_arch = "aarch64"),
-        Target::Riscv64 => cfg!(target_arch = "riscv64"),
-    }
-}
-
-/// The command running a `target` binary: the binary itself, or QEMU user-mode.
-fn run_command(target: Target, exe: &Path) -> Command {
-    let mut cmd = Command::new("timeout");
-    cmd.arg("10");
-    if !is_host(target) {
-        cmd.arg(match target {
-            Target::X86_64 => "qemu-x86_64",
-            Target::Aarch64 => "qemu-aarch64",
-            Target::Riscv64 => "qemu-riscv64",
-        });
-    }
-    cmd.arg(exe);
-    cmd
-}
-
-/// The target's gcc driver, linking statically for QEMU.
-fn gcc_command(target: Target) -> Command {
-    let mut cmd = Command::new(phicc::driver::toolchain::gcc_for(target));
-    if !is_host(target) {
-        cmd.arg("-static");
-    }
-    cmd
-}
 
 /// Makes a generated module runnable natively with the interpreter's meaning.
 pub fn prepare(mut m: IrModule) -> IrModule {
@@ -315,14 +282,41 @@ fn expected_output(m: &IrModule, result: u128, globals: &[(String, Vec<u8>)]) ->
     s
 }
 
-/// Runs one configuration (`passes` over `prepared`) in `dir` for `target`.
-pub fn check_config(
+/// The QEMU user-mode emulator that runs `target`'s binaries here, or
+/// `None` when the host runs them.
+fn emulator(target: Target) -> Option<&'static str> {
+    if Target::from_name(std::env::consts::ARCH) == Some(target) {
+        return None;
+    }
+    Some(match target {
+        Target::X86_64 => "qemu-x86_64",
+        Target::Aarch64 => "qemu-aarch64",
+        Target::Riscv64 => "qemu-riscv64",
+    })
+}
+
+/// The target's gcc driver (`-static` when its binaries run under QEMU).
+fn gcc(target: Target) -> Command {
+    let mut cmd = Command::new(phicc::driver::toolchain::gcc_for(target));
+    if emulator(target).is_some() {
+        cmd.arg("-static");
+    }
+    cmd
+}
+
+/// Runs one configuration (`passes` over `prepared`) in `dir`, for x86-64.
+pub fn check_config(prepared: &IrModule, passes: &str, dir: &Path, driver_obj: &Path, fuel: u64) -> Verdict {
+    check_config_on(Target::X86_64, prepared, passes, dir, driver_obj, fuel)
+}
+
+/// Runs one configuration (`passes` over `prepared`) in `dir`, for `target`.
+pub fn check_config_on(
+    target: Target,
     prepared: &IrModule,
     passes: &str,
     dir: &Path,
     driver_obj: &Path,
     fuel: u64,
-    target: Target,
 ) -> Verdict {
     let mut m = prepared.clone();
     let mut p = match Pipeline::parse(passes) {
@@ -354,25 +348,25 @@ pub fn check_config(
     };
     let exe = dir.join("prog");
     // As the driver does: the integrated assembler, or gcc for the text.
-    let (s_path, bytes) = match phicc::backend::assemble_object(&m, &asm, Target::X86_64) {
+    let (s_path, bytes) = match phicc::backend::assemble_object(&m, &asm, target) {
         Some(obj) => (dir.join("prog.o"), obj),
         None => (dir.join("prog.s"), asm.into_bytes()),
     };
     if let Err(e) = std::fs::write(&s_path, bytes) {
         return Verdict::BuildError(format!("cannot write {}: {e}", s_path.display()));
     }
-    let out = gcc_command(target)
-        .arg("-o")
-        .arg(&exe)
-        .arg(&s_path)
-        .arg(driver_obj)
-        .output();
+    let out = gcc(target).arg("-o").arg(&exe).arg(&s_path).arg(driver_obj).output();
     match out {
         Ok(o) if o.status.success() => {}
         Ok(o) => return Verdict::BuildError(format!("gcc: {}", String::from_utf8_lossy(&o.stderr))),
         Err(e) => return Verdict::BuildError(format!("cannot run gcc: {e}")),
     }
-    let run = run_command(target, &exe).output();
+    let mut run = Command::new("timeout");
+    run.arg("10");
+    if let Some(q) = emulator(target) {
+        run.arg(q);
+    }
+    let run = run.arg(&exe).output();
     let got = match run {
         Ok(o) if o.status.code() == Some(124) => return Verdict::Inconclusive("native run timed out".into()),
         Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -392,13 +386,18 @@ pub fn check_config(
 /// The configurations checked: the IR as generated, and after mem2reg.
 pub const CONFIGS: [(&str, &str); 2] = [("nomem2reg", "phi-elim"), ("mem2reg", "mem2reg-pipeline")];
 
-/// Checks input `index` of campaign `seed` in every configuration on `target`.
-pub fn check_input(
+/// Checks input `index` of campaign `seed` in every configuration, for x86-64.
+pub fn check_input(seed: u64, index: u64, work: &Path, fuel: u64) -> (IrModule, Vec<(&'static str, Verdict)>) {
+    check_input_on(Target::X86_64, seed, index, work, fuel)
+}
+
+/// Checks input `index` of campaign `seed` in every configuration, for `target`.
+pub fn check_input_on(
+    target: Target,
     seed: u64,
     index: u64,
     work: &Path,
     fuel: u64,
-    target: Target,
 ) -> (IrModule, Vec<(&'static str, Verdict)>) {
     let module = prepare(generate(&input_bytes(seed, index), GenMode::Alloca));
     let dir = work.join(format!("in{index}"));
@@ -407,7 +406,7 @@ pub fn check_input(
     let o_path = dir.join("driver.o");
     let mut verdicts = Vec::new();
     let built = std::fs::write(&c_path, driver_source(&module)).is_ok()
-        && Command::new(phicc::driver::toolchain::gcc_for(target))
+        && gcc(target)
             .args(["-c", "-o"])
             .arg(&o_path)
             .arg(&c_path)
@@ -418,7 +417,7 @@ pub fn check_input(
         return (module, verdicts);
     }
     for (name, passes) in CONFIGS {
-        verdicts.push((name, check_config(&module, passes, &dir, &o_path, fuel, target)));
+        verdicts.push((name, check_config_on(target, &module, passes, &dir, &o_path, fuel)));
     }
     let _ = std::fs::remove_dir_all(&dir);
     (module, verdicts)
@@ -456,8 +455,8 @@ impl NativeSummary {
     }
 }
 
-/// Checks inputs `0..count` of campaign `seed` for `target` on `jobs`
-/// threads; findings are written to `out` (the prepared module, with the
+/// Checks inputs `0..count` of campaign `seed` on `jobs` threads for
+/// x86-64; findings are written to `out` (the prepared module, with the
 /// verdict as comments).
 pub fn run_campaign(
     seed: u64,
@@ -465,7 +464,18 @@ pub fn run_campaign(
     jobs: usize,
     fuel: u64,
     out: Option<&Path>,
+) -> anyhow::Result<NativeSummary> {
+    run_campaign_on(Target::X86_64, seed, count, jobs, fuel, out)
+}
+
+/// As [`run_campaign`] for `target`.
+pub fn run_campaign_on(
     target: Target,
+    seed: u64,
+    count: u64,
+    jobs: usize,
+    fuel: u64,
+    out: Option<&Path>,
 ) -> anyhow::Result<NativeSummary> {
     let work = tempfile::tempdir()?;
     let next = AtomicU64::new(0);
@@ -477,7 +487,7 @@ pub fn run_campaign(
                 if index >= count {
                     break;
                 }
-                let (module, verdicts) = check_input(seed, index, work.path(), fuel, target);
+                let (module, verdicts) = check_input_on(target, seed, index, work.path(), fuel);
                 let mut s = summary.lock().unwrap_or_else(|e| e.into_inner());
                 s.inputs += 1;
                 for (config, v) in verdicts {

@@ -1,10 +1,10 @@
-//! The backends against the interpreter on generated IR: a short
-//! deterministic native campaign must find nothing, and must really compare
-//! (most runs conclusive). x86-64 is skipped where the host cannot run it;
-//! RISC-V 64 runs under QEMU (skipped when QEMU or the cross gcc is missing).
+//! The x86-64, AArch64 and RISC-V 64 backends against the interpreter on
+//! generated IR: a short deterministic native campaign must find nothing,
+//! and must really compare (most runs conclusive). Skipped where the host
+//! cannot run x86-64 code, or a backend, cross toolchain or QEMU is missing.
 
 use oracle::irgen::{generate, input_bytes, GenMode};
-use oracle::native_ir::{prepare, run_campaign, ENTRY};
+use oracle::native_ir::{prepare, run_campaign, run_campaign_on, ENTRY};
 use phicc::frontend::target::Target;
 use phicc::ir::instruction::Instruction;
 use phicc::ir::verify::{verify_module, VerifyMode};
@@ -31,20 +31,35 @@ fn native_runs_agree_with_the_interpreter() {
     if !cfg!(target_arch = "x86_64") {
         return;
     }
-    let s = run_campaign(11, 24, 2, 5_000_000, None, Target::X86_64).unwrap();
+    let s = run_campaign(11, 24, 2, 5_000_000, None).unwrap();
     assert!(s.findings.is_empty(), "{}", s.render());
     assert!(s.agree >= 40, "too few conclusive runs: {}", s.render());
 }
 
-/// The same for RISC-V 64, statically linked and run under QEMU user-mode.
 #[test]
-fn riscv64_runs_agree_with_the_interpreter() {
-    let have = |tool: &str| std::process::Command::new(tool).arg("--version").output().is_ok();
-    if !have("riscv64-linux-gnu-gcc") || !have("qemu-riscv64") {
-        eprintln!("SKIPPED: riscv64-linux-gnu-gcc or qemu-riscv64 missing (scripts/setup.sh --campaign)");
+fn aarch64_native_runs_under_qemu_agree_with_the_interpreter() {
+    let has = |p: &str| std::process::Command::new(p).arg("--version").output().is_ok();
+    if phicc::backend::target_isa(Target::Aarch64).is_err() {
+        eprintln!("SKIPPED: no AArch64 backend");
         return;
     }
-    let s = run_campaign(11, 24, 2, 5_000_000, None, Target::Riscv64).unwrap();
+    if !has("aarch64-linux-gnu-gcc") || !has("qemu-aarch64") {
+        eprintln!("SKIPPED: the AArch64 toolchain or QEMU is missing (scripts/setup.sh --campaign)");
+        return;
+    }
+    let s = run_campaign_on(Target::Aarch64, 11, 12, 2, 5_000_000, None).unwrap();
+    assert!(s.findings.is_empty(), "{}", s.render());
+    assert!(s.agree >= 20, "too few conclusive runs: {}", s.render());
+}
+
+#[test]
+fn riscv64_native_runs_under_qemu_agree_with_the_interpreter() {
+    let has = |p: &str| std::process::Command::new(p).arg("--version").output().is_ok();
+    if !has("riscv64-linux-gnu-gcc") || !has("qemu-riscv64") {
+        eprintln!("SKIPPED: the RISC-V 64 toolchain or QEMU is missing (scripts/setup.sh --campaign)");
+        return;
+    }
+    let s = run_campaign_on(Target::Riscv64, 11, 24, 2, 5_000_000, None).unwrap();
     assert!(s.findings.is_empty(), "{}", s.render());
     assert!(s.agree >= 40, "too few conclusive runs: {}", s.render());
 }

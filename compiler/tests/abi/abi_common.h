@@ -39,11 +39,20 @@ struct LD2 { long double x; int i; };
 /* Unions and nesting. */
 union U8 { long l; double d; };
 struct Nest { struct F2 f; struct S4 s; };
+/* AAPCS64 classes: HFAs of four doubles (32 bytes, still in v registers),
+ * of two long doubles, of a float array and of a union; a 16-byte aligned
+ * composite (an even x register pair); a 40-byte composite (by reference). */
+struct D4 { double a, b, c, d; };
+struct L2 { long double x, y; };
+struct FA { float a[3]; };
+struct UF2 { union { float f; float g[2]; } u; };
+struct Q { __int128 v; };
+struct B40 { char a[40]; };
 
 #define ABI_STRUCTS(X) \
     X(S1) X(S2) X(S3) X(S4) X(S5) X(S6) X(S7) X(S8) X(S9) X(S12) X(S16) \
     X(F1) X(F2) X(F3) X(F4) X(D1) X(D2) X(FI) X(IF2) X(DI) X(ID) X(CFD) X(DS) \
-    X(Big) X(Mix24) X(LD1) X(LD2) X(Nest)
+    X(Big) X(Mix24) X(LD1) X(LD2) X(Nest) X(D4) X(L2) X(FA) X(UF2) X(Q) X(B40)
 
 /* Byte-wise fill of the data members (not the padding) from a seed. */
 static void fill_S1(struct S1 *p, int s) { p->a = (char)(s + 1); }
@@ -74,6 +83,12 @@ static void fill_Mix24(struct Mix24 *p, int s) { p->c = (char)s; p->d = s * 4.5;
 static void fill_LD1(struct LD1 *p, int s) { p->x = s * 0.5L; }
 static void fill_LD2(struct LD2 *p, int s) { p->x = s * 1.25L; p->i = s + 3; }
 static void fill_Nest(struct Nest *p, int s) { p->f.a = s; p->f.b = -s; p->s.a = s * 11; }
+static void fill_D4(struct D4 *p, int s) { p->a = s; p->b = s * 0.5; p->c = -s; p->d = s * 0.25; }
+static void fill_L2(struct L2 *p, int s) { p->x = s * 0.75L; p->y = -s * 2.5L; }
+static void fill_FA(struct FA *p, int s) { for (int i = 0; i < 3; i++) p->a[i] = s + i * 0.5f; }
+static void fill_UF2(struct UF2 *p, int s) { p->u.g[0] = s * 0.5f; p->u.g[1] = -s; }
+static void fill_Q(struct Q *p, int s) { p->v = ((__int128)s << 64) | (unsigned)(s * 7); }
+static void fill_B40(struct B40 *p, int s) { for (int i = 0; i < 40; i++) p->a[i] = (char)(s * 3 + i); }
 
 /* A checksum over the data members, weighted by position. */
 static long check_S1(const struct S1 *p) { return p->a; }
@@ -104,6 +119,14 @@ static long check_Mix24(const struct Mix24 *p) { return p->c + 3 * (long)(p->d *
 static long check_LD1(const struct LD1 *p) { return (long)(p->x * 1000); }
 static long check_LD2(const struct LD2 *p) { return (long)(p->x * 1000) + 3L * p->i; }
 static long check_Nest(const struct Nest *p) { return (long)(p->f.a * 1000) + 3 * (long)(p->f.b * 1000) + 5L * p->s.a; }
+static long check_D4(const struct D4 *p) {
+    return (long)(p->a * 1000) + 3 * (long)(p->b * 1000) + 5 * (long)(p->c * 1000) + 7 * (long)(p->d * 1000);
+}
+static long check_L2(const struct L2 *p) { return (long)(p->x * 1000) + 3 * (long)(p->y * 1000); }
+static long check_FA(const struct FA *p) { long r = 0; for (int i = 0; i < 3; i++) r += (2 * i + 1) * (long)(p->a[i] * 1000); return r; }
+static long check_UF2(const struct UF2 *p) { return (long)(p->u.g[0] * 1000) + 3 * (long)(p->u.g[1] * 1000); }
+static long check_Q(const struct Q *p) { return 3 * (long)(p->v >> 64) + (long)p->v; }
+static long check_B40(const struct B40 *p) { long r = 0; for (int i = 0; i < 40; i++) r = r * 31 + p->a[i]; return r; }
 
 /* Each side defines, for every struct T:
  *   struct T X_ret_T(int seed)                  returns a filled T

@@ -1,135 +1,187 @@
-// Inline asm with one template per target, chosen by #if: tied and named
-// operands, memory operands read and written, immediates, early clobbers,
-// FP registers, a clobbered callee-saved register, and asm goto with outputs
-// where both the fall-through and the goto edge are taken. gcc defines an
-// asm goto output on every edge, phicc on the fall-through only (design.md),
-// so the goto edges here never read an output.
+/* GNU extended asm (gcc manual, "Extended Asm") with one template per
+   target, chosen by the target's predefined macro: register, FP, memory
+   and immediate operands, read-write ("+r", "+m") and early-clobber
+   outputs, tied and named operands, local numeric labels, and asm goto
+   with an output, taking both the fall-through and the goto edge inside
+   loops (so that mem2reg builds phis around it). On a goto edge the output
+   is never read (outputs are written on the fall-through path only). The
+   interpreter treats asm as a black box, so this file runs natively only. */
 // modes: native
 #include "test.h"
 
-#if defined(__x86_64__)
-#define ADD(out, a, b) __asm__("addq %[y], %[o]" : [o] "=r"(out) : "0"(a), [y] "r"(b))
-#define INC_MEM(m) __asm__("incl %0" : "+m"(m) : : "cc")
-#define LOAD_MEM(out, m) __asm__("movl %1, %0" : "=r"(out) : "m"(m))
-#define ADD_IMM(out, a) __asm__("leaq 300(%1), %0" : "=r"(out) : "r"(a))
-#define EARLY(out, a, b) __asm__("movq %1, %0\n\taddq %2, %0\n\taddq %1, %0" : "=&r"(out) : "r"(a), "r"(b))
-#define FADD(out, a, b) __asm__("addsd %2, %0" : "=x"(out) : "0"(a), "x"(b))
-#define CALLEE_SAVED(out, a)                                                                                           \
-    __asm__("movq %1, %%rbx\n\taddq $10, %%rbx\n\tmovq %%rbx, %0" : "=r"(out) : "r"(a) : "rbx")
-#define GOTO_IF_EQUAL(out, a, b, label)                                                                                \
-    __asm__ goto("movl $7, %0\n\tcmpl %2, %1\n\tje %l[" #label "]" : "=&r"(out) : "r"(a), "r"(b) : "cc" : label)
-#define GOTO_IF_ZERO(a, label) __asm__ goto("testl %0, %0\n\tje %l[" #label "]" : : "r"(a) : "cc" : label)
-#elif defined(__aarch64__)
-#define ADD(out, a, b) __asm__("add %[o], %[o], %[y]" : [o] "=r"(out) : "0"(a), [y] "r"(b))
-#define INC_MEM(m) __asm__("ldr w9, %0\n\tadd w9, w9, #1\n\tstr w9, %0" : "+m"(m) : : "x9")
-#define LOAD_MEM(out, m) __asm__("ldr %w0, %1" : "=r"(out) : "m"(m))
-#define ADD_IMM(out, a) __asm__("add %0, %1, %2" : "=r"(out) : "r"(a), "I"(300))
-#define EARLY(out, a, b) __asm__("mov %0, %1\n\tadd %0, %0, %2\n\tadd %0, %0, %1" : "=&r"(out) : "r"(a), "r"(b))
-#define FADD(out, a, b) __asm__("fadd %d0, %d1, %d2" : "=w"(out) : "w"(a), "w"(b))
-#define CALLEE_SAVED(out, a) __asm__("mov x19, %1\n\tadd x19, x19, #10\n\tmov %0, x19" : "=r"(out) : "r"(a) : "x19")
-#define GOTO_IF_EQUAL(out, a, b, label)                                                                                \
-    __asm__ goto("mov %w0, #7\n\tcmp %w1, %w2\n\tb.eq %l[" #label "]" : "=&r"(out) : "r"(a), "r"(b) : "cc" : label)
-#define GOTO_IF_ZERO(a, label) __asm__ goto("cbz %w0, %l[" #label "]" : : "r"(a) : : label)
-#elif defined(__riscv)
-#define ADD(out, a, b) __asm__("add %[o], %[o], %[y]" : [o] "=r"(out) : "0"(a), [y] "r"(b))
-#define INC_MEM(m) __asm__("lw t0, %0\n\taddi t0, t0, 1\n\tsw t0, %0" : "+m"(m) : : "t0")
-#define LOAD_MEM(out, m) __asm__("lw %0, %1" : "=r"(out) : "m"(m))
-#define ADD_IMM(out, a) __asm__("add%i2 %0, %1, %2" : "=r"(out) : "r"(a), "rI"(300))
-#define EARLY(out, a, b) __asm__("mv %0, %1\n\tadd %0, %0, %2\n\tadd %0, %0, %1" : "=&r"(out) : "r"(a), "r"(b))
-#define FADD(out, a, b) __asm__("fadd.d %0, %1, %2" : "=f"(out) : "f"(a), "f"(b))
-#define CALLEE_SAVED(out, a) __asm__("mv s1, %1\n\taddi s1, s1, 10\n\tmv %0, s1" : "=r"(out) : "r"(a) : "s1")
-#define GOTO_IF_EQUAL(out, a, b, label)                                                                                \
-    __asm__ goto("li %0, 7\n\tbeq %1, %2, %l[" #label "]" : "=&r"(out) : "r"(a), "r"(b) : : label)
-#define GOTO_IF_ZERO(a, label) __asm__ goto("beqz %0, %l[" #label "]" : : "r"(a) : : label)
-#else
-#error "no inline asm templates for this target"
-#endif
-
 static long add(long a, long b) {
     long r;
-    ADD(r, a, b);
+#if defined(__x86_64__)
+    __asm__("movq %1, %0\n\taddq %2, %0" : "=&r"(r) : "r"(a), "r"(b));
+#elif defined(__aarch64__)
+    __asm__("add %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+#elif defined(__riscv)
+    __asm__("add %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+#endif
     return r;
 }
 
-static int memory(int *p) {
+static int inc_rw(int x) {
+#if defined(__x86_64__)
+    __asm__("addl $1, %0" : "+r"(x));
+#elif defined(__aarch64__)
+    __asm__("add %w0, %w0, #1" : "+r"(x));
+#elif defined(__riscv)
+    __asm__("addiw %0, %0, 1" : "+r"(x));
+#endif
+    return x;
+}
+
+static long tied(long x, long y) {
+    long r;
+#if defined(__x86_64__)
+    __asm__("addq %[y], %0" : "=r"(r) : "0"(x), [y] "r"(y));
+#elif defined(__aarch64__)
+    __asm__("add %0, %0, %[y]" : "=r"(r) : "0"(x), [y] "r"(y));
+#elif defined(__riscv)
+    __asm__("add %0, %0, %[y]" : "=r"(r) : "0"(x), [y] "r"(y));
+#endif
+    return r;
+}
+
+static long named_mul(long a, long b) {
+    long out;
+#if defined(__x86_64__)
+    __asm__("movq %[a], %[out]\n\timulq %[b], %[out]" : [out] "=&r"(out) : [a] "r"(a), [b] "r"(b));
+#elif defined(__aarch64__)
+    __asm__("mul %[out], %[a], %[b]" : [out] "=r"(out) : [a] "r"(a), [b] "r"(b));
+#elif defined(__riscv)
+    __asm__("mul %[out], %[a], %[b]" : [out] "=r"(out) : [a] "r"(a), [b] "r"(b));
+#endif
+    return out;
+}
+
+static void bump(int *p) {
+#if defined(__x86_64__)
+    __asm__("addl $3, %0" : "+m"(*p) : : "cc");
+#elif defined(__aarch64__)
+    __asm__("ldr w9, %0\n\tadd w9, w9, #3\n\tstr w9, %0" : "+m"(*p) : : "x9");
+#elif defined(__riscv)
+    __asm__("lw t0, %0\n\taddi t0, t0, 3\n\tsw t0, %0" : "+m"(*p) : : "t0");
+#endif
+}
+
+static int load_m(int *p) {
     int r;
-    INC_MEM(*p);
-    LOAD_MEM(r, *p);
+#if defined(__x86_64__)
+    __asm__("movl %1, %0" : "=r"(r) : "m"(*p));
+#elif defined(__aarch64__)
+    __asm__("ldr %w0, %1" : "=r"(r) : "m"(*p));
+#elif defined(__riscv)
+    __asm__("lw %0, %1" : "=r"(r) : "m"(*p));
+#endif
     return r;
 }
 
-static long add_imm(long a) {
-    long r;
-    ADD_IMM(r, a);
-    return r;
-}
-
-static long early(long a, long b) {
-    long r;
-    EARLY(r, a, b);
-    return r;
+static long add_imm(long x) {
+#if defined(__x86_64__)
+    __asm__("addq %1, %0\n\taddq $%c2, %0" : "+r"(x) : "i"(100), "n"(20));
+#elif defined(__aarch64__)
+    __asm__("add %0, %0, %1\n\tadd %0, %0, #%2" : "+r"(x) : "i"(100), "n"(20));
+#elif defined(__riscv)
+    __asm__("addi %0, %0, %1\n\taddi %0, %0, %2" : "+r"(x) : "i"(100), "n"(20));
+#endif
+    return x;
 }
 
 static double fadd(double a, double b) {
     double r;
-    FADD(r, a, b);
+#if defined(__x86_64__)
+    __asm__("addsd %2, %0" : "=x"(r) : "0"(a), "x"(b));
+#elif defined(__aarch64__)
+    __asm__("fadd %d0, %d1, %d2" : "=w"(r) : "w"(a), "w"(b));
+#elif defined(__riscv)
+    __asm__("fadd.d %0, %1, %2" : "=f"(r) : "f"(a), "f"(b));
+#endif
     return r;
 }
 
-static long callee_saved(long a) {
-    long r;
-    CALLEE_SAVED(r, a);
+/* 2 * n by a loop inside the asm (a local numeric label). */
+static int count_loop(int n) {
+    int r;
+#if defined(__x86_64__)
+    __asm__("xorl %0, %0\n1:\n\taddl $2, %0\n\tdecl %1\n\tjnz 1b" : "=&r"(r), "+r"(n) : : "cc");
+#elif defined(__aarch64__)
+    __asm__("mov %w0, #0\n1:\n\tadd %w0, %w0, #2\n\tsubs %w1, %w1, #1\n\tb.ne 1b" : "=&r"(r), "+r"(n) : : "cc");
+#elif defined(__riscv)
+    __asm__("li %0, 0\n1:\n\taddiw %0, %0, 2\n\taddiw %1, %1, -1\n\tbnez %1, 1b" : "=&r"(r), "+r"(n));
+#endif
     return r;
 }
 
-// Fall-through: the output (7) plus 100; goto edge: a value not from the asm.
-static int goto_equal(int a, int b) {
-    int x;
-    GOTO_IF_EQUAL(x, a, b, same);
-    return x + 100;
-same:
-    return -a;
+/* y = 2 * x on the fall-through path; a jump to `negative` when x < 0. */
+#if defined(__x86_64__)
+#define DOUBLE_OR_JUMP(y, x, label)                                                                                    \
+    __asm__ goto("movl %1, %0\n\taddl %0, %0\n\ttestl %1, %1\n\tjs %l2" : "=&r"(y) : "r"(x) : "cc" : label)
+#elif defined(__aarch64__)
+#define DOUBLE_OR_JUMP(y, x, label)                                                                                    \
+    __asm__ goto("lsl %w0, %w1, #1\n\ttbnz %w1, #31, %l2" : "=&r"(y) : "r"(x) : : label)
+#elif defined(__riscv)
+#define DOUBLE_OR_JUMP(y, x, label) __asm__ goto("slliw %0, %1, 1\n\tbltz %1, %l2" : "=&r"(y) : "r"(x) : : label)
+#endif
+
+static int goto_once(int x) {
+    int y = 5;
+    DOUBLE_OR_JUMP(y, x, negative);
+    return y + 1;
+negative:
+    return -100;
 }
 
-// asm goto inside a loop: both edges taken, locals live across it.
-static int count_nonzero(int *v, int n) {
-    int count = 0, last = -1;
-    for (int i = 0; i < n; i++) {
-        int x;
-        GOTO_IF_EQUAL(x, v[i], 0, zero);
-        count += x - 6;
-        last = i;
+static int goto_loop(int n) {
+    int sum = 0, last = 0, jumps = 0;
+    for (int i = -n; i <= n; i++) {
+        int y;
+        DOUBLE_OR_JUMP(y, i, negative);
+        sum += y;
+        last = y;
         continue;
-    zero:
-        count += 1000;
+    negative:
+        jumps++;
+        sum -= 1;
     }
-    return count * 100 + last;
+    return sum * 1000 + last * 10 + jumps;
 }
 
-static int skip_zeros(int *v, int n) {
-    int sum = 0;
+/* The swap pattern around an asm goto: a, b rotate on every iteration. */
+static int goto_swap(int n) {
+    int a = 1, b = 2, t;
     for (int i = 0; i < n; i++) {
-        GOTO_IF_ZERO(v[i], skip);
-        sum += v[i] * (i + 1);
-    skip:;
+        int y;
+        DOUBLE_OR_JUMP(y, i - 2, skip);
+        a += y;
+    skip:
+        t = a;
+        a = b;
+        b = t;
     }
-    return sum;
+    return a * 100 + b;
 }
 
 int main(void) {
+    int m = 39;
     ASSERT(42, add(40, 2));
-    ASSERT(-5, add(-10, 5));
-    int m = 41;
-    ASSERT(42, memory(&m));
+    ASSERT(-7, add(-10, 3));
+    ASSERT(8, inc_rw(7));
+    ASSERT(-2147483648, inc_rw(2147483647));
+    ASSERT(15, tied(10, 5));
+    ASSERT(-42, named_mul(6, -7));
+    bump(&m);
     ASSERT(42, m);
-    ASSERT(310, add_imm(10));
-    ASSERT(10, early(3, 4));
-    ASSERT(15, (long)(fadd(1.5, 2.25) * 4));
-    ASSERT(19, callee_saved(9));
-    ASSERT(-3, goto_equal(3, 3));
-    ASSERT(107, goto_equal(3, 4));
-    int v[6] = { 5, 0, 7, 0, 0, 9 };
-    ASSERT(300305, count_nonzero(v, 6));
-    ASSERT(5 + 21 + 54, skip_zeros(v, 6));
+    ASSERT(42, load_m(&m));
+    ASSERT(123, add_imm(3));
+    ASSERT(375, (long)(fadd(1.5, 2.25) * 100));
+    ASSERT(20, count_loop(10));
+    ASSERT(7, goto_once(3));
+    ASSERT(1, goto_once(0));
+    ASSERT(-100, goto_once(-1));
+    ASSERT(9063, goto_loop(3));
+    ASSERT(0, goto_loop(0));
+    ASSERT(405, goto_swap(5));
     return test_done();
 }

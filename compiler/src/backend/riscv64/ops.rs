@@ -9,7 +9,8 @@
 //! low bytes. Comparisons are `slt`/`sltu`/`xor`+`seqz` on 64-bit values
 //! extended alike. Float comparisons use `feq`/`flt`/`fle`, which are false
 //! on NaN, so `ne` (`!feq`) is true on NaN (IEEE, like the interpreter).
-//! Float-to-integer conversions round toward zero (`rtz`). The base ISA has
+//! Float-to-integer conversions round toward zero (`rtz`) to 64 bits and
+//! wrap to the target width (the interpreter's rule, docs/ir.md). The base ISA has
 //! no count-leading-zeros or byte-swap instruction (Zbb is not in rv64gc):
 //! `clz`, `ctz`, `popcount` and `bswap` are short loops and shift sequences.
 
@@ -337,13 +338,24 @@ impl FnEmitter<'_, '_> {
                 self.store_fmem(FT0, to, m);
             }
             (true, false) => {
+                // Truncate toward zero to 64 bits signed, then wrap to the
+                // target width; a u64 takes the unsigned conversion for
+                // non-negative values (those from 2^63 up), as the interpreter does.
+                let f = fsuf(from);
                 self.load_f(src, from, FT0)?;
-                let kind = if matches!(to, IrType::U64 | IrType::Ptr) {
-                    "lu"
-                } else {
-                    "l"
-                };
-                emit!(self, "\tfcvt.{kind}.{}\tt0, ft0, rtz", fsuf(from));
+                emit!(self, "\tfcvt.l.{f}\tt0, ft0, rtz");
+                if matches!(to, IrType::U64 | IrType::Ptr) {
+                    let done = self.cx.labels.fresh();
+                    emit!(
+                        self,
+                        "\tfmv.{}.x\tft1, zero",
+                        if from == IrType::F32 { "w" } else { "d" }
+                    );
+                    emit!(self, "\tflt.{f}\tt1, ft0, ft1");
+                    emit!(self, "\tbnez\tt1, .Ltmp{done}");
+                    emit!(self, "\tfcvt.lu.{f}\tt0, ft0, rtz");
+                    emit!(self, ".Ltmp{done}:");
+                }
                 self.store_mem(T0, to.size().max(1), m);
             }
             (true, true) => {
@@ -424,7 +436,15 @@ impl FnEmitter<'_, '_> {
         let need =
             |s: &Self, i: usize| arg(i).ok_or_else(|| s.err(format!("intrinsic {} needs an argument", op.name())));
         let out = match op {
-            IntrinsicOp::Lfence | IntrinsicOp::Mfence | IntrinsicOp::Sfence => {
+            IntrinsicOp::Lfence => {
+                emit!(self, "\tfence\tr, r");
+                None
+            }
+            IntrinsicOp::Sfence => {
+                emit!(self, "\tfence\tw, w");
+                None
+            }
+            IntrinsicOp::Mfence => {
                 emit!(self, "\tfence\trw, rw");
                 None
             }
@@ -432,7 +452,13 @@ impl FnEmitter<'_, '_> {
                 emit!(self, "\tnop");
                 None
             }
-            IntrinsicOp::Clflush => return Err(self.err("clflush is an x86 instruction")),
+            IntrinsicOp::Clflush => {
+                // rv64gc has no cache maintenance (Zicbom is an extension):
+                // order the memory accesses around it, which is all a
+                // program can observe.
+                emit!(self, "\tfence\trw, rw");
+                None
+            }
             IntrinsicOp::SqrtF32 | IntrinsicOp::SqrtF64 | IntrinsicOp::FabsF32 | IntrinsicOp::FabsF64 => {
                 let ty = if matches!(op, IntrinsicOp::SqrtF32 | IntrinsicOp::FabsF32) {
                     IrType::F32

@@ -381,9 +381,20 @@ impl FnEmitter<'_, '_> {
                 self.store_pair(A0, A1, dest)?;
             }
             (IrType::F128, t) if int(t) => {
+                // As for double: signed 64-bit then wrapped, a u64 unsigned
+                // when non-negative.
                 self.load_pair(src, from, A0, A1)?;
-                let unsigned64 = matches!(t, IrType::U64 | IrType::Ptr | IrType::U32);
-                self.call_helper(if unsigned64 { "__fixunstfdi" } else { "__fixtfdi" });
+                if matches!(t, IrType::U64 | IrType::Ptr) {
+                    let (neg, done) = (self.cx.labels.fresh(), self.cx.labels.fresh());
+                    emit!(self, "\tbltz\ta1, .Ltmp{neg}");
+                    self.call_helper("__fixunstfdi");
+                    emit!(self, "\tj\t.Ltmp{done}");
+                    emit!(self, ".Ltmp{neg}:");
+                    self.call_helper("__fixtfdi");
+                    emit!(self, ".Ltmp{done}:");
+                } else {
+                    self.call_helper("__fixtfdi");
+                }
                 self.store_mem(A0, t.size().max(1), m);
             }
             _ => return Err(self.err(format!("cast from {from} to {to}"))),
