@@ -19,8 +19,9 @@
 //!   caller's result buffer (`args[0]`).
 
 use super::abi::{self, ArgLoc, Place, RetLoc};
+use super::moves::chunk_size;
 use super::regs::{arg_fpr, arg_gpr, Gpr, Mem, A0, A1, A2, A3, FA0, FA1, S0, SP, T0, T4, T5};
-use super::{chunk_size, emit, FnEmitter, ParamHome, SecondReturn};
+use super::{emit, FnEmitter, ParamHome, SecondReturn};
 use crate::backend::frame::{slot_size, Home};
 use crate::backend::BackendError;
 use crate::ir::instruction::{CallInfo, Operand, Value};

@@ -3,8 +3,10 @@
 //!
 //! Roles: `s0` is the frame pointer; `t0`..`t5` are the emitter's scratch
 //! registers (free at every instruction boundary, since every value lives in
-//! its frame slot); `t6` is reserved for materializing displacements that
-//! do not fit a 12-bit immediate, and is never handed out for anything else.
+//! its frame slot); `t6` materializes displacements that do not fit a
+//! 12-bit immediate and otherwise only holds values for the next
+//! instruction (an FP constant's bits), so it is never given to an inline
+//! asm operand or used as a base that needs a displacement of its own.
 
 use std::fmt;
 
