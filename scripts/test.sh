@@ -29,6 +29,9 @@ PHICC=$PWD/target/debug/phicc SEEDS="1 2 3 4 5 6 7 8 9 10 11 12" JOBS=2 scripts/
 echo "== csmith sample: 6 programs compiled by phicc for AArch64, run under QEMU, checked against aarch64 gcc -O0"
 PHICC=$PWD/target/debug/phicc SEEDS="1 2 3 4 5 6" JOBS=2 scripts/csmith-native.sh --target=aarch64
 
+echo "== csmith sample: 6 programs compiled by phicc for RISC-V 64, run under QEMU, checked against riscv64 gcc -O0"
+PHICC=$PWD/target/debug/phicc SEEDS="1 2 3 4 5 6" JOBS=2 scripts/csmith-native.sh --target=riscv64
+
 echo "== tests"
 if cargo nextest --version >/dev/null 2>&1; then
     cargo nextest run --workspace --locked --no-fail-fast

@@ -1,7 +1,7 @@
-//! The x86-64 and AArch64 backends against the interpreter on generated
-//! IR: a short deterministic native campaign must find nothing, and must
-//! really compare (most runs conclusive). Skipped where the host cannot run
-//! x86-64 code, or the AArch64 toolchain or QEMU is missing.
+//! The x86-64, AArch64 and RISC-V 64 backends against the interpreter on
+//! generated IR: a short deterministic native campaign must find nothing,
+//! and must really compare (most runs conclusive). Skipped where the host
+//! cannot run x86-64 code, or a backend, cross toolchain or QEMU is missing.
 
 use oracle::irgen::{generate, input_bytes, GenMode};
 use oracle::native_ir::{prepare, run_campaign, run_campaign_on, ENTRY};
@@ -39,6 +39,10 @@ fn native_runs_agree_with_the_interpreter() {
 #[test]
 fn aarch64_native_runs_under_qemu_agree_with_the_interpreter() {
     let has = |p: &str| std::process::Command::new(p).arg("--version").output().is_ok();
+    if phicc::backend::target_isa(Target::Aarch64).is_err() {
+        eprintln!("SKIPPED: no AArch64 backend");
+        return;
+    }
     if !has("aarch64-linux-gnu-gcc") || !has("qemu-aarch64") {
         eprintln!("SKIPPED: the AArch64 toolchain or QEMU is missing (scripts/setup.sh --campaign)");
         return;
@@ -46,4 +50,16 @@ fn aarch64_native_runs_under_qemu_agree_with_the_interpreter() {
     let s = run_campaign_on(Target::Aarch64, 11, 12, 2, 5_000_000, None).unwrap();
     assert!(s.findings.is_empty(), "{}", s.render());
     assert!(s.agree >= 20, "too few conclusive runs: {}", s.render());
+}
+
+#[test]
+fn riscv64_native_runs_under_qemu_agree_with_the_interpreter() {
+    let has = |p: &str| std::process::Command::new(p).arg("--version").output().is_ok();
+    if !has("riscv64-linux-gnu-gcc") || !has("qemu-riscv64") {
+        eprintln!("SKIPPED: the RISC-V 64 toolchain or QEMU is missing (scripts/setup.sh --campaign)");
+        return;
+    }
+    let s = run_campaign_on(Target::Riscv64, 11, 24, 2, 5_000_000, None).unwrap();
+    assert!(s.findings.is_empty(), "{}", s.render());
+    assert!(s.agree >= 40, "too few conclusive runs: {}", s.render());
 }

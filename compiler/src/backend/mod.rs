@@ -31,6 +31,7 @@ pub mod data;
 pub mod elf;
 pub mod frame;
 pub mod object;
+pub mod riscv64;
 pub mod switch;
 pub mod x86_64;
 
@@ -261,7 +262,7 @@ pub fn target_isa(target: Target) -> Result<&'static dyn TargetIsa, BackendError
     match target {
         Target::X86_64 => Ok(&x86_64::X86_64),
         Target::Aarch64 => Ok(&aarch64::Aarch64),
-        other => Err(BackendError::module(format!("no backend for {} yet", other.name()))),
+        Target::Riscv64 => Ok(&riscv64::Riscv64),
     }
 }
 
