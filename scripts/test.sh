@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/setup.sh
+# The oracle tests run binaries under QEMU and use the cross gccs and Csmith.
+scripts/setup.sh --campaign
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check

@@ -29,7 +29,12 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     let program = match phicc::frontend::sema::analyze(&tu, target) {
-        Ok((p, _)) => p,
+        Ok((p, warnings)) => {
+            for w in &warnings {
+                let _ = w.render(&sm);
+            }
+            p
+        }
         Err(d) => {
             let _ = d.render(&sm);
             return;

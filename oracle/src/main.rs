@@ -1,8 +1,9 @@
-//! The `oracle` command line: IR-level campaigns and reduction today; the
-//! C-level differential campaigns arrive with the differential oracle issue.
+//! The `oracle` command line: one subcommand per variant; the C-level
+//! commands live in `oracle::commands`, the IR tools below.
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use oracle::commands;
 use oracle::ircampaign::{self, Campaign};
 use oracle::ircheck::{CheckConfig, CheckMode};
 use oracle::irgen::GenMode;
@@ -13,7 +14,7 @@ use std::process::ExitCode;
 
 /// Differential testing and fuzzing harness for phicc's mem2reg and phi elimination.
 #[derive(Parser)]
-#[command(version, about)]
+#[command(version, about, args_override_self = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -21,6 +22,18 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Compile one C program in every configuration for every target, run the
+    /// binaries and compare them with the reference (gcc -O0).
+    /// Exit status: 0 all agree, 1 a finding, 2 tool error.
+    Diff(commands::diff::Args),
+    /// A differential campaign over generated programs (Csmith, cgen or IR),
+    /// with findings written to --out as they appear.
+    /// Exit status: 0 nothing found, 1 findings, 2 tool error.
+    Campaign(commands::campaign::Args),
+    /// Minimize a finding of `oracle campaign` (cvise for C, reduce-ir for IR).
+    Reduce(commands::reduce::Args),
+    /// Merge the output directories of campaign shards, deduplicating findings.
+    Merge(commands::merge::Args),
     /// Generate IR programs from seeded random bytes and check that mem2reg,
     /// copy propagation and phi elimination preserve their meaning.
     /// Exit status: 0 nothing found, 1 findings, 2 tool error.
@@ -105,6 +118,10 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        Command::Diff(args) => commands::diff::run(args),
+        Command::Campaign(args) => commands::campaign::run(args),
+        Command::Reduce(args) => commands::reduce::run(args),
+        Command::Merge(args) => commands::merge::run(args),
         Command::IrCampaign {
             seed,
             count,

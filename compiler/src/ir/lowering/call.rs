@@ -16,7 +16,7 @@ use super::{LResult, StructAbi};
 use crate::frontend::hir::{Expr, ExprKind};
 use crate::frontend::source::Diagnostic;
 use crate::frontend::types::QualType;
-use crate::ir::instruction::{CallInfo, Instruction, Operand};
+use crate::ir::instruction::{CallInfo, Instruction, Operand, Value};
 use crate::ir::types::IrType;
 
 /// One lowered argument.
@@ -28,6 +28,29 @@ struct Arg {
 
 impl FnLower<'_, '_> {
     pub(super) fn call(&mut self, e: &Expr, callee: &Expr, fn_ty: &QualType, args: &[Expr]) -> LResult<RValue> {
+        self.call_to(e, callee, fn_ty, args, None)
+    }
+
+    /// A call whose record result, if any, goes straight into `result_buf`
+    /// (a fresh object being initialized: nothing else can see it yet).
+    pub(super) fn call_into(&mut self, e: &Expr, result_buf: Value) -> LResult<bool> {
+        match &e.kind {
+            ExprKind::Call { callee, fn_ty, args } if self.cx.signature(&fn_ty.ty, e.span)?.sret => {
+                self.call_to(e, callee, fn_ty, args, Some(result_buf))?;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    fn call_to(
+        &mut self,
+        e: &Expr,
+        callee: &Expr,
+        fn_ty: &QualType,
+        args: &[Expr],
+        result_buf: Option<Value>,
+    ) -> LResult<RValue> {
         let sig = self.cx.signature(&fn_ty.ty, e.span)?;
         // A direct callee.
         let direct = match &callee.kind {
@@ -53,7 +76,10 @@ impl FnLower<'_, '_> {
                 _ => return Err(Diagnostic::error(e.span, "called object is not a function")),
             };
             let abi = self.cx.types.struct_abi(&ret_ty);
-            let buf = self.temp_object(abi.size, abi.align);
+            let buf = match result_buf {
+                Some(b) => b,
+                None => self.temp_object(abi.size, abi.align),
+            };
             result = RValue::Agg(buf);
             lowered.insert(
                 0,

@@ -238,6 +238,9 @@ impl FnLower<'_, '_> {
             }
         };
         let base = self.b.as_value(p);
+        if scaled == Operand::Const(IrConst::I64(0)) {
+            return base;
+        }
         self.b.gep(elem, base, scaled)
     }
 

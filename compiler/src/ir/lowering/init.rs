@@ -11,7 +11,7 @@
 //! same bytes as zeroing everything first.
 
 use super::function::FnLower;
-use super::place::{common_align, Place};
+use super::place::{common_align, fit_bitfield, Place};
 use super::repr::Repr;
 use super::LResult;
 use crate::frontend::hir::{BitField, Expr, ExprKind, Init};
@@ -55,6 +55,12 @@ impl FnLower<'_, '_> {
     /// Initializes the object of type `ty` at `addr` (aligned to `align`).
     pub fn init_object(&mut self, addr: Value, ty: &QualType, init: &Init, align: u64) -> LResult<()> {
         let align = align.max(self.cx.types.align_of(&ty.ty));
+        if let Init::Expr(e) = init {
+            // `struct S s = f();`: the callee writes the new object directly.
+            if self.call_into(e, addr)? {
+                return Ok(());
+            }
+        }
         let size = self.cx.types.size_of(&ty.ty);
         let mut leaves = Vec::new();
         flatten(init, 0, &mut leaves);
@@ -75,11 +81,19 @@ impl FnLower<'_, '_> {
             }
         }
         for l in &leaves {
-            let at = self.b.offset(IrType::I8, addr, l.offset);
+            let (offset, bitfield, unit_bytes) = match l.bitfield {
+                Some(bf) => {
+                    let (o, b, n) = fit_bitfield(l.offset, bf, end);
+                    (o, Some(b), n)
+                }
+                None => (l.offset, None, None),
+            };
+            let at = self.b.offset(IrType::I8, addr, offset);
             let place = Place {
                 addr: at,
-                align: common_align(align, l.offset),
-                bitfield: l.bitfield,
+                align: common_align(align, offset),
+                bitfield,
+                unit_bytes,
             };
             self.store_leaf(place, l.expr)?;
         }

@@ -10,6 +10,9 @@
 //! * a bit-field is a read-modify-write of its storage unit, read as a
 //!   little-endian unsigned integer: extraction by shifts (arithmetic for a
 //!   signed member type, so the value is sign-extended), insertion by mask.
+//!   A unit that would reach past the end of its record (packed records) is
+//!   moved back or narrowed to the bytes the field occupies
+//!   ([`fit_bitfield`]): an access never touches bytes outside the object.
 
 use super::function::FnLower;
 use super::LResult;
@@ -28,6 +31,41 @@ pub(super) struct Place {
     /// A power of two the address is known to be a multiple of.
     pub align: u64,
     pub bitfield: Option<BitField>,
+    /// For a bit-field whose unit cannot lie inside the object: only this
+    /// many bytes of the unit exist (they are copied through a scratch slot).
+    pub unit_bytes: Option<u8>,
+}
+
+/// Places a bit-field's storage unit inside a container of `container`
+/// bytes: `offset` is where sema put the unit. Returns the unit's offset, the
+/// field relative to it, and, when no whole unit fits, how many bytes exist.
+pub(super) fn fit_bitfield(offset: u64, bf: BitField, container: u64) -> (u64, BitField, Option<u8>) {
+    if !bf.unit_size.is_power_of_two() {
+        // An exact unit of 3, 5, 6 or 7 bytes: a wider integer of which
+        // only `unit_size` bytes exist.
+        let n = bf.unit_size.next_power_of_two().min(16);
+        let unit = BitField { unit_size: n, ..bf };
+        return (offset, unit, Some(bf.unit_size.min(n)));
+    }
+    if offset + bf.unit_size as u64 <= container || container == 0 {
+        return (offset, bf, None);
+    }
+    let abs = offset * 8 + bf.bit_offset as u64;
+    let first = abs / 8;
+    let last = (abs + bf.width.max(1) as u64 - 1) / 8;
+    let len = last - first + 1;
+    let n = len.next_power_of_two().min(16);
+    let field = |start: u64, unit: u64| BitField {
+        unit_size: unit as u8,
+        bit_offset: (abs - start * 8) as u32,
+        width: bf.width,
+    };
+    if n <= container {
+        let start = first.min(container - n);
+        return (start, field(start, n), None);
+    }
+    // Only `container - first` bytes exist from the field's first byte.
+    (first, field(first, n), Some((container - first).min(n) as u8))
 }
 
 /// The largest power of two dividing both (0 counts as any alignment).
@@ -57,6 +95,7 @@ impl FnLower<'_, '_> {
             addr,
             align,
             bitfield: None,
+            unit_bytes: None,
         };
         match &e.kind {
             ExprKind::Local(id) => {
@@ -79,21 +118,31 @@ impl FnLower<'_, '_> {
                 let addr = self.b.as_value(ptr);
                 let align = match &*e.ty.ty {
                     CType::Function { .. } | CType::Void => 1,
+                    t if self.cx.unaligned.contains(t) => 1,
                     t => self.cx.types.align_of(t),
                 };
                 Ok(plain(addr, align))
             }
             ExprKind::Member { base, offset, bitfield } => {
                 let base_place = self.place(base)?;
+                let (offset, bitfield, unit_bytes) = match bitfield {
+                    Some(bf) => {
+                        let size = self.cx.types.size_of(&base.ty.ty).unwrap_or(0);
+                        let (o, b, n) = fit_bitfield(*offset, *bf, size);
+                        (o, Some(b), n)
+                    }
+                    None => (*offset, None, None),
+                };
                 let elem = match bitfield {
                     Some(bf) => unit_type(bf.unit_size),
                     None => self.cx.types.scalar(&e.ty.ty).unwrap_or(IrType::I8),
                 };
-                let addr = self.b.offset(elem, base_place.addr, *offset);
+                let addr = self.b.offset(elem, base_place.addr, offset);
                 Ok(Place {
                     addr,
-                    align: common_align(base_place.align, *offset),
-                    bitfield: *bitfield,
+                    align: common_align(base_place.align, offset),
+                    bitfield,
+                    unit_bytes,
                 })
             }
             ExprKind::Str(id) => {
@@ -160,10 +209,35 @@ impl FnLower<'_, '_> {
         }
     }
 
+    /// Reads a bit-field's storage unit (only its existing bytes).
+    fn load_unit(&mut self, p: Place, ut: IrType) -> Value {
+        match p.unit_bytes {
+            Some(n) => {
+                let tmp = self.scratch_slot(ut);
+                self.b.store(ut, Operand::Const(IrConst::zero(ut)), tmp);
+                self.b.memcpy(tmp, p.addr, n as u64);
+                self.b.load(ut, tmp)
+            }
+            None => self.load_at(p.addr, p.align, ut),
+        }
+    }
+
+    /// Writes a bit-field's storage unit (only its existing bytes).
+    fn store_unit(&mut self, p: Place, ut: IrType, v: Operand) {
+        match p.unit_bytes {
+            Some(n) => {
+                let tmp = self.scratch_slot(ut);
+                self.b.store(ut, v, tmp);
+                self.b.memcpy(p.addr, tmp, n as u64);
+            }
+            None => self.store_at(p.addr, p.align, ut, v),
+        }
+    }
+
     fn load_bitfield(&mut self, p: Place, bf: BitField, ty: IrType, signed: bool) -> Operand {
         let ut = unit_type(bf.unit_size);
         let bits = ut.bits();
-        let unit = self.load_at(p.addr, p.align, ut);
+        let unit = self.load_unit(p, ut);
         let width = bf.width.clamp(1, bits);
         let lo = bf.bit_offset.min(bits - width);
         let field = if signed {
@@ -194,7 +268,7 @@ impl FnLower<'_, '_> {
         let new_unit = if width == bits {
             shifted
         } else {
-            let old = self.load_at(p.addr, p.align, ut);
+            let old = self.load_unit(p, ut);
             let keep = self.b.binop(
                 IrBinOp::And,
                 ut,
@@ -206,7 +280,7 @@ impl FnLower<'_, '_> {
                 .binop(IrBinOp::And, ut, shifted, Operand::Const(mask_const(ut, width, lo)));
             self.b.binop(IrBinOp::Or, ut, keep.into(), part.into()).into()
         };
-        self.store_at(p.addr, p.align, ut, new_unit);
+        self.store_unit(p, ut, new_unit);
         // The value of the assignment: `val` cut to the field's width.
         let tb = ty.bits();
         if width >= tb {
@@ -274,5 +348,32 @@ trait NotBits {
 impl NotBits for IrConst {
     fn not_bits(self, ty: IrType) -> IrConst {
         IrConst::from_bits(!self.bits_as(ty), ty)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bf(unit_size: u8, bit_offset: u32, width: u32) -> BitField {
+        BitField {
+            unit_size,
+            bit_offset,
+            width,
+        }
+    }
+
+    #[test]
+    fn units_stay_inside_their_container() {
+        // Fits: unchanged.
+        assert_eq!(fit_bitfield(4, bf(4, 3, 7), 8), (4, bf(4, 3, 7), None));
+        // A 16-byte unit at 0 of a 9-byte packed record, field at bits 53..68:
+        // moved to the 4 bytes 5..9.
+        assert_eq!(fit_bitfield(0, bf(16, 53, 15), 9), (5, bf(4, 13, 15), None));
+        // A 3-byte record whose 20-bit field needs 4 bytes: only 3 exist.
+        assert_eq!(fit_bitfield(0, bf(4, 0, 20), 3), (0, bf(4, 0, 20), Some(3)));
+        // Sema's exact odd-sized units.
+        assert_eq!(fit_bitfield(2, bf(3, 1, 20), 5), (2, bf(4, 1, 20), Some(3)));
+        assert_eq!(fit_bitfield(0, bf(7, 0, 50), 7), (0, bf(8, 0, 50), Some(7)));
     }
 }

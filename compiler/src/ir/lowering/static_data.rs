@@ -241,6 +241,14 @@ fn encode(
     }
     if pos < size {
         run.extend(std::iter::repeat_n(0u8, (size - pos) as usize));
+    } else if pos > size {
+        // A storage unit of a trailing bit-field may reach past a packed
+        // object's end; those bytes are zero and are not part of the object.
+        let excess = (pos - size) as usize;
+        if excess > run.len() || run[run.len() - excess..].iter().any(|&b| b != 0) {
+            return Err(format!("static initializer of {pos} bytes for an object of {size}"));
+        }
+        run.truncate(run.len() - excess);
     }
     flush(&mut run, &mut parts);
     Ok((IrType::I8, GlobalInit::Compound(parts)))

@@ -82,6 +82,18 @@ struct U { unsigned long long a:7, b:58; unsigned c:1; char d; };
 struct V { char a; int :5; char b; short :0; char c; };
 struct W { int x; struct I inner; };
 struct X2 { char a; int b[3][2]; char c; void *p; };
+struct PK1 { char c;
+#pragma pack(1)
+int i; char d; long l; };
+#pragma pack()
+struct PK2 { char c; int i;
+#pragma pack(1)
+};
+#pragma pack()
+#pragma pack(1)
+struct PK3 { char c;
+#pragma pack()
+int i; };
 "#;
 
 #[test]
