@@ -119,6 +119,14 @@ pub trait TargetIsa {
     /// Emits the body of one defined function (everything between its label
     /// and its `.size` directive) into `out`.
     fn emit_function(&self, cx: &mut ModuleContext<'_>, f: &IrFunction, out: &mut String) -> Result<(), BackendError>;
+
+    /// Assembles text this target printed into an ELF object with the
+    /// integrated assembler ([`object::ObjectBuilder`] plus the target's
+    /// [`object::InstEncoder`]); `None` when the target has no encoder.
+    fn assemble(&self, text: &str) -> Option<Result<Vec<u8>, String>> {
+        let _ = text;
+        None
+    }
 }
 
 /// Module-wide facts and state shared by every function of one module.
@@ -340,13 +348,12 @@ pub fn emit_object(m: &IrModule, target: Target) -> Result<Option<Vec<u8>>, Back
 /// Assembles `text` (what [`emit_assembly`] printed for `m`) with the
 /// integrated assembler; `None` in the cases [`emit_object`] declines.
 pub fn assemble_object(m: &IrModule, text: &str, target: Target) -> Option<Vec<u8>> {
-    if target != Target::X86_64 || has_foreign_asm(m) || std::env::var_os("PHICC_EXTERNAL_AS").is_some_and(|v| v != "0")
-    {
+    if has_foreign_asm(m) || std::env::var_os("PHICC_EXTERNAL_AS").is_some_and(|v| v != "0") {
         return None;
     }
     // A gap in the integrated assembler is not the user's problem: the
     // external assembler takes over (tests check that it never has to).
-    x86_64::encode::assemble(text).ok()
+    target_isa(target).ok()?.assemble(text)?.ok()
 }
 
 /// Section, linkage, type and alignment of a function, then its label.

@@ -95,6 +95,10 @@ impl TargetIsa for X86_64 {
         let mut e = FnEmitter::new(cx, f, out)?;
         walk_blocks(f, &mut e)
     }
+
+    fn assemble(&self, text: &str) -> Option<Result<Vec<u8>, String>> {
+        Some(encode::assemble(text))
+    }
 }
 
 /// Where a parameter's value (or, for a struct, its copy) is kept.
