@@ -2,12 +2,15 @@
 # Installs what phicc's tests and campaigns need when it is missing.
 #   scripts/setup.sh            the test suite's needs (Rust tools, gcc)
 #   scripts/setup.sh --campaign also the cross toolchains, QEMU, Csmith and cvise
+#   scripts/setup.sh --csmith   the test suite's needs and Csmith (its native sample)
 # Debian packages come from apt-get (you are root on the project machines);
 # Rust tools from crates.io. Safe to run repeatedly: it only installs what is absent.
 set -euo pipefail
 
 want_campaign=0
+want_csmith=0
 [ "${1:-}" = "--campaign" ] && want_campaign=1
+[ "${1:-}" = "--csmith" ] && want_csmith=1
 
 apt_updated=0
 apt_install() {
@@ -39,4 +42,8 @@ fi
 if [ $want_campaign = 1 ]; then
     apt_install qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu \
         libc6-dev-arm64-cross libc6-dev-riscv64-cross csmith libcsmith-dev cvise
+fi
+
+if [ $want_csmith = 1 ]; then
+    apt_install csmith libcsmith-dev
 fi

@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/setup.sh
+# The oracle tests run binaries under QEMU and use the cross gccs and Csmith.
+scripts/setup.sh --campaign
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
@@ -20,6 +21,16 @@ scripts/check-corpus.sh
 # so that the main suite's summary line is the last thing printed.
 echo "== injected bugs: each found by a short IR campaign"
 cargo test -q --locked -p oracle --features inject-bugs --test injected_bugs
+
+echo "== csmith sample: 12 programs compiled by phicc for x86-64, run natively, checked against gcc -O0"
+# (the debug build from above: no release build needed)
+PHICC=$PWD/target/debug/phicc SEEDS="1 2 3 4 5 6 7 8 9 10 11 12" JOBS=2 scripts/csmith-native.sh
+
+echo "== csmith sample: 6 programs compiled by phicc for AArch64, run under QEMU, checked against aarch64 gcc -O0"
+PHICC=$PWD/target/debug/phicc SEEDS="1 2 3 4 5 6" JOBS=2 scripts/csmith-native.sh --target=aarch64
+
+echo "== csmith sample: 6 programs compiled by phicc for RISC-V 64, run under QEMU, checked against riscv64 gcc -O0"
+PHICC=$PWD/target/debug/phicc SEEDS="1 2 3 4 5 6" JOBS=2 scripts/csmith-native.sh --target=riscv64
 
 echo "== tests"
 if cargo nextest --version >/dev/null 2>&1; then

@@ -8,10 +8,19 @@
 //!   or `mem2reg` pipeline with the verifier after every pass, then the IR
 //!   interpreter with its libc shim.
 //!
-//! A backend adds its mode (compile with phicc, link with the target's gcc,
-//! run natively or under QEMU) as one more [`Mode`] variant and one more arm
-//! of [`run_mode`]. A file restricts its targets with a line
-//! `// targets: x86_64 aarch64` (default: all three).
+//! - `native`: phicc's backend for the target (both configurations), the
+//!   object from the integrated assembler (or the assembly, for modules with
+//!   inline asm or targets without an encoder) linked by the target's gcc
+//!   (`-static` for a foreign target) and run, natively when the host
+//!   matches, else under QEMU user-mode.
+//!
+//! A file restricts its targets with a line `// targets: x86_64 aarch64`
+//! (default: all three), and to native runs with `// modes: native` (inline
+//! asm, which the interpreter runs as a black box). The files of one mode
+//! run in parallel.
+
+#[path = "support/run_target.rs"]
+mod run_target;
 
 use phicc::driver::{compile_to_ir, pipeline_for, FrontendOptions};
 use phicc::frontend::target::Target;
@@ -27,6 +36,8 @@ enum Mode {
     Gcc,
     /// phicc to IR for `target`, the pipeline, then the interpreter.
     Interp { target: Target, mem2reg: bool },
+    /// phicc to assembly for `target`, linked by its gcc, run.
+    Native { target: Target, mem2reg: bool },
 }
 
 fn suite_dir() -> PathBuf {
@@ -41,6 +52,16 @@ fn test_files() -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
+}
+
+/// Whether the file asks to run natively only (`// modes: native`).
+fn native_only(path: &Path) -> bool {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines().any(|l| {
+        l.trim()
+            .strip_prefix("// modes:")
+            .is_some_and(|m| m.split_whitespace().eq(["native"]))
+    })
 }
 
 /// The targets a file may run on (`// targets: ...`).
@@ -96,6 +117,50 @@ fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
                 other => Err(format!("{other}\n{stdout}")),
             }
         }
+        Mode::Native { target, mem2reg } => {
+            let mut opts = FrontendOptions::new(target);
+            opts.include_dirs.push(suite_dir());
+            let mut module = compile_to_ir(path, &opts).map_err(|e| e.to_string())?.module;
+            let mut pipeline = pipeline_for(mem2reg, &[])?;
+            pipeline.verify_each = true;
+            pipeline.run(&mut module, &mut |_, _| {}).map_err(|e| e.to_string())?;
+            let asm = phicc::backend::emit_assembly(&module, target).map_err(|e| e.to_string())?;
+            let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+            let exe = dir.path().join("t");
+            // As the driver does: the integrated assembler when it can, else gcc.
+            let s_path = match phicc::backend::assemble_object(&module, &asm, target) {
+                Some(obj) => {
+                    let p = dir.path().join("t.o");
+                    std::fs::write(&p, obj).map_err(|e| e.to_string())?;
+                    p
+                }
+                None => {
+                    let p = dir.path().join("t.s");
+                    std::fs::write(&p, asm).map_err(|e| e.to_string())?;
+                    p
+                }
+            };
+            let gcc = phicc::driver::toolchain::gcc_for(target);
+            let out = run_target::gcc_command(target)
+                .arg("-o")
+                .arg(&exe)
+                .arg(&s_path)
+                .arg("-lm")
+                .output()
+                .map_err(|e| format!("cannot run {gcc}: {e}"))?;
+            if !out.status.success() {
+                return Err(format!(
+                    "{gcc} rejected the assembly:\n{}",
+                    String::from_utf8_lossy(&out.stderr)
+                ));
+            }
+            let run = run_target::run_binary(target, &exe, 60).map_err(|e| e.to_string())?;
+            let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+            if !run.status.success() {
+                return Err(format!("exited with {}:\n{stdout}", run.status));
+            }
+            Ok(stdout)
+        }
     }
 }
 
@@ -149,27 +214,57 @@ fn gcc_reference_passes() {
 
 /// Every file through phicc for `target`, both configurations, against gcc.
 fn check_target(target: Target) {
-    let mut failures = Vec::new();
+    check_mode(target, false)
+}
+
+/// As [`check_target`], interpreted (`native: false`) or compiled and run.
+/// The (file, configuration) runs are spread over the available cores.
+fn check_mode(target: Target, native: bool) {
+    let mut jobs = Vec::new();
     for (file, reference) in references() {
         let Ok(want) = reference else { continue };
-        if !file_targets(file).contains(&target) {
+        if !file_targets(file).contains(&target) || (!native && native_only(file)) {
             continue;
         }
         for mem2reg in [false, true] {
-            let mode = Mode::Interp { target, mem2reg };
-            let name = format!(
-                "{} [{} {}]",
-                file.file_name().unwrap().to_string_lossy(),
-                target.name(),
-                if mem2reg { "mem2reg" } else { "nomem2reg" }
-            );
-            match run_mode(file, mode) {
-                Ok(got) if &got == want => {}
-                Ok(got) => failures.push(format!("{name}: {}", first_difference(want, &got))),
-                Err(e) => failures.push(format!("{name}: {}", e.lines().take(12).collect::<Vec<_>>().join("\n"))),
-            }
+            jobs.push((file, want, mem2reg));
         }
     }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failures = std::sync::Mutex::new(Vec::new());
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 8);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&(file, want, mem2reg)) = jobs.get(k) else {
+                    break;
+                };
+                let mode = if native {
+                    Mode::Native { target, mem2reg }
+                } else {
+                    Mode::Interp { target, mem2reg }
+                };
+                let name = format!(
+                    "{} [{} {}{}]",
+                    file.file_name().unwrap().to_string_lossy(),
+                    target.name(),
+                    if mem2reg { "mem2reg" } else { "nomem2reg" },
+                    if native { " native" } else { "" }
+                );
+                let failure = match run_mode(file, mode) {
+                    Ok(got) if &got == want => None,
+                    Ok(got) => Some(format!("{name}: {}", first_difference(want, &got))),
+                    Err(e) => Some(format!("{name}: {}", e.lines().take(12).collect::<Vec<_>>().join("\n"))),
+                };
+                if let Some(f) = failure {
+                    failures.lock().unwrap().push(f);
+                }
+            });
+        }
+    });
+    let mut failures = failures.into_inner().unwrap();
+    failures.sort();
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",
@@ -191,4 +286,38 @@ fn interpreted_aarch64() {
 #[test]
 fn interpreted_riscv64() {
     check_target(Target::Riscv64);
+}
+
+/// Every file compiled by phicc for `target` and run (under QEMU when
+/// foreign), when the toolchain is installed.
+fn check_native(target: Target) {
+    if phicc::backend::target_isa(target).is_err() {
+        eprintln!("SKIPPED: no {} backend", target.name());
+        return;
+    }
+    if !run_target::toolchain_available(target) {
+        eprintln!(
+            "SKIPPED: the {} toolchain or QEMU is missing (scripts/setup.sh --campaign)",
+            target.name()
+        );
+        return;
+    }
+    check_mode(target, true);
+}
+
+#[test]
+fn native_x86_64() {
+    if cfg!(target_arch = "x86_64") {
+        check_mode(Target::X86_64, true);
+    }
+}
+
+#[test]
+fn native_aarch64() {
+    check_native(Target::Aarch64);
+}
+
+#[test]
+fn native_riscv64() {
+    check_native(Target::Riscv64);
 }

@@ -129,3 +129,95 @@ fn emit_ir_and_print_ir_after() {
     let f_body = after.split("define @f").nth(1).unwrap().split('}').next().unwrap();
     assert!(!f_body.contains("load") && !f_body.contains("store"), "{f_body}");
 }
+
+#[test]
+fn compiles_links_and_runs_for_aarch64_under_qemu() {
+    let has = |p: &str| Command::new(p).arg("--version").output().is_ok();
+    if !has("aarch64-linux-gnu-gcc") || !has("qemu-aarch64") {
+        eprintln!("SKIPPED: the AArch64 toolchain or QEMU is missing (scripts/setup.sh --campaign)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "hello.c", HELLO);
+    for extra in [&[][..], &["-fno-mem2reg"][..]] {
+        let exe = dir.path().join("hello");
+        let out = phicc()
+            .args(["--target=aarch64", "-static", "-o"])
+            .arg(&exe)
+            .args(extra)
+            .arg(&f)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{extra:?}: {}", text(&out.stderr));
+        let run = Command::new("qemu-aarch64").arg(&exe).output().unwrap();
+        assert_eq!(text(&run.stdout), "hello 42\n", "{extra:?}");
+        assert_eq!(run.status.code(), Some(3), "{extra:?}");
+        // -S gives AArch64 assembly.
+        let s = dir.path().join("hello.s");
+        let out = phicc()
+            .args(["--target=aarch64", "-S", "-o"])
+            .arg(&s)
+            .arg(&f)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let asm = std::fs::read_to_string(&s).unwrap();
+        assert!(asm.contains("\tbl\tprintf") && asm.contains("stp\tx29, x30"), "{asm}");
+    }
+}
+
+#[test]
+fn compiles_assembles_and_links_mixed_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let helper = write(d, "h.c", "int helper(int x) { return x * 3; }\n");
+    let main = write(
+        d,
+        "m.c",
+        "#include <stdio.h>\nint helper(int);\nint main(void) { printf(\"%d\\n\", helper(14)); return 0; }\n",
+    );
+    // A gcc-built object mixed with a phicc-compiled source.
+    let gcc_obj = d.join("h_gcc.o");
+    assert!(Command::new("gcc")
+        .arg("-c")
+        .arg(&helper)
+        .arg("-o")
+        .arg(&gcc_obj)
+        .status()
+        .unwrap()
+        .success());
+    let exe = d.join("mixed");
+    let out = phicc().arg(&main).arg(&gcc_obj).arg("-o").arg(&exe).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&Command::new(&exe).output().unwrap().stdout), "42\n");
+    // -c per file, then a static link of the objects, in the nomem2reg configuration.
+    let (mo, ho) = (d.join("m.o"), d.join("h.o"));
+    for (src, obj) in [(&main, &mo), (&helper, &ho)] {
+        let out = phicc()
+            .args(["-c", "-fno-mem2reg"])
+            .arg(src)
+            .arg("-o")
+            .arg(obj)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let exe2 = d.join("linked");
+    let out = phicc()
+        .arg("-static")
+        .arg(&mo)
+        .arg(&ho)
+        .arg("-o")
+        .arg(&exe2)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&Command::new(&exe2).output().unwrap().stdout), "42\n");
+    // -S writes assembly; a link error is exit 1 with the linker's message.
+    let s = d.join("m.s");
+    let out = phicc().arg("-S").arg(&main).arg("-o").arg(&s).output().unwrap();
+    assert!(out.status.success() && std::fs::read_to_string(&s).unwrap().contains("main"));
+    let out = phicc().arg(&main).arg("-o").arg(d.join("nolink")).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("helper"), "{}", text(&out.stderr));
+}

@@ -1,7 +1,9 @@
 //! Arbitrary bytes through the C frontend and lowering (preprocessor, parser,
-//! semantic analysis, lowering to IR, verifier) for each target: any input
-//! must give verified IR or a diagnostic, never a panic, a hang or a stack
-//! overflow. IR that fails the verifier is a lowering bug and panics.
+//! semantic analysis, lowering to IR, verifier) for each target, then the
+//! target's backend and integrated assembler when it has one: any input
+//! must give verified IR (and an object) or a diagnostic, never a panic, a
+//! hang or a stack overflow. IR that fails the verifier is a lowering bug
+//! and panics.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -27,7 +29,12 @@ fuzz_target!(|data: &[u8]| {
         }
     };
     let program = match phicc::frontend::sema::analyze(&tu, target) {
-        Ok((p, _)) => p,
+        Ok((p, warnings)) => {
+            for w in &warnings {
+                let _ = w.render(&sm);
+            }
+            p
+        }
         Err(d) => {
             let _ = d.render(&sm);
             return;
@@ -37,6 +44,11 @@ fuzz_target!(|data: &[u8]| {
         Ok(m) => {
             if let Err(e) = verify_module(&m, VerifyMode::NonSsa) {
                 panic!("lowered IR does not verify:\n{e}");
+            }
+            // The backends (and the integrated assembler) take any verified
+            // module: assembly, an object, or a BackendError, never a panic.
+            if phicc::backend::target_isa(target).is_ok() {
+                let _ = phicc::backend::emit_object(&m, target);
             }
         }
         Err(d) => {

@@ -1,12 +1,27 @@
-//! oracle: the differential-testing and fuzzing harness of phicc: program
-//! generators (IR and C), the in-process IR check, IR campaigns and
-//! the IR reducer (design.md, "The harness").
+//! oracle: the differential-testing and fuzzing harness of phicc (design.md,
+//! "The harness"): program generators, the in-process IR check, the runner
+//! that contains test binaries, the differential oracle over targets and
+//! configurations, campaigns with their findings and reports, reducers, and
+//! the native check of the backends against the interpreter, and the C
+//! program generator `cgen` with its in-process C check.
 
+pub mod campaign;
 pub mod ccheck;
 pub mod cgen;
+pub mod commands;
+pub mod differential;
+pub mod findings;
+pub mod generator;
 pub mod ircampaign;
 pub mod ircheck;
 pub mod irgen;
+pub mod localize;
+pub mod native_ir;
 pub mod reduce_ir;
+pub mod report;
+pub mod runner;
+pub mod target;
+pub mod toolchain;
+pub mod util;
 
 pub use phicc;

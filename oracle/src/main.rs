@@ -1,8 +1,9 @@
-//! The `oracle` command line: IR-level campaigns and reduction today; the
-//! C-level differential campaigns arrive with the differential oracle issue.
+//! The `oracle` command line: one subcommand per variant; the C-level
+//! commands live in `oracle::commands`, the IR tools below.
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use oracle::commands;
 use oracle::ircampaign::{self, Campaign};
 use oracle::ircheck::{CheckConfig, CheckMode};
 use oracle::irgen::GenMode;
@@ -13,7 +14,7 @@ use std::process::ExitCode;
 
 /// Differential testing and fuzzing harness for phicc's mem2reg and phi elimination.
 #[derive(Parser)]
-#[command(version, about)]
+#[command(version, about, args_override_self = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -21,6 +22,18 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Compile one C program in every configuration for every target, run the
+    /// binaries and compare them with the reference (gcc -O0).
+    /// Exit status: 0 all agree, 1 a finding, 2 tool error.
+    Diff(commands::diff::Args),
+    /// A differential campaign over generated programs (Csmith, cgen or IR),
+    /// with findings written to --out as they appear.
+    /// Exit status: 0 nothing found, 1 findings, 2 tool error.
+    Campaign(commands::campaign::Args),
+    /// Minimize a finding of `oracle campaign` (cvise for C, reduce-ir for IR).
+    Reduce(commands::reduce::Args),
+    /// Merge the output directories of campaign shards, deduplicating findings.
+    Merge(commands::merge::Args),
     /// Generate IR programs from seeded random bytes and check that mem2reg,
     /// copy propagation and phi elimination preserve their meaning.
     /// Exit status: 0 nothing found, 1 findings, 2 tool error.
@@ -62,6 +75,30 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Compile generated (asm-free) IR with a target's backend (--target, default
+    /// x86_64), run it natively or under QEMU and check its return value and
+    /// globals against the interpreter, with and without mem2reg. Exit status:
+    /// 0 nothing found, 1 findings, 2 tool error.
+    NativeIr {
+        /// Campaign seed: input i is derived from (seed, i), as in ir-campaign.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Number of inputs.
+        #[arg(long, default_value_t = 200)]
+        count: u64,
+        /// Worker threads (default: every core).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Directory for finding files.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Interpreter fuel per run.
+        #[arg(long, default_value_t = 5_000_000)]
+        fuel: u64,
+        /// The backend checked: x86_64, aarch64 or riscv64 (foreign ones run under QEMU).
+        #[arg(long, default_value = "x86_64")]
+        target: String,
+    },
     /// Reduce a failing IR file to a small module that fails the same way.
     /// Prints the reduced IR (or writes it with -o) and the command that shows the failure.
     ReduceIr {
@@ -97,6 +134,10 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        Command::Diff(args) => commands::diff::run(args),
+        Command::Campaign(args) => commands::campaign::run(args),
+        Command::Reduce(args) => commands::reduce::run(args),
+        Command::Merge(args) => commands::merge::run(args),
         Command::IrCampaign {
             seed,
             count,
@@ -130,6 +171,25 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Cgen { seed, emphasis, output } => {
             oracle::cgen::run_cli(seed, emphasis, output.as_deref())?;
             Ok(ExitCode::SUCCESS)
+        }
+        Command::NativeIr {
+            seed,
+            count,
+            jobs,
+            out,
+            fuel,
+            target,
+        } => {
+            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
+            let target = phicc::frontend::target::Target::from_name(&target)
+                .ok_or_else(|| anyhow::anyhow!("unknown target '{target}' (x86_64, aarch64, riscv64)"))?;
+            let summary = oracle::native_ir::run_campaign_on(target, seed, count, jobs, fuel, out.as_deref())?;
+            print!("{}", summary.render());
+            Ok(if summary.findings.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
         Command::ReduceIr {
             file,

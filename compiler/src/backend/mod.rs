@@ -1,16 +1,70 @@
 //! Backends: IR to GNU assembler text for x86-64, AArch64 and RISC-V 64.
 //!
-//! STUB: the real implementation replaces this file (target abstraction in
-//! this module and `common/`, one directory per target).
+//! A target is data plus a few hooks, in QBE's manner (`targ.c` tables, not a
+//! class hierarchy): a [`TargetDesc`] (names, register files, directives, the
+//! long double format) and an implementation of [`TargetIsa`] whose
+//! [`TargetIsa::emit_function`] selects instructions for one function. What
+//! every target shares is written once here:
+//!
+//! - [`emit_assembly`], the module pipeline: check the precondition (the
+//!   module verifies in non-SSA form and has no phis), emit top-level asm and
+//!   data ([`data`]), then each defined function with its header and trailer;
+//! - [`frame`]: the type of every IR value and the frame layout (each value
+//!   in a stack slot, each `alloca` an object: correct first, a register
+//!   allocator is later work);
+//! - [`switch`]: the jump table vs compare chain decision for `switch`;
+//! - [`asm_template`]: the inline-asm template parser (`%0`, `%[name]`,
+//!   `%l0`, `%%`, `%=`, modifier letters); the target renders the operands;
+//! - [`walk_blocks`]: the block walk that drives a target's
+//!   [`FunctionEmitter`] hooks, with fall-through detection;
+//! - [`object`] and [`elf`]: the integrated assembler, which turns the
+//!   assembly we print straight into an ELF object ([`emit_object`]) when
+//!   the target has an instruction encoder and the module has no inline asm.
+//!
+//! Label naming: a block is `.LBB<id>` (block ids are module-unique), other
+//! local labels are `.L<kind><n>` from the module-wide [`LabelGen`].
+//! Unsupported IR gives a [`BackendError`], never a panic.
+
+pub mod aarch64;
+pub mod asm_template;
+pub mod data;
+pub mod elf;
+pub mod frame;
+pub mod object;
+pub mod riscv64;
+pub mod switch;
+pub mod x86_64;
 
 use crate::frontend::target::Target;
-use crate::ir::module::IrModule;
+use crate::ir::instruction::{BlockId, Instruction, Terminator};
+use crate::ir::module::{IrFunction, IrModule};
+use crate::ir::verify::{verify_module, VerifyMode};
+use rustc_hash::FxHashSet;
+use std::fmt::Write;
 
 /// An IR construct the backend cannot translate (the driver prints it as an error).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BackendError {
     pub function: Option<String>,
     pub message: String,
+}
+
+impl BackendError {
+    /// An error about the module as a whole.
+    pub fn module(message: impl Into<String>) -> BackendError {
+        BackendError {
+            function: None,
+            message: message.into(),
+        }
+    }
+
+    /// An error inside function `f`.
+    pub fn in_function(f: &str, message: impl Into<String>) -> BackendError {
+        BackendError {
+            function: Some(f.to_string()),
+            message: message.into(),
+        }
+    }
 }
 
 impl std::fmt::Display for BackendError {
@@ -24,12 +78,309 @@ impl std::fmt::Display for BackendError {
 
 impl std::error::Error for BackendError {}
 
+/// How a target stores `long double` (`IrType::F128`) in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LongDoubleFormat {
+    /// x87 80-bit extended precision in 16 bytes (x86-64).
+    X87,
+    /// IEEE 754 binary128 (AArch64, RISC-V).
+    Binary128,
+}
+
+/// The data half of a target: everything the shared code needs to know.
+#[derive(Debug)]
+pub struct TargetDesc {
+    pub target: Target,
+    /// Integer argument registers, in order (64-bit names).
+    pub int_arg_regs: &'static [&'static str],
+    /// Floating-point argument registers, in order.
+    pub float_arg_regs: &'static [&'static str],
+    /// Integer return registers.
+    pub int_ret_regs: &'static [&'static str],
+    /// Floating-point return registers.
+    pub float_ret_regs: &'static [&'static str],
+    /// Registers a callee must preserve.
+    pub callee_saved: &'static [&'static str],
+    /// Stack alignment at a call, in bytes.
+    pub stack_align: usize,
+    pub long_double: LongDoubleFormat,
+    /// The assembler's comment leader.
+    pub comment: &'static str,
+    /// The symbol type prefix in `.type sym, @function` (`@` or `%`).
+    pub type_prefix: char,
+    /// `{att|intel}` dialect alternatives in inline asm templates (x86 only).
+    pub asm_dialects: bool,
+}
+
+/// The hooks half of a target.
+pub trait TargetIsa {
+    fn desc(&self) -> &'static TargetDesc;
+
+    /// Emits the body of one defined function (everything between its label
+    /// and its `.size` directive) into `out`.
+    fn emit_function(&self, cx: &mut ModuleContext<'_>, f: &IrFunction, out: &mut String) -> Result<(), BackendError>;
+
+    /// Assembles text this target printed into an ELF object with the
+    /// integrated assembler ([`object::ObjectBuilder`] plus the target's
+    /// [`object::InstEncoder`]); `None` when the target has no encoder.
+    fn assemble(&self, text: &str) -> Option<Result<Vec<u8>, String>> {
+        let _ = text;
+        None
+    }
+}
+
+/// Module-wide facts and state shared by every function of one module.
+pub struct ModuleContext<'m> {
+    pub module: &'m IrModule,
+    pub labels: LabelGen,
+    /// Names defined in this module (functions with bodies, non-extern
+    /// globals, string literals, aliases): references to anything else go
+    /// through the GOT or PLT.
+    pub defined: FxHashSet<&'m str>,
+    /// Thread-local globals (addressed through the thread pointer).
+    pub thread_local: FxHashSet<&'m str>,
+    /// Extra read-only data emitted after all functions (jump tables, constants).
+    pub rodata: String,
+}
+
+impl<'m> ModuleContext<'m> {
+    pub fn new(module: &'m IrModule) -> ModuleContext<'m> {
+        let mut defined = FxHashSet::default();
+        let mut thread_local = FxHashSet::default();
+        for f in &module.functions {
+            if !f.is_declaration && !f.is_gnu_inline_def {
+                defined.insert(f.name.as_str());
+            }
+        }
+        for g in &module.globals {
+            if !g.is_extern {
+                defined.insert(g.name.as_str());
+            }
+            if g.is_thread_local {
+                thread_local.insert(g.name.as_str());
+            }
+        }
+        for (name, _) in &module.string_literals {
+            defined.insert(name.as_str());
+        }
+        for (alias, _, _) in &module.aliases {
+            defined.insert(alias.as_str());
+        }
+        ModuleContext {
+            module,
+            labels: LabelGen::default(),
+            defined,
+            thread_local,
+            rodata: String::new(),
+        }
+    }
+
+    /// Whether `name` is defined in this module (so PC-relative addressing works).
+    pub fn is_defined(&self, name: &str) -> bool {
+        self.defined.contains(name)
+    }
+}
+
+/// Module-wide counter for local labels that are not blocks.
+#[derive(Default, Debug)]
+pub struct LabelGen {
+    next: u32,
+}
+
+impl LabelGen {
+    /// A fresh number; a label is `.L<kind><n>`, e.g. `.Ltmp12`, `.LJT3`.
+    pub fn fresh(&mut self) -> u32 {
+        self.next += 1;
+        self.next
+    }
+}
+
+/// The assembler label of a block.
+pub fn block_label(b: BlockId) -> String {
+    format!(".LBB{}", b.0)
+}
+
+/// Writes `name` as an assembler symbol, quoting it when it is not a plain
+/// identifier (GNU as accepts `"any name"`).
+pub fn push_symbol(out: &mut String, name: &str) {
+    let plain = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$'));
+    if plain {
+        out.push_str(name);
+    } else {
+        out.push('"');
+        for c in name.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                c if (' '..='~').contains(&c) => out.push(c),
+                c => {
+                    let _ = write!(out, "\\{:03o}", (c as u32) & 0xff);
+                }
+            }
+        }
+        out.push('"');
+    }
+}
+
+/// Writes `name` as an assembler symbol to a formatter (see [`push_symbol`]).
+pub fn write_symbol(f: &mut impl std::fmt::Write, name: &str) -> std::fmt::Result {
+    let mut s = String::new();
+    push_symbol(&mut s, name);
+    f.write_str(&s)
+}
+
+/// A symbol as a string (see [`push_symbol`]).
+pub fn symbol(name: &str) -> String {
+    let mut s = String::new();
+    push_symbol(&mut s, name);
+    s
+}
+
+/// The target-specific per-function hooks driven by [`walk_blocks`].
+pub trait FunctionEmitter {
+    /// Called once before the first block.
+    fn prologue(&mut self) -> Result<(), BackendError>;
+    /// Called at the start of every block, before its label is used.
+    fn block_start(&mut self, label: BlockId);
+    fn instruction(&mut self, inst: &Instruction) -> Result<(), BackendError>;
+    /// `next` is the block laid out right after this one (a branch to it can fall through).
+    fn terminator(&mut self, term: &Terminator, next: Option<BlockId>) -> Result<(), BackendError>;
+}
+
+/// Drives `e` over the blocks of `f` in layout order.
+pub fn walk_blocks(f: &IrFunction, e: &mut impl FunctionEmitter) -> Result<(), BackendError> {
+    e.prologue()?;
+    for (i, b) in f.blocks.iter().enumerate() {
+        e.block_start(b.label);
+        for inst in &b.instructions {
+            e.instruction(inst)?;
+        }
+        let next = f.blocks.get(i + 1).map(|n| n.label);
+        e.terminator(&b.terminator, next)?;
+    }
+    Ok(())
+}
+
+/// The implementation of `target`, or an error when it has none yet.
+pub fn target_isa(target: Target) -> Result<&'static dyn TargetIsa, BackendError> {
+    match target {
+        Target::X86_64 => Ok(&x86_64::X86_64),
+        Target::Aarch64 => Ok(&aarch64::Aarch64),
+        Target::Riscv64 => Ok(&riscv64::Riscv64),
+    }
+}
+
+/// Checks what every backend relies on: the module verifies (non-SSA form:
+/// copies may define a value several times) and no phi is left.
+pub fn check_precondition(m: &IrModule) -> Result<(), BackendError> {
+    for f in m.functions.iter().filter(|f| !f.is_declaration) {
+        for b in &f.blocks {
+            if b.instructions.iter().any(|i| matches!(i, Instruction::Phi { .. })) {
+                return Err(BackendError::in_function(
+                    &f.name,
+                    format!("phi in bb{} (the backend needs phi elimination first)", b.label.0),
+                ));
+            }
+        }
+    }
+    verify_module(m, VerifyMode::NonSsa).map_err(|e| {
+        let first = e.0.first().map(|x| x.to_string()).unwrap_or_default();
+        BackendError::module(format!("invalid IR: {first}"))
+    })
+}
+
 /// Emits a whole module as assembly for `target`. `m` must be phi-free
 /// (after `eliminate_phis`) and verify.
 pub fn emit_assembly(m: &IrModule, target: Target) -> Result<String, BackendError> {
-    let _ = m;
-    Err(BackendError {
-        function: None,
-        message: format!("no backend for {target:?} yet"),
-    })
+    let isa = target_isa(target)?;
+    check_precondition(m)?;
+    let desc = isa.desc();
+    let mut cx = ModuleContext::new(m);
+    let mut out = String::with_capacity(4096 + 64 * m.functions.iter().map(|f| f.num_instructions()).sum::<usize>());
+    for line in &m.toplevel_asm {
+        out.push_str(line);
+        out.push('\n');
+    }
+    data::emit_data(m, desc, &mut out);
+    for f in m.functions.iter().filter(|f| !f.is_declaration && !f.is_gnu_inline_def) {
+        emit_function_header(f, desc, &mut out);
+        isa.emit_function(&mut cx, f, &mut out)?;
+        out.push_str("\t.size\t");
+        push_symbol(&mut out, &f.name);
+        out.push_str(", .-");
+        push_symbol(&mut out, &f.name);
+        out.push('\n');
+    }
+    if !cx.rodata.is_empty() {
+        out.push_str("\t.section\t.rodata\n");
+        out.push_str(&cx.rodata);
+    }
+    out.push_str("\t.section\t.note.GNU-stack,\"\",");
+    out.push(desc.type_prefix);
+    out.push_str("progbits\n");
+    Ok(out)
+}
+
+/// Whether `m` contains assembly text we did not write (inline or top-level asm).
+pub fn has_foreign_asm(m: &IrModule) -> bool {
+    !m.toplevel_asm.is_empty()
+        || m.functions.iter().any(|f| {
+            f.blocks
+                .iter()
+                .any(|b| b.instructions.iter().any(|i| matches!(i, Instruction::InlineAsm(_))))
+        })
+}
+
+/// Compiles `m` to an ELF relocatable object with the integrated assembler.
+/// `Ok(None)` when it cannot (no encoder for the target, or inline asm whose
+/// text only a full assembler understands): the caller assembles
+/// [`emit_assembly`]'s text with the target's assembler instead. The
+/// environment variable `PHICC_EXTERNAL_AS=1` always declines.
+pub fn emit_object(m: &IrModule, target: Target) -> Result<Option<Vec<u8>>, BackendError> {
+    let text = emit_assembly(m, target)?;
+    Ok(assemble_object(m, &text, target))
+}
+
+/// Assembles `text` (what [`emit_assembly`] printed for `m`) with the
+/// integrated assembler; `None` in the cases [`emit_object`] declines.
+pub fn assemble_object(m: &IrModule, text: &str, target: Target) -> Option<Vec<u8>> {
+    if has_foreign_asm(m) || std::env::var_os("PHICC_EXTERNAL_AS").is_some_and(|v| v != "0") {
+        return None;
+    }
+    // A gap in the integrated assembler is not the user's problem: the
+    // external assembler takes over (tests check that it never has to).
+    target_isa(target).ok()?.assemble(text)?.ok()
+}
+
+/// Section, linkage, type and alignment of a function, then its label.
+fn emit_function_header(f: &IrFunction, desc: &TargetDesc, out: &mut String) {
+    match &f.section {
+        Some(s) => {
+            let _ = writeln!(out, "\t.section\t{s},\"ax\",{}progbits", desc.type_prefix);
+        }
+        None => out.push_str("\t.text\n"),
+    }
+    if f.is_weak {
+        out.push_str("\t.weak\t");
+        push_symbol(out, &f.name);
+        out.push('\n');
+    } else if !f.is_static {
+        out.push_str("\t.globl\t");
+        push_symbol(out, &f.name);
+        out.push('\n');
+    }
+    if let Some(v) = &f.visibility {
+        data::emit_visibility(out, &f.name, v);
+    }
+    out.push_str("\t.p2align\t4\n\t.type\t");
+    push_symbol(out, &f.name);
+    out.push_str(", ");
+    out.push(desc.type_prefix);
+    out.push_str("function\n");
+    push_symbol(out, &f.name);
+    out.push_str(":\n");
 }

@@ -5,6 +5,7 @@
 //! `--verify-each`), and then either prints the resulting IR, interprets it
 //! (`--run`), or interprets it before and after the passes and compares the
 //! outcomes (`--check`), which is how every repro of the harness is replayed.
+//! `--emit-asm` prints the backend's assembly instead of the IR.
 //!
 //! Exit status: 0 on success (and when `--check` finds the outcomes equal or
 //! inconclusive), 1 when `--check` finds a difference or a verifier failure
@@ -71,6 +72,12 @@ struct Cli {
     /// Print the IR to standard error after the named pass (or `all`).
     #[arg(long, value_name = "PASS")]
     print_ir_after: Vec<String>,
+
+    /// Print the assembly the backend emits for TARGET (default x86_64)
+    /// instead of the IR, like `llc` (the module must be phi-free: run
+    /// `phi-elim` first).
+    #[arg(long, value_name = "TARGET", num_args = 0..=1, default_missing_value = "x86_64")]
+    emit_asm: Option<String>,
 
     /// Switch on injected bugs (comma-separated names; needs a build with
     /// `--features phicc/inject-bugs`; the environment variable PHICC_INJECT_BUG does the same).
@@ -178,7 +185,14 @@ fn real_main(cli: &Cli) -> Result<ExitCode, InputError> {
         }
     }
     if cli.output.is_some() || (cli.run.is_none() && !cli.check) {
-        let text = print_module(&transformed);
+        let text = match &cli.emit_asm {
+            Some(t) => {
+                let target = phicc::frontend::target::Target::from_name(t)
+                    .ok_or_else(|| InputError(format!("unknown target `{t}`")))?;
+                phicc::backend::emit_assembly(&transformed, target).map_err(|e| InputError(format!("{name}: {e}")))?
+            }
+            None => print_module(&transformed),
+        };
         match &cli.output {
             Some(path) => {
                 std::fs::write(path, text).map_err(|e| InputError(format!("cannot write {}: {e}", path.display())))?

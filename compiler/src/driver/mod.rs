@@ -8,6 +8,10 @@
 //! alloca form) -> backend. `PHICC_DISABLE_PASSES=a,b` removes named passes
 //! from either; `PHICC_INJECT_BUG` / `--inject-bug` switch on injected bugs.
 //!
+//! Objects: x86-64 modules without inline asm are assembled by the
+//! integrated assembler (`backend::assemble_object`); anything else, or any
+//! module when `PHICC_EXTERNAL_AS=1`, by the target's gcc from the `.s` text.
+//!
 //! Exit status: 0 success; 1 the program is ill-formed (a `file:line:col:
 //! error:` diagnostic with the source line and a caret) or the assembler or
 //! linker failed; 2 bad command line; 70 internal compiler error (a caught
@@ -367,21 +371,46 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
             .map_or_else(|| format!("in{i}"), |s| s.to_string_lossy().into_owned());
         if is_c_source(f) {
             let mut m = compile_one(cli, f, &fe)?;
+            let t0 = Instant::now();
             run_pipeline(cli, &mut m)?;
+            let t1 = Instant::now();
             let asm = crate::backend::emit_assembly(&m, target).map_err(|e| fail(e.to_string()))?;
+            let t2 = Instant::now();
+            let report = |assemble: Duration| {
+                if cli.time_phases {
+                    eprintln!(
+                        "phicc: times (s): passes {:.6} backend {:.6} assemble {:.6}",
+                        (t1 - t0).as_secs_f64(),
+                        (t2 - t1).as_secs_f64(),
+                        assemble.as_secs_f64()
+                    );
+                }
+            };
             if cli.assembly_only {
                 let out = cli.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}.s")));
                 write_output(Some(&out), &asm)?;
+                report(Duration::ZERO);
                 continue;
             }
-            let s_path = temp.path().join(format!("{i}-{stem}.s"));
-            std::fs::write(&s_path, &asm).map_err(|e| fail(format!("cannot write {}: {e}", s_path.display())))?;
             let obj = if cli.compile_only {
                 cli.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}.o")))
             } else {
                 temp.path().join(format!("{i}-{stem}.o"))
             };
-            toolchain::assemble(target, &s_path, &obj).map_err(fail)?;
+            let t3 = Instant::now();
+            // The integrated assembler when it can; the target's gcc otherwise.
+            match crate::backend::assemble_object(&m, &asm, target) {
+                Some(bytes) => {
+                    std::fs::write(&obj, bytes).map_err(|e| fail(format!("cannot write {}: {e}", obj.display())))?
+                }
+                None => {
+                    let s_path = temp.path().join(format!("{i}-{stem}.s"));
+                    std::fs::write(&s_path, &asm)
+                        .map_err(|e| fail(format!("cannot write {}: {e}", s_path.display())))?;
+                    toolchain::assemble(target, &s_path, &obj).map_err(fail)?;
+                }
+            }
+            report(t3.elapsed());
             objects.push(obj);
         } else if is_asm_source(f) {
             if cli.assembly_only {

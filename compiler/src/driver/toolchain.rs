@@ -59,5 +59,8 @@ pub fn link(job: &LinkJob<'_>) -> Result<(), String> {
     for l in job.libs {
         cmd.arg(format!("-l{l}"));
     }
+    // gcc expands `fabs`, `sqrt` and friends inline, so C programs built by
+    // gcc link without -lm; phicc calls them, so libm is always linked.
+    cmd.arg("-lm");
     run(cmd)
 }

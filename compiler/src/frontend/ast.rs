@@ -15,6 +15,9 @@ pub type Name = Arc<str>;
 #[derive(Clone, Debug, Default)]
 pub struct TranslationUnit {
     pub items: Vec<ExternalDecl>,
+    /// The deepest recursion the parser needed (its nesting counter): a
+    /// bound on how deep later recursive walks of this tree go.
+    pub max_depth: usize,
 }
 
 #[derive(Clone, Debug)]

@@ -23,6 +23,43 @@
 //! * Static and thread-local objects, block-scope `static` variables and
 //!   string literals all live in [`Program::globals`] / [`Program::strings`];
 //!   block-scope statics get a unique assembler name (`name.N`).
+//!
+//! Shapes sema produces (details the conventions above allow; lowering can
+//! rely on them)
+//! * Locals that sema creates for its own use (`.tmpN` temporaries, the
+//!   `.vla_count` locals of VLA sizes, the objects of compound literals) are
+//!   in `Function::locals` but have no `StmtKind::Decl`: they are written
+//!   before they are read. Compound literals and `materialized` record values
+//!   use `ExprKind::CompoundLiteral`, whose `init` may also be an
+//!   `Init::Expr` of record type (a record value given an address, e.g. for
+//!   `f().array[i]`).
+//! * A labeled statement is `Block([Label(id), stmt])`; a `case`/`default`
+//!   is `Block([Case(id), stmt])`. `CaseId`s are unique in the function.
+//!   `__label__` local labels are separate `LabelId`s that may share a name.
+//! * `return f();` in a `void` function is `Block([Expr(call), Return(None)])`.
+//!   `main` returning `int` ends with an explicit `Return(Some(0))`.
+//! * Expression statements hold the operand's *value* (a `Load` for `x;`,
+//!   so volatile reads happen); a `void` expression is kept as it is, and the
+//!   value of `*p` with `p` a `void *` is `Cast(ToVoid, p)`.
+//! * x86-64 `va_list` (an array type there) decays to `AddrOf(lvalue)` of
+//!   type `VaList *`, and a `va_list` parameter has type `VaList *`; on
+//!   AArch64 and RISC-V a `va_list` is an ordinary object (loaded, passed by
+//!   value).
+//! * `FuncDecay(Deref(p))` and `AddrOf(Deref(p))` are written as `p`.
+//! * GNU `c ?: b` with side effects in `c` is
+//!   `Cond(Comma(Assign(tmp, c), Load(tmp)), Load(tmp), b)`.
+//! * K&R definitions: `Function::params` hold the promoted types the caller
+//!   passes (`int` for `char`, `double` for `float`); when the declared type
+//!   differs, a separate local of the declared type is initialized from the
+//!   parameter by a `Decl` at the start of the body.
+//! * Static initializers omit zero-valued items; `Bytes` items also appear
+//!   for parts of a scalar that a later designator partly overwrote.
+//! * `Builtin` argument types: `Expect` takes and gives `long`; `Clz`, `Ctz`,
+//!   `Popcount`, `Parity` take `unsigned int/long/long long`, `Ffs` the signed
+//!   ones, all give `int`; `Bswap16/32/64` take and give the unsigned type of
+//!   that width; the atomic value operand has the pointed-to type (`long`
+//!   when that is a pointer); `AtomicCompareExchange` args are `[ptr,
+//!   expected ptr, desired, weak (_Bool), success order, failure order]`.
 
 use super::source::Span;
 use super::target::Target;
@@ -228,6 +265,14 @@ pub struct Expr {
 /// `Member` offset: the storage unit is `unit_size` bytes at the member's
 /// `offset`, and the field is bits `bit_offset .. bit_offset + width` of that
 /// unit read as a little-endian integer. Signedness is the member type's.
+///
+/// (Sema's choice, documented for lowering:) the unit never extends past the
+/// record. It is the smallest naturally aligned unit of 1, 2, 4, 8 or 16
+/// bytes that holds the field when one fits in the record, else an unaligned
+/// one of those sizes (packed records; `bit_offset` may then exceed 7), and
+/// only when the record itself is smaller than such a unit (packed records
+/// of 3, 5, 6 or 7 bytes, common in Csmith programs) the exact number of
+/// bytes the field spans: `unit_size` 3, 5, 6 or 7.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BitField {
     pub unit_size: u8,
@@ -468,10 +513,6 @@ pub enum Builtin {
     AtomicOrFetch,
     AtomicXorFetch,
     AtomicNandFetch,
-    /// `__sync_val_compare_and_swap(ptr, old, new)` (the value found) and
-    /// `__sync_bool_compare_and_swap(ptr, old, new)` (whether it stored).
-    SyncValCompareAndSwap,
-    SyncBoolCompareAndSwap,
     /// `__sync_synchronize` (no args), `__atomic_thread_fence(order)`.
     Fence,
 }

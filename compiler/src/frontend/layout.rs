@@ -9,11 +9,13 @@
 //!   unit (no straddle check when packed or under `#pragma pack`);
 //! * a zero-width bit-field moves to the next unit of its type's alignment;
 //! * named bit-fields raise the record's alignment like members of their
-//!   type; unnamed ones do not;
+//!   type; unnamed ones do not, except on AArch64, where gcc follows AAPCS64
+//!   and lets every bit-field's declared type (zero-width ones included)
+//!   raise the alignment (`RecordAttrs::unnamed_bitfields_align`);
 //! * the size is rounded up to the alignment; union members all sit at 0.
 //!
-//! Only the x86-64 layouts are checked against gcc in the tests (no cross
-//! compiler on the build host); AArch64 and RISC-V use the same rules.
+//! The unit tests here check x86-64 layouts with the host gcc; the sema
+//! tests (`sema/tests/types.rs`) check every target with its cross gcc.
 
 /// One member as the layout engine sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,6 +67,8 @@ pub struct RecordAttrs {
     pub pack: Option<u64>,
     /// `__attribute__((aligned(n)))` on the struct.
     pub aligned: Option<u64>,
+    /// Unnamed bit-fields raise the record's alignment too (AArch64).
+    pub unnamed_bitfields_align: bool,
 }
 
 /// Where a member landed.
@@ -164,7 +168,7 @@ pub fn layout_record(fields: &[FieldSpec], attrs: RecordAttrs) -> Result<RecordL
                 } else {
                     bit = end;
                 }
-                if f.named {
+                if f.named || attrs.unnamed_bitfields_align {
                     align = align.max(field_align);
                 }
             }

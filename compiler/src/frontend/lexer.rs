@@ -13,7 +13,23 @@
 //! character constant or string literal.
 
 use super::source::{Diagnostic, FileId, PResult, SourceMap, Span};
-use super::token::{Keyword, Punct, Token, TokenKind, PUNCTUATORS};
+use super::token::{Keyword, Punct, Text, Token, TokenKind, PUNCTUATORS};
+use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
+
+/// The canonical spelling of `p`, allocated once per process.
+fn shared_punct_text(p: Punct) -> Text {
+    static TEXTS: OnceLock<Vec<Text>> = OnceLock::new();
+    let texts = TEXTS.get_or_init(|| {
+        let n = PUNCTUATORS.iter().map(|(_, q)| *q as usize).max().unwrap_or(0) + 1;
+        let mut v: Vec<Text> = vec![Text::from(&b""[..]); n];
+        for (_, q) in PUNCTUATORS {
+            v[*q as usize] = Text::from(q.as_str().as_bytes());
+        }
+        v
+    });
+    texts[p as usize].clone()
+}
 
 fn is_ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b >= 0x80
@@ -31,7 +47,8 @@ pub fn tokenize_file(sm: &SourceMap, file: FileId) -> PResult<Vec<Token>> {
 
 /// Lexes `text`, whose spans belong to `file`, ending with an `Eof` token.
 pub fn tokenize(text: &[u8], file: FileId) -> PResult<Vec<Token>> {
-    let mut toks = Vec::new();
+    let mut toks = Vec::with_capacity(text.len() / 4);
+    let mut interned: FxHashMap<&[u8], Text> = FxHashMap::default();
     let mut i = 0usize;
     let mut at_bol = true;
     let mut has_space = false;
@@ -58,7 +75,7 @@ pub fn tokenize(text: &[u8], file: FileId) -> PResult<Vec<Token>> {
             continue;
         }
         if c == b'/' && text.get(i + 1) == Some(&b'*') {
-            let Some(end) = find(&text[i + 2..], b"*/") else {
+            let Some(end) = find_comment_end(&text[i + 2..]) else {
                 return Err(Diagnostic::error(span(i, i + 2), "unterminated comment"));
             };
             i += 2 + end + 2;
@@ -102,7 +119,10 @@ pub fn tokenize(text: &[u8], file: FileId) -> PResult<Vec<Token>> {
                 i += 1;
             }
             kind = TokenKind::Ident;
-        } else if let Some((s, p)) = PUNCTUATORS.iter().find(|(s, _)| text[i..].starts_with(s.as_bytes())) {
+        } else if let Some((s, p)) = PUNCTUATORS
+            .iter()
+            .find(|(s, _)| s.as_bytes()[0] == c && text[i..].starts_with(s.as_bytes()))
+        {
             i += s.len();
             kind = TokenKind::Punct(*p);
         } else {
@@ -110,11 +130,17 @@ pub fn tokenize(text: &[u8], file: FileId) -> PResult<Vec<Token>> {
             i += 1;
             kind = TokenKind::Other;
         }
-        let mut tok = Token::new(kind, &text[start..i], span(start, i));
-        if let TokenKind::Punct(p) = kind {
-            // Digraphs are stored with their ordinary spelling (C11 6.4.6p3).
-            tok.text = p.as_str().as_bytes().into();
-        }
+        let spelling: Text = match kind {
+            // Digraphs are stored with their ordinary spelling (C11 6.4.6p3);
+            // every punctuator shares one spelling, every identifier one per file.
+            TokenKind::Punct(p) => shared_punct_text(p),
+            TokenKind::Ident => interned
+                .entry(&text[start..i])
+                .or_insert_with(|| Text::from(&text[start..i]))
+                .clone(),
+            _ => Text::from(&text[start..i]),
+        };
+        let mut tok = Token::with_text(kind, spelling, span(start, i));
         tok.at_bol = at_bol;
         tok.has_space = has_space;
         toks.push(tok);
@@ -127,13 +153,24 @@ pub fn tokenize(text: &[u8], file: FileId) -> PResult<Vec<Token>> {
     Ok(toks)
 }
 
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
+/// The offset of `*/` in `hay` (a byte loop: comments are most of a header).
+fn find_comment_end(hay: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while i + 1 < hay.len() {
+        if hay[i] == b'*' && hay[i + 1] == b'/' {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
 }
 
 /// If a character constant or string literal starts here, the length of its
 /// prefix (`L`, `u`, `U`, `u8` or none) and its quote character.
 fn literal_start(s: &[u8]) -> Option<(usize, u8)> {
+    if !matches!(s.first(), Some(b'u' | b'U' | b'L' | b'"' | b'\'')) {
+        return None;
+    }
     for (prefix, quotes) in [
         (&b"u8"[..], &b"\""[..]),
         (b"L", b"\"'"),

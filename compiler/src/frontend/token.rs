@@ -260,9 +260,14 @@ pub struct Token {
 
 impl Token {
     pub fn new(kind: TokenKind, text: &[u8], span: Span) -> Token {
+        Token::with_text(kind, Arc::from(text), span)
+    }
+
+    /// A token whose spelling is already shared.
+    pub fn with_text(kind: TokenKind, text: Text, span: Span) -> Token {
         Token {
             kind,
-            text: Arc::from(text),
+            text,
             span,
             at_bol: false,
             has_space: false,

@@ -387,6 +387,7 @@ impl TypeContext {
             &specs,
             RecordAttrs {
                 is_union: attrs.is_union,
+                unnamed_bitfields_align: self.target == Target::Aarch64,
                 ..attrs
             },
         )

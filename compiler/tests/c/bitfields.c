@@ -43,7 +43,20 @@ struct tail {
     signed f4 : 11;
     unsigned f5 : 15;
 };
+/* Records smaller than the unit their bit-fields need. */
+struct three {
+    unsigned a : 4;
+    unsigned b : 20;
+};
+struct six {
+    unsigned char c;
+    unsigned long long v : 37;
+    unsigned w : 3;
+};
 #pragma pack(pop)
+
+struct three gthree[2] = {{5, 0xabcde}, {15, 1}};
+struct six gsix = {9, 0x1234567890ULL, 5};
 
 struct tail gtail[3] = {{95, 0x4112, 4, -11, -193, 10579}, {1, 2, 3, 4, 5, 6}, {-1, -2, -3, -4, -5, -6}};
 
@@ -138,6 +151,24 @@ int main(void) {
     ASSERT(32769 % 32768, gtail[2].f5);
     ASSERT(-5, gtail[2].f4);
     ASSERT(95, gtail[0].f0);
+    ASSERT(3, sizeof(struct three));
+    ASSERT(0xabcde, gthree[0].b);
+    ASSERT(15, gthree[1].a);
+    gthree[0].b = 0xfffff;
+    ASSERT(0xfffff, gthree[0].b);
+    ASSERT(5, gthree[0].a);
+    ASSERT(15, gthree[1].a);
+    ASSERT(1, gthree[1].b);
+    ASSERT(6, sizeof(struct six));
+    ASSERT(0x1234567890LL, gsix.v);
+    ASSERT(5, gsix.w);
+    gsix.v += 1;
+    ASSERT(0x1234567891LL, gsix.v);
+    ASSERT(9, gsix.c);
+    struct three lt = {1, 2};
+    lt.a += 3;
+    ASSERT(4, lt.a);
+    ASSERT(2, lt.b);
     unsigned sum = 0;
     for (f.b = 0; f.b < 7; f.b++)
         sum += f.b;

@@ -62,12 +62,17 @@ impl Parser {
     /// expression = assignment-expression ("," assignment-expression)*           (6.5.17)
     pub(super) fn expr(&mut self) -> PResult<Expr> {
         let mut e = self.assign()?;
+        let mut chain = 0;
         while self.is(Punct::Comma) {
             self.advance();
+            // Each operator deepens the (left-nested) tree.
+            self.enter()?;
+            chain += 1;
             let r = self.assign()?;
             let span = Span::new(e.span.file, e.span.start, r.span.end.max(e.span.start));
             e = mk(ExprKind::Binary(BinaryOp::Comma, Box::new(e), Box::new(r)), span);
         }
+        self.leave_n(chain);
         Ok(e)
     }
 
@@ -111,12 +116,17 @@ impl Parser {
     /// binary operators 6.5.5 - 6.5.14 by precedence climbing over `cast-expression`s.
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
         let mut lhs = self.cast()?;
+        let mut chain = 0;
         while let TokenKind::Punct(p) = self.tok().kind {
             let Some((prec, op)) = binop_of(p) else { break };
             if prec < min_prec {
                 break;
             }
             self.advance();
+            // A chain `a + b + c ...` nests to the left: each operator counts
+            // towards the depth limit, so consumers of the tree can recurse.
+            self.enter()?;
+            chain += 1;
             self.enter()?;
             let rhs = self.binary(prec + 1);
             self.leave();
@@ -124,6 +134,7 @@ impl Parser {
             let span = lhs.span;
             lhs = mk(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span);
         }
+        self.leave_n(chain);
         Ok(lhs)
     }
 
@@ -247,9 +258,18 @@ impl Parser {
         self.postfix_ops(e)
     }
 
-    fn postfix_ops(&mut self, mut e: Expr) -> PResult<Expr> {
+    fn postfix_ops(&mut self, e: Expr) -> PResult<Expr> {
+        let mut chain = 0;
+        let r = self.postfix_chain(e, &mut chain);
+        self.leave_n(chain);
+        r
+    }
+
+    fn postfix_chain(&mut self, mut e: Expr, chain: &mut usize) -> PResult<Expr> {
         let start = e.span;
         loop {
+            self.enter()?;
+            *chain += 1;
             let kind = match self.tok().kind {
                 TokenKind::Punct(Punct::LBracket) => {
                     self.advance();

@@ -53,6 +53,7 @@ pub struct Parser {
     scopes: Vec<FxHashMap<Name, bool>>,
     target: Target,
     depth: usize,
+    max_depth: usize,
     stack_base: usize,
 }
 
@@ -96,6 +97,7 @@ fn parse_on_this_thread(mut toks: Vec<Token>, target: Target) -> PResult<Transla
         scopes: vec![FxHashMap::default()],
         target,
         depth: 0,
+        max_depth: 0,
         stack_base: stack_address(),
     };
     p.translation_unit()
@@ -193,6 +195,7 @@ impl Parser {
     /// Guards recursion depth; pair with `leave`.
     pub(super) fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
+        self.max_depth = self.max_depth.max(self.depth);
         if self.depth > MAX_DEPTH || self.stack_base.abs_diff(stack_address()) > STACK_BUDGET {
             return Err(Diagnostic::error(self.span(), "nesting too deep"));
         }
@@ -201,6 +204,10 @@ impl Parser {
 
     pub(super) fn leave(&mut self) {
         self.depth -= 1;
+    }
+
+    pub(super) fn leave_n(&mut self, n: usize) {
+        self.depth -= n;
     }
 
     pub(super) fn target(&self) -> Target {
@@ -340,7 +347,10 @@ impl Parser {
             }
             self.external_declaration(&mut items)?;
         }
-        Ok(TranslationUnit { items })
+        Ok(TranslationUnit {
+            items,
+            max_depth: self.max_depth,
+        })
     }
 
     /// external-declaration = function-definition | declaration | ";" | asm-definition

@@ -658,8 +658,8 @@ fn initializers_6_7_9() {
 }
 
 /// Golden diagnostics: each `compiler/tests/diagnostics/*.c` (named by the C11
-/// clause it exercises) must fail with exactly the text in the `.expected`
-/// file beside it. `PHICC_BLESS=1` rewrites the expected files.
+/// clause it exercises) must fail (in preprocessing, parsing or semantic
+/// analysis) with exactly the text in the `.expected` file beside it. `PHICC_BLESS=1` rewrites the expected files.
 #[test]
 fn golden_diagnostics() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/diagnostics");
@@ -677,7 +677,10 @@ fn golden_diagnostics() {
         let text = std::fs::read(path).unwrap();
         let mut sm = SourceMap::new();
         let got = match parse_source(&mut sm, &name, &text, &PreprocessOptions::new(Target::X86_64)) {
-            Ok(_) => "(no error)\n".to_string(),
+            Ok(tu) => match crate::frontend::sema::analyze(&tu, Target::X86_64) {
+                Ok(_) => "(no error)\n".to_string(),
+                Err(d) => d.render(&sm),
+            },
             Err(d) => d.render(&sm),
         };
         let expected_path = path.with_extension("expected");

@@ -210,7 +210,7 @@ impl Sema {
                     let pa = ty::pointee(&a.ty.ty).cloned().unwrap_or_else(ty::void);
                     let pb = ty::pointee(&b.ty.ty).cloned().unwrap_or_else(ty::void);
                     let voidish = ty::is_void(&pa.ty) || ty::is_void(&pb.ty);
-                    if !self.compatible_unqual(&pa.ty, &pb.ty) && !(equality && voidish) {
+                    if !self.compatible_unqual(&pa.ty, &pb.ty) && (!equality || !voidish) {
                         if self.is_null_pointer_constant(&b) || self.is_null_pointer_constant(&a) {
                             // `p < (void *)0` and the like: gcc accepts quietly.
                         } else if voidish {

@@ -15,7 +15,7 @@ use super::super::source::{PResult, Span};
 use super::super::types::{CType, FloatKind, IntKind, QualType, Qualifiers};
 use super::binary::is_pure;
 use super::expr::mk;
-use super::ty::{self, q, unqual};
+use super::ty::{self, q};
 use super::{err, Sema};
 use std::sync::Arc;
 
@@ -140,7 +140,7 @@ fn fold_bits(b: Builtin, v: i128, bits: u32) -> Option<i128> {
 }
 
 impl Sema {
-    fn nargs(&self, name: &str, args: &[ast::Expr], n: usize, span: Span) -> PResult<()> {
+    pub(super) fn nargs(&self, name: &str, args: &[ast::Expr], n: usize, span: Span) -> PResult<()> {
         if args.len() != n {
             return Err(err(
                 span,
@@ -154,12 +154,12 @@ impl Sema {
     }
 
     /// An argument converted to type `t` (as by assignment).
-    fn arg_as(&mut self, a: &ast::Expr, t: &QualType, name: &str, n: usize) -> PResult<Expr> {
+    pub(super) fn arg_as(&mut self, a: &ast::Expr, t: &QualType, name: &str, n: usize) -> PResult<Expr> {
         let v = self.rvalue_of(a)?;
         self.assign_convert(v, t, super::conv::AssignCtx::Arg(n, name.to_string()), a.span)
     }
 
-    fn builtin(b: Builtin, args: Vec<Expr>, t: QualType, span: Span) -> Expr {
+    pub(super) fn builtin(b: Builtin, args: Vec<Expr>, t: QualType, span: Span) -> Expr {
         mk(ExprKind::Builtin(b, args), t, span)
     }
 
@@ -421,6 +421,124 @@ impl Sema {
                 let v = if is_nan { f64::NAN } else { f64::INFINITY };
                 mk(ExprKind::Float(v), ty::float_ty(k), span)
             }
+            "isgreater" | "isgreaterequal" | "isless" | "islessequal" | "islessgreater" | "isunordered" => {
+                self.nargs(n, args, 2, span)?;
+                let a = self.rvalue_of(&args[0])?;
+                let b = self.rvalue_of(&args[1])?;
+                if !ty::is_float(&a.ty.ty) && !ty::is_float(&b.ty.ty) {
+                    return Err(err(span, format!("non-floating-point arguments in call to '{n}'")));
+                }
+                if ty::arith(&a.ty.ty, &self.types).is_none() || ty::arith(&b.ty.ty, &self.types).is_none() {
+                    return Err(err(span, format!("non-floating-point argument in call to '{n}'")));
+                }
+                let (a, b, _) = self.usual_arith(a, b);
+                let cmp = |op, x: Expr, y: Expr| mk(ExprKind::Binary(op, Box::new(x), Box::new(y)), ty::int(), span);
+                match base {
+                    "isgreater" => cmp(BinaryOp::Gt, a, b),
+                    "isgreaterequal" => cmp(BinaryOp::Ge, a, b),
+                    "isless" => cmp(BinaryOp::Lt, a, b),
+                    "islessequal" => cmp(BinaryOp::Le, a, b),
+                    _ => {
+                        let (sa, a) = self.reuse(a, span)?;
+                        let (sb, b) = self.reuse(b, span)?;
+                        let body = if base == "islessgreater" {
+                            mk(
+                                ExprKind::LogOr(
+                                    Box::new(cmp(BinaryOp::Lt, a.clone(), b.clone())),
+                                    Box::new(cmp(BinaryOp::Gt, a, b)),
+                                ),
+                                ty::int(),
+                                span,
+                            )
+                        } else {
+                            mk(
+                                ExprKind::LogOr(
+                                    Box::new(cmp(BinaryOp::Ne, a.clone(), a)),
+                                    Box::new(cmp(BinaryOp::Ne, b.clone(), b)),
+                                ),
+                                ty::int(),
+                                span,
+                            )
+                        };
+                        Self::with_setup(sa, Self::with_setup(sb, body))
+                    }
+                }
+            }
+            "isnormal" | "fpclassify" => {
+                let nfixed = if base == "fpclassify" { 5 } else { 0 };
+                self.nargs(n, args, nfixed + 1, span)?;
+                let mut classes = Vec::new();
+                for a in &args[..nfixed] {
+                    classes.push(self.arg_as(a, &ty::int(), n, classes.len() + 1)?);
+                }
+                let v = self.rvalue_of(&args[nfixed])?;
+                let CType::Float(k) = *v.ty.ty else {
+                    return Err(err(
+                        args[nfixed].span,
+                        format!("non-floating-point argument in call to '{n}'"),
+                    ));
+                };
+                let t = v.ty.clone();
+                let (setup, x) = self.reuse(v, span)?;
+                let fl = |f: f64| mk(ExprKind::Float(f), t.clone(), span);
+                let cmp = |op, a: Expr, b: Expr| mk(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty::int(), span);
+                // |x| without a library call.
+                let neg = mk(
+                    ExprKind::Unary(super::super::hir::UnaryOp::Neg, Box::new(x.clone())),
+                    t.clone(),
+                    span,
+                );
+                let abs = mk(
+                    ExprKind::Cond(
+                        Box::new(cmp(BinaryOp::Lt, x.clone(), fl(0.0))),
+                        Box::new(neg),
+                        Box::new(x.clone()),
+                    ),
+                    t.clone(),
+                    span,
+                );
+                // The smallest normal number of the type (long double's is
+                // below f64's range; the f64 one is used, as folding does).
+                let min_normal = match k {
+                    FloatKind::Float => f32::MIN_POSITIVE as f64,
+                    _ => f64::MIN_POSITIVE,
+                };
+                let normal = mk(
+                    ExprKind::LogAnd(
+                        Box::new(cmp(BinaryOp::Ge, abs.clone(), fl(min_normal))),
+                        Box::new(cmp(BinaryOp::Ne, abs.clone(), fl(f64::INFINITY))),
+                    ),
+                    ty::int(),
+                    span,
+                );
+                let body = if base == "isnormal" {
+                    normal
+                } else {
+                    let [c_nan, c_inf, c_norm, c_sub, c_zero]: [Expr; 5] = classes.try_into().expect("five classes");
+                    let cond = |c: Expr, a: Expr, b: Expr| {
+                        mk(ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)), ty::int(), span)
+                    };
+                    let zero_or_sub = cond(cmp(BinaryOp::Eq, x.clone(), fl(0.0)), c_zero, c_sub);
+                    let norm = cond(cmp(BinaryOp::Ge, abs.clone(), fl(min_normal)), c_norm, zero_or_sub);
+                    let inf = cond(cmp(BinaryOp::Eq, abs, fl(f64::INFINITY)), c_inf, norm);
+                    cond(cmp(BinaryOp::Ne, x.clone(), x), c_nan, inf)
+                };
+                Self::with_setup(setup, body)
+            }
+            "signbit" | "signbitf" | "signbitl" | "signbitf128" => {
+                self.nargs(n, args, 1, span)?;
+                let v = self.rvalue_of(&args[0])?;
+                let CType::Float(k) = *v.ty.ty else {
+                    return Err(err(
+                        args[0].span,
+                        format!("non-floating-point argument in call to '{n}'"),
+                    ));
+                };
+                if let ExprKind::Float(f) = v.kind {
+                    return Ok(Some(mk(ExprKind::Int(f.is_sign_negative() as i128), ty::int(), span)));
+                }
+                self.sign_bit(v, k, span)?
+            }
             "isnan" | "isinf" | "isinf_sign" | "isfinite" => {
                 self.nargs(n, args, 1, span)?;
                 let v = self.rvalue_of(&args[0])?;
@@ -491,6 +609,54 @@ impl Sema {
         Ok(Some(e))
     }
 
+    /// The sign bit of a floating value, read from the bytes of its value
+    /// converted to `double` (conversions keep the sign, also of `-0.0` and
+    /// NaNs; the in-memory format of `long double` is the backend's).
+    fn sign_bit(&mut self, v: Expr, k: FloatKind, span: Span) -> PResult<Expr> {
+        let v = if k == FloatKind::Double {
+            v
+        } else {
+            self.convert(v, &ty::float_ty(FloatKind::Double))
+        };
+        let byte = 7;
+        let t = v.ty.clone();
+        let tmp = self.new_temp(t.clone(), span)?;
+        let lv = mk(ExprKind::Local(tmp), t.clone(), span);
+        let set = mk(
+            ExprKind::Assign {
+                lhs: Box::new(lv.clone()),
+                rhs: Box::new(v),
+            },
+            t.clone(),
+            span,
+        );
+        let uc = ty::int_ty(IntKind::UChar);
+        let addr = mk(ExprKind::AddrOf(Box::new(lv)), ty::ptr_to(t), span);
+        let bytes = mk(
+            ExprKind::Cast(CastKind::PtrToPtr, Box::new(addr)),
+            ty::ptr_to(uc.clone()),
+            span,
+        );
+        let at = mk(
+            ExprKind::PtrAdd {
+                ptr: Box::new(bytes),
+                index: Box::new(mk(ExprKind::Int(byte), ty::long(), span)),
+                elem_size: 1,
+            },
+            ty::ptr_to(uc.clone()),
+            span,
+        );
+        let b = mk(
+            ExprKind::Load(Box::new(mk(ExprKind::Deref(Box::new(at)), uc.clone(), span))),
+            uc,
+            span,
+        );
+        let b = self.promote(b);
+        let seven = mk(ExprKind::Int(7), ty::int(), span);
+        let bit = self.mk_binary(BinaryOp::Shr, b, seven, ty::int(), span);
+        Ok(mk(ExprKind::Comma(Box::new(set), Box::new(bit)), ty::int(), span))
+    }
+
     /// `__builtin_clrsb`: the number of redundant sign bits,
     /// `clz(x ^ (x >> (w-1))) - 1`, or `w - 1` when that is all of them.
     fn clrsb(&mut self, v: Expr, k: IntKind, span: Span) -> PResult<Expr> {
@@ -515,311 +681,5 @@ impl Sema {
             span,
         );
         Ok(Self::with_setup(setup, Self::with_setup(setup2, body)))
-    }
-
-    /// The pointer operand of an atomic builtin and the type it points to.
-    fn atomic_ptr(&mut self, a: &ast::Expr, name: &str) -> PResult<(Expr, QualType)> {
-        let p = self.rvalue_of(a)?;
-        let Some(t) = ty::pointee(&p.ty.ty).cloned() else {
-            return Err(err(a.span, format!("argument 1 of '{name}' must be a pointer")));
-        };
-        let size = self.types.size_of(&t.ty).unwrap_or(0);
-        let ok =
-            (ty::int_kind(&t.ty, &self.types).is_some() || ty::is_pointer(&t.ty)) && matches!(size, 1 | 2 | 4 | 8 | 16);
-        if !ok {
-            return Err(err(
-                a.span,
-                format!("argument 1 of '{name}' must be a pointer to an integer or pointer type"),
-            ));
-        }
-        Ok((p, unqual(&t)))
-    }
-
-    /// A memory order: a constant (non-constant orders are sequentially consistent).
-    fn order(&mut self, a: &ast::Expr) -> PResult<Expr> {
-        let v = self.rvalue_of(a)?;
-        let n = match v.kind {
-            ExprKind::Int(n) if (0..=5).contains(&n) => n,
-            _ => 5,
-        };
-        Ok(mk(ExprKind::Int(n), ty::int(), a.span))
-    }
-
-    fn seq_cst(span: Span) -> Expr {
-        mk(ExprKind::Int(5), ty::int(), span)
-    }
-
-    /// The value operand of an atomic operation on `t` (pointers take integers).
-    fn atomic_value(&mut self, a: &ast::Expr, t: &QualType, name: &str, n: usize) -> PResult<Expr> {
-        if ty::is_pointer(&t.ty) {
-            let v = self.rvalue_of(a)?;
-            if ty::int_kind(&v.ty.ty, &self.types).is_some() {
-                return Ok(self.convert(v, &ty::long()));
-            }
-            return self.assign_convert(v, t, super::conv::AssignCtx::Arg(n, name.to_string()), a.span);
-        }
-        self.arg_as(a, t, name, n)
-    }
-
-    fn atomic_builtin(&mut self, name: &str, args: &[ast::Expr], span: Span) -> PResult<Expr> {
-        let fetch = |op: &str| -> Option<Builtin> {
-            Some(match op {
-                "fetch_add" => Builtin::AtomicFetchAdd,
-                "fetch_sub" => Builtin::AtomicFetchSub,
-                "fetch_and" => Builtin::AtomicFetchAnd,
-                "fetch_or" => Builtin::AtomicFetchOr,
-                "fetch_xor" => Builtin::AtomicFetchXor,
-                "fetch_nand" => Builtin::AtomicFetchNand,
-                "add_fetch" => Builtin::AtomicAddFetch,
-                "sub_fetch" => Builtin::AtomicSubFetch,
-                "and_fetch" => Builtin::AtomicAndFetch,
-                "or_fetch" => Builtin::AtomicOrFetch,
-                "xor_fetch" => Builtin::AtomicXorFetch,
-                "nand_fetch" => Builtin::AtomicNandFetch,
-                _ => return None,
-            })
-        };
-        if let Some(op) = name.strip_prefix("__atomic_") {
-            match op {
-                "load_n" => {
-                    self.nargs(name, args, 2, span)?;
-                    let (p, t) = self.atomic_ptr(&args[0], name)?;
-                    let o = self.order(&args[1])?;
-                    return Ok(Self::builtin(Builtin::AtomicLoad, vec![p, o], t, span));
-                }
-                "store_n" => {
-                    self.nargs(name, args, 3, span)?;
-                    let (p, t) = self.atomic_ptr(&args[0], name)?;
-                    let v = self.atomic_value(&args[1], &t, name, 2)?;
-                    let o = self.order(&args[2])?;
-                    return Ok(Self::builtin(Builtin::AtomicStore, vec![p, v, o], ty::void(), span));
-                }
-                "exchange_n" => {
-                    self.nargs(name, args, 3, span)?;
-                    let (p, t) = self.atomic_ptr(&args[0], name)?;
-                    let v = self.atomic_value(&args[1], &t, name, 2)?;
-                    let o = self.order(&args[2])?;
-                    return Ok(Self::builtin(Builtin::AtomicExchange, vec![p, v, o], t, span));
-                }
-                "compare_exchange_n" => {
-                    self.nargs(name, args, 6, span)?;
-                    let (p, t) = self.atomic_ptr(&args[0], name)?;
-                    let e = self.arg_as(&args[1], &ty::ptr_to(t.clone()), name, 2)?;
-                    let d = self.atomic_value(&args[2], &t, name, 3)?;
-                    let w = self.arg_as(&args[3], &ty::bool_ty(), name, 4)?;
-                    let s = self.order(&args[4])?;
-                    let f = self.order(&args[5])?;
-                    return Ok(Self::builtin(
-                        Builtin::AtomicCompareExchange,
-                        vec![p, e, d, w, s, f],
-                        ty::bool_ty(),
-                        span,
-                    ));
-                }
-                "load" | "store" | "exchange" | "compare_exchange" => {
-                    // The generic forms pass values through pointers.
-                    let want = match op {
-                        "load" | "store" => 3,
-                        "exchange" => 4,
-                        _ => 6,
-                    };
-                    self.nargs(name, args, want, span)?;
-                    let (p, t) = self.atomic_ptr(&args[0], name)?;
-                    let pt = ty::ptr_to(t.clone());
-                    let deref_load = |this: &mut Sema, a: &ast::Expr, n: usize| -> PResult<Expr> {
-                        let ptr = this.arg_as(a, &pt, name, n)?;
-                        let lv = this.deref(ptr, a.span)?;
-                        this.value(lv)
-                    };
-                    return Ok(match op {
-                        "load" => {
-                            let ret = self.arg_as(&args[1], &pt, name, 2)?;
-                            let o = self.order(&args[2])?;
-                            let v = Self::builtin(Builtin::AtomicLoad, vec![p, o], t.clone(), span);
-                            let lv = self.deref(ret, span)?;
-                            mk(
-                                ExprKind::Assign {
-                                    lhs: Box::new(lv),
-                                    rhs: Box::new(v),
-                                },
-                                t,
-                                span,
-                            )
-                        }
-                        "store" => {
-                            let v = deref_load(self, &args[1], 2)?;
-                            let o = self.order(&args[2])?;
-                            Self::builtin(Builtin::AtomicStore, vec![p, v, o], ty::void(), span)
-                        }
-                        "exchange" => {
-                            let v = deref_load(self, &args[1], 2)?;
-                            let ret = self.arg_as(&args[2], &pt, name, 3)?;
-                            let o = self.order(&args[3])?;
-                            let x = Self::builtin(Builtin::AtomicExchange, vec![p, v, o], t.clone(), span);
-                            let lv = self.deref(ret, span)?;
-                            mk(
-                                ExprKind::Assign {
-                                    lhs: Box::new(lv),
-                                    rhs: Box::new(x),
-                                },
-                                t,
-                                span,
-                            )
-                        }
-                        _ => {
-                            let e = self.arg_as(&args[1], &pt, name, 2)?;
-                            let d = deref_load(self, &args[2], 3)?;
-                            let w = self.arg_as(&args[3], &ty::bool_ty(), name, 4)?;
-                            let s = self.order(&args[4])?;
-                            let f = self.order(&args[5])?;
-                            Self::builtin(
-                                Builtin::AtomicCompareExchange,
-                                vec![p, e, d, w, s, f],
-                                ty::bool_ty(),
-                                span,
-                            )
-                        }
-                    });
-                }
-                "thread_fence" | "signal_fence" => {
-                    self.nargs(name, args, 1, span)?;
-                    let o = self.order(&args[0])?;
-                    return Ok(Self::builtin(Builtin::Fence, vec![o], ty::void(), span));
-                }
-                "test_and_set" | "clear" => {
-                    self.nargs(name, args, 2, span)?;
-                    let uc = ty::int_ty(IntKind::UChar);
-                    let p = self.rvalue_of(&args[0])?;
-                    if !ty::is_pointer(&p.ty.ty) {
-                        return Err(err(args[0].span, format!("argument 1 of '{name}' must be a pointer")));
-                    }
-                    let p = self.convert(p, &ty::ptr_to(uc.clone()));
-                    let o = self.order(&args[1])?;
-                    if op == "clear" {
-                        let zero = mk(ExprKind::Int(0), uc, span);
-                        return Ok(Self::builtin(Builtin::AtomicStore, vec![p, zero, o], ty::void(), span));
-                    }
-                    let one = mk(ExprKind::Int(1), uc.clone(), span);
-                    let x = Self::builtin(Builtin::AtomicExchange, vec![p, one, o], uc, span);
-                    return Ok(self.convert(x, &ty::bool_ty()));
-                }
-                "always_lock_free" | "is_lock_free" => {
-                    self.nargs(name, args, 2, span)?;
-                    let size = self.const_int(&args[0])?;
-                    self.rvalue_of(&args[1])?;
-                    let v = matches!(size, 1 | 2 | 4 | 8);
-                    return Ok(mk(ExprKind::Int(v as i128), ty::bool_ty(), span));
-                }
-                _ => {
-                    if let Some(b) = fetch(op) {
-                        self.nargs(name, args, 3, span)?;
-                        let (p, t) = self.atomic_ptr(&args[0], name)?;
-                        let v = self.atomic_value(&args[1], &t, name, 2)?;
-                        let o = self.order(&args[2])?;
-                        return Ok(Self::builtin(b, vec![p, v, o], t, span));
-                    }
-                }
-            }
-            return Err(err(span, format!("unsupported builtin '{name}'")));
-        }
-        let op = name.strip_prefix("__sync_").unwrap_or(name);
-        let legacy = |op: &str| -> Option<Builtin> {
-            Some(match op {
-                "fetch_and_add" => Builtin::AtomicFetchAdd,
-                "fetch_and_sub" => Builtin::AtomicFetchSub,
-                "fetch_and_and" => Builtin::AtomicFetchAnd,
-                "fetch_and_or" => Builtin::AtomicFetchOr,
-                "fetch_and_xor" => Builtin::AtomicFetchXor,
-                "fetch_and_nand" => Builtin::AtomicFetchNand,
-                "add_and_fetch" => Builtin::AtomicAddFetch,
-                "sub_and_fetch" => Builtin::AtomicSubFetch,
-                "and_and_fetch" => Builtin::AtomicAndFetch,
-                "or_and_fetch" => Builtin::AtomicOrFetch,
-                "xor_and_fetch" => Builtin::AtomicXorFetch,
-                "nand_and_fetch" => Builtin::AtomicNandFetch,
-                _ => return None,
-            })
-        };
-        match op {
-            "synchronize" => {
-                self.nargs(name, args, 0, span)?;
-                Ok(Self::builtin(
-                    Builtin::Fence,
-                    vec![Self::seq_cst(span)],
-                    ty::void(),
-                    span,
-                ))
-            }
-            "lock_test_and_set" => {
-                if args.len() < 2 {
-                    return Err(err(span, format!("too few arguments to '{name}'")));
-                }
-                let (p, t) = self.atomic_ptr(&args[0], name)?;
-                let v = self.atomic_value(&args[1], &t, name, 2)?;
-                let acquire = mk(ExprKind::Int(2), ty::int(), span);
-                Ok(Self::builtin(Builtin::AtomicExchange, vec![p, v, acquire], t, span))
-            }
-            "lock_release" => {
-                if args.is_empty() {
-                    return Err(err(span, format!("too few arguments to '{name}'")));
-                }
-                let (p, t) = self.atomic_ptr(&args[0], name)?;
-                let zero = self.convert(mk(ExprKind::Int(0), ty::int(), span), &t);
-                let release = mk(ExprKind::Int(3), ty::int(), span);
-                Ok(Self::builtin(
-                    Builtin::AtomicStore,
-                    vec![p, zero, release],
-                    ty::void(),
-                    span,
-                ))
-            }
-            "bool_compare_and_swap" | "val_compare_and_swap" => {
-                if args.len() < 3 {
-                    return Err(err(span, format!("too few arguments to '{name}'")));
-                }
-                let (p, t) = self.atomic_ptr(&args[0], name)?;
-                let old = self.atomic_value(&args[1], &t, name, 2)?;
-                let new = self.atomic_value(&args[2], &t, name, 3)?;
-                // `({ T tmp = old; __atomic_compare_exchange_n(p, &tmp, new, 0, 5, 5) })`
-                let tmp = self.new_temp(t.clone(), span)?;
-                let tmp_lv = mk(ExprKind::Local(tmp), t.clone(), span);
-                let set = mk(
-                    ExprKind::Assign {
-                        lhs: Box::new(tmp_lv.clone()),
-                        rhs: Box::new(old),
-                    },
-                    t.clone(),
-                    span,
-                );
-                let addr = mk(ExprKind::AddrOf(Box::new(tmp_lv)), ty::ptr_to(t.clone()), span);
-                let zero = mk(ExprKind::Int(0), ty::bool_ty(), span);
-                let cas = Self::builtin(
-                    Builtin::AtomicCompareExchange,
-                    vec![p, addr, new, zero, Self::seq_cst(span), Self::seq_cst(span)],
-                    ty::bool_ty(),
-                    span,
-                );
-                let result = if op == "bool_compare_and_swap" {
-                    cas
-                } else {
-                    let ignore = mk(ExprKind::Cast(CastKind::ToVoid, Box::new(cas)), ty::void(), span);
-                    let read = self.load_local(tmp, t.clone(), span);
-                    mk(ExprKind::Comma(Box::new(ignore), Box::new(read)), t.clone(), span)
-                };
-                let rt = result.ty.clone();
-                Ok(mk(ExprKind::Comma(Box::new(set), Box::new(result)), rt, span))
-            }
-            _ => match legacy(op) {
-                Some(b) => {
-                    if args.len() < 2 {
-                        return Err(err(span, format!("too few arguments to '{name}'")));
-                    }
-                    let (p, t) = self.atomic_ptr(&args[0], name)?;
-                    let v = self.atomic_value(&args[1], &t, name, 2)?;
-                    Ok(Self::builtin(b, vec![p, v, Self::seq_cst(span)], t, span))
-                }
-                None => Err(err(span, format!("unsupported builtin '{name}'"))),
-            },
-        }
     }
 }

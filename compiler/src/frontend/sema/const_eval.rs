@@ -42,7 +42,7 @@ pub(super) fn normalize(v: i128, k: IntKind, target: Target) -> i128 {
     }
 }
 
-/// Rounds an `f64` to the precision of a floating kind.
+/// Rounds an `f64` to the precision of a floating kind (a NaN keeps its sign).
 pub(super) fn round_float(v: f64, k: FloatKind) -> f64 {
     if k == FloatKind::Float {
         v as f32 as f64

@@ -9,11 +9,11 @@
 //! `rvalue_of` applies the conversions of 6.3.2.1 for use as an operand.
 
 use super::super::ast::{self, Initializer};
-use super::super::hir::{BitField, CastKind, Expr, ExprKind, Init, StaticInit, UnaryOp};
+use super::super::hir::{CastKind, Expr, ExprKind, Init, StaticInit, UnaryOp};
 use super::super::literal::{IntLitType, Prefix};
 use super::super::source::{PResult, Span};
 use super::super::types::{ArrayLen, CType, IntKind, QualType, RecordId};
-use super::conv::{cast_kind, AssignCtx};
+use super::conv::cast_kind;
 use super::scope::{ObjRef, Ordinary};
 use super::ty::{self, q, unqual};
 use super::{const_eval, err, Sema};
@@ -21,48 +21,6 @@ use std::sync::Arc;
 
 pub(super) fn mk(kind: ExprKind, ty: QualType, span: Span) -> Expr {
     Expr { kind, ty, span }
-}
-
-/// Where a bit-field is read and written: the smallest storage unit (1, 2,
-/// 4, 8 or 16 bytes) containing the field, naturally aligned within the record
-/// when the record's alignment allows it, never past the record's end.
-/// `bit_pos` is the field's first bit counted from the record's start.
-pub(super) fn bitfield_unit(bit_pos: u64, width: u32, rec_size: u64, rec_align: u64) -> (u64, BitField) {
-    let end = bit_pos + width as u64;
-    let mk = |start: u64, unit: u64| {
-        (
-            start,
-            BitField {
-                unit_size: unit as u8,
-                bit_offset: (bit_pos - start * 8) as u32,
-                width,
-            },
-        )
-    };
-    for pass in 0..2 {
-        for unit in [1u64, 2, 4, 8, 16] {
-            if pass == 0 && unit > rec_align.max(1) {
-                break;
-            }
-            let start = bit_pos / (unit * 8) * unit;
-            if end <= (start + unit) * 8 && start + unit <= rec_size.max(unit) {
-                return mk(start, unit);
-            }
-        }
-    }
-    // A packed field straddling units: an unaligned unit.
-    let start = bit_pos / 8;
-    for unit in [1u64, 2, 4, 8, 16] {
-        if end <= (start + unit) * 8 {
-            let start = if rec_size >= unit {
-                start.min(rec_size - unit)
-            } else {
-                start
-            };
-            return mk(start, unit);
-        }
-    }
-    mk(start, 16)
 }
 
 impl Sema {
@@ -510,10 +468,7 @@ impl Sema {
             _ => return Err(err(span, format!("wrong type argument to {what}"))),
         };
         if ptr_elem_size == Some(u64::MAX) {
-            return Err(err(
-                span,
-                format!("{what} of a pointer to a variable length array is not supported"),
-            ));
+            return self.vla_pointer_step(lv, is_prefix, up, span);
         }
         Ok(mk(
             ExprKind::IncDec {
@@ -525,6 +480,55 @@ impl Sema {
             t,
             span,
         ))
+    }
+
+    /// `++p`/`p--` on a pointer to a VLA: the step is a run-time size, so it
+    /// is `p += n` (prefix) or `(tmp = p, p += n, tmp)` (postfix; `p` must
+    /// then be a simple lvalue, evaluated twice).
+    fn vla_pointer_step(&mut self, lv: Expr, is_prefix: bool, up: bool, span: Span) -> PResult<Expr> {
+        let t = unqual(&lv.ty);
+        let elem = ty::pointee(&t.ty).cloned().expect("a pointer");
+        let bytes = self.vla_runtime_size(&elem, span)?;
+        let mut step = self.convert(bytes, &ty::long());
+        if !up {
+            step = self.mk_unary(UnaryOp::Neg, step, span);
+        }
+        let add = |lhs: Expr, step: Expr| {
+            mk(
+                ExprKind::CompoundAssign {
+                    op: super::super::hir::BinaryOp::Add,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(step),
+                    op_ty: t.clone(),
+                    ptr_elem_size: Some(1),
+                },
+                t.clone(),
+                span,
+            )
+        };
+        if is_prefix {
+            return Ok(add(lv, step));
+        }
+        if !super::binary::is_pure(&lv) {
+            return Err(err(
+                span,
+                "postfix step of a pointer to a variable length array needs a simple operand",
+            ));
+        }
+        let tmp = self.new_temp(t.clone(), span)?;
+        let old = self.value(lv.clone())?;
+        let save = mk(
+            ExprKind::Assign {
+                lhs: Box::new(mk(ExprKind::Local(tmp), t.clone(), span)),
+                rhs: Box::new(old),
+            },
+            t.clone(),
+            span,
+        );
+        let read = self.load_local(tmp, t.clone(), span);
+        let stepped = add(lv, step);
+        let tail = mk(ExprKind::Comma(Box::new(stepped), Box::new(read)), t.clone(), span);
+        Ok(mk(ExprKind::Comma(Box::new(save), Box::new(tail)), t, span))
     }
 
     /// The element size for arithmetic on a pointer to `p`: 1 for `void` and
@@ -689,68 +693,6 @@ impl Sema {
         }
     }
 
-    /// Finds a member by name, looking into anonymous struct/union members:
-    /// (byte offset of the member or of its bit-field unit, type, bit-field).
-    pub(super) fn find_member(&self, id: RecordId, name: &str) -> Option<(u64, QualType, Option<BitField>)> {
-        let rec = self.types.records.get(id.0 as usize)?;
-        let layout = rec.layout.as_ref()?;
-        for (i, m) in rec.members.iter().enumerate() {
-            let place = layout.fields.get(i)?;
-            match &m.name {
-                Some(n) if &**n == name => {
-                    if let Some(w) = m.bit_width {
-                        let bit_pos = place.offset * 8 + place.bit_offset as u64;
-                        let (off, bf) = bitfield_unit(bit_pos, w, layout.size, layout.align);
-                        return Some((off, m.ty.clone(), Some(bf)));
-                    }
-                    return Some((place.offset, m.ty.clone(), None));
-                }
-                None if m.bit_width.is_none() => {
-                    if let CType::Record(sub) = &*m.ty.ty {
-                        if let Some((o, t, bf)) = self.find_member(*sub, name) {
-                            let t = self.qualify(t, m.ty.quals);
-                            return Some((place.offset + o, t, bf));
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
-    }
-
-    /// `base.name` (6.5.2.3); `base` is a record lvalue or value.
-    fn member(&mut self, base: Expr, name: &str, span: Span) -> PResult<Expr> {
-        let CType::Record(id) = &*base.ty.ty else {
-            return Err(err(
-                span,
-                format!("request for member '{name}' in something not a structure or union"),
-            ));
-        };
-        if self.types.records[id.0 as usize].layout.is_none() {
-            return Err(err(
-                span,
-                format!("invalid use of incomplete type '{}'", self.type_str(&base.ty)),
-            ));
-        }
-        let Some((offset, t, bitfield)) = self.find_member(*id, name) else {
-            return Err(err(
-                span,
-                format!("'{}' has no member named '{name}'", self.type_str(&unqual(&base.ty))),
-            ));
-        };
-        let t = self.qualify(t, base.ty.quals);
-        Ok(mk(
-            ExprKind::Member {
-                base: Box::new(base),
-                offset,
-                bitfield,
-            },
-            t,
-            span,
-        ))
-    }
-
     /// A compound literal (6.5.2.5): an unnamed object, automatic in a
     /// function and static at file scope.
     fn compound_literal(&mut self, tn: &ast::TypeName, items: &[ast::InitItem], span: Span) -> PResult<Expr> {
@@ -827,203 +769,39 @@ impl Sema {
         let r = self.block_items(&block.items, &mut body);
         self.scopes.pop();
         r?;
-        let last_is_expr = matches!(
-            block.items.last(),
-            Some(ast::BlockItem::Stmt(ast::Stmt {
-                kind: ast::StmtKind::Expr(Some(_)),
-                ..
-            }))
-        );
-        let mut result = None;
-        if last_is_expr {
-            if let Some(super::super::hir::Stmt {
-                kind: super::super::hir::StmtKind::Expr(_),
-                ..
-            }) = body.last()
-            {
-                if let Some(super::super::hir::Stmt {
-                    kind: super::super::hir::StmtKind::Expr(x),
-                    ..
-                }) = body.pop()
-                {
-                    result = Some(Box::new(x));
+        // The value is the last expression statement's, possibly labeled (gcc).
+        fn ends_in_expr(s: &ast::Stmt) -> bool {
+            match &s.kind {
+                ast::StmtKind::Expr(Some(_)) => true,
+                ast::StmtKind::Labeled(_, _, inner) => ends_in_expr(inner),
+                _ => false,
+            }
+        }
+        fn take_result(s: super::super::hir::Stmt, body: &mut Vec<super::super::hir::Stmt>) -> Option<Expr> {
+            use super::super::hir::StmtKind as K;
+            match s.kind {
+                K::Expr(x) => Some(x),
+                K::Block(mut v) if matches!(v.first().map(|s| &s.kind), Some(K::Label(_))) && v.len() == 2 => {
+                    let inner = v.pop().expect("two items");
+                    body.append(&mut v);
+                    take_result(inner, body)
                 }
+                other => {
+                    body.push(super::super::hir::Stmt {
+                        kind: other,
+                        span: s.span,
+                    });
+                    None
+                }
+            }
+        }
+        let mut result = None;
+        if matches!(block.items.last(), Some(ast::BlockItem::Stmt(s)) if ends_in_expr(s)) {
+            if let Some(last) = body.pop() {
+                result = take_result(last, &mut body).map(Box::new);
             }
         }
         let t = result.as_ref().map(|r| unqual(&r.ty)).unwrap_or_else(ty::void);
         Ok(mk(ExprKind::StmtExpr { body, result }, t, span))
-    }
-
-    /// `__builtin_offsetof(type, designator)` (7.19p3).
-    fn offsetof(&mut self, tn: &ast::TypeName, path: &[ast::Designator], span: Span) -> PResult<Expr> {
-        let mut cur = self.type_name(tn)?;
-        self.vla_pending.clear();
-        let mut off: i128 = 0;
-        for d in path {
-            match d {
-                ast::Designator::Field(name, fspan) => {
-                    let CType::Record(id) = &*cur.ty else {
-                        return Err(err(
-                            *fspan,
-                            format!("request for member '{name}' in something not a structure or union"),
-                        ));
-                    };
-                    let Some((o, t, bf)) = self.find_member(*id, name) else {
-                        return Err(err(
-                            *fspan,
-                            format!("'{}' has no member named '{name}'", self.type_str(&cur)),
-                        ));
-                    };
-                    if bf.is_some() {
-                        return Err(err(*fspan, "cannot apply 'offsetof' to a bit-field"));
-                    }
-                    off += o as i128;
-                    cur = t;
-                }
-                ast::Designator::Index(e) => {
-                    let CType::Array { elem, .. } = &*cur.ty else {
-                        return Err(err(e.span, "subscripted value in 'offsetof' is not an array"));
-                    };
-                    let elem = elem.clone();
-                    let i = self.const_int(e)?;
-                    off += i * self.size_of(&elem, e.span)? as i128;
-                    cur = elem;
-                }
-                ast::Designator::Range(lo, _) => return Err(err(lo.span, "a range is not allowed in 'offsetof'")),
-            }
-        }
-        Ok(mk(ExprKind::Int(off), ty::size_t(), span))
-    }
-
-    /// A `va_list` operand: an lvalue of type `va_list`, or (for a `va_list`
-    /// parameter on x86-64) a pointer to one. With `as_pointer`, the result
-    /// is always a pointer to the `va_list` object.
-    pub(super) fn va_list_operand(&mut self, a: &ast::Expr, as_pointer: bool) -> PResult<Expr> {
-        let e = self.expr(a)?;
-        if matches!(&*e.ty.ty, CType::VaList) && e.is_lvalue() {
-            if !as_pointer {
-                return Ok(e);
-            }
-            let t = ty::ptr_to(unqual(&e.ty));
-            let span = e.span;
-            return Ok(mk(ExprKind::AddrOf(Box::new(e)), t, span));
-        }
-        let v = self.value(e)?;
-        if matches!(ty::pointee(&v.ty.ty), Some(p) if matches!(&*p.ty, CType::VaList)) {
-            return Ok(v);
-        }
-        Err(err(
-            a.span,
-            format!("expected a 'va_list', not '{}'", self.type_str(&v.ty)),
-        ))
-    }
-
-    /// A call (6.5.2.2).
-    fn call(&mut self, callee: &ast::Expr, args: &[ast::Expr], span: Span) -> PResult<Expr> {
-        let mut fname = "function".to_string();
-        if let ast::ExprKind::Ident(name) = &callee.kind {
-            fname = name.to_string();
-            if self.scopes.lookup(name).is_none() {
-                if let Some(r) = self.builtin_call(name, args, span)? {
-                    return Ok(r);
-                }
-                if !matches!(&**name, "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__") {
-                    self.implicit_function(name, callee.span)?;
-                }
-            }
-        }
-        let f = self.rvalue_of(callee)?;
-        self.finish_call(f, &fname, args, span)
-    }
-
-    /// A call of the function pointer value `f` with arguments converted by
-    /// its prototype (6.5.2.2p7) or promoted (6.5.2.2p6).
-    pub(super) fn finish_call(&mut self, f: Expr, fname: &str, args: &[ast::Expr], span: Span) -> PResult<Expr> {
-        let fname = fname.to_string();
-        let fn_ty = match ty::pointee(&f.ty.ty) {
-            Some(p) if ty::is_function(&p.ty) => unqual(p),
-            _ => {
-                return Err(err(
-                    span,
-                    format!(
-                        "called object of type '{}' is not a function or function pointer",
-                        self.type_str(&f.ty)
-                    ),
-                ))
-            }
-        };
-        let CType::Function {
-            ret,
-            params,
-            variadic,
-            prototyped,
-        } = &*fn_ty.ty
-        else {
-            unreachable!("checked above")
-        };
-        if !ty::is_void(&ret.ty) && !ty::is_complete(&ret.ty, &self.types) {
-            return Err(err(
-                span,
-                format!("calling '{fname}' with incomplete return type '{}'", self.type_str(ret)),
-            ));
-        }
-        if *prototyped {
-            if args.len() < params.len() {
-                return Err(err(span, format!("too few arguments to function '{fname}'")));
-            }
-            if args.len() > params.len() && !variadic {
-                return Err(err(span, format!("too many arguments to function '{fname}'")));
-            }
-        }
-        let mut out = Vec::with_capacity(args.len());
-        for (i, a) in args.iter().enumerate() {
-            let v = self.rvalue_of(a)?;
-            self.check_not_complex(&v, a.span)?;
-            let v = if *prototyped && i < params.len() {
-                let p = &params[i];
-                if let Some(u) = self.transparent_union_arg(p, &v) {
-                    let conv = self.convert(v, &u);
-                    self.union_value(p.clone(), conv, a.span)?
-                } else {
-                    self.assign_convert(v, p, AssignCtx::Arg(i + 1, fname.clone()), a.span)?
-                }
-            } else {
-                if ty::is_void(&v.ty.ty) {
-                    return Err(err(a.span, "void value not ignored as it ought to be"));
-                }
-                if ty::is_record(&v.ty.ty) && !ty::is_complete(&v.ty.ty, &self.types) {
-                    return Err(err(a.span, "argument has incomplete type"));
-                }
-                self.default_arg_promote(v)
-            };
-            out.push(v);
-        }
-        let rt = unqual(ret);
-        Ok(mk(
-            ExprKind::Call {
-                callee: Box::new(f),
-                fn_ty,
-                args: out,
-            },
-            rt,
-            span,
-        ))
-    }
-
-    /// For a `transparent_union` parameter and an argument that is not the
-    /// union: the member type the argument converts to.
-    fn transparent_union_arg(&self, p: &QualType, v: &Expr) -> Option<QualType> {
-        let CType::Record(id) = &*p.ty else { return None };
-        if !self.transparent_unions.contains(id) || matches!(&*v.ty.ty, CType::Record(x) if x == id) {
-            return None;
-        }
-        let members = &self.types.records[id.0 as usize].members;
-        members
-            .iter()
-            .find(|m| {
-                self.compatible_unqual(&m.ty.ty, &v.ty.ty)
-                    || (ty::is_pointer(&m.ty.ty) && (self.is_null_pointer_constant(v) || ty::is_pointer(&v.ty.ty)))
-            })
-            .map(|m| unqual(&m.ty))
     }
 }

@@ -16,15 +16,14 @@
 //! merged into their storage units.
 
 use super::super::ast::{self, Designator, InitItem, Initializer};
-use super::super::hir::{BitField, Expr, ExprKind, Init, InitStore, StaticInit, StaticItem, StaticValue};
+use super::super::hir::{BitField, Expr, ExprKind, Init, InitStore};
 use super::super::source::{PResult, Span};
-use super::super::types::{ArrayLen, CType, FloatKind, QualType};
-use super::const_eval::SVal;
+use super::super::types::{ArrayLen, CType, QualType};
 use super::conv::AssignCtx;
-use super::expr::{bitfield_unit, mk};
+use super::expr::mk;
+use super::member::bitfield_unit;
 use super::ty::{self, unqual};
 use super::{err, Sema};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// One initialized scalar (or whole record, or char array from a string).
@@ -89,38 +88,6 @@ impl Sema {
         Ok((t, Init::List { stores }))
     }
 
-    /// A static initializer (6.7.9p4: every element a constant expression).
-    pub(super) fn static_initializer(
-        &mut self,
-        t: &QualType,
-        init: &Initializer,
-        span: Span,
-    ) -> PResult<(QualType, StaticInit)> {
-        let (t, leaves, _) = self.leaves(t, init, span)?;
-        let size = self.size_of(&t, span)?;
-        let mut img = Image::default();
-        for l in leaves {
-            self.write_leaf(&mut img, l)?;
-        }
-        Ok((t, img.finish(size)))
-    }
-
-    /// A static object initialized by one analyzed value (`__auto_type`).
-    pub(super) fn static_from_value(&mut self, t: &QualType, v: Expr, span: Span) -> PResult<StaticInit> {
-        let size = self.size_of(t, span)?;
-        let v = self.assign_convert(v, t, AssignCtx::Init, span)?;
-        let mut img = Image::default();
-        let leaf = Leaf {
-            offset: 0,
-            bitfield: None,
-            ty: t.clone(),
-            value: LeafValue::Expr(v),
-            span,
-        };
-        self.write_leaf(&mut img, leaf)?;
-        Ok(img.finish(size))
-    }
-
     fn leaf_expr(&mut self, l: Leaf) -> Expr {
         match l.value {
             LeafValue::Expr(e) => e,
@@ -137,7 +104,12 @@ impl Sema {
 
     /// The leaves of an initializer for type `t`, the completed type, and
     /// whether it is a single value for the whole object.
-    fn leaves(&mut self, t: &QualType, init: &Initializer, span: Span) -> PResult<(QualType, Vec<Leaf>, bool)> {
+    pub(super) fn leaves(
+        &mut self,
+        t: &QualType,
+        init: &Initializer,
+        span: Span,
+    ) -> PResult<(QualType, Vec<Leaf>, bool)> {
         if ty::is_variably_modified(&t.ty) && ty::is_vla(&t.ty) {
             return Err(err(span, "variable-sized object may not be initialized"));
         }
@@ -211,13 +183,10 @@ impl Sema {
             return false;
         };
         use super::super::literal::Prefix;
-        let Some(k) = ty::int_kind(&elem.ty, &self.types) else {
-            return false;
-        };
         match prefix {
             Prefix::None | Prefix::U8 => ty::is_char_type(&elem.ty),
-            Prefix::Utf16 => k.size() == 2,
-            Prefix::Wide | Prefix::Utf32 => k.size() == 4,
+            // Wide strings: an element type compatible with the literal's.
+            _ => self.compatible_unqual(&elem.ty, &self.string_elem(*prefix).0.ty),
         }
     }
 
@@ -410,6 +379,17 @@ impl Sema {
                 return Ok(());
             }
         }
+        if track.is_none()
+            && matches!(
+                &*t.ty,
+                CType::Array {
+                    len: ArrayLen::Unknown,
+                    ..
+                }
+            )
+        {
+            return Err(err(span, "initialization of a flexible array member is not supported"));
+        }
         let Some(frame) = self.frame_for(t, base, track.is_some()) else {
             return Err(err(span, "invalid initializer"));
         };
@@ -574,6 +554,15 @@ impl Sema {
         }
         loop {
             let (sub_ty, off, bf) = self.sub_at(stack.last().expect("frame"));
+            if matches!(
+                &*sub_ty.ty,
+                CType::Array {
+                    len: ArrayLen::Unknown,
+                    ..
+                }
+            ) {
+                return Err(err(span, "initialization of a flexible array member is not supported"));
+            }
             if let Src::Str(e) = &src {
                 if self.string_matches(&sub_ty, e) {
                     let (_, leaf) = self.string_leaf(&sub_ty, e, off)?;
@@ -694,191 +683,5 @@ impl Sema {
                 Ok(())
             }
         }
-    }
-
-    /// Writes one leaf of a static initializer.
-    fn write_leaf(&mut self, img: &mut Image, l: Leaf) -> PResult<()> {
-        let span = l.span;
-        let bad = |m: &str| err(span, m.to_string());
-        let e = match l.value {
-            LeafValue::Bytes(b) => return img.put(l.offset, StaticValue::Bytes(b)).map_err(bad),
-            LeafValue::Expr(e) => e,
-        };
-        if ty::is_record(&l.ty.ty) {
-            // gcc accepts a file-scope compound literal of the same type.
-            if let ExprKind::Load(inner) = &e.kind {
-                if let ExprKind::Global(g) = inner.kind {
-                    if self.global_info[g.0 as usize].compound_literal {
-                        let items = self.globals[g.0 as usize]
-                            .init
-                            .as_ref()
-                            .map(|i| i.items.clone())
-                            .unwrap_or_default();
-                        for it in items {
-                            img.put(l.offset + it.offset, it.value).map_err(bad)?;
-                        }
-                        return Ok(());
-                    }
-                }
-            }
-            return Err(bad("initializer element is not constant"));
-        }
-        let Some(v) = self.static_eval(&e) else {
-            return Err(bad("initializer element is not constant"));
-        };
-        if let Some(bf) = l.bitfield {
-            let SVal::Int(n) = v else {
-                return Err(bad("initializer element is not constant"));
-            };
-            return img.bits(l.offset, bf, n).map_err(bad);
-        }
-        let size = self.types.size_of(&l.ty.ty).unwrap_or(0);
-        let value = match (&*l.ty.ty, v) {
-            (CType::Float(k), SVal::Float(f)) => StaticValue::Float { kind: *k, value: f },
-            (CType::Float(k), SVal::Int(n)) => StaticValue::Float {
-                kind: *k,
-                value: n as f64,
-            },
-            (_, SVal::Int(n)) if size <= 16 && size > 0 => int_value(size, n),
-            (_, SVal::Addr { base: None, offset }) if size == 8 => int_value(8, offset as i128),
-            (_, SVal::Addr { base: Some(t), offset }) if size == 8 => StaticValue::Addr { target: t, offset },
-            (_, SVal::LabelDiff { func, a, b }) if size <= 8 => StaticValue::LabelDiff {
-                func,
-                a,
-                b,
-                size: size as u8,
-            },
-            (_, SVal::Addr { .. }) => return Err(bad("initializer element is not computable at load time")),
-            _ => return Err(bad("initializer element is not constant")),
-        };
-        img.put(l.offset, value).map_err(bad)
-    }
-}
-
-fn int_value(size: u64, n: i128) -> StaticValue {
-    let bits = if size >= 16 {
-        n as u128
-    } else {
-        (n as u128) & ((1u128 << (size * 8)) - 1)
-    };
-    StaticValue::Int { size: size as u8, bits }
-}
-
-fn value_len(v: &StaticValue) -> u64 {
-    match v {
-        StaticValue::Int { size, .. } | StaticValue::LabelDiff { size, .. } => *size as u64,
-        StaticValue::Float { kind, .. } => kind.size(),
-        StaticValue::Bytes(b) => b.len() as u64,
-        StaticValue::Addr { .. } => 8,
-    }
-}
-
-fn value_bytes(v: &StaticValue) -> Option<Vec<u8>> {
-    match v {
-        StaticValue::Int { size, bits } => Some(bits.to_le_bytes()[..*size as usize].to_vec()),
-        StaticValue::Bytes(b) => Some(b.clone()),
-        StaticValue::Float {
-            kind: FloatKind::Float,
-            value,
-        } => Some((*value as f32).to_le_bytes().to_vec()),
-        StaticValue::Float {
-            kind: FloatKind::Double,
-            value,
-        } => Some(value.to_le_bytes().to_vec()),
-        _ => None,
-    }
-}
-
-fn is_zero(v: &StaticValue) -> bool {
-    match v {
-        StaticValue::Int { bits, .. } => *bits == 0,
-        StaticValue::Bytes(b) => b.iter().all(|&x| x == 0),
-        StaticValue::Float { value, .. } => value.to_bits() == 0,
-        _ => false,
-    }
-}
-
-/// A sparse image of an object's initial bytes: non-overlapping items by offset.
-#[derive(Default)]
-struct Image {
-    items: BTreeMap<u64, StaticValue>,
-}
-
-const OVERLAP_MSG: &str = "an initializer overwrites part of an address constant";
-
-impl Image {
-    /// Writes `v` at `off`, replacing (parts of) what was there.
-    fn put(&mut self, off: u64, v: StaticValue) -> Result<(), &'static str> {
-        let end = off + value_len(&v);
-        let overlapping: Vec<u64> = self
-            .items
-            .range(..end)
-            .filter(|(s, x)| **s + value_len(x) > off)
-            .map(|(s, _)| *s)
-            .collect();
-        for s in overlapping {
-            let old = self.items.remove(&s).expect("present");
-            let l = value_len(&old);
-            if s < off || s + l > end {
-                let bytes = value_bytes(&old).ok_or(OVERLAP_MSG)?;
-                if s < off {
-                    self.items
-                        .insert(s, StaticValue::Bytes(bytes[..(off - s) as usize].to_vec()));
-                }
-                if s + l > end {
-                    self.items
-                        .insert(end, StaticValue::Bytes(bytes[(end - s) as usize..].to_vec()));
-                }
-            }
-        }
-        if value_len(&v) > 0 {
-            self.items.insert(off, v);
-        }
-        Ok(())
-    }
-
-    /// The current bytes of `[off, off + n)`.
-    fn read(&self, off: u64, n: u64) -> Result<Vec<u8>, &'static str> {
-        let mut out = vec![0u8; n as usize];
-        for (s, v) in self.items.range(..off + n) {
-            let l = value_len(v);
-            if s + l <= off {
-                continue;
-            }
-            let bytes = value_bytes(v).ok_or(OVERLAP_MSG)?;
-            for (i, b) in bytes.iter().enumerate() {
-                let at = s + i as u64;
-                if at >= off && at < off + n {
-                    out[(at - off) as usize] = *b;
-                }
-            }
-        }
-        Ok(out)
-    }
-
-    /// Merges a bit-field value into its storage unit.
-    fn bits(&mut self, off: u64, bf: BitField, value: i128) -> Result<(), &'static str> {
-        let unit = bf.unit_size as u64;
-        let cur = self.read(off, unit)?;
-        let mut buf = [0u8; 16];
-        buf[..unit as usize].copy_from_slice(&cur);
-        let cur = u128::from_le_bytes(buf);
-        let mask = if bf.width >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << bf.width) - 1
-        } << bf.bit_offset;
-        let new = (cur & !mask) | (((value as u128) << bf.bit_offset) & mask);
-        self.put(off, int_value(unit, new as i128))
-    }
-
-    fn finish(self, size: u64) -> StaticInit {
-        let items = self
-            .items
-            .into_iter()
-            .filter(|(_, v)| !is_zero(v))
-            .map(|(offset, value)| StaticItem { offset, value })
-            .collect();
-        StaticInit { size, items }
     }
 }

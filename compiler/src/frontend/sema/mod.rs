@@ -26,15 +26,21 @@
 //! thread with a large stack, and a depth guard turns hostile nesting into an
 //! error instead of a stack overflow.
 
+mod atomics;
 mod attrs;
 mod binary;
 mod builtins;
+mod call;
 mod const_eval;
 mod conv;
 mod decl;
 mod expr;
+mod func;
 mod init;
+mod member;
+mod record;
 mod scope;
+mod static_init;
 mod stmt;
 #[cfg(test)]
 mod tests;
@@ -53,6 +59,11 @@ use std::sync::Arc;
 /// Analyzes a translation unit for `target`: the typed program and any
 /// warnings, or the first error.
 pub fn analyze(tu: &TranslationUnit, target: Target) -> Result<(Program, Vec<Diagnostic>), Diagnostic> {
+    if tu.max_depth <= INLINE_MAX_DEPTH {
+        // A shallow tree needs little stack: no thread (spawning one costs
+        // more than analyzing a small unit).
+        return analyze_on_this_thread(tu, target);
+    }
     let spawned = std::thread::scope(|s| {
         std::thread::Builder::new()
             .name("phicc-sema".into())
@@ -66,6 +77,10 @@ pub fn analyze(tu: &TranslationUnit, target: Target) -> Result<(Program, Vec<Dia
         Err(e) => Err(Diagnostic::global(format!("cannot start the analysis thread: {e}"))),
     }
 }
+
+/// Trees the parser built with at most this nesting are analyzed on the
+/// caller's thread (a debug build needs ~25 KiB of stack per level).
+const INLINE_MAX_DEPTH: usize = 24;
 
 /// Stack of the analysis thread, and how much of it the recursion may use.
 const SEMA_STACK: usize = 512 << 20;

@@ -497,11 +497,7 @@ pub(super) fn fill_indirect_targets(s: &mut Stmt, targets: &[LabelId]) {
         }
         StmtKind::Block(v) => v.iter_mut().for_each(|x| fill_indirect_targets(x, targets)),
         StmtKind::Expr(e) => fill_in_expr(e, targets),
-        StmtKind::Decl { init, .. } => {
-            if let Some(i) = init {
-                fill_in_init(i, targets);
-            }
-        }
+        StmtKind::Decl { init: Some(i), .. } => fill_in_init(i, targets),
         StmtKind::VlaAlloc { count, .. } => fill_in_expr(count, targets),
         StmtKind::If { cond, then, els } => {
             fill_in_expr(cond, targets);

@@ -7,16 +7,12 @@
 //! `ast::Declarator::derived[0]` applies to the identifier first, so a type
 //! is built by walking the derivations in reverse from the base type.
 
-use super::super::ast::{
-    self, ArraySize, BaseType, DeclSpecs, Declaration, Declarator, Derived, EnumSpec, StructMember, StructSpec,
-    TypeName, TypeQuals,
-};
+use super::super::ast::{self, ArraySize, BaseType, DeclSpecs, Declaration, Declarator, Derived, TypeName, TypeQuals};
 use super::super::hir::{Expr, ExprKind, LocalId, Stmt, StmtKind};
-use super::super::layout::{LayoutError, RecordAttrs};
 use super::super::source::{PResult, Span};
-use super::super::types::{ArrayLen, CType, EnumId, FloatKind, IntKind, Member, QualType, Qualifiers, RecordId};
+use super::super::types::{ArrayLen, CType, FloatKind, IntKind, QualType, Qualifiers};
 use super::attrs::{Attrs, Mode};
-use super::scope::{ObjRef, Ordinary, Tag};
+use super::scope::{ObjRef, Ordinary};
 use super::ty::{self, q, unqual};
 use super::{err, Sema, VlaSize};
 use std::sync::Arc;
@@ -38,6 +34,26 @@ pub(super) struct ParamInfo {
     pub(super) ty: QualType,
     /// For a definition: the parameter's local.
     pub(super) local: Option<LocalId>,
+}
+
+/// The deepest chain of derivations (pointer, array, function) sema builds:
+/// deeper types are an error, so no later recursion over a type overflows.
+const MAX_TYPE_DEPTH: usize = 1024;
+
+/// The number of derivations from `t` down to its base type (capped).
+fn type_depth(t: &CType) -> usize {
+    let mut cur = t;
+    let mut d = 0;
+    while d <= MAX_TYPE_DEPTH {
+        cur = match cur {
+            CType::Pointer(p) => &p.ty,
+            CType::Array { elem, .. } => &elem.ty,
+            CType::Function { ret, .. } => &ret.ty,
+            _ => break,
+        };
+        d += 1;
+    }
+    d
 }
 
 pub(super) fn quals_of(t: TypeQuals) -> Qualifiers {
@@ -232,6 +248,9 @@ impl Sema {
     ) -> PResult<(QualType, Vec<ParamInfo>)> {
         let mut t = base;
         let mut params_out = Vec::new();
+        if d.derived.len() + type_depth(&t.ty) > MAX_TYPE_DEPTH {
+            return Err(err(d.span, "type nesting too deep"));
+        }
         for (i, der) in d.derived.iter().enumerate().rev() {
             t = match der {
                 Derived::Pointer(qs) => QualType {
@@ -571,325 +590,6 @@ impl Sema {
             prototyped: false,
         });
         Ok((t, out))
-    }
-
-    /// A struct or union specifier (6.7.2.1, 6.7.2.3).
-    fn record_spec(&mut self, s: &StructSpec, is_union: bool, forward: bool) -> PResult<RecordId> {
-        let kw = if is_union { "union" } else { "struct" };
-        let check_kind = |this: &Sema, id: RecordId, tag: &str| -> PResult<RecordId> {
-            if this.types.records[id.0 as usize].is_union != is_union {
-                return Err(err(s.span, format!("'{tag}' defined as wrong kind of tag")));
-            }
-            Ok(id)
-        };
-        let id = match (&s.tag, &s.members) {
-            (Some(tag), None) => {
-                let found = if forward {
-                    self.scopes.lookup_tag_current(tag)
-                } else {
-                    self.scopes.lookup_tag(tag)
-                };
-                match found {
-                    Some(Tag::Record(id)) => check_kind(self, id, tag)?,
-                    Some(Tag::Enum(_)) => return Err(err(s.span, format!("'{tag}' defined as wrong kind of tag"))),
-                    None => {
-                        let id = self.types.new_record(Some(tag.clone()), is_union);
-                        self.scopes.declare_tag(tag.clone(), Tag::Record(id));
-                        id
-                    }
-                }
-            }
-            (Some(tag), Some(_)) => match self.scopes.lookup_tag_current(tag) {
-                Some(Tag::Record(id)) => {
-                    let id = check_kind(self, id, tag)?;
-                    if self.types.records[id.0 as usize].layout.is_some() || self.defining.contains(&id) {
-                        return Err(err(s.span, format!("redefinition of '{kw} {tag}'")));
-                    }
-                    id
-                }
-                Some(Tag::Enum(_)) => return Err(err(s.span, format!("'{tag}' defined as wrong kind of tag"))),
-                None => {
-                    let id = self.types.new_record(Some(tag.clone()), is_union);
-                    self.scopes.declare_tag(tag.clone(), Tag::Record(id));
-                    id
-                }
-            },
-            (None, Some(_)) => self.types.new_record(None, is_union),
-            (None, None) => return Err(err(s.span, format!("expected '{{' or tag name after '{kw}'"))),
-        };
-        if let Some(members) = &s.members {
-            let mut rattrs = Attrs::default();
-            self.collect_attrs(&s.attrs, &mut rattrs)?;
-            self.defining.push(id);
-            let r = self.define_record(id, members, is_union, &rattrs, s.span);
-            self.defining.retain(|&x| x != id);
-            r?;
-        }
-        Ok(id)
-    }
-
-    fn define_record(
-        &mut self,
-        id: RecordId,
-        list: &[StructMember],
-        is_union: bool,
-        rattrs: &Attrs,
-        span: Span,
-    ) -> PResult<()> {
-        let mut members: Vec<Member> = Vec::new();
-        let mut spans: Vec<Span> = Vec::new();
-        for m in list {
-            match m {
-                StructMember::Pragma(text, pspan) => self.pragma(text, *pspan)?,
-                StructMember::StaticAssert(sa) => self.static_assert(sa)?,
-                StructMember::Field {
-                    specs,
-                    declarators,
-                    span: fspan,
-                } => {
-                    let base = self.specs_base(specs, false)?;
-                    if base.auto_type {
-                        return Err(err(*fspan, "'__auto_type' is not allowed for a member"));
-                    }
-                    let mut battrs = Attrs::default();
-                    self.collect_attrs(&specs.attrs, &mut battrs)?;
-                    if declarators.is_empty() {
-                        let anonymous = matches!(&specs.base,
-                            BaseType::Struct(s) | BaseType::Union(s) if s.tag.is_none() && s.members.is_some());
-                        if anonymous {
-                            members.push(Member {
-                                name: None,
-                                ty: base.ty.clone(),
-                                bit_width: None,
-                                packed: battrs.packed,
-                                aligned: battrs.aligned.max(base.align),
-                            });
-                            spans.push(*fspan);
-                        } else {
-                            self.warn(*fspan, "declaration does not declare anything");
-                        }
-                        continue;
-                    }
-                    for fd in declarators {
-                        let mut attrs = battrs.clone();
-                        let (t, name, nspan) = match &fd.declarator {
-                            Some(d) => {
-                                let (t, _) = self.declarator_type(base.ty.clone(), d, None)?;
-                                self.collect_attrs(&d.attrs, &mut attrs)?;
-                                let (n, s) = d.name.clone().map(|(n, s)| (Some(n), s)).unwrap_or((None, d.span));
-                                (t, n, s)
-                            }
-                            None => (base.ty.clone(), None, *fspan),
-                        };
-                        self.collect_attrs(&fd.attrs, &mut attrs)?;
-                        let t = self.apply_mode(t, &attrs)?;
-                        let what = name.as_deref().unwrap_or("<unnamed>").to_string();
-                        if ty::is_function(&t.ty) {
-                            return Err(err(nspan, format!("field '{what}' declared as a function")));
-                        }
-                        if ty::is_variably_modified(&t.ty) {
-                            return Err(err(nspan, format!("field '{what}' has a variably modified type")));
-                        }
-                        let flexible = matches!(
-                            &*t.ty,
-                            CType::Array {
-                                len: ArrayLen::Unknown,
-                                ..
-                            }
-                        );
-                        if !flexible && !ty::is_complete(&t.ty, &self.types) {
-                            return Err(err(
-                                nspan,
-                                format!("field '{what}' has incomplete type '{}'", self.type_str(&t)),
-                            ));
-                        }
-                        let bit_width = match &fd.bit_width {
-                            Some(w) => Some(self.bit_width(w, &t, name.is_some(), &what)?),
-                            None => None,
-                        };
-                        members.push(Member {
-                            name,
-                            ty: t,
-                            bit_width,
-                            packed: attrs.packed,
-                            aligned: attrs.aligned.max(base.align),
-                        });
-                        spans.push(nspan);
-                    }
-                }
-            }
-        }
-        // Flexible array members: last, in a struct with another named member (6.7.2.1p18).
-        let last = members.len().saturating_sub(1);
-        for (i, m) in members.iter().enumerate() {
-            if matches!(
-                &*m.ty.ty,
-                CType::Array {
-                    len: ArrayLen::Unknown,
-                    ..
-                }
-            ) {
-                if is_union {
-                    return Err(err(spans[i], "flexible array member in a union"));
-                }
-                if i != last {
-                    return Err(err(spans[i], "flexible array member not at end of struct"));
-                }
-                if i == 0 {
-                    return Err(err(spans[i], "flexible array member in a struct with no named members"));
-                }
-            }
-        }
-        // Duplicate member names, anonymous members included.
-        let mut seen = rustc_hash::FxHashSet::default();
-        for (i, m) in members.iter().enumerate() {
-            let mut names = Vec::new();
-            self.member_names(m, &mut names);
-            for n in names {
-                if !seen.insert(n.clone()) {
-                    return Err(err(spans[i], format!("duplicate member '{n}'")));
-                }
-            }
-        }
-        let attrs = RecordAttrs {
-            is_union,
-            packed: rattrs.packed,
-            pack: self.pack,
-            aligned: rattrs.aligned,
-        };
-        self.types.complete_record(id, members, attrs).map_err(|e| match e {
-            super::super::types::TypeError::Layout(LayoutError::BitFieldTooWide { index }) => {
-                err(spans[index], "width of bit-field exceeds its type")
-            }
-            super::super::types::TypeError::Layout(LayoutError::BadAlignment { index }) => err(
-                index.map(|i| spans[i]).unwrap_or(span),
-                "requested alignment is not a power of 2",
-            ),
-            _ => err(span, "type is too large"),
-        })?;
-        if rattrs.transparent_union && is_union {
-            self.transparent_unions.push(id);
-        }
-        Ok(())
-    }
-
-    fn member_names(&self, m: &Member, out: &mut Vec<Arc<str>>) {
-        match &m.name {
-            Some(n) => out.push(n.clone()),
-            None if m.bit_width.is_none() => {
-                if let CType::Record(id) = &*m.ty.ty {
-                    for sub in &self.types.records[id.0 as usize].members {
-                        self.member_names(sub, out);
-                    }
-                }
-            }
-            None => {}
-        }
-    }
-
-    /// The width of a bit-field (6.7.2.1p4): an integer constant expression,
-    /// no larger than the type, zero only for unnamed bit-fields.
-    fn bit_width(&mut self, w: &ast::Expr, t: &QualType, named: bool, what: &str) -> PResult<u32> {
-        let Some(k) = ty::int_kind(&t.ty, &self.types) else {
-            return Err(err(w.span, format!("bit-field '{what}' has invalid type")));
-        };
-        let v = self.const_int(w)?;
-        if v < 0 {
-            return Err(err(w.span, format!("negative width in bit-field '{what}'")));
-        }
-        let max = if k == IntKind::Bool { 1 } else { k.size() * 8 };
-        if v as u128 > max as u128 {
-            return Err(err(w.span, format!("width of '{what}' exceeds its type")));
-        }
-        if v == 0 && named {
-            return Err(err(w.span, format!("zero width for bit-field '{what}'")));
-        }
-        Ok(v as u32)
-    }
-
-    /// An enum specifier (6.7.2.2): enumerators are integer constant
-    /// expressions, each one more than the previous by default.
-    fn enum_spec(&mut self, s: &EnumSpec, forward: bool) -> PResult<EnumId> {
-        let Some(list) = &s.enumerators else {
-            let Some(tag) = &s.tag else {
-                return Err(err(s.span, "expected '{' or tag name after 'enum'"));
-            };
-            let found = if forward {
-                self.scopes.lookup_tag_current(tag)
-            } else {
-                self.scopes.lookup_tag(tag)
-            };
-            return match found {
-                Some(Tag::Enum(id)) => Ok(id),
-                Some(Tag::Record(_)) => Err(err(s.span, format!("'{tag}' defined as wrong kind of tag"))),
-                None => {
-                    let id = self.types.new_enum(Some(tag.clone()));
-                    self.scopes.declare_tag(tag.clone(), Tag::Enum(id));
-                    Ok(id)
-                }
-            };
-        };
-        let id = match &s.tag {
-            Some(tag) => match self.scopes.lookup_tag_current(tag) {
-                Some(Tag::Enum(id)) if !self.types.enums[id.0 as usize].complete => id,
-                Some(Tag::Enum(_)) => return Err(err(s.span, format!("redefinition of 'enum {tag}'"))),
-                Some(Tag::Record(_)) => return Err(err(s.span, format!("'{tag}' defined as wrong kind of tag"))),
-                None => {
-                    let id = self.types.new_enum(Some(tag.clone()));
-                    self.scopes.declare_tag(tag.clone(), Tag::Enum(id));
-                    id
-                }
-            },
-            None => self.types.new_enum(None),
-        };
-        let mut values = Vec::with_capacity(list.len());
-        let mut next: i128 = 0;
-        for e in list {
-            let v = match &e.value {
-                Some(x) => self.const_int(x)?,
-                None => next,
-            };
-            if v < i64::MIN as i128 || v > u64::MAX as i128 {
-                return Err(err(e.span, format!("enumerator value for '{}' is too large", e.name)));
-            }
-            if self.scopes.lookup_current(&e.name).is_some() {
-                return Err(err(e.span, format!("redeclaration of '{}'", e.name)));
-            }
-            let ty = if v >= i32::MIN as i128 && v <= i32::MAX as i128 {
-                ty::int()
-            } else if v >= 0 && v <= u32::MAX as i128 {
-                ty::int_ty(IntKind::UInt)
-            } else if v >= i64::MIN as i128 && v <= i64::MAX as i128 {
-                ty::long()
-            } else {
-                ty::int_ty(IntKind::ULong)
-            };
-            self.scopes
-                .declare(e.name.clone(), Ordinary::EnumConst { value: v, ty });
-            values.push(v);
-            next = v + 1;
-        }
-        self.types.complete_enum(id, &values);
-        let mut attrs = Attrs::default();
-        self.collect_attrs(&s.attrs, &mut attrs)?;
-        if attrs.packed {
-            // The smallest integer type that holds every value (gcc's packed enums).
-            let min = values.iter().copied().min().unwrap_or(0);
-            let max = values.iter().copied().max().unwrap_or(0);
-            let k = if min >= 0 {
-                [IntKind::UChar, IntKind::UShort, IntKind::UInt, IntKind::ULong]
-                    .into_iter()
-                    .find(|k| max < 1i128 << (k.size() * 8))
-                    .unwrap_or(IntKind::ULong)
-            } else {
-                [IntKind::SChar, IntKind::Short, IntKind::Int, IntKind::Long]
-                    .into_iter()
-                    .find(|k| min >= -(1i128 << (k.size() * 8 - 1)) && max < 1i128 << (k.size() * 8 - 1))
-                    .unwrap_or(IntKind::Long)
-            };
-            self.types.enums[id.0 as usize].underlying = k;
-        }
-        Ok(id)
     }
 
     /// Reads a local of type `t` (used for hidden locals).

@@ -6,7 +6,8 @@
 //!   and pointer types, SSE for `float`/`double`); an aggregate larger than
 //!   two eightbytes, one with a field at an offset that is not a multiple of
 //!   its alignment, or one containing `long double` (X87) is MEMORY in every
-//!   eightbyte.
+//!   eightbyte, except a lone `long double` (X87, X87UP), which is
+//!   `[mem, none]`: memory as an argument, `st(0)` as a return value.
 //! * AArch64, AAPCS64 5.9.5: a homogeneous floating-point aggregate is made
 //!   of one to four members of one floating type (unions: every member an
 //!   HFA of that type, the count is the largest), with no other data and no
@@ -158,6 +159,20 @@ impl Types<'_> {
         let (leaves, facts) = self.leaves(t);
         if facts.unaligned {
             return memory;
+        }
+        // A single `long double` (X87, X87UP; several union members at offset
+        // 0 count as one): `[mem, none]`, returned in st(0) (docs/abi.md).
+        let lone_long_double = |l: &Leaf| {
+            matches!(
+                l,
+                Leaf::Float {
+                    kind: FloatKind::LongDouble,
+                    offset: 0
+                }
+            )
+        };
+        if size == 16 && !leaves.is_empty() && leaves.iter().all(lone_long_double) {
+            return vec![Memory, NoClass];
         }
         let mut classes = vec![NoClass; n];
         let mut merge = |from: u64, bytes: u64, c: EightbyteClass| {

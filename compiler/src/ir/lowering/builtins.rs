@@ -207,25 +207,6 @@ impl FnLower<'_, '_> {
                 Ok(RValue::Void)
             }
             Builtin::AtomicCompareExchange => self.compare_exchange(e, args),
-            Builtin::SyncValCompareAndSwap | Builtin::SyncBoolCompareAndSwap => {
-                let ty = self.pointee(e, args, 0)?;
-                let p = self.arg_ptr(e, args, 0)?;
-                let old = self.atomic_value(e, args, 1, ty)?;
-                let new = self.atomic_value(e, args, 2, ty)?;
-                let want_bool = b == Builtin::SyncBoolCompareAndSwap;
-                let dest = self.b.value();
-                self.b.emit(Instruction::AtomicCmpxchg {
-                    dest,
-                    ptr: p,
-                    expected: old,
-                    desired: new,
-                    success_ordering: AtomicOrdering::SeqCst,
-                    failure_ordering: AtomicOrdering::SeqCst,
-                    ty,
-                    returns_bool: want_bool,
-                });
-                self.result_as(dest.into(), if want_bool { IrType::I8 } else { ty }, e)
-            }
             _ => self.atomic_rmw(e, b, args),
         }
     }

@@ -36,6 +36,7 @@ mod convert;
 mod expr;
 mod function;
 mod init;
+mod packed;
 mod place;
 mod repr;
 mod static_data;
@@ -104,13 +105,18 @@ pub(crate) struct ModuleCx<'p> {
     pub static_labels: FxHashMap<(GlobalId, LabelId), BlockId>,
     /// Library functions lowering itself calls (`memset`, `abort`).
     pub runtime_calls: Vec<(&'static str, IrType, Vec<IrType>)>,
+    /// Pointee types whose dereferences may be misaligned (packed records).
+    pub unaligned: packed::UnalignedPointees,
 }
 
 impl<'p> ModuleCx<'p> {
     fn new(program: &'p Program) -> ModuleCx<'p> {
+        let types = Types::new(program);
+        let unaligned = packed::UnalignedPointees::analyze(program, &types);
         ModuleCx {
             program,
-            types: Types::new(program),
+            types,
+            unaligned,
             next_block: 0,
             used: FxHashSet::default(),
             defined: FxHashSet::default(),

@@ -40,6 +40,13 @@ pub(super) struct Place {
 /// bytes: `offset` is where sema put the unit. Returns the unit's offset, the
 /// field relative to it, and, when no whole unit fits, how many bytes exist.
 pub(super) fn fit_bitfield(offset: u64, bf: BitField, container: u64) -> (u64, BitField, Option<u8>) {
+    if !bf.unit_size.is_power_of_two() {
+        // An exact unit of 3, 5, 6 or 7 bytes: a wider integer of which
+        // only `unit_size` bytes exist.
+        let n = bf.unit_size.next_power_of_two().min(16);
+        let unit = BitField { unit_size: n, ..bf };
+        return (offset, unit, Some(bf.unit_size.min(n)));
+    }
     if offset + bf.unit_size as u64 <= container || container == 0 {
         return (offset, bf, None);
     }
@@ -111,6 +118,7 @@ impl FnLower<'_, '_> {
                 let addr = self.b.as_value(ptr);
                 let align = match &*e.ty.ty {
                     CType::Function { .. } | CType::Void => 1,
+                    t if self.cx.unaligned.contains(t) => 1,
                     t => self.cx.types.align_of(t),
                 };
                 Ok(plain(addr, align))
@@ -340,5 +348,32 @@ trait NotBits {
 impl NotBits for IrConst {
     fn not_bits(self, ty: IrType) -> IrConst {
         IrConst::from_bits(!self.bits_as(ty), ty)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bf(unit_size: u8, bit_offset: u32, width: u32) -> BitField {
+        BitField {
+            unit_size,
+            bit_offset,
+            width,
+        }
+    }
+
+    #[test]
+    fn units_stay_inside_their_container() {
+        // Fits: unchanged.
+        assert_eq!(fit_bitfield(4, bf(4, 3, 7), 8), (4, bf(4, 3, 7), None));
+        // A 16-byte unit at 0 of a 9-byte packed record, field at bits 53..68:
+        // moved to the 4 bytes 5..9.
+        assert_eq!(fit_bitfield(0, bf(16, 53, 15), 9), (5, bf(4, 13, 15), None));
+        // A 3-byte record whose 20-bit field needs 4 bytes: only 3 exist.
+        assert_eq!(fit_bitfield(0, bf(4, 0, 20), 3), (0, bf(4, 0, 20), Some(3)));
+        // Sema's exact odd-sized units.
+        assert_eq!(fit_bitfield(2, bf(3, 1, 20), 5), (2, bf(4, 1, 20), Some(3)));
+        assert_eq!(fit_bitfield(0, bf(7, 0, 50), 7), (0, bf(8, 0, 50), Some(7)));
     }
 }

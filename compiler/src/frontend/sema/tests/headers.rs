@@ -65,14 +65,25 @@ fn glibc_headers_analyze_for_every_target() {
 
 /// Preprocesses, parses and analyzes a file; the rendered error on failure.
 pub(crate) fn analyze_file(path: &std::path::Path, t: Target, include: &[&str]) -> Result<usize, String> {
+    analyze_file_timed(path, t, include).map(|(n, _, _)| n)
+}
+
+/// Like `analyze_file`, also giving the time of preprocess + parse and of analysis.
+fn analyze_file_timed(
+    path: &std::path::Path,
+    t: Target,
+    include: &[&str],
+) -> Result<(usize, std::time::Duration, std::time::Duration), String> {
     let mut o = PreprocessOptions::new(t);
     for i in include {
         o.include_dirs.push((*i).into());
     }
     let mut sm = SourceMap::new();
+    let start = std::time::Instant::now();
     let (tu, _) = crate::frontend::parse(&mut sm, path, &o).map_err(|d| d.render(&sm))?;
+    let parsed = start.elapsed();
     let (p, _) = crate::frontend::sema::analyze(&tu, t).map_err(|d| d.render(&sm))?;
-    Ok(p.functions.len())
+    Ok((p.functions.len(), parsed, start.elapsed() - parsed))
 }
 
 /// A sample of Csmith programs (the full 1..300 sweep is `scripts/csmith-frontend.sh`).
@@ -146,21 +157,27 @@ fn csmith_sema_sweep() {
         if !target_available(t) {
             continue;
         }
-        let start = std::time::Instant::now();
+        let (mut parse, mut sema) = (std::time::Duration::ZERO, std::time::Duration::ZERO);
         for seed in lo..=hi {
             let path = dir.join(format!("csmith_{seed}.c"));
             if !path.exists() {
                 continue;
             }
             count += 1;
-            if let Err(e) = analyze_file(&path, t, &["/usr/include/csmith"]) {
-                failures.push(format!("seed {seed} {}: {e}", t.name()));
+            match analyze_file_timed(&path, t, &["/usr/include/csmith"]) {
+                Ok((_, p, s)) => {
+                    parse += p;
+                    sema += s;
+                }
+                Err(e) => failures.push(format!("seed {seed} {}: {e}", t.name())),
             }
         }
         println!(
-            "{}: preprocess+parse+analyze {:.2}s",
+            "{}: preprocess+parse {:.2}s, analyze {:.2}s, total {:.2}s",
             t.name(),
-            start.elapsed().as_secs_f64()
+            parse.as_secs_f64(),
+            sema.as_secs_f64(),
+            (parse + sema).as_secs_f64()
         );
     }
     for f in &failures {
@@ -168,4 +185,43 @@ fn csmith_sema_sweep() {
     }
     println!("{count} program/target combinations, {} failures", failures.len());
     assert!(failures.is_empty());
+}
+
+/// Ad-hoc: time of each phase on a tiny program (fuzzing throughput).
+/// `cargo test --release -p phicc --lib tiny_program_phase_times -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn tiny_program_phase_times() {
+    let src = b"int f(int x) { return x + 1; }";
+    let n = 300;
+    let (mut pp, mut parse, mut sema) = (
+        std::time::Duration::ZERO,
+        std::time::Duration::ZERO,
+        std::time::Duration::ZERO,
+    );
+    for _ in 0..n {
+        let mut sm = SourceMap::new();
+        let t0 = std::time::Instant::now();
+        let p = crate::frontend::preprocess::preprocess_source(
+            &mut sm,
+            "t.c",
+            src.to_vec(),
+            &PreprocessOptions::new(Target::X86_64),
+        )
+        .unwrap();
+        let t1 = std::time::Instant::now();
+        let tu = crate::frontend::parse_tokens(p.tokens, Target::X86_64).unwrap();
+        let t2 = std::time::Instant::now();
+        crate::frontend::sema::analyze(&tu, Target::X86_64).unwrap();
+        let t3 = std::time::Instant::now();
+        pp += t1 - t0;
+        parse += t2 - t1;
+        sema += t3 - t2;
+    }
+    println!(
+        "per run: preprocess {:?}, parse {:?}, analyze {:?}",
+        pp / n,
+        parse / n,
+        sema / n
+    );
 }

@@ -4,4 +4,11 @@
 
 mod support;
 
+mod exprs;
+mod folding;
 mod headers;
+mod inits;
+mod invariants;
+mod robust;
+mod stmts;
+mod types;

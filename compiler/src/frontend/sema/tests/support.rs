@@ -116,12 +116,15 @@ pub(crate) fn init_bytes(init: &StaticInit) -> Vec<Option<u8>> {
                 }
             }
             StaticValue::Float { kind, value } => {
-                let bytes: Vec<u8> = match kind {
-                    crate::frontend::types::FloatKind::Float => (*value as f32).to_le_bytes().to_vec(),
-                    _ => value.to_le_bytes().to_vec(),
+                use crate::frontend::types::FloatKind;
+                let bytes: Vec<Option<u8>> = match kind {
+                    FloatKind::Float => (*value as f32).to_le_bytes().iter().map(|&b| Some(b)).collect(),
+                    FloatKind::Double => value.to_le_bytes().iter().map(|&b| Some(b)).collect(),
+                    // The encoding of long double is the backend's business.
+                    _ => vec![None; 16],
                 };
                 for (i, x) in bytes.iter().enumerate() {
-                    out[at + i] = Some(*x);
+                    out[at + i] = *x;
                 }
             }
             StaticValue::Addr { .. } | StaticValue::LabelDiff { .. } => {
@@ -229,4 +232,117 @@ pub(crate) fn tempdir(tag: &str) -> std::path::PathBuf {
     ));
     std::fs::create_dir_all(&d).unwrap();
     d
+}
+
+/// A compact S-expression of a typed expression, for assertions:
+/// `(Add:int (Load x) 1:int)`. Locals print by name, globals as `@name`,
+/// casts as their kind, types after a colon where they matter.
+pub(crate) fn sexp(p: &Program, f: Option<&Function>, e: &Expr) -> String {
+    let t = |e: &Expr| crate::frontend::sema::ty::type_name(&e.ty, &p.types);
+    let s = |x: &Expr| sexp(p, f, x);
+    match &e.kind {
+        ExprKind::Local(id) => f
+            .map(|f| f.locals[id.0 as usize].name.to_string())
+            .unwrap_or_else(|| format!("local{}", id.0)),
+        ExprKind::Global(id) => format!("@{}", p.globals[id.0 as usize].name),
+        ExprKind::Deref(x) => format!("(Deref {})", s(x)),
+        ExprKind::Member { base, offset, bitfield } => match bitfield {
+            Some(bf) => format!(
+                "(Member {} +{offset} bf{}:{}:{})",
+                s(base),
+                bf.unit_size,
+                bf.bit_offset,
+                bf.width
+            ),
+            None => format!("(Member {} +{offset})", s(base)),
+        },
+        ExprKind::Str(id) => format!("str{}", id.0),
+        ExprKind::CompoundLiteral { .. } => "(CompoundLiteral)".into(),
+        ExprKind::Load(x) => format!("(Load {})", s(x)),
+        ExprKind::ArrayDecay(x) => format!("(ArrayDecay {})", s(x)),
+        ExprKind::FuncDecay(x) => format!("(FuncDecay {})", s(x)),
+        ExprKind::Cast(k, x) => format!("({k:?}:{} {})", t(e), s(x)),
+        ExprKind::Int(v) => format!("{v}:{}", t(e)),
+        ExprKind::Float(v) => format!("{v}:{}", t(e)),
+        ExprKind::AddrOf(x) => format!("(AddrOf {})", s(x)),
+        ExprKind::Unary(op, x) => format!("({op:?}:{} {})", t(e), s(x)),
+        ExprKind::Binary(op, a, b) => format!("({op:?}:{} {} {})", t(e), s(a), s(b)),
+        ExprKind::PtrAdd { ptr, index, elem_size } => format!("(PtrAdd*{elem_size} {} {})", s(ptr), s(index)),
+        ExprKind::PtrDiff { lhs, rhs, elem_size } => format!("(PtrDiff/{elem_size} {} {})", s(lhs), s(rhs)),
+        ExprKind::LogAnd(a, b) => format!("(LogAnd {} {})", s(a), s(b)),
+        ExprKind::LogOr(a, b) => format!("(LogOr {} {})", s(a), s(b)),
+        ExprKind::Cond(c, a, b) => format!("(Cond:{} {} {} {})", t(e), s(c), s(a), s(b)),
+        ExprKind::Comma(a, b) => format!("(Comma {} {})", s(a), s(b)),
+        ExprKind::Assign { lhs, rhs } => format!("(Assign:{} {} {})", t(e), s(lhs), s(rhs)),
+        ExprKind::CompoundAssign {
+            op,
+            lhs,
+            rhs,
+            op_ty,
+            ptr_elem_size,
+        } => format!(
+            "(CompoundAssign {op:?} in {}{} {} {})",
+            crate::frontend::sema::ty::type_name(op_ty, &p.types),
+            ptr_elem_size.map(|n| format!(" *{n}")).unwrap_or_default(),
+            s(lhs),
+            s(rhs)
+        ),
+        ExprKind::IncDec {
+            lhs,
+            is_prefix,
+            delta,
+            ptr_elem_size,
+        } => format!(
+            "({}{delta:+}{} {})",
+            if *is_prefix { "Pre" } else { "Post" },
+            ptr_elem_size.map(|n| format!("*{n}")).unwrap_or_default(),
+            s(lhs)
+        ),
+        ExprKind::Call { callee, args, .. } => {
+            let mut out = format!("(Call:{} {}", t(e), s(callee));
+            for a in args {
+                out.push(' ');
+                out.push_str(&s(a));
+            }
+            out.push(')');
+            out
+        }
+        ExprKind::Builtin(b, args) => {
+            let mut out = format!("({b:?}:{}", t(e));
+            for a in args {
+                out.push(' ');
+                out.push_str(&s(a));
+            }
+            out.push(')');
+            out
+        }
+        ExprKind::VaArg(x) => format!("(VaArg:{} {})", t(e), s(x)),
+        ExprKind::StmtExpr { body, result } => format!(
+            "(StmtExpr:{} {} stmts{})",
+            t(e),
+            body.len(),
+            result.as_ref().map(|r| format!(" {}", s(r))).unwrap_or_default()
+        ),
+        ExprKind::LabelAddr(l) => format!("(LabelAddr {})", l.0),
+    }
+}
+
+/// The S-expression of the value `name` returns (see `returned`).
+pub(crate) fn ret_sexp(p: &Program, name: &str) -> String {
+    sexp(p, Some(func(p, name)), returned(p, name))
+}
+
+/// S-expressions of the expression statements of a function, in order.
+pub(crate) fn expr_stmts(p: &Program, name: &str) -> Vec<String> {
+    fn walk<'a>(s: &'a Stmt, out: &mut Vec<&'a Expr>) {
+        match &s.kind {
+            StmtKind::Expr(e) => out.push(e),
+            StmtKind::Block(v) => v.iter().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    let f = func(p, name);
+    let mut es = Vec::new();
+    walk(&f.body, &mut es);
+    es.into_iter().map(|e| sexp(p, Some(f), e)).collect()
 }

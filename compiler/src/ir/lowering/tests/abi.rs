@@ -50,8 +50,17 @@ fn sysv_eightbyte_classes() {
     assert_eq!(x86(&[("a", int(), Some(3)), ("d", double(), None)]), vec![Integer, Sse]);
     // Larger than two eightbytes: MEMORY.
     assert_eq!(x86(&[("c", array(char_(), 24), None)]), vec![Memory; 3]);
-    // X87 class (long double): MEMORY as docs/abi.md fixes.
-    assert_eq!(x86(&[("x", ldouble(), None)]), vec![Memory; 2]);
+    // A lone long double (X87, X87UP) is [mem, none] (returned in st(0),
+    // docs/abi.md); long double with anything else is MEMORY.
+    assert_eq!(x86(&[("x", ldouble(), None)]), vec![Memory, NoClass]);
+    assert_eq!(x86(&[("x", ldouble(), None), ("i", int(), None)]), vec![Memory; 4]);
+    let lu = classify(
+        Target::X86_64,
+        true,
+        false,
+        &s(&[("x", ldouble(), None), ("i", int(), None)]),
+    );
+    assert_eq!(lu.classes, vec![Memory; 2]);
     // A union merges its members at offset 0.
     let u = classify(
         Target::X86_64,

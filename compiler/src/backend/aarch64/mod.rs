@@ -1,0 +1,553 @@
+//! The AArch64 backend: IR to GNU as for `aarch64-linux-gnu` under AAPCS64
+//! (docs/abi.md is the contract with the lowering).
+//!
+//! Code generation is deliberately simple and correct first, like the
+//! x86-64 backend: every value lives in its frame slot
+//! ([`crate::backend::frame`]); each instruction loads its operands into
+//! temporaries (`x9..x15`, `v16..v19`), computes, and stores the result. No
+//! value is kept in a register across instructions, so calls, inline asm
+//! and `asm goto` edges need no register bookkeeping. `x16` is the pointer
+//! temporary and `x17` materializes large immediates and far offsets
+//! ([`regs`]).
+//!
+//! The frame: on entry `sp` drops by `16 + locals` at once, the frame record
+//! (`x29`, `x30`) is stored at the new `sp` and `x29` points at it, so that
+//! the locals area ([`FrameLayout`]) sits just above the record at
+//! positive offsets (`[x29, #16 + off]`), reachable with scaled 12-bit
+//! displacements. The incoming stack arguments start at `x29 + 16 + locals`
+//! (the caller's `sp`). The body may move `sp` (dynamic allocas, a call's
+//! outgoing area pushed just for the call); `x29` never moves. The locals
+//! area holds, in order, the `alloca` objects (zeroed in the prologue, as
+//! the interpreter's allocas are), the value slots, then the areas reserved
+//! here: parameter homes, the register save areas of a variadic function,
+//! scratch, the second return register, callee-saved registers an inline asm
+//! uses.
+//!
+//! Files: `abi` (argument classification), `calls` (prologue, calls,
+//! returns), `moves` (immediates, addressing, value moves), `branches`
+//! (conditions, `switch`), `ops` (integer and floating-point arithmetic,
+//! comparisons, conversions), `wide` (`__int128` and binary128 `long
+//! double` through libgcc), `memory` (loads, stores, atomics, stack),
+//! `varargs` (`va_start`/`va_arg`), `inline_asm`, `regs`.
+
+pub mod abi;
+mod branches;
+mod calls;
+mod inline_asm;
+mod memory;
+mod moves;
+mod ops;
+pub mod regs;
+mod varargs;
+mod wide;
+
+use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
+use super::{
+    block_label, walk_blocks, BackendError, FunctionEmitter, LongDoubleFormat, ModuleContext, TargetDesc, TargetIsa,
+};
+use crate::frontend::target::Target;
+use crate::ir::instruction::{BlockId, Instruction, Terminator, Value};
+use crate::ir::module::IrFunction;
+use crate::ir::types::IrType;
+use abi::{ArgLoc, CallLayout};
+use regs::{Mem, Vr, Xr, FP};
+use rustc_hash::FxHashMap;
+use std::fmt::Write as _;
+
+/// Writes one line of assembly to the emitter's output.
+macro_rules! emit {
+    ($e:expr, $($arg:tt)*) => {{
+        let _ = writeln!($e.out, $($arg)*);
+    }};
+}
+pub(crate) use emit;
+
+/// The AArch64 target.
+pub struct Aarch64;
+
+pub static AARCH64_DESC: TargetDesc = TargetDesc {
+    target: Target::Aarch64,
+    int_arg_regs: &["x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7"],
+    float_arg_regs: &["v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7"],
+    int_ret_regs: &["x0", "x1"],
+    float_ret_regs: &["v0", "v1", "v2", "v3"],
+    callee_saved: &[
+        "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "x30", "d8", "d9", "d10", "d11",
+        "d12", "d13", "d14", "d15",
+    ],
+    stack_align: 16,
+    long_double: LongDoubleFormat::Binary128,
+    comment: "//",
+    type_prefix: '%',
+    asm_dialects: false,
+};
+
+/// Functions longer than this many lines of assembly are emitted again with
+/// conditional branches that reach anywhere (`b.cond` reaches only 1 MiB).
+const FAR_BRANCH_LINES: usize = 150_000;
+
+impl TargetIsa for Aarch64 {
+    fn desc(&self) -> &'static TargetDesc {
+        &AARCH64_DESC
+    }
+
+    fn emit_function(&self, cx: &mut ModuleContext<'_>, f: &IrFunction, out: &mut String) -> Result<(), BackendError> {
+        let mut body = String::new();
+        {
+            let mut e = FnEmitter::new(cx, f, &mut body, false)?;
+            walk_blocks(f, &mut e)?;
+        }
+        if body.lines().count() > FAR_BRANCH_LINES {
+            body.clear();
+            let mut e = FnEmitter::new(cx, f, &mut body, true)?;
+            walk_blocks(f, &mut e)?;
+        }
+        out.push_str(&body);
+        Ok(())
+    }
+}
+
+/// Where a parameter's value (or, for a struct, its copy) is kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ParamHome {
+    /// Not passed (an empty struct).
+    None,
+    /// A scalar saved from its register(s) into this locals-area slot.
+    Slot(u32),
+    /// A scalar in the caller's stack area, at this offset from its `sp`.
+    Incoming(u32),
+    /// A struct copied from registers into this locals-area buffer (the value is its address).
+    Buffer(u32),
+    /// A struct in the caller's stack area (the value is its address).
+    IncomingAddr(u32),
+    /// A struct passed by reference: the pointer was saved in this slot.
+    RefSlot(u32),
+    /// A struct passed by reference: the pointer is in the caller's stack area.
+    RefIncoming(u32),
+}
+
+/// Which second return register a call's result is read from afterwards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SecondReturn {
+    F32,
+    F64,
+    F128,
+}
+
+/// The state of one function being emitted.
+pub(crate) struct FnEmitter<'a, 'm> {
+    cx: &'a mut ModuleContext<'m>,
+    f: &'a IrFunction,
+    out: &'a mut String,
+    types: ValueTypes,
+    layout: FrameLayout,
+    /// The function's own parameter layout.
+    own: CallLayout,
+    params: Vec<ParamHome>,
+    /// General and vector register save areas of a variadic function (64 + 128 bytes).
+    save_area: Option<u32>,
+    /// 32 bytes of scratch.
+    scratch: u32,
+    /// 16 bytes for the second return value (`setret*second`, `getret*second`).
+    ret2: u32,
+    /// Callee-saved registers an inline asm uses, with their save slots.
+    saved_x: Vec<(Xr, u32)>,
+    saved_v: Vec<(Vr, u32)>,
+    /// Calls followed by a `getret*second`, by (block index, instruction index).
+    second_returns: FxHashMap<(usize, usize), SecondReturn>,
+    /// The second return register this function sets (`setret*second`).
+    sets_second: Option<SecondReturn>,
+    /// Conditional branches go through an unconditional `b`.
+    far_branches: bool,
+    block_index: usize,
+    inst_index: usize,
+}
+
+impl<'a, 'm> FnEmitter<'a, 'm> {
+    fn new(
+        cx: &'a mut ModuleContext<'m>,
+        f: &'a IrFunction,
+        out: &'a mut String,
+        far_branches: bool,
+    ) -> Result<Self, BackendError> {
+        let types = ValueTypes::compute(f);
+        let mut layout = FrameLayout::compute(f, &types)?;
+        abi::check_hfas(f.params.iter().map(|p| &p.aarch64_hfa)).map_err(|m| BackendError::in_function(&f.name, m))?;
+        let own = abi::layout_of_function(f);
+        let mut params = Vec::with_capacity(f.params.len());
+        for (i, loc) in own.args.iter().enumerate() {
+            let p = &f.params[i];
+            let is_struct = p.struct_size.is_some() && !(f.uses_sret && i == 0);
+            let home = match *loc {
+                ArgLoc::Ignored if f.uses_sret && i == 0 => match own.ret {
+                    // The pointer arrives in x8.
+                    abi::RetLoc::Sret => ParamHome::Slot(layout.reserve(8, 8)),
+                    _ => {
+                        let size = p.struct_size.unwrap_or(0) as u32;
+                        ParamHome::Buffer(layout.reserve(size.div_ceil(16).max(1) * 16, 16))
+                    }
+                },
+                ArgLoc::Ignored => ParamHome::None,
+                ArgLoc::StructGprs { count, .. } => ParamHome::Buffer(layout.reserve(8 * count as u32, 16)),
+                ArgLoc::StructHfa { hfa, .. } => {
+                    ParamHome::Buffer(layout.reserve(abi::hfa_member_size(hfa) * hfa.count as u32, 16))
+                }
+                ArgLoc::StackStruct { offset, .. } => ParamHome::IncomingAddr(offset),
+                ArgLoc::Stack(offset) if !is_struct => ParamHome::Incoming(offset),
+                ArgLoc::Stack(offset) => ParamHome::IncomingAddr(offset),
+                ArgLoc::RefGpr { .. } => ParamHome::RefSlot(layout.reserve(8, 8)),
+                ArgLoc::RefStack { offset, .. } => ParamHome::RefIncoming(offset),
+                ArgLoc::Gpr(_) | ArgLoc::GprPair(_) | ArgLoc::Fpr(_) => {
+                    let s = slot_size(p.ty);
+                    ParamHome::Slot(layout.reserve(s, s))
+                }
+            };
+            params.push(home);
+        }
+        let save_area = f.is_variadic.then(|| layout.reserve(64 + 128, 16));
+        let scratch = layout.reserve(32, 16);
+        let ret2 = layout.reserve(16, 16);
+        let mut used_x: Vec<Xr> = Vec::new();
+        let mut used_v: Vec<Vr> = Vec::new();
+        let mut second_returns = FxHashMap::default();
+        let mut sets_second = None;
+        for (bi, b) in f.blocks.iter().enumerate() {
+            let mut last_call = None;
+            for (ii, inst) in b.instructions.iter().enumerate() {
+                match inst {
+                    Instruction::InlineAsm(asm) => {
+                        let (xs, vs) = inline_asm::callee_saved_used(asm, &types, &layout)
+                            .map_err(|m| BackendError::in_function(&f.name, format!("inline asm: {m}")))?;
+                        for x in xs {
+                            if !used_x.contains(&x) {
+                                used_x.push(x);
+                            }
+                        }
+                        for v in vs {
+                            if !used_v.contains(&v) {
+                                used_v.push(v);
+                            }
+                        }
+                    }
+                    Instruction::Call { .. } | Instruction::CallIndirect { .. } => last_call = Some((bi, ii)),
+                    Instruction::GetReturnF32Second { .. } => {
+                        if let Some(c) = last_call {
+                            second_returns.insert(c, SecondReturn::F32);
+                        }
+                    }
+                    Instruction::GetReturnF64Second { .. } => {
+                        if let Some(c) = last_call {
+                            second_returns.insert(c, SecondReturn::F64);
+                        }
+                    }
+                    Instruction::GetReturnF128Second { .. } => {
+                        if let Some(c) = last_call {
+                            second_returns.insert(c, SecondReturn::F128);
+                        }
+                    }
+                    Instruction::SetReturnF32Second { .. } => sets_second = Some(SecondReturn::F32),
+                    Instruction::SetReturnF64Second { .. } => sets_second = Some(SecondReturn::F64),
+                    Instruction::SetReturnF128Second { .. } => sets_second = Some(SecondReturn::F128),
+                    _ => {}
+                }
+            }
+        }
+        used_x.sort();
+        used_v.sort();
+        let saved_x = used_x.into_iter().map(|x| (x, layout.reserve(8, 8))).collect();
+        let saved_v = used_v.into_iter().map(|v| (v, layout.reserve(8, 8))).collect();
+        layout.finish();
+        if layout.size() > (1 << 30) {
+            return Err(BackendError::in_function(&f.name, "stack frame too large"));
+        }
+        Ok(FnEmitter {
+            cx,
+            f,
+            out,
+            types,
+            layout,
+            own,
+            params,
+            save_area,
+            scratch,
+            ret2,
+            saved_x,
+            saved_v,
+            second_returns,
+            sets_second,
+            far_branches,
+            block_index: 0,
+            inst_index: 0,
+        })
+    }
+
+    fn err(&self, message: impl Into<String>) -> BackendError {
+        BackendError::in_function(&self.f.name, message)
+    }
+
+    /// Bytes `sp` drops by in the prologue: the frame record and the locals area.
+    fn frame_size(&self) -> u32 {
+        16 + self.layout.size()
+    }
+
+    /// The memory operand of locals-area offset `off`.
+    fn area(&self, off: u32) -> Mem {
+        Mem::new(FP, 16 + off as i64)
+    }
+
+    /// The caller's stack argument area at offset `off`.
+    fn incoming(&self, off: u32) -> Mem {
+        Mem::new(FP, self.frame_size() as i64 + off as i64)
+    }
+
+    /// The slot of `v` (a value that is not an `alloca` address).
+    fn slot(&self, v: Value) -> Result<Mem, BackendError> {
+        match self.layout.home(v) {
+            Home::Slot(off) => Ok(self.area(off)),
+            Home::Alloca { .. } | Home::FrameAddr(_) | Home::SymbolAddr { .. } => {
+                Err(self.err(format!("{v} is an address computed where used, not a slot")))
+            }
+            Home::None => Err(self.err(format!("{v} is used but never defined"))),
+        }
+    }
+
+    fn param_home(&self, i: usize) -> Result<ParamHome, BackendError> {
+        self.params.get(i).copied().ok_or_else(|| {
+            self.err(format!(
+                "paramref {i} of a function with {} parameters",
+                self.params.len()
+            ))
+        })
+    }
+}
+
+impl FunctionEmitter for FnEmitter<'_, '_> {
+    fn prologue(&mut self) -> Result<(), BackendError> {
+        self.emit_prologue()
+    }
+
+    fn block_start(&mut self, label: BlockId) {
+        emit!(self, ".LBB{}:", label.0);
+        self.inst_index = 0;
+    }
+
+    fn instruction(&mut self, inst: &Instruction) -> Result<(), BackendError> {
+        use Instruction::*;
+        match inst {
+            Alloca { .. } => {}
+            DynAlloca { dest, size, align } => self.dyn_alloca(*dest, size, *align)?,
+            Load { dest, ptr, ty, .. } => self.load_inst(*dest, *ptr, *ty)?,
+            Store { val, ptr, ty, .. } => self.store_inst(val, *ptr, *ty)?,
+            Memcpy { dest, src, size } => self.memcpy(*dest, *src, *size)?,
+            GetElementPtr { dest, base, offset, .. } => self.gep(*dest, *base, offset)?,
+            GlobalAddr { dest, name } => self.global_addr(*dest, name)?,
+            StackSave { dest } => {
+                emit!(self, "\tmov\tx9, sp");
+                self.store(Xr(9), IrType::Ptr, *dest)?;
+            }
+            StackRestore { ptr } => {
+                self.pointer_into(*ptr, Xr(9))?;
+                emit!(self, "\tmov\tsp, x9");
+            }
+            BinOp { dest, op, lhs, rhs, ty } => self.binop(*dest, *op, lhs, rhs, *ty)?,
+            UnaryOp { dest, op, src, ty } => self.unop(*dest, *op, src, *ty)?,
+            Cmp { dest, op, lhs, rhs, ty } => self.cmp(*dest, *op, lhs, rhs, *ty)?,
+            Cast {
+                dest,
+                src,
+                from_ty,
+                to_ty,
+            } => self.cast(*dest, src, *from_ty, *to_ty)?,
+            Copy { dest, src } => {
+                let ty = self.types.of(*dest);
+                let m = self.slot(*dest)?;
+                self.store_operand(src, ty, m)?;
+            }
+            Select {
+                dest,
+                cond,
+                true_val,
+                false_val,
+                ty,
+            } => self.select(*dest, cond, true_val, false_val, *ty)?,
+            Call { func, info } => self.call(Some(func), None, info)?,
+            CallIndirect { func_ptr, info } => self.call(None, Some(func_ptr), info)?,
+            VaStart { va_list_ptr } => self.va_start(*va_list_ptr)?,
+            VaEnd { .. } => {}
+            VaCopy { dest_ptr, src_ptr } => self.va_copy(*dest_ptr, *src_ptr)?,
+            VaArg {
+                dest,
+                va_list_ptr,
+                result_ty,
+            } => self.va_arg(*dest, *va_list_ptr, *result_ty)?,
+            VaArgStruct {
+                dest_ptr,
+                va_list_ptr,
+                size,
+                hfa,
+                ..
+            } => self.va_arg_struct(*dest_ptr, *va_list_ptr, *size, *hfa)?,
+            AtomicRmw {
+                dest, op, ptr, val, ty, ..
+            } => self.atomic_rmw(*dest, *op, *ptr, val, *ty)?,
+            AtomicCmpxchg {
+                dest,
+                ptr,
+                expected,
+                desired,
+                ty,
+                returns_bool,
+                ..
+            } => self.atomic_cmpxchg(*dest, *ptr, expected, desired, *ty, *returns_bool)?,
+            AtomicLoad {
+                dest,
+                ptr,
+                ordering,
+                ty,
+            } => self.atomic_load(*dest, *ptr, *ordering, *ty)?,
+            AtomicStore { ptr, val, ordering, ty } => self.atomic_store(*ptr, val, *ordering, *ty)?,
+            Fence { ordering } => self.fence(*ordering),
+            Phi { .. } => return Err(self.err("phi in the backend (phi elimination has not run)")),
+            ParamRef { dest, param_idx, ty } => self.param_ref(*dest, *param_idx, *ty)?,
+            GetReturnF64Second { dest } | GetReturnF32Second { dest } | GetReturnF128Second { dest } => {
+                let ty = self.types.of(*dest);
+                let src = self.area(self.ret2);
+                let m = self.slot(*dest)?;
+                self.copy_mem(src, m, if ty == IrType::F128 { 16 } else { 8 });
+            }
+            SetReturnF64Second { src } => {
+                let m = self.area(self.ret2);
+                self.store_operand(src, IrType::F64, m)?;
+            }
+            SetReturnF32Second { src } => {
+                let m = self.area(self.ret2);
+                self.store_operand(src, IrType::F32, m)?;
+            }
+            SetReturnF128Second { src } => {
+                let m = self.area(self.ret2);
+                self.store_operand(src, IrType::F128, m)?;
+            }
+            InlineAsm(asm) => self.inline_asm(asm)?,
+            Intrinsic { dest, op, args, .. } => self.intrinsic(*dest, *op, args)?,
+            LabelAddr { dest, label } => {
+                let l = block_label(*label);
+                emit!(self, "\tadrp\tx9, {l}");
+                emit!(self, "\tadd\tx9, x9, :lo12:{l}");
+                self.store(Xr(9), IrType::Ptr, *dest)?;
+            }
+        }
+        self.inst_index += 1;
+        Ok(())
+    }
+
+    fn terminator(&mut self, term: &Terminator, next: Option<BlockId>) -> Result<(), BackendError> {
+        match term {
+            Terminator::Return(val) => self.emit_return(val.as_ref())?,
+            Terminator::Branch(b) => {
+                if next != Some(*b) {
+                    emit!(self, "\tb\t{}", block_label(*b));
+                }
+            }
+            Terminator::CondBranch {
+                cond,
+                true_label,
+                false_label,
+            } => match self.load_cond(cond)? {
+                Some(taken) => {
+                    let b = if taken { *true_label } else { *false_label };
+                    if next != Some(b) {
+                        emit!(self, "\tb\t{}", block_label(b));
+                    }
+                }
+                None => {
+                    emit!(self, "\tcmp\tx9, #0");
+                    if next == Some(*true_label) {
+                        self.branch_if("eq", &block_label(*false_label));
+                    } else {
+                        self.branch_if("ne", &block_label(*true_label));
+                        if next != Some(*false_label) {
+                            emit!(self, "\tb\t{}", block_label(*false_label));
+                        }
+                    }
+                }
+            },
+            Terminator::Switch {
+                val,
+                cases,
+                default,
+                ty,
+            } => self.switch(val, *ty, cases, *default)?,
+            Terminator::IndirectBranch { target, .. } => {
+                self.load_int(target, IrType::Ptr, false, Xr(9))?;
+                emit!(self, "\tbr\tx9");
+            }
+            Terminator::Unreachable => emit!(self, "\tbrk\t#1000"),
+        }
+        self.block_index += 1;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::text::parse_module;
+
+    fn asm_of(src: &str) -> String {
+        let m = parse_module(src).unwrap();
+        crate::backend::emit_assembly(&m, Target::Aarch64).unwrap()
+    }
+
+    #[test]
+    fn large_immediates_use_movz_movk_and_movn() {
+        let s = asm_of("define @f() -> i64 {\nbb0:\n  ret 81985529216486895i64\n}\n");
+        // 0x0123456789abcdef
+        assert!(s.contains("movz\tx0, #52719, lsl #0"), "{s}");
+        assert!(s.contains("movk\tx0, #291, lsl #48"), "{s}");
+        let s = asm_of("define @f() -> i64 {\nbb0:\n  ret -2i64\n}\n");
+        assert!(s.contains("movn\tx0, #1, lsl #0"), "{s}");
+    }
+
+    #[test]
+    fn far_frame_offsets_are_materialized() {
+        let s = asm_of(
+            "define @f() -> i32 {\nbb0:\n  %0 = alloca i8, size 70000, align 16\n  %1 = add i32 1i32, 2i32\n  ret %1\n}\n",
+        );
+        // The slot of %1 lies past the 70000-byte object: beyond a scaled 32-bit displacement.
+        assert!(s.contains("add\tx17, x29, x17"), "{s}");
+    }
+
+    #[test]
+    fn functions_past_the_reach_of_conditional_branches_use_far_branches() {
+        // A conditional branch over ~60 000 additions (well past b.cond's 1 MiB).
+        let mut src = String::from("define @f(i32) -> i32 {\nbb0:\n  %0 = paramref 0 i32\n  %1 = cmp eq i32 %0, 0i32\n  condbr %1, bb2, bb1\nbb1:\n");
+        for k in 2..60_000 {
+            let prev = if k == 2 { 0 } else { k - 1 };
+            let _ = writeln!(src, "  %{k} = add i32 %{prev}, 1i32");
+        }
+        src.push_str("  ret %59999\nbb2:\n  ret 0i32\n}\n");
+        let s = asm_of(&src);
+        // The conditional branch skips over an unconditional one.
+        assert!(
+            s.contains("\tb.eq\t.Ltmp") && s.contains("\tb\t.LBB2"),
+            "{}",
+            &s[..2000]
+        );
+        let small = asm_of("define @f(i32) -> i32 {\nbb0:\n  %0 = paramref 0 i32\n  %1 = cmp eq i32 %0, 0i32\n  condbr %1, bb2, bb1\nbb1:\n  ret 1i32\nbb2:\n  ret 0i32\n}\n");
+        assert!(small.contains("\tb.ne\t.LBB2") && !small.contains(".Ltmp"), "{small}");
+    }
+
+    #[test]
+    fn unsupported_ir_is_an_error_not_a_panic() {
+        let m = parse_module(
+            "define @f(ptr) -> i128 {\nbb0:\n  %0 = paramref 0 ptr\n  %1 = atomicload i128 %0, seqcst\n  ret %1\n}\n",
+        )
+        .unwrap();
+        let e = crate::backend::emit_assembly(&m, Target::Aarch64).unwrap_err();
+        assert!(e.message.contains("atomic"), "{e}");
+        // An HFA of more than four members is not an AAPCS64 HFA.
+        let m = parse_module("define @g(ptr size 40 align 8 hfa(f64, 5)) -> void {\nbb0:\n  ret\n}\n").unwrap();
+        let e = crate::backend::emit_assembly(&m, Target::Aarch64).unwrap_err();
+        assert!(e.message.contains("hfa(f64, 5)"), "{e}");
+    }
+}

@@ -1,0 +1,407 @@
+//! Value types and frame layout, shared by every target.
+//!
+//! The allocation strategy is the simplest correct one: every IR value lives
+//! in a stack slot of its own for the whole function (8 bytes, 16 for
+//! `i128`/`u128`/`f128`), and instructions move operands through scratch
+//! registers. Each `alloca` is a frame object of its size and alignment; the
+//! value an `alloca` defines has no slot, its address is computed when used.
+//!
+//! The layout is one *locals area* of `size` bytes (a multiple of 16) whose
+//! base is 16-byte aligned; every home is an offset into it. The target
+//! decides where the area sits relative to its frame pointer (x86-64: just
+//! below `%rbp`) and may reserve its own areas (register save area, saved
+//! callee-saved registers, parameter homes) with [`FrameLayout::reserve`]
+//! before [`FrameLayout::finish`]. Objects aligned to more than 16 bytes get
+//! `size + align - 16` bytes and are aligned at run time by the target.
+//!
+//! Addresses that are cheap to recompute get no slot (rematerialization): a
+//! value defined once, by `globaladdr` (`SymbolAddr`), or by a `gep` with a
+//! constant offset from such a value or from an `alloca` (`FrameAddr`,
+//! `SymbolAddr` plus the offset). The target computes them where they are
+//! used, typically folding them into the memory operand of a load or store
+//! (`-40(%rbp)`, `sym+8(%rip)`), and emits nothing for their definition.
+
+use super::BackendError;
+use crate::ir::instruction::{const_natural_type, Instruction, Operand, Value};
+use crate::ir::module::IrFunction;
+use crate::ir::types::IrType;
+use rustc_hash::FxHashMap;
+use std::rc::Rc;
+
+/// Where an IR value lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Home {
+    /// Not defined in the function.
+    None,
+    /// A stack slot holding the value, at this offset in the locals area.
+    Slot(u32),
+    /// The value is the address of an `alloca` object at this offset.
+    /// `align > 16` objects must be realigned at run time (the target rounds
+    /// the address up to `align`).
+    Alloca { offset: u32, align: u32 },
+    /// The value is the address at this offset of the locals area (inside
+    /// an `alloca` object of alignment at most 16); recomputed where used.
+    FrameAddr(i64),
+    /// The value is the address of symbol [`FrameLayout::symbol`]`(sym)`
+    /// plus `offset`; recomputed where used.
+    SymbolAddr { sym: u32, offset: i64 },
+}
+
+impl Home {
+    /// Whether the value is an address computed where it is used (no slot).
+    pub fn is_address(self) -> bool {
+        matches!(self, Home::Alloca { .. } | Home::FrameAddr(_) | Home::SymbolAddr { .. })
+    }
+}
+
+/// The type of every value of a function, indexed by value id.
+#[derive(Clone, Debug, Default)]
+pub struct ValueTypes {
+    types: Vec<IrType>,
+}
+
+impl ValueTypes {
+    /// Types from each value's definition: the instruction's result type, a
+    /// `copy` its source's (propagated along copy chains with a worklist,
+    /// since a copy may come before its source's definition in layout
+    /// order), an asm output its operand type. Values never defined are `Void`.
+    pub fn compute(f: &IrFunction) -> ValueTypes {
+        let n = (f.max_value_id() as usize + 1).max(f.next_value_id as usize);
+        let mut types = vec![IrType::Void; n];
+        // Copies of values, by source: `copies_of[src]` lists their dests.
+        let mut copies_of: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
+        for b in &f.blocks {
+            for inst in &b.instructions {
+                match inst {
+                    Instruction::InlineAsm(asm) => {
+                        for (i, o) in asm.outputs.iter().enumerate() {
+                            if o.is_def {
+                                set(&mut types, o.value, asm.output_type(i));
+                            }
+                        }
+                    }
+                    Instruction::Copy {
+                        dest,
+                        src: Operand::Value(s),
+                    } => copies_of.entry(*s).or_default().push(*dest),
+                    _ => {
+                        if let (Some(d), Some(t)) = (inst.dest(), inst.result_type()) {
+                            set(&mut types, d, t);
+                        }
+                    }
+                }
+            }
+        }
+        if !copies_of.is_empty() {
+            let mut work: Vec<Value> = copies_of
+                .keys()
+                .copied()
+                .filter(|v| types.get(v.0 as usize).is_some_and(|t| *t != IrType::Void))
+                .collect();
+            while let Some(src) = work.pop() {
+                let t = types[src.0 as usize];
+                if let Some(dests) = copies_of.remove(&src) {
+                    for d in dests {
+                        if types.get(d.0 as usize) == Some(&IrType::Void) || d.0 as usize >= types.len() {
+                            set(&mut types, d, t);
+                            work.push(d);
+                        }
+                    }
+                }
+            }
+        }
+        ValueTypes { types }
+    }
+
+    /// The type of `v` (`Void` when unknown).
+    pub fn of(&self, v: Value) -> IrType {
+        self.types.get(v.0 as usize).copied().unwrap_or(IrType::Void)
+    }
+
+    /// The type of an operand: a value's type, or a constant's natural type.
+    pub fn of_operand(&self, op: &Operand) -> IrType {
+        match op {
+            Operand::Value(v) => self.of(*v),
+            Operand::Const(c) => const_natural_type(c),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.types.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.types.is_empty()
+    }
+}
+
+fn set(types: &mut Vec<IrType>, v: Value, t: IrType) {
+    let i = v.0 as usize;
+    if i >= types.len() {
+        types.resize(i + 1, IrType::Void);
+    }
+    types[i] = t;
+}
+
+/// Size of the slot that holds a value of type `t`.
+pub fn slot_size(t: IrType) -> u32 {
+    if t.size() > 8 {
+        16
+    } else {
+        8
+    }
+}
+
+/// The homes of all values of a function and the size of its locals area.
+#[derive(Clone, Debug)]
+pub struct FrameLayout {
+    homes: Vec<Home>,
+    symbols: Vec<Rc<str>>,
+    /// Bytes used so far (the final size after `finish`).
+    size: u32,
+    /// Offset and size of the region holding `alloca` objects (zero-filled on entry).
+    pub alloca_region: (u32, u32),
+    finished: bool,
+}
+
+impl FrameLayout {
+    /// Lays out the allocas first (one contiguous region, so a prologue can
+    /// zero them at once, as the interpreter's zero-filled allocas require),
+    /// then one slot per defined non-alloca value.
+    pub fn compute(f: &IrFunction, types: &ValueTypes) -> Result<FrameLayout, BackendError> {
+        let mut layout = FrameLayout {
+            homes: vec![Home::None; types.len()],
+            symbols: Vec::new(),
+            size: 0,
+            alloca_region: (0, 0),
+            finished: false,
+        };
+        for b in &f.blocks {
+            for inst in &b.instructions {
+                if let Instruction::Alloca { dest, size, align, .. } = inst {
+                    let align = (*align).max(1);
+                    if !align.is_power_of_two() || align > 1 << 16 {
+                        return Err(BackendError::in_function(&f.name, format!("alloca alignment {align}")));
+                    }
+                    if *size > (1 << 30) {
+                        return Err(BackendError::in_function(
+                            &f.name,
+                            format!("alloca of {size} bytes is too large"),
+                        ));
+                    }
+                    let (bytes, a) = if align > 16 {
+                        (*size as u32 + align as u32 - 16, 16)
+                    } else {
+                        (*size as u32, align as u32)
+                    };
+                    let offset = layout.reserve(bytes.max(1), a);
+                    layout.set(
+                        *dest,
+                        Home::Alloca {
+                            offset,
+                            align: align as u32,
+                        },
+                    );
+                }
+            }
+        }
+        layout.size = round_up(layout.size, 16);
+        layout.alloca_region = (0, layout.size);
+        layout.rematerialize(f);
+        for b in &f.blocks {
+            for inst in &b.instructions {
+                if matches!(inst, Instruction::Alloca { .. }) {
+                    continue;
+                }
+                let mut err = None;
+                inst.for_each_def(|d| {
+                    if layout.home(d) != Home::None {
+                        return; // an address, or a copy defining a value again
+                    }
+                    let t = types.of(d);
+                    if t == IrType::Void {
+                        err = Some(format!("value {d} has no type"));
+                        return;
+                    }
+                    let s = slot_size(t);
+                    let off = layout.reserve(s, s);
+                    layout.set(d, Home::Slot(off));
+                });
+                if let Some(e) = err {
+                    return Err(BackendError::in_function(&f.name, e));
+                }
+            }
+        }
+        Ok(layout)
+    }
+
+    /// Gives `SymbolAddr`/`FrameAddr` homes to the addresses defined once
+    /// by `globaladdr` or by a constant-offset `gep` of an address (a few
+    /// rounds, since a `gep` may come before its base in layout order).
+    fn rematerialize(&mut self, f: &IrFunction) {
+        let mut defs: Vec<u8> = vec![0; self.homes.len()];
+        for b in &f.blocks {
+            for inst in &b.instructions {
+                inst.for_each_def(|d| {
+                    if let Some(c) = defs.get_mut(d.0 as usize) {
+                        *c = c.saturating_add(1);
+                    }
+                });
+            }
+        }
+        let once = |v: Value| defs.get(v.0 as usize) == Some(&1);
+        let mut interned: FxHashMap<&str, u32> = FxHashMap::default();
+        const LIMIT: i64 = 1 << 30;
+        // Each round resolves geps whose base was resolved before; a few
+        // rounds cover any real program (the rest simply keep their slots).
+        for _ in 0..8 {
+            let mut changed = false;
+            for b in &f.blocks {
+                for inst in &b.instructions {
+                    let (dest, home) = match inst {
+                        Instruction::GlobalAddr { dest, name } if once(*dest) && self.home(*dest) == Home::None => {
+                            let sym = match interned.get(name.as_str()) {
+                                Some(&k) => k,
+                                None => {
+                                    self.symbols.push(Rc::from(name.as_str()));
+                                    let k = (self.symbols.len() - 1) as u32;
+                                    interned.insert(name, k);
+                                    k
+                                }
+                            };
+                            (*dest, Home::SymbolAddr { sym, offset: 0 })
+                        }
+                        Instruction::GetElementPtr {
+                            dest,
+                            base,
+                            offset: Operand::Const(c),
+                            ..
+                        } if once(*dest) && self.home(*dest) == Home::None => {
+                            let Some(k) = c.to_i64().filter(|k| k.abs() < LIMIT) else {
+                                continue;
+                            };
+                            match self.home(*base) {
+                                Home::Alloca { offset, align } if align <= 16 => {
+                                    (*dest, Home::FrameAddr(offset as i64 + k))
+                                }
+                                Home::FrameAddr(o) if (o + k).abs() < LIMIT => (*dest, Home::FrameAddr(o + k)),
+                                Home::SymbolAddr { sym, offset } if (offset + k).abs() < LIMIT => (
+                                    *dest,
+                                    Home::SymbolAddr {
+                                        sym,
+                                        offset: offset + k,
+                                    },
+                                ),
+                                _ => continue,
+                            }
+                        }
+                        _ => continue,
+                    };
+                    self.set(dest, home);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    /// The name of symbol number `sym` of a `SymbolAddr` home.
+    pub fn symbol(&self, sym: u32) -> &Rc<str> {
+        &self.symbols[sym as usize]
+    }
+
+    fn set(&mut self, v: Value, h: Home) {
+        let i = v.0 as usize;
+        if i >= self.homes.len() {
+            self.homes.resize(i + 1, Home::None);
+        }
+        self.homes[i] = h;
+    }
+
+    /// Reserves `size` bytes aligned to `align` (at most 16) in the locals
+    /// area and returns their offset.
+    pub fn reserve(&mut self, size: u32, align: u32) -> u32 {
+        debug_assert!(!self.finished && align <= 16);
+        let off = round_up(self.size, align.max(1));
+        self.size = off + size;
+        off
+    }
+
+    /// Rounds the area up to 16 bytes; no reservation may follow.
+    pub fn finish(&mut self) {
+        self.size = round_up(self.size, 16);
+        self.finished = true;
+    }
+
+    /// Size of the locals area (a multiple of 16 after `finish`).
+    pub fn size(&self) -> u32 {
+        self.size
+    }
+
+    pub fn home(&self, v: Value) -> Home {
+        self.homes.get(v.0 as usize).copied().unwrap_or(Home::None)
+    }
+}
+
+/// `x` rounded up to a multiple of `a` (a power of two).
+pub fn round_up(x: u32, a: u32) -> u32 {
+    (x + a - 1) & !(a - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::text::parse_module;
+
+    #[test]
+    fn copies_take_their_source_type_even_before_it_in_layout() {
+        let m = parse_module(
+            "define @f(i64) -> i64 {\nbb0:\n  br bb2\nbb1:\n  %3 = copy %2\n  ret %3\nbb2:\n  %1 = paramref 0 i64\n  %2 = cast i64 -> i16 %1\n  br bb1\n}\n",
+        )
+        .unwrap();
+        let t = ValueTypes::compute(&m.functions[0]);
+        assert_eq!(t.of(Value(3)), IrType::I16);
+        assert_eq!(t.of(Value(1)), IrType::I64);
+        assert_eq!(t.of(Value(7)), IrType::Void);
+    }
+
+    #[test]
+    fn allocas_come_first_and_values_get_aligned_slots() {
+        let m = parse_module(
+            "define @f() -> i128 {\nbb0:\n  %0 = alloca i8, size 3, align 1\n  %1 = add i32 1i32, 2i32\n  %2 = alloca i64, size 40, align 64\n  %3 = cast i32 -> i128 %1\n  ret %3\n}\n",
+        )
+        .unwrap();
+        let f = &m.functions[0];
+        let t = ValueTypes::compute(f);
+        let mut l = FrameLayout::compute(f, &t).unwrap();
+        assert_eq!(l.home(Value(0)), Home::Alloca { offset: 0, align: 1 });
+        // 64-aligned: 40 + 64 - 16 bytes at a 16-aligned offset, realigned at run time.
+        assert_eq!(l.home(Value(2)), Home::Alloca { offset: 16, align: 64 });
+        assert_eq!(l.alloca_region, (0, 112));
+        assert_eq!(l.home(Value(1)), Home::Slot(112));
+        assert_eq!(l.home(Value(3)), Home::Slot(128));
+        let extra = l.reserve(176, 16);
+        assert_eq!(extra, 144);
+        l.finish();
+        assert_eq!(l.size(), 320);
+    }
+
+    #[test]
+    fn single_definition_addresses_are_rematerialized() {
+        let m = parse_module(
+            "global @g: i64, size 16, align 8\ndefine @f(i64) -> i64 {\nbb0:\n  %0 = alloca i64, size 16, align 8\n  %1 = gep i64 %3, 8i64\n  %2 = gep i64 %0, 8i64\n  %3 = globaladdr @g\n  %4 = paramref 0 i64\n  %5 = gep i64 %0, %4\n  %6 = load i64 %1\n  ret %6\n}\n",
+        )
+        .unwrap();
+        let f = &m.functions[0];
+        let l = FrameLayout::compute(f, &ValueTypes::compute(f)).unwrap();
+        // A gep before its base in layout order still gets the symbol's home.
+        assert_eq!(l.home(Value(1)), Home::SymbolAddr { sym: 0, offset: 8 });
+        assert_eq!(&**l.symbol(0), "g");
+        assert_eq!(l.home(Value(2)), Home::FrameAddr(8));
+        assert_eq!(l.home(Value(3)), Home::SymbolAddr { sym: 0, offset: 0 });
+        // A variable offset needs a slot.
+        assert!(matches!(l.home(Value(5)), Home::Slot(_)));
+    }
+}

@@ -1,0 +1,816 @@
+//! The integrated assembler's target-independent half: it reads the GNU as
+//! subset our backends print (labels, the directives of [`super::data`] and
+//! function headers, instructions) and builds a relocatable ELF object with
+//! [`super::elf`], asking the target's [`InstEncoder`] to encode each
+//! instruction. Anything outside the subset (inline asm text, top-level asm,
+//! an unknown directive or instruction) is an error, and the driver then
+//! falls back to the external assembler, so the subset only has to cover
+//! what the backend itself prints.
+//!
+//! Semantics follow GNU as (as.info, "Pseudo Ops", "Sections and
+//! Relocation"): `.L` labels are assembler-local and never enter the symbol
+//! table (relocations against them use the section symbol plus the label's
+//! offset); a symbol is local unless `.globl`/`.weak`; an undefined symbol is
+//! global; a reference to a label in the same section is resolved at the end
+//! (forward references included), anything else becomes a relocation;
+//! `.set` aliases take the target's section and value; `.comm` makes a common
+//! symbol (or, after `.local`, reserves space in `.bss`); `.size sym, .-sym`
+//! is evaluated where it stands; each section's alignment is the largest
+//! `.p2align` it saw.
+
+use super::elf::{self, Binding, ElfReloc, ElfSection, ElfSymbol, RelocSymbol, SymSection, SymType};
+use rustc_hash::FxHashMap;
+
+/// What a fixup computes, mapped by the target to its relocation types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixupKind {
+    /// `S + A` (data addresses).
+    Abs,
+    /// `S + A - P` (PC-relative data, RIP-relative operands, branches).
+    PcRel,
+    /// `L + A - P` through the PLT (calls).
+    Plt,
+    /// The GOT entry's address, PC-relative (`sym@GOTPCREL`).
+    GotPcRel,
+    /// The GOT entry holding the TLS offset, PC-relative (`sym@gottpoff`).
+    GotTpOff,
+}
+
+/// A value to patch into a section once symbols are known.
+#[derive(Clone, Debug)]
+pub struct Fixup {
+    pub section: usize,
+    pub offset: usize,
+    /// Bytes of the field (1, 2, 4 or 8).
+    pub size: u8,
+    pub kind: FixupKind,
+    pub symbol: String,
+    /// `symbol - minus + addend` (a label difference).
+    pub minus: Option<String>,
+    pub addend: i64,
+}
+
+/// The target half: instruction encoding and relocation numbers.
+pub trait InstEncoder {
+    fn e_machine(&self) -> u16;
+    /// Encodes one instruction (mnemonic with any prefixes, and the operand
+    /// text) at the end of the current section of `obj`.
+    fn encode(&mut self, mnemonic: &str, operands: &str, obj: &mut ObjectBuilder) -> Result<(), String>;
+    /// The ELF relocation type for a fixup of `kind` and `size` bytes.
+    fn reloc_type(&self, kind: FixupKind, size: u8, instruction_fixup: bool) -> Result<u32, String>;
+    /// Padding bytes for alignment inside executable sections.
+    fn code_padding(&self, n: usize) -> Vec<u8>;
+}
+
+#[derive(Clone, Debug)]
+struct Section {
+    name: String,
+    sh_type: u32,
+    flags: u64,
+    align: u64,
+    data: Vec<u8>,
+    nobits_size: u64,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Symbol {
+    section: Option<usize>,
+    value: u64,
+    global: bool,
+    weak: bool,
+    local_decl: bool,
+    sym_type: Option<SymType>,
+    size: Option<u64>,
+    visibility: u8,
+    common: Option<(u64, u64)>,
+    set_to: Option<String>,
+    tls_ref: bool,
+    referenced: bool,
+}
+
+/// The object being assembled.
+pub struct ObjectBuilder {
+    sections: Vec<Section>,
+    section_index: FxHashMap<String, usize>,
+    current: usize,
+    symbols: FxHashMap<String, Symbol>,
+    /// Symbols in first-appearance order (deterministic output).
+    order: Vec<String>,
+    fixups: Vec<Fixup>,
+    /// Fixups that came from instructions (some targets pick other relocation types for them).
+    instruction_fixup: Vec<bool>,
+    in_instruction: bool,
+}
+
+/// Parses a possibly quoted symbol name at the start of `s`; returns it and the rest.
+pub fn parse_symbol(s: &str) -> Option<(String, &str)> {
+    let s = s.trim_start();
+    if let Some(rest) = s.strip_prefix('"') {
+        let mut name = String::new();
+        let mut chars = rest.char_indices();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '"' => return Some((name, &rest[i + 1..])),
+                '\\' => {
+                    let (_, n) = chars.next()?;
+                    if n.is_ascii_digit() {
+                        let mut v = n.to_digit(8)?;
+                        for _ in 0..2 {
+                            let (_, d) = chars.next()?;
+                            v = v * 8 + d.to_digit(8)?;
+                        }
+                        name.push(char::from_u32(v)?);
+                    } else {
+                        name.push(n);
+                    }
+                }
+                c => name.push(c),
+            }
+        }
+        return None;
+    }
+    let end = s
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$')))
+        .unwrap_or(s.len());
+    if end == 0 || s.as_bytes()[0].is_ascii_digit() {
+        return None;
+    }
+    Some((s[..end].to_string(), &s[end..]))
+}
+
+/// Parses a signed integer (decimal or `0x` hex).
+pub fn parse_int(s: &str) -> Option<i64> {
+    let s = s.trim();
+    let (neg, body) = match s.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let v = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok()? as i64
+    } else {
+        body.parse::<u64>().ok()? as i64
+    };
+    Some(if neg { v.wrapping_neg() } else { v })
+}
+
+/// A data expression: `N`, `sym`, `sym+N`, `sym-N`, `a-b`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Expr {
+    pub symbol: Option<String>,
+    pub minus: Option<String>,
+    pub addend: i64,
+}
+
+pub fn parse_expr(s: &str) -> Option<Expr> {
+    let s = s.trim();
+    if let Some(v) = parse_int(s) {
+        return Some(Expr {
+            symbol: None,
+            minus: None,
+            addend: v,
+        });
+    }
+    let (sym, rest) = parse_symbol(s)?;
+    let rest = rest.trim();
+    if rest.is_empty() {
+        return Some(Expr {
+            symbol: Some(sym),
+            minus: None,
+            addend: 0,
+        });
+    }
+    if let Some(v) = parse_int(rest) {
+        return Some(Expr {
+            symbol: Some(sym),
+            minus: None,
+            addend: v,
+        });
+    }
+    let r = rest.strip_prefix('-')?;
+    let (minus, tail) = parse_symbol(r)?;
+    if !tail.trim().is_empty() {
+        return None;
+    }
+    Some(Expr {
+        symbol: Some(sym),
+        minus: Some(minus),
+        addend: 0,
+    })
+}
+
+/// Splits an operand list at top-level commas (not inside parentheses or quotes).
+pub fn split_operands(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut quoted, mut start) = (0i32, false, 0);
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if quoted => i += 1,
+            b'"' => quoted = !quoted,
+            b'(' if !quoted => depth += 1,
+            b')' if !quoted => depth -= 1,
+            b',' if !quoted && depth == 0 => {
+                out.push(s[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let last = s[start..].trim();
+    if !last.is_empty() || !out.is_empty() {
+        out.push(last);
+    }
+    out
+}
+
+fn decode_string(s: &str) -> Option<Vec<u8>> {
+    let s = s.trim();
+    let body = s.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = Vec::with_capacity(body.len());
+    let b = body.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' {
+            i += 1;
+            let c = *b.get(i)?;
+            match c {
+                b'0'..=b'7' => {
+                    let mut v = 0u32;
+                    let mut k = 0;
+                    while k < 3 && i < b.len() && (b'0'..=b'7').contains(&b[i]) {
+                        v = v * 8 + (b[i] - b'0') as u32;
+                        i += 1;
+                        k += 1;
+                    }
+                    out.push(v as u8);
+                    continue;
+                }
+                b'n' => out.push(b'\n'),
+                b't' => out.push(b'\t'),
+                b'r' => out.push(b'\r'),
+                b'\\' => out.push(b'\\'),
+                b'"' => out.push(b'"'),
+                _ => return None,
+            }
+            i += 1;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
+/// Default type and flags of a section known by name.
+fn section_defaults(name: &str) -> (u32, u64) {
+    use elf::*;
+    if name == ".text" || name.starts_with(".text.") {
+        (SHT_PROGBITS, SHF_ALLOC | SHF_EXECINSTR)
+    } else if name == ".bss" || name.starts_with(".bss.") {
+        (SHT_NOBITS, SHF_ALLOC | SHF_WRITE)
+    } else if name == ".tbss" || name.starts_with(".tbss.") {
+        (SHT_NOBITS, SHF_ALLOC | SHF_WRITE | SHF_TLS)
+    } else if name == ".tdata" || name.starts_with(".tdata.") {
+        (SHT_PROGBITS, SHF_ALLOC | SHF_WRITE | SHF_TLS)
+    } else if name == ".rodata" || name.starts_with(".rodata.") {
+        (SHT_PROGBITS, SHF_ALLOC)
+    } else if name == ".init_array" {
+        (SHT_INIT_ARRAY, SHF_ALLOC | SHF_WRITE)
+    } else if name == ".fini_array" {
+        (SHT_FINI_ARRAY, SHF_ALLOC | SHF_WRITE)
+    } else if name.starts_with(".note") || name.starts_with(".comment") {
+        (SHT_PROGBITS, 0)
+    } else {
+        (SHT_PROGBITS, SHF_ALLOC | SHF_WRITE)
+    }
+}
+
+impl Default for ObjectBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ObjectBuilder {
+    pub fn new() -> ObjectBuilder {
+        let mut b = ObjectBuilder {
+            sections: Vec::new(),
+            section_index: FxHashMap::default(),
+            current: 0,
+            symbols: FxHashMap::default(),
+            order: Vec::new(),
+            fixups: Vec::new(),
+            instruction_fixup: Vec::new(),
+            in_instruction: false,
+        };
+        b.switch_section(".text", None);
+        b
+    }
+
+    fn switch_section(&mut self, name: &str, spec: Option<(u32, u64)>) {
+        if let Some(&i) = self.section_index.get(name) {
+            self.current = i;
+            return;
+        }
+        let (sh_type, flags) = spec.unwrap_or_else(|| section_defaults(name));
+        self.sections.push(Section {
+            name: name.to_string(),
+            sh_type,
+            flags,
+            align: 1,
+            data: Vec::new(),
+            nobits_size: 0,
+        });
+        let i = self.sections.len() - 1;
+        self.section_index.insert(name.to_string(), i);
+        self.current = i;
+    }
+
+    fn sym(&mut self, name: &str) -> &mut Symbol {
+        if !self.symbols.contains_key(name) {
+            self.order.push(name.to_string());
+            self.symbols.insert(name.to_string(), Symbol::default());
+        }
+        self.symbols.get_mut(name).expect("inserted above")
+    }
+
+    /// The current offset in the current section.
+    pub fn offset(&self) -> usize {
+        let s = &self.sections[self.current];
+        if s.sh_type == elf::SHT_NOBITS {
+            s.nobits_size as usize
+        } else {
+            s.data.len()
+        }
+    }
+
+    /// Appends bytes to the current section.
+    pub fn emit(&mut self, bytes: &[u8]) {
+        let s = &mut self.sections[self.current];
+        if s.sh_type == elf::SHT_NOBITS {
+            s.nobits_size += bytes.len() as u64;
+        } else {
+            s.data.extend_from_slice(bytes);
+        }
+    }
+
+    /// Appends a `size`-byte field (zero for now) computed from `symbol` at the end.
+    pub fn emit_fixup(&mut self, size: u8, kind: FixupKind, symbol: &str, minus: Option<&str>, addend: i64) {
+        let offset = self.offset();
+        self.sym(symbol).referenced = true;
+        if kind == FixupKind::GotTpOff {
+            self.sym(symbol).tls_ref = true;
+        }
+        if let Some(m) = minus {
+            self.sym(m);
+        }
+        self.fixups.push(Fixup {
+            section: self.current,
+            offset,
+            size,
+            kind,
+            symbol: symbol.to_string(),
+            minus: minus.map(str::to_string),
+            addend,
+        });
+        self.instruction_fixup.push(self.in_instruction);
+        self.emit(&[0u8; 8][..size as usize]);
+    }
+
+    /// Defines `name` at the current offset.
+    pub fn define_label(&mut self, name: &str) -> Result<(), String> {
+        let (section, value) = (self.current, self.offset() as u64);
+        let s = self.sym(name);
+        if s.section.is_some() || s.set_to.is_some() {
+            return Err(format!("symbol `{name}` is already defined"));
+        }
+        s.section = Some(section);
+        s.value = value;
+        Ok(())
+    }
+
+    fn align(&mut self, a: u64, code: &dyn InstEncoder) {
+        let s = &mut self.sections[self.current];
+        s.align = s.align.max(a);
+        let off = self.offset() as u64;
+        let pad = (a - off % a) % a;
+        if pad == 0 {
+            return;
+        }
+        let exec = self.sections[self.current].flags & elf::SHF_EXECINSTR != 0;
+        let bytes = if exec {
+            code.code_padding(pad as usize)
+        } else {
+            vec![0; pad as usize]
+        };
+        self.emit(&bytes);
+    }
+
+    fn data_expr(&mut self, size: u8, e: &str) -> Result<(), String> {
+        let x = parse_expr(e).ok_or_else(|| format!("bad data expression `{e}`"))?;
+        match (&x.symbol, &x.minus) {
+            (None, _) => {
+                let b = x.addend.to_le_bytes();
+                self.emit(&b[..size as usize]);
+            }
+            (Some(s), None) => {
+                let s = s.clone();
+                self.emit_fixup(size, FixupKind::Abs, &s, None, x.addend);
+            }
+            (Some(s), Some(m)) => {
+                let (s, m) = (s.clone(), m.clone());
+                self.emit_fixup(size, FixupKind::PcRel, &s, Some(&m), x.addend);
+            }
+        }
+        Ok(())
+    }
+
+    fn directive(&mut self, name: &str, args: &str, code: &dyn InstEncoder) -> Result<(), String> {
+        let bad = || format!("unsupported directive `{name} {args}`");
+        match name {
+            ".text" => self.switch_section(".text", None),
+            ".data" => self.switch_section(".data", None),
+            ".bss" => self.switch_section(".bss", None),
+            ".section" => {
+                let parts = split_operands(args);
+                // Section names may hold characters symbols may not (`.note.GNU-stack`).
+                let first = parts.first().copied().unwrap_or("").trim();
+                let sec = if first.starts_with('"') {
+                    parse_symbol(first).ok_or_else(bad)?.0
+                } else if !first.is_empty() && !first.contains(char::is_whitespace) {
+                    first.to_string()
+                } else {
+                    return Err(bad());
+                };
+                let spec = if parts.len() >= 2 {
+                    let flags_text = decode_string(parts[1]).ok_or_else(bad)?;
+                    let mut flags = 0;
+                    for f in flags_text {
+                        flags |= match f {
+                            b'a' => elf::SHF_ALLOC,
+                            b'w' => elf::SHF_WRITE,
+                            b'x' => elf::SHF_EXECINSTR,
+                            b'M' => elf::SHF_MERGE,
+                            b'S' => elf::SHF_STRINGS,
+                            b'T' => elf::SHF_TLS,
+                            _ => return Err(bad()),
+                        };
+                    }
+                    let ty = match parts.get(2).map(|t| t.trim_start_matches(['@', '%'])) {
+                        None | Some("progbits") => elf::SHT_PROGBITS,
+                        Some("nobits") => elf::SHT_NOBITS,
+                        Some("init_array") => elf::SHT_INIT_ARRAY,
+                        Some("fini_array") => elf::SHT_FINI_ARRAY,
+                        Some(_) => return Err(bad()),
+                    };
+                    Some((ty, flags))
+                } else {
+                    None
+                };
+                self.switch_section(&sec, spec);
+            }
+            ".globl" | ".global" | ".weak" | ".local" | ".hidden" | ".protected" | ".internal" => {
+                let (sym, _) = parse_symbol(args).ok_or_else(bad)?;
+                let s = self.sym(&sym);
+                match name {
+                    ".weak" => s.weak = true,
+                    ".local" => s.local_decl = true,
+                    ".hidden" => s.visibility = 2,
+                    ".protected" => s.visibility = 3,
+                    ".internal" => s.visibility = 1,
+                    _ => s.global = true,
+                }
+            }
+            ".type" => {
+                let parts = split_operands(args);
+                let (sym, _) = parse_symbol(parts.first().copied().unwrap_or("")).ok_or_else(bad)?;
+                let ty = match parts.get(1).map(|t| t.trim_start_matches(['@', '%'])) {
+                    Some("function") => SymType::Func,
+                    Some("object") => SymType::Object,
+                    Some("tls_object") => SymType::Tls,
+                    Some("notype") => SymType::NoType,
+                    _ => return Err(bad()),
+                };
+                self.sym(&sym).sym_type = Some(ty);
+            }
+            ".size" => {
+                let parts = split_operands(args);
+                let (sym, _) = parse_symbol(parts.first().copied().unwrap_or("")).ok_or_else(bad)?;
+                let e = parts.get(1).copied().unwrap_or("").trim();
+                let size = if let Some(v) = parse_int(e) {
+                    v as u64
+                } else if let Some(rest) = e.strip_prefix(".-") {
+                    let (base, _) = parse_symbol(rest).ok_or_else(bad)?;
+                    let here = self.offset() as u64;
+                    let cur = self.current;
+                    let b = self.sym(&base);
+                    if b.section != Some(cur) {
+                        return Err(bad());
+                    }
+                    here - b.value
+                } else {
+                    return Err(bad());
+                };
+                self.sym(&sym).size = Some(size);
+            }
+            ".p2align" => {
+                let n = parse_int(split_operands(args).first().copied().unwrap_or("")).ok_or_else(bad)?;
+                if !(0..=16).contains(&n) {
+                    return Err(bad());
+                }
+                self.align(1 << n, code);
+            }
+            ".byte" | ".short" | ".value" | ".2byte" | ".long" | ".4byte" | ".quad" | ".8byte" => {
+                let size = match name {
+                    ".byte" => 1,
+                    ".short" | ".value" | ".2byte" => 2,
+                    ".long" | ".4byte" => 4,
+                    _ => 8,
+                };
+                for e in split_operands(args) {
+                    self.data_expr(size, e)?;
+                }
+            }
+            ".zero" | ".skip" => {
+                let n = parse_int(args).ok_or_else(bad)?;
+                if !(0..=1 << 31).contains(&n) {
+                    return Err(bad());
+                }
+                self.emit(&vec![0; n as usize]);
+            }
+            ".string" | ".asciz" => {
+                let mut b = decode_string(args).ok_or_else(bad)?;
+                b.push(0);
+                self.emit(&b);
+            }
+            ".ascii" => {
+                let b = decode_string(args).ok_or_else(bad)?;
+                self.emit(&b);
+            }
+            ".comm" => {
+                let parts = split_operands(args);
+                let (sym, _) = parse_symbol(parts.first().copied().unwrap_or("")).ok_or_else(bad)?;
+                let size = parse_int(parts.get(1).copied().unwrap_or("")).ok_or_else(bad)? as u64;
+                let align = parts.get(2).and_then(|a| parse_int(a)).unwrap_or(1).max(1) as u64;
+                if self.sym(&sym).local_decl {
+                    let prev = self.current;
+                    self.switch_section(".bss", None);
+                    self.align(align, code);
+                    self.define_label(&sym)?;
+                    self.emit(&vec![0; size as usize]);
+                    let s = self.sym(&sym);
+                    s.size = Some(size);
+                    s.sym_type.get_or_insert(SymType::Object);
+                    self.current = prev;
+                } else {
+                    let s = self.sym(&sym);
+                    s.common = Some((size, align));
+                    s.global = true;
+                    s.sym_type.get_or_insert(SymType::Object);
+                }
+            }
+            ".set" | ".equ" => {
+                let parts = split_operands(args);
+                let (alias, _) = parse_symbol(parts.first().copied().unwrap_or("")).ok_or_else(bad)?;
+                let (target, _) = parse_symbol(parts.get(1).copied().unwrap_or("")).ok_or_else(bad)?;
+                self.sym(&target).referenced = true;
+                self.sym(&alias).set_to = Some(target);
+            }
+            _ => return Err(bad()),
+        }
+        Ok(())
+    }
+
+    /// Assembles `text` (our backends' GNU as subset) with `code`.
+    pub fn assemble(text: &str, code: &mut dyn InstEncoder) -> Result<Vec<u8>, String> {
+        let mut b = ObjectBuilder::new();
+        for (n, line) in text.lines().enumerate() {
+            b.line(line, code)
+                .map_err(|e| format!("line {}: {e}: `{}`", n + 1, line.trim()))?;
+        }
+        b.finish(code)
+    }
+
+    fn line(&mut self, line: &str, code: &mut dyn InstEncoder) -> Result<(), String> {
+        if line.is_empty() {
+            return Ok(());
+        }
+        if !line.starts_with(['\t', ' ']) {
+            // A label definition.
+            let (name, rest) = parse_symbol(line).ok_or("bad label")?;
+            if rest.trim() != ":" {
+                return Err("bad label".into());
+            }
+            return self.define_label(&name);
+        }
+        let l = line.trim_start();
+        let (word, args) = match l.find(['\t', ' ']) {
+            Some(i) => (&l[..i], l[i + 1..].trim()),
+            None => (l, ""),
+        };
+        if word.starts_with('.') {
+            return self.directive(word, args, code);
+        }
+        // Instruction, possibly with prefixes ("rep movsb", "lock xaddl").
+        self.in_instruction = true;
+        let r = if matches!(word, "rep" | "lock" | "repz" | "repnz") {
+            let (m, ops) = match args.find(['\t', ' ']) {
+                Some(i) => (&args[..i], args[i + 1..].trim()),
+                None => (args, ""),
+            };
+            code.encode(&format!("{word} {m}"), ops, self)
+        } else {
+            code.encode(word, args, self)
+        };
+        self.in_instruction = false;
+        r
+    }
+
+    fn finish(mut self, code: &dyn InstEncoder) -> Result<Vec<u8>, String> {
+        // Resolve aliases (one level is all `.set` in our output needs).
+        let aliases: Vec<(String, String)> = self
+            .order
+            .iter()
+            .filter_map(|n| self.symbols[n].set_to.clone().map(|t| (n.clone(), t)))
+            .collect();
+        for (alias, target) in aliases {
+            let t = self.symbols.get(&target).cloned().unwrap_or_default();
+            let a = self.sym(&alias);
+            a.section = t.section;
+            a.value = t.value;
+            if a.sym_type.is_none() {
+                a.sym_type = t.sym_type;
+            }
+            if a.size.is_none() {
+                a.size = t.size;
+            }
+            if t.section.is_none() {
+                return Err(format!("`.set {alias}` to undefined `{target}`"));
+            }
+        }
+        // Which symbols go to the table: everything but `.L` labels.
+        let temp = |n: &str| n.starts_with(".L");
+        let mut elf_syms: Vec<ElfSymbol> = Vec::new();
+        let mut elf_index: FxHashMap<&str, usize> = FxHashMap::default();
+        for name in &self.order {
+            let s = &self.symbols[name];
+            if temp(name) && s.section.is_some() {
+                continue;
+            }
+            if s.section.is_none() && s.common.is_none() && !s.referenced && !s.global && !s.weak {
+                continue; // only mentioned by `.hidden` or `.type`
+            }
+            let binding = if s.weak {
+                Binding::Weak
+            } else if s.global || (s.section.is_none() && s.common.is_none()) {
+                Binding::Global
+            } else {
+                Binding::Local
+            };
+            let in_tls = s.section.is_some_and(|k| self.sections[k].flags & elf::SHF_TLS != 0);
+            let sym_type = if in_tls || s.tls_ref {
+                SymType::Tls
+            } else {
+                s.sym_type.unwrap_or(SymType::NoType)
+            };
+            let (section, value, size) = match (s.section, s.common) {
+                (Some(k), _) => (SymSection::Section(k), s.value, s.size.unwrap_or(0)),
+                (None, Some((size, align))) => (SymSection::Common, align, size),
+                (None, None) => (SymSection::Undefined, 0, 0),
+            };
+            elf_index.insert(name.as_str(), elf_syms.len());
+            elf_syms.push(ElfSymbol {
+                name: name.clone(),
+                binding,
+                sym_type,
+                visibility: s.visibility,
+                section,
+                value,
+                size,
+            });
+        }
+        // Fixups: resolve locally or turn into relocations.
+        let mut relocs: Vec<Vec<ElfReloc>> = vec![Vec::new(); self.sections.len()];
+        for (fi, f) in self.fixups.iter().enumerate() {
+            if self.sections[f.section].sh_type == elf::SHT_NOBITS {
+                return Err(format!(
+                    "relocation in the no-bits section `{}`",
+                    self.sections[f.section].name
+                ));
+            }
+            let s = self
+                .symbols
+                .get(&f.symbol)
+                .ok_or_else(|| format!("unknown symbol `{}`", f.symbol))?;
+            let is_insn = self.instruction_fixup[fi];
+            let local_def = s.section.is_some() && !s.global && !s.weak;
+            let write = |data: &mut Vec<u8>, v: i64| {
+                let b = v.to_le_bytes();
+                data[f.offset..f.offset + f.size as usize].copy_from_slice(&b[..f.size as usize]);
+            };
+            if let Some(m) = &f.minus {
+                let ms = self.symbols.get(m).ok_or_else(|| format!("unknown symbol `{m}`"))?;
+                let msec = ms
+                    .section
+                    .ok_or_else(|| format!("`{m}` is undefined in a difference"))?;
+                if s.section == Some(msec) {
+                    let v = s.value as i64 - ms.value as i64 + f.addend;
+                    write(&mut self.sections[f.section].data, v);
+                    continue;
+                }
+                if msec != f.section {
+                    return Err(format!("cannot express `{} - {m}`", f.symbol));
+                }
+                // a - b with b in this section: a + (P - b) - P, a PC-relative relocation.
+                let addend = f.addend + f.offset as i64 - ms.value as i64;
+                let r_type = code.reloc_type(FixupKind::PcRel, f.size, false)?;
+                let (symbol, addend) = match (local_def, s.section) {
+                    (true, Some(k)) => (RelocSymbol::SectionOf(k), addend + s.value as i64),
+                    _ => (RelocSymbol::Symbol(elf_index[f.symbol.as_str()]), addend),
+                };
+                relocs[f.section].push(ElfReloc {
+                    offset: f.offset as u64,
+                    symbol,
+                    r_type,
+                    addend,
+                });
+                continue;
+            }
+            let same_section = s.section == Some(f.section);
+            if f.kind == FixupKind::PcRel && same_section && local_def {
+                let v = s.value as i64 + f.addend - f.offset as i64;
+                if f.size == 4 && i32::try_from(v).is_err() {
+                    return Err(format!("displacement to `{}` out of range", f.symbol));
+                }
+                write(&mut self.sections[f.section].data, v);
+                continue;
+            }
+            let r_type = code.reloc_type(f.kind, f.size, is_insn)?;
+            let via_section = local_def && matches!(f.kind, FixupKind::Abs | FixupKind::PcRel);
+            let (symbol, addend) = if via_section {
+                (
+                    RelocSymbol::SectionOf(s.section.unwrap_or(0)),
+                    f.addend + s.value as i64,
+                )
+            } else {
+                let i = *elf_index
+                    .get(f.symbol.as_str())
+                    .ok_or_else(|| format!("relocation against assembler-local `{}`", f.symbol))?;
+                (RelocSymbol::Symbol(i), f.addend)
+            };
+            relocs[f.section].push(ElfReloc {
+                offset: f.offset as u64,
+                symbol,
+                r_type,
+                addend,
+            });
+        }
+        let sections: Vec<ElfSection> = self
+            .sections
+            .into_iter()
+            .zip(relocs)
+            .map(|(s, relocs)| ElfSection {
+                name: s.name,
+                sh_type: s.sh_type,
+                flags: s.flags,
+                align: s.align,
+                data: s.data,
+                nobits_size: s.nobits_size,
+                relocs,
+            })
+            .collect();
+        Ok(elf::write_object(code.e_machine(), &sections, &elf_syms))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expressions_and_operands() {
+        assert_eq!(parse_int("-0x10"), Some(-16));
+        assert_eq!(
+            parse_expr("arr-4"),
+            Some(Expr {
+                symbol: Some("arr".into()),
+                minus: None,
+                addend: -4
+            })
+        );
+        assert_eq!(
+            parse_expr(".LBB3-.LJT1"),
+            Some(Expr {
+                symbol: Some(".LBB3".into()),
+                minus: Some(".LJT1".into()),
+                addend: 0
+            })
+        );
+        assert_eq!(parse_expr("\"a b\"+8").unwrap().symbol.as_deref(), Some("a b"));
+        assert_eq!(split_operands("-8(%rbp,%rax,4), %rcx"), vec!["-8(%rbp,%rax,4)", "%rcx"]);
+        assert_eq!(split_operands(""), Vec::<&str>::new());
+        assert_eq!(decode_string("\"a\\\"\\012\\\\\"").unwrap(), b"a\"\n\\".to_vec());
+    }
+}

@@ -1,0 +1,429 @@
+//! Prologue, epilogue, parameters, calls and returns under LP64D (the
+//! locations come from [`super::abi`]).
+//!
+//! - Prologue: push `ra` and `s0` (below the `a0..a7` save area of a
+//!   variadic function, which sits right under the incoming stack
+//!   arguments), point `s0` at the incoming `sp`, drop `sp` by the locals
+//!   area, save the callee-saved registers an inline asm uses, store the
+//!   register parameters to their homes (a struct's pieces into a frame
+//!   buffer the callee owns; the stack half of a split argument joins them),
+//!   then zero the `alloca` region.
+//! - Call: one outgoing area per call holds the stack arguments at `0(sp)`
+//!   and, above them, the copies of by-reference structs (the callee may
+//!   modify them; the caller's object never changes). Copies and stack
+//!   arguments are written first, then the argument registers (all sources
+//!   are frame slots or memory, so no ordering problems arise). Struct
+//!   pieces are read and written with their exact size, so no byte past a
+//!   struct is touched.
+//! - Results: `a0`, `a0:a1`, `fa0`, or a struct's registers stored into the
+//!   caller's result buffer (`args[0]`).
+
+use super::abi::{self, ArgLoc, Place, RetLoc};
+use super::moves::chunk_size;
+use super::regs::{arg_fpr, arg_gpr, Gpr, Mem, A0, A1, FA0, FA1, S0, SP, T0, T4, T5};
+use super::{emit, FnEmitter, ParamHome, SecondReturn};
+use crate::backend::frame::{slot_size, Home};
+use crate::backend::BackendError;
+use crate::ir::instruction::{CallInfo, Operand, Value};
+use crate::ir::types::IrType;
+use std::fmt::Write as _;
+
+/// The smallest access of 1, 2, 4 or 8 bytes covering `size` bytes.
+fn store_width(size: u32) -> usize {
+    match size {
+        0..=1 => 1,
+        2 => 2,
+        3..=4 => 4,
+        _ => 8,
+    }
+}
+
+impl FnEmitter<'_, '_> {
+    pub(super) fn emit_prologue(&mut self) -> Result<(), BackendError> {
+        let top = self.vararg_save + 16;
+        emit!(self, "\taddi\tsp, sp, -{top}");
+        emit!(self, "\tsd\tra, 8(sp)");
+        emit!(self, "\tsd\ts0, 0(sp)");
+        emit!(self, "\taddi\ts0, sp, {top}");
+        if self.vararg_save > 0 {
+            for k in 0..8 {
+                emit!(self, "\tsd\ta{k}, {}(s0)", -self.vararg_save + 8 * k);
+            }
+        }
+        let frame = self.layout.size() as i64;
+        if frame > 0 {
+            self.add_imm(SP, SP, -frame);
+        }
+        for (g, off) in self.saved_gprs.clone() {
+            let m = self.area(off);
+            self.store_mem(g, 8, m);
+        }
+        for (r, off) in self.saved_fprs.clone() {
+            let m = self.area(off);
+            self.store_fmem(r, IrType::F64, m);
+        }
+        let args = self.own.args.clone();
+        for (i, loc) in args.iter().enumerate() {
+            let home = self.params[i];
+            match (loc, home) {
+                (ArgLoc::ByRef(Place::Gpr(n)), ParamHome::Slot(off)) => {
+                    let m = self.area(off);
+                    self.store_mem(arg_gpr(*n), 8, m);
+                }
+                (ArgLoc::Parts(parts), ParamHome::Slot(off) | ParamHome::Buffer(off)) => {
+                    let exact = matches!(home, ParamHome::Buffer(_));
+                    let base = self.area(off);
+                    for p in parts {
+                        let m = base.at(p.offset as i64);
+                        match p.place {
+                            Place::Gpr(n) => {
+                                let w = if exact { store_width(p.size) } else { 8 };
+                                self.store_mem(arg_gpr(n), w, m);
+                            }
+                            Place::Fpr(n) => {
+                                let ty = p.float.unwrap_or(IrType::F64);
+                                self.store_fmem(arg_fpr(n), ty, m);
+                            }
+                            Place::Stack(o) => {
+                                let size = (p.size.div_ceil(8) * 8) as usize;
+                                self.copy_mem(Mem::new(S0, o as i64), m, size);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        let (start, len) = self.layout.alloca_region;
+        if len > 0 {
+            let m = self.area(start);
+            if len <= 256 {
+                for k in (0..len as i64).step_by(8) {
+                    self.store_mem(super::regs::ZERO, 8, m.at(k));
+                }
+            } else {
+                let l = self.cx.labels.fresh();
+                self.add_imm(T0, S0, m.disp);
+                self.add_imm(super::regs::T1, T0, len as i64);
+                emit!(self, ".Lzero{l}:");
+                emit!(self, "\tsd\tzero, 0(t0)");
+                emit!(self, "\taddi\tt0, t0, 8");
+                emit!(self, "\tbltu\tt0, t1, .Lzero{l}");
+            }
+        }
+        Ok(())
+    }
+
+    /// Restores what the prologue saved and returns.
+    fn emit_epilogue(&mut self) {
+        for (g, off) in self.saved_gprs.clone() {
+            let m = self.area(off);
+            self.load_mem(m, 8, false, g);
+        }
+        for (r, off) in self.saved_fprs.clone() {
+            let m = self.area(off);
+            self.load_fmem(m, IrType::F64, r);
+        }
+        let top = self.vararg_save + 16;
+        emit!(self, "\taddi\tsp, s0, -{top}");
+        emit!(self, "\tld\tra, 8(sp)");
+        emit!(self, "\tld\ts0, 0(sp)");
+        emit!(self, "\taddi\tsp, sp, {top}");
+        emit!(self, "\tret");
+    }
+
+    pub(super) fn emit_return(&mut self, val: Option<&Operand>) -> Result<(), BackendError> {
+        let ty = self.f.return_type;
+        match self.own.ret.clone() {
+            RetLoc::Void => {}
+            RetLoc::SretMemory => {
+                // Not required by the psABI, but harmless: a0 = the result buffer.
+                if let Some(ParamHome::Slot(off)) = self.params.first().copied() {
+                    let m = self.area(off);
+                    self.load_mem(m, 8, false, A0);
+                }
+            }
+            RetLoc::Parts(parts) if self.f.uses_sret => {
+                let Some(ParamHome::Buffer(off)) = self.params.first().copied() else {
+                    return Err(self.err("struct return without its buffer"));
+                };
+                let buf = self.area(off);
+                for p in &parts {
+                    let m = buf.at(p.offset as i64);
+                    match p.place {
+                        Place::Gpr(n) => {
+                            let w = store_width(p.size);
+                            self.load_mem(m, w, w == 4, arg_gpr(n));
+                        }
+                        Place::Fpr(n) => self.load_fmem(m, p.float.unwrap_or(IrType::F64), arg_fpr(n)),
+                        Place::Stack(_) => return Err(self.err("struct return on the stack")),
+                    }
+                }
+            }
+            RetLoc::Parts(parts) => {
+                if let Some(v) = val {
+                    match parts.first().map(|p| p.place) {
+                        Some(Place::Fpr(_)) => self.load_f(v, ty, FA0)?,
+                        _ if parts.len() == 2 => self.load_pair(v, ty, A0, A1)?,
+                        _ => self.load_abi(v, ty, A0)?,
+                    }
+                }
+            }
+        }
+        let m = self.area(self.ret2);
+        match self.sets_second {
+            Some(SecondReturn::F64) => self.load_fmem(m, IrType::F64, FA1),
+            Some(SecondReturn::F32) => self.load_fmem(m, IrType::F32, FA1),
+            None => {}
+        }
+        self.emit_epilogue();
+        Ok(())
+    }
+
+    pub(super) fn param_ref(&mut self, dest: Value, idx: usize, ty: IrType) -> Result<(), BackendError> {
+        let m = self.slot(dest)?;
+        match self.param_home(idx)? {
+            ParamHome::Slot(off) => {
+                let src = self.area(off);
+                self.copy_mem(src, m, slot_size(ty) as usize);
+            }
+            ParamHome::Incoming(d) => {
+                self.copy_mem(Mem::new(S0, d), m, slot_size(ty) as usize);
+            }
+            ParamHome::Buffer(off) => {
+                let b = self.area(off);
+                self.add_imm(T0, S0, b.disp);
+                self.store_mem(T0, 8, m);
+            }
+            ParamHome::IncomingAddr(d) => {
+                self.add_imm(T0, S0, d);
+                self.store_mem(T0, 8, m);
+            }
+            ParamHome::None => {
+                let s = self.area(self.scratch);
+                self.add_imm(T0, S0, s.disp);
+                self.store_mem(T0, 8, m);
+            }
+        }
+        Ok(())
+    }
+
+    /// Loads `size` bytes (1..=8) at `src` into `r`, zero-extended, without
+    /// reading past them (`src`'s base must not be `t0`).
+    pub(super) fn load_exact(&mut self, src: Mem, size: u32, r: Gpr) {
+        let size = size as usize;
+        let first = chunk_size(size);
+        self.load_mem(src, first, false, r);
+        let mut at = first;
+        while at < size {
+            let c = chunk_size(size - at);
+            self.load_mem(src.at(at as i64), c, false, T0);
+            emit!(self, "\tslli\tt0, t0, {}", 8 * at);
+            emit!(self, "\tor\t{r}, {r}, t0");
+            at += c;
+        }
+    }
+
+    /// Stores the low `size` bytes (1..=8) of `r` to `dst` (clobbers `r`).
+    pub(super) fn store_exact(&mut self, r: Gpr, size: u32, dst: Mem) {
+        let size = size as usize;
+        let mut at = 0;
+        while at < size {
+            let c = chunk_size(size - at);
+            self.store_mem(r, c, dst.at(at as i64));
+            at += c;
+            if at < size {
+                emit!(self, "\tsrli\t{r}, {r}, {}", 8 * c);
+            }
+        }
+    }
+
+    /// Loads 8-byte word `k` (0 or 1) of a 16-byte operand into `r`.
+    fn load_word(&mut self, op: &Operand, ty: IrType, k: u32, r: Gpr) -> Result<(), BackendError> {
+        match op {
+            Operand::Const(c) => {
+                let img = Self::const_image(c, ty);
+                let at = 8 * k as usize;
+                let w = i64::from_le_bytes(img[at..at + 8].try_into().unwrap_or([0; 8]));
+                self.li(r, w);
+            }
+            Operand::Value(v) => match self.layout.home(*v) {
+                Home::Slot(off) => {
+                    let m = self.area(off).at(8 * k as i64);
+                    self.load_mem(m, 8, false, r);
+                }
+                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                home if k == 0 => self.materialize(home, r),
+                _ => self.li(r, 0),
+            },
+        }
+        Ok(())
+    }
+
+    pub(super) fn call(
+        &mut self,
+        func: Option<&String>,
+        ptr: Option<&Operand>,
+        info: &CallInfo,
+    ) -> Result<(), BackendError> {
+        let lay = abi::layout_of_call(info);
+        let arg_ty = |i: usize| info.arg_types.get(i).copied().unwrap_or(IrType::I64);
+        let is_struct =
+            |i: usize| info.struct_arg_sizes.get(i).copied().flatten().is_some() && !(info.is_sret && i == 0);
+        if lay.args.len() != info.args.len() {
+            return Err(self.err("call with mismatched argument metadata"));
+        }
+        // By-reference copies live above the stack arguments.
+        let mut byref_at = Vec::with_capacity(lay.args.len());
+        let mut byref_total = 0u32;
+        for (i, loc) in lay.args.iter().enumerate() {
+            if matches!(loc, ArgLoc::ByRef(_)) {
+                let size = info.struct_arg_sizes.get(i).copied().flatten().unwrap_or(0) as u32;
+                byref_at.push(Some(lay.stack_size + byref_total));
+                byref_total += size.div_ceil(16) * 16;
+            } else {
+                byref_at.push(None);
+            }
+        }
+        let total = lay.stack_size as i64 + byref_total as i64;
+        if total > 0 {
+            self.add_imm(SP, SP, -total);
+        }
+        // Copies and stack pieces first.
+        for (i, loc) in lay.args.iter().enumerate() {
+            let arg = &info.args[i];
+            let ty = arg_ty(i);
+            match loc {
+                ArgLoc::ByRef(place) => {
+                    let size = info.struct_arg_sizes.get(i).copied().flatten().unwrap_or(0);
+                    let at = byref_at[i].unwrap_or(0) as i64;
+                    self.load_ptr(arg, T4)?;
+                    self.add_imm(T5, SP, at);
+                    self.copy_bytes(T4, T5, size);
+                    if let Place::Stack(o) = place {
+                        self.store_mem(T5, 8, Mem::new(SP, *o as i64));
+                    }
+                }
+                ArgLoc::Parts(parts) => {
+                    for p in parts {
+                        let Place::Stack(o) = p.place else { continue };
+                        let dst = Mem::new(SP, o as i64);
+                        if is_struct(i) {
+                            self.load_ptr(arg, T4)?;
+                            self.copy_mem(Mem::new(T4, p.offset as i64), dst, p.size as usize);
+                        } else if ty.size() > 8 && p.size == 8 {
+                            self.load_word(arg, ty, p.offset / 8, T4)?;
+                            self.store_mem(T4, 8, dst);
+                        } else if ty.size() > 8 {
+                            self.store_operand(arg, ty, dst)?;
+                        } else {
+                            self.load_abi(arg, ty, T4)?;
+                            self.store_mem(T4, 8, dst);
+                        }
+                    }
+                }
+                ArgLoc::Ignored => {}
+            }
+        }
+        // Then the registers.
+        for (i, loc) in lay.args.iter().enumerate() {
+            let arg = &info.args[i];
+            let ty = arg_ty(i);
+            match loc {
+                ArgLoc::ByRef(Place::Gpr(n)) => {
+                    let at = byref_at[i].unwrap_or(0) as i64;
+                    self.add_imm(arg_gpr(*n), SP, at);
+                }
+                ArgLoc::Parts(parts) if is_struct(i) => {
+                    if parts.iter().all(|p| matches!(p.place, Place::Stack(_))) {
+                        continue;
+                    }
+                    self.load_ptr(arg, T5)?;
+                    for p in parts {
+                        let m = Mem::new(T5, p.offset as i64);
+                        match p.place {
+                            Place::Gpr(n) => {
+                                if p.size == 4 && p.float.is_none() {
+                                    // A 32-bit piece is sign-extended like an int.
+                                    self.load_mem(m, 4, true, arg_gpr(n));
+                                } else {
+                                    self.load_exact(m, p.size, arg_gpr(n));
+                                }
+                            }
+                            Place::Fpr(n) => self.load_fmem(m, p.float.unwrap_or(IrType::F64), arg_fpr(n)),
+                            Place::Stack(_) => {}
+                        }
+                    }
+                }
+                ArgLoc::Parts(parts) => {
+                    for p in parts {
+                        match p.place {
+                            Place::Gpr(n) if ty.size() > 8 => self.load_word(arg, ty, p.offset / 8, arg_gpr(n))?,
+                            Place::Gpr(n) => self.load_abi(arg, ty, arg_gpr(n))?,
+                            Place::Fpr(n) => self.load_f(arg, ty, arg_fpr(n))?,
+                            Place::Stack(_) => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        match (func, ptr) {
+            (Some(name), _) => {
+                self.out.push_str("\tcall\t");
+                crate::backend::push_symbol(self.out, name);
+                if !self.cx.is_defined(name) {
+                    self.out.push_str("@plt");
+                }
+                self.out.push('\n');
+            }
+            (None, Some(p)) => {
+                self.load_ptr(p, T5)?;
+                emit!(self, "\tjalr\tt5");
+            }
+            (None, None) => return Err(self.err("call without a callee")),
+        }
+        if total > 0 {
+            self.add_imm(SP, SP, total);
+        }
+        let second = self.second_returns.get(&(self.block_index, self.inst_index)).copied();
+        let ret_ty = info.return_type;
+        match &lay.ret {
+            RetLoc::Void | RetLoc::SretMemory => {}
+            RetLoc::Parts(parts) if info.is_sret => {
+                let Some(buf) = info.args.first() else {
+                    return Err(self.err("sret call without a result buffer"));
+                };
+                self.load_ptr(buf, T5)?;
+                for p in parts {
+                    let m = Mem::new(T5, p.offset as i64);
+                    match p.place {
+                        Place::Gpr(n) => self.store_exact(arg_gpr(n), p.size, m),
+                        Place::Fpr(n) => self.store_fmem(arg_fpr(n), p.float.unwrap_or(IrType::F64), m),
+                        Place::Stack(_) => return Err(self.err("struct return on the stack")),
+                    }
+                }
+            }
+            RetLoc::Parts(parts) => {
+                if let Some(d) = info.dest {
+                    match parts.first().map(|p| p.place) {
+                        Some(Place::Fpr(_)) => {
+                            let m = self.slot(d)?;
+                            self.store_fmem(FA0, ret_ty, m);
+                        }
+                        _ if parts.len() == 2 => self.store_pair(A0, A1, d)?,
+                        _ => self.store(A0, ret_ty, d)?,
+                    }
+                }
+            }
+        }
+        if let Some(kind) = second {
+            let m = self.area(self.ret2);
+            match kind {
+                SecondReturn::F64 => self.store_fmem(FA1, IrType::F64, m),
+                SecondReturn::F32 => self.store_fmem(FA1, IrType::F32, m),
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,513 @@
+//! The RISC-V 64 backend: IR to GNU as for `riscv64-linux-gnu` (rv64gc,
+//! `-march=rv64gc -mabi=lp64d`) under the LP64D calling convention of the
+//! RISC-V ELF psABI (docs/abi.md is the contract with the lowering).
+//!
+//! Code generation follows the x86-64 backend's plan, correct first: every
+//! value lives in its frame slot ([`crate::backend::frame`]), except the
+//! addresses the frame layout rematerializes (frame objects, symbols), which
+//! are recomputed where used; each instruction loads its operands into the
+//! scratch registers `t0`..`t5` (and `ft0`..`ft2`), computes, and stores the
+//! result, so nothing is live in a register between instructions: calls,
+//! inline asm and `asm goto` edges need no register bookkeeping. `t6` is the
+//! shortest-lived temporary: displacements that do not fit 12 bits (which
+//! is how frames of any size work, [`regs`]) and FP constants' bits.
+//! Branches to blocks are `j`/`b<cond>` (the assembler relaxes a conditional
+//! branch beyond its 4 KiB reach into a branch over a `j`); a function that
+//! may exceed `j`'s 1 MiB reach is emitted again with every block branch in
+//! the far form `jump label, t6` (auipc + jr).
+//!
+//! The frame, with `s0` the frame pointer equal to the incoming `sp` (so the
+//! caller's stack arguments are at `0(s0)` upwards):
+//!
+//! ```text
+//!   s0 + 0 ...        incoming stack arguments
+//!   s0 - 64 .. s0     a0..a7 of a variadic function (contiguous with the
+//!                     stack arguments: va_list is one pointer walking both)
+//!   s0 - V - 8        saved ra          (V = 64 when variadic, else 0)
+//!   s0 - V - 16       saved s0
+//!   below             the locals area (FrameLayout): allocas (zeroed in the
+//!                     prologue), value slots, parameter homes, scratch,
+//!                     callee-saved registers an inline asm uses
+//!   sp                16-byte aligned; a call pushes its outgoing area
+//! ```
+//!
+//! Files: `abi` (the LP64D argument classification), `calls` (prologue,
+//! calls, returns), `moves` (loads, stores, addresses, constants, copies),
+//! `branches` (block branches, `switch`), `ops` (integer and FP arithmetic,
+//! comparisons, conversions, bit operations, intrinsics), `wide`
+//! (`__int128`, and binary128 `long double` through libgcc's soft-float
+//! routines), `memory` (memory instructions, globals, dynamic stack,
+//! atomics), `varargs`, `inline_asm`, `regs`.
+
+pub mod abi;
+mod branches;
+mod calls;
+mod inline_asm;
+mod memory;
+mod moves;
+mod ops;
+pub mod regs;
+mod varargs;
+mod wide;
+
+use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
+use super::{walk_blocks, BackendError, FunctionEmitter, LongDoubleFormat, ModuleContext, TargetDesc, TargetIsa};
+use crate::frontend::target::Target;
+use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
+use crate::ir::module::IrFunction;
+use crate::ir::types::IrType;
+use abi::{ArgLoc, CallLayout, Place};
+use regs::{Fpr, Gpr, Mem, S0, T0};
+use rustc_hash::FxHashMap;
+use std::fmt::Write as _;
+
+/// Writes one line of assembly to the emitter's output.
+macro_rules! emit {
+    ($e:expr, $($arg:tt)*) => {{
+        let _ = writeln!($e.out, $($arg)*);
+    }};
+}
+pub(crate) use emit;
+
+/// The RISC-V 64 target.
+pub struct Riscv64;
+
+pub static RISCV64_DESC: TargetDesc = TargetDesc {
+    target: Target::Riscv64,
+    int_arg_regs: &["a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7"],
+    float_arg_regs: &["fa0", "fa1", "fa2", "fa3", "fa4", "fa5", "fa6", "fa7"],
+    int_ret_regs: &["a0", "a1"],
+    float_ret_regs: &["fa0", "fa1"],
+    callee_saved: &["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11"],
+    stack_align: 16,
+    long_double: LongDoubleFormat::Binary128,
+    comment: "#",
+    type_prefix: '@',
+    asm_dialects: false,
+};
+
+impl TargetIsa for Riscv64 {
+    fn desc(&self) -> &'static TargetDesc {
+        &RISCV64_DESC
+    }
+
+    fn emit_function(&self, cx: &mut ModuleContext<'_>, f: &IrFunction, out: &mut String) -> Result<(), BackendError> {
+        let rodata_len = cx.rodata.len();
+        let mut body = String::new();
+        walk_blocks(f, &mut FnEmitter::new(cx, f, &mut body, false)?)?;
+        if max_text_bytes(&body) >= FAR_BRANCH_LIMIT {
+            // Too big for `jal`'s reach: again, with every block branch far.
+            cx.rodata.truncate(rodata_len);
+            body.clear();
+            walk_blocks(f, &mut FnEmitter::new(cx, f, &mut body, true)?)?;
+        }
+        out.push_str(&body);
+        Ok(())
+    }
+}
+
+/// Functions whose code may reach this size use far block branches: `jal`
+/// (and a conditional branch that the assembler relaxes into one) reaches
+/// +-1 MiB.
+const FAR_BRANCH_LIMIT: usize = 1 << 20;
+
+/// An upper bound of the bytes of machine code in `asm` (a `li` expands to
+/// at most 8 instructions, anything else to at most 2).
+fn max_text_bytes(asm: &str) -> usize {
+    asm.lines()
+        .map(|l| {
+            let l = l.trim_start();
+            if l.is_empty() || l.starts_with('.') || l.ends_with(':') {
+                0
+            } else if l.starts_with("li\t") {
+                32
+            } else {
+                8
+            }
+        })
+        .sum()
+}
+
+/// Bytes of the register save area of a variadic function (`a0..a7`).
+const VARARG_SAVE: i64 = 64;
+
+/// Where a parameter's value (or, for a struct, its copy) is kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ParamHome {
+    /// Not passed (an empty struct).
+    None,
+    /// A scalar (or a by-reference struct's pointer) saved from its
+    /// register(s) into this locals-area slot.
+    Slot(u32),
+    /// A scalar (or a by-reference pointer) in the caller's stack area at `s0 + d`.
+    Incoming(i64),
+    /// A struct copied into this locals-area buffer (the value is its address).
+    Buffer(u32),
+    /// A struct in the caller's stack area (the value is its address `s0 + d`).
+    IncomingAddr(i64),
+}
+
+/// Which second return register a call's result is read from afterwards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SecondReturn {
+    F32,
+    F64,
+}
+
+/// The state of one function being emitted.
+pub(crate) struct FnEmitter<'a, 'm> {
+    cx: &'a mut ModuleContext<'m>,
+    f: &'a IrFunction,
+    out: &'a mut String,
+    types: ValueTypes,
+    layout: FrameLayout,
+    /// The function's own parameter layout.
+    own: CallLayout,
+    params: Vec<ParamHome>,
+    /// `VARARG_SAVE` for a variadic function, else 0.
+    vararg_save: i64,
+    /// Distance from `s0` down to the base of the locals area.
+    area_top: i64,
+    /// 32 bytes of scratch.
+    scratch: u32,
+    /// 8 bytes for the second return value (`setret*second`, `getret*second`).
+    ret2: u32,
+    /// Callee-saved registers an inline asm uses, with their save slots.
+    saved_gprs: Vec<(Gpr, u32)>,
+    saved_fprs: Vec<(Fpr, u32)>,
+    /// Spill slots for inline asm outputs (16 bytes each).
+    asm_spill: u32,
+    /// Calls followed by a `getret*second`, by (block index, instruction index).
+    second_returns: FxHashMap<(usize, usize), SecondReturn>,
+    /// The second return register this function sets (`setret*second`).
+    sets_second: Option<SecondReturn>,
+    block_index: usize,
+    inst_index: usize,
+    /// Branches to blocks go through `jump label, t6` (any distance).
+    far: bool,
+}
+
+impl<'a, 'm> FnEmitter<'a, 'm> {
+    fn new(
+        cx: &'a mut ModuleContext<'m>,
+        f: &'a IrFunction,
+        out: &'a mut String,
+        far: bool,
+    ) -> Result<Self, BackendError> {
+        let types = ValueTypes::compute(f);
+        let mut layout = FrameLayout::compute(f, &types)?;
+        let own = abi::layout_of_function(f);
+        let mut params = Vec::with_capacity(f.params.len());
+        for (i, loc) in own.args.iter().enumerate() {
+            let p = &f.params[i];
+            let is_struct = p.struct_size.is_some() && !(f.uses_sret && i == 0);
+            let home = match loc {
+                ArgLoc::Ignored if f.uses_sret && i == 0 => {
+                    // A struct returned in registers: the callee's own buffer.
+                    let size = p.struct_size.unwrap_or(0) as u32;
+                    ParamHome::Buffer(layout.reserve(size.div_ceil(16).max(1) * 16, 16))
+                }
+                ArgLoc::Ignored => ParamHome::None,
+                ArgLoc::ByRef(Place::Stack(off)) => ParamHome::Incoming(*off as i64),
+                ArgLoc::ByRef(_) => ParamHome::Slot(layout.reserve(8, 8)),
+                ArgLoc::Parts(parts) => match parts.as_slice() {
+                    [one] if matches!(one.place, Place::Stack(_)) => {
+                        let Place::Stack(off) = one.place else { unreachable!() };
+                        if is_struct {
+                            ParamHome::IncomingAddr(off as i64)
+                        } else {
+                            ParamHome::Incoming(off as i64)
+                        }
+                    }
+                    _ if is_struct => {
+                        let end = parts.iter().map(|q| q.offset + 8).max().unwrap_or(8);
+                        ParamHome::Buffer(layout.reserve(end.div_ceil(16) * 16, 16))
+                    }
+                    _ => {
+                        let s = slot_size(p.ty);
+                        ParamHome::Slot(layout.reserve(s, s))
+                    }
+                },
+            };
+            params.push(home);
+        }
+        let scratch = layout.reserve(32, 16);
+        let ret2 = layout.reserve(8, 8);
+        let mut saved_g = Vec::new();
+        let mut saved_f = Vec::new();
+        let mut max_outputs = 0;
+        let mut second_returns = FxHashMap::default();
+        let mut sets_second = None;
+        for (bi, b) in f.blocks.iter().enumerate() {
+            let mut last_call = None;
+            for (ii, inst) in b.instructions.iter().enumerate() {
+                match inst {
+                    Instruction::InlineAsm(asm) => {
+                        max_outputs = max_outputs.max(asm.outputs.len());
+                        let (g, fl) = inline_asm::callee_saved_used(asm, &layout)
+                            .map_err(|m| BackendError::in_function(&f.name, format!("inline asm: {m}")))?;
+                        for r in g {
+                            if !saved_g.contains(&r) {
+                                saved_g.push(r);
+                            }
+                        }
+                        for r in fl {
+                            if !saved_f.contains(&r) {
+                                saved_f.push(r);
+                            }
+                        }
+                    }
+                    Instruction::Call { .. } | Instruction::CallIndirect { .. } => last_call = Some((bi, ii)),
+                    Instruction::GetReturnF32Second { .. } => {
+                        if let Some(c) = last_call {
+                            second_returns.insert(c, SecondReturn::F32);
+                        }
+                    }
+                    Instruction::GetReturnF64Second { .. } => {
+                        if let Some(c) = last_call {
+                            second_returns.insert(c, SecondReturn::F64);
+                        }
+                    }
+                    // LP64D returns `_Complex long double` (32 bytes) in memory,
+                    // so there is no second binary128 return register to read
+                    // or set; the frontend lowers such returns through sret.
+                    Instruction::GetReturnF128Second { .. } | Instruction::SetReturnF128Second { .. } => {
+                        return Err(BackendError::in_function(
+                            &f.name,
+                            "getretf128second/setretf128second: RISC-V LP64D has no second binary128 return \
+                             register (`_Complex long double` is returned in memory)",
+                        ));
+                    }
+                    Instruction::SetReturnF32Second { .. } => sets_second = Some(SecondReturn::F32),
+                    Instruction::SetReturnF64Second { .. } => sets_second = Some(SecondReturn::F64),
+                    _ => {}
+                }
+            }
+        }
+        saved_g.sort();
+        saved_f.sort();
+        let saved_gprs = saved_g.into_iter().map(|g| (g, layout.reserve(8, 8))).collect();
+        let saved_fprs = saved_f.into_iter().map(|r| (r, layout.reserve(8, 8))).collect();
+        let asm_spill = layout.reserve(16 * max_outputs as u32, 16);
+        layout.finish();
+        if layout.size() > (1 << 30) {
+            return Err(BackendError::in_function(&f.name, "stack frame too large"));
+        }
+        let vararg_save = if f.is_variadic { VARARG_SAVE } else { 0 };
+        let area_top = vararg_save + 16 + layout.size() as i64;
+        Ok(FnEmitter {
+            cx,
+            f,
+            out,
+            types,
+            layout,
+            own,
+            params,
+            vararg_save,
+            area_top,
+            scratch,
+            ret2,
+            saved_gprs,
+            saved_fprs,
+            asm_spill,
+            second_returns,
+            sets_second,
+            block_index: 0,
+            inst_index: 0,
+            far,
+        })
+    }
+
+    fn err(&self, message: impl Into<String>) -> BackendError {
+        BackendError::in_function(&self.f.name, message)
+    }
+
+    /// The memory of locals-area offset `off`.
+    fn area(&self, off: u32) -> Mem {
+        Mem::new(S0, off as i64 - self.area_top)
+    }
+
+    /// The slot of `v` (a value that is not an `alloca` address).
+    fn slot(&self, v: Value) -> Result<Mem, BackendError> {
+        match self.layout.home(v) {
+            Home::Slot(off) => Ok(self.area(off)),
+            Home::None => Err(self.err(format!("{v} is used but never defined"))),
+            _ => Err(self.err(format!("{v} is an address, not a slot"))),
+        }
+    }
+
+    fn param_home(&self, i: usize) -> Result<ParamHome, BackendError> {
+        self.params.get(i).copied().ok_or_else(|| {
+            self.err(format!(
+                "paramref {i} of a function with {} parameters",
+                self.params.len()
+            ))
+        })
+    }
+}
+
+impl FunctionEmitter for FnEmitter<'_, '_> {
+    fn prologue(&mut self) -> Result<(), BackendError> {
+        self.emit_prologue()
+    }
+
+    fn block_start(&mut self, label: BlockId) {
+        emit!(self, ".LBB{}:", label.0);
+        self.inst_index = 0;
+    }
+
+    fn instruction(&mut self, inst: &Instruction) -> Result<(), BackendError> {
+        use Instruction::*;
+        match inst {
+            Alloca { .. } => {}
+            DynAlloca { dest, size, align } => self.dyn_alloca(*dest, size, *align)?,
+            Load { dest, ptr, ty, .. } => self.load_inst(*dest, *ptr, *ty)?,
+            Store { val, ptr, ty, .. } => self.store_inst(val, *ptr, *ty)?,
+            Memcpy { dest, src, size } => self.memcpy(*dest, *src, *size)?,
+            GetElementPtr { dest, base, offset, .. } => self.gep(*dest, *base, offset)?,
+            GlobalAddr { dest, name } => self.global_addr(*dest, name)?,
+            StackSave { dest } => {
+                emit!(self, "\tmv\tt0, sp");
+                self.store(T0, IrType::Ptr, *dest)?;
+            }
+            StackRestore { ptr } => {
+                self.load_ptr(&Operand::Value(*ptr), T0)?;
+                emit!(self, "\tmv\tsp, t0");
+            }
+            BinOp { dest, op, lhs, rhs, ty } => self.binop(*dest, *op, lhs, rhs, *ty)?,
+            UnaryOp { dest, op, src, ty } => self.unop(*dest, *op, src, *ty)?,
+            Cmp { dest, op, lhs, rhs, ty } => self.cmp(*dest, *op, lhs, rhs, *ty)?,
+            Cast {
+                dest,
+                src,
+                from_ty,
+                to_ty,
+            } => self.cast(*dest, src, *from_ty, *to_ty)?,
+            Copy { dest, src } => {
+                let ty = self.types.of(*dest);
+                let m = self.slot(*dest)?;
+                self.store_operand(src, ty, m)?;
+            }
+            Select {
+                dest,
+                cond,
+                true_val,
+                false_val,
+                ty,
+            } => self.select(*dest, cond, true_val, false_val, *ty)?,
+            Call { func, info } => self.call(Some(func), None, info)?,
+            CallIndirect { func_ptr, info } => self.call(None, Some(func_ptr), info)?,
+            VaStart { va_list_ptr } => self.va_start(*va_list_ptr)?,
+            VaEnd { .. } => {}
+            VaCopy { dest_ptr, src_ptr } => self.va_copy(*dest_ptr, *src_ptr)?,
+            VaArg {
+                dest,
+                va_list_ptr,
+                result_ty,
+            } => self.va_arg(*dest, *va_list_ptr, *result_ty)?,
+            VaArgStruct {
+                dest_ptr,
+                va_list_ptr,
+                size,
+                ..
+            } => self.va_arg_struct(*dest_ptr, *va_list_ptr, *size)?,
+            AtomicRmw {
+                dest,
+                op,
+                ptr,
+                val,
+                ty,
+                ordering,
+            } => self.atomic_rmw(*dest, *op, *ptr, val, *ty, *ordering)?,
+            AtomicCmpxchg {
+                dest,
+                ptr,
+                expected,
+                desired,
+                ty,
+                returns_bool,
+                ..
+            } => self.atomic_cmpxchg(*dest, *ptr, expected, desired, *ty, *returns_bool)?,
+            AtomicLoad {
+                dest,
+                ptr,
+                ty,
+                ordering,
+            } => self.atomic_load(*dest, *ptr, *ty, *ordering)?,
+            AtomicStore { ptr, val, ordering, ty } => self.atomic_store(*ptr, val, *ordering, *ty)?,
+            Fence { ordering } => self.fence(*ordering),
+            Phi { .. } => return Err(self.err("phi in the backend (phi elimination has not run)")),
+            ParamRef { dest, param_idx, ty } => self.param_ref(*dest, *param_idx, *ty)?,
+            GetReturnF64Second { dest } | GetReturnF32Second { dest } => {
+                let src = self.area(self.ret2);
+                let m = self.slot(*dest)?;
+                self.copy_mem(src, m, 8);
+            }
+            SetReturnF64Second { src } => {
+                let m = self.area(self.ret2);
+                self.store_operand(src, IrType::F64, m)?;
+            }
+            SetReturnF32Second { src } => {
+                let m = self.area(self.ret2);
+                self.store_operand(src, IrType::F32, m)?;
+            }
+            GetReturnF128Second { .. } | SetReturnF128Second { .. } => {
+                return Err(self.err("no second binary128 return register under LP64D"))
+            }
+            InlineAsm(asm) => self.inline_asm(asm)?,
+            Intrinsic { dest, op, args, .. } => self.intrinsic(*dest, *op, args)?,
+            LabelAddr { dest, label } => {
+                emit!(self, "\tlla\tt0, .LBB{}", label.0);
+                self.store(T0, IrType::Ptr, *dest)?;
+            }
+        }
+        self.inst_index += 1;
+        Ok(())
+    }
+
+    fn terminator(&mut self, term: &Terminator, next: Option<BlockId>) -> Result<(), BackendError> {
+        match term {
+            Terminator::Return(val) => self.emit_return(val.as_ref())?,
+            Terminator::Branch(b) => {
+                if next != Some(*b) {
+                    self.jump(*b);
+                }
+            }
+            Terminator::CondBranch {
+                cond,
+                true_label,
+                false_label,
+            } => match self.load_cond(cond)? {
+                Some(taken) => {
+                    let b = if taken { *true_label } else { *false_label };
+                    if next != Some(b) {
+                        self.jump(b);
+                    }
+                }
+                None => {
+                    if next == Some(*true_label) {
+                        self.branch("beqz", "t0", *false_label);
+                    } else {
+                        self.branch("bnez", "t0", *true_label);
+                        if next != Some(*false_label) {
+                            self.jump(*false_label);
+                        }
+                    }
+                }
+            },
+            Terminator::Switch {
+                val,
+                cases,
+                default,
+                ty,
+            } => self.switch(val, *ty, cases, *default)?,
+            Terminator::IndirectBranch { target, .. } => {
+                self.load_ptr(target, T0)?;
+                emit!(self, "\tjr\tt0");
+            }
+            Terminator::Unreachable => emit!(self, "\tunimp"),
+        }
+        self.block_index += 1;
+        Ok(())
+    }
+}

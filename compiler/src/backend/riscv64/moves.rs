@@ -1,0 +1,400 @@
+//! Moving values: loads and stores of every width with displacements of any
+//! size (`t6` carries those beyond 12 bits), immediates (`li`), the
+//! addresses of frame objects and symbols (rematerialized where used:
+//! `lla` for the module's own symbols, a GOT load through
+//! `%got_pcrel_hi`/`%pcrel_lo` otherwise, initial-exec for thread-locals),
+//! operands into integer registers (extended as the type or the psABI
+//! says), FP registers and register pairs, constants' memory images, and
+//! memory-to-memory copies.
+
+use super::regs::{fits_i12, load_op, store_op, Fpr, Gpr, Mem, S0, T0, T1, T2, T6, ZERO};
+use super::{emit, FnEmitter};
+use crate::backend::frame::Home;
+use crate::backend::{BackendError, LongDoubleFormat};
+use crate::ir::constants::IrConst;
+use crate::ir::instruction::{Operand, Value};
+use crate::ir::types::IrType;
+use std::fmt::Write as _;
+
+/// The largest access (8, 4, 2 or 1 bytes) not longer than `left`.
+pub(super) fn chunk_size(left: usize) -> usize {
+    if left >= 8 {
+        8
+    } else if left >= 4 {
+        4
+    } else if left >= 2 {
+        2
+    } else {
+        1
+    }
+}
+
+impl FnEmitter<'_, '_> {
+    /// The memory of a locals-area offset that may lie outside the area.
+    pub(super) fn frame_mem(&self, off: i64) -> Mem {
+        Mem::new(S0, off - self.area_top)
+    }
+
+    /// Puts the address of symbol `name` plus `offset` into `r`: PC-relative
+    /// (`lla`) when the module defines it, else from the GOT, or for a
+    /// thread-local the initial-exec offset plus `tp`.
+    pub(super) fn symbol_address(&mut self, name: &str, offset: i64, r: Gpr) {
+        let sym = crate::backend::symbol(name);
+        let mut extra = offset;
+        if self.cx.thread_local.contains(name) {
+            emit!(self, "\tla.tls.ie\t{r}, {sym}");
+            emit!(self, "\tadd\t{r}, {r}, tp");
+        } else if self.cx.is_defined(name) || name.starts_with(".L") {
+            match offset {
+                0 => emit!(self, "\tlla\t{r}, {sym}"),
+                o => emit!(self, "\tlla\t{r}, {sym}{o:+}"),
+            }
+            extra = 0;
+        } else {
+            let l = self.cx.labels.fresh();
+            emit!(self, ".Lgot{l}:");
+            emit!(self, "\tauipc\t{r}, %got_pcrel_hi({sym})");
+            emit!(self, "\tld\t{r}, %pcrel_lo(.Lgot{l})({r})");
+        }
+        if extra != 0 {
+            if fits_i12(extra) || r != T6 {
+                self.add_imm(r, r, extra);
+            } else {
+                // t6 is the target: step with 12-bit immediates (offsets stay below 2^30).
+                let mut left = extra;
+                while left != 0 {
+                    let step = left.clamp(-2048, 2047);
+                    emit!(self, "\taddi\t{r}, {r}, {step}");
+                    left -= step;
+                }
+            }
+        }
+    }
+
+    /// Puts the address an address home stands for into `r` (nothing for
+    /// slots and undefined values).
+    pub(super) fn materialize(&mut self, home: Home, r: Gpr) {
+        match home {
+            Home::Alloca { offset, align } => self.alloca_address(offset, align, r),
+            Home::FrameAddr(o) => {
+                let m = self.frame_mem(o);
+                self.add_imm(r, S0, m.disp);
+            }
+            Home::SymbolAddr { sym, offset } => {
+                let name = self.layout.symbol(sym).clone();
+                self.symbol_address(&name, offset, r);
+            }
+            Home::Slot(_) | Home::None => {}
+        }
+    }
+
+    /// The operand text of `m` for a load or store: `disp(base)`, after
+    /// adding a displacement beyond 12 bits to the base in `t6`.
+    pub(super) fn mem_operand(&mut self, m: Mem) -> String {
+        if fits_i12(m.disp) {
+            format!("{}({})", m.disp, m.base)
+        } else {
+            debug_assert!(m.base != T6, "t6 is the displacement register");
+            emit!(self, "\tli\tt6, {}", m.disp);
+            emit!(self, "\tadd\tt6, t6, {}", m.base);
+            "0(t6)".to_string()
+        }
+    }
+
+    /// `rd = rs + imm` for any 64-bit `imm`.
+    pub(super) fn add_imm(&mut self, rd: Gpr, rs: Gpr, imm: i64) {
+        if fits_i12(imm) {
+            if imm != 0 || rd != rs {
+                emit!(self, "\taddi\t{rd}, {rs}, {imm}");
+            }
+        } else {
+            debug_assert!(rs != T6);
+            emit!(self, "\tli\tt6, {imm}");
+            emit!(self, "\tadd\t{rd}, {rs}, t6");
+        }
+    }
+
+    /// `r = imm`.
+    pub(super) fn li(&mut self, r: Gpr, imm: i64) {
+        if imm == 0 {
+            emit!(self, "\tmv\t{r}, zero");
+        } else {
+            emit!(self, "\tli\t{r}, {imm}");
+        }
+    }
+
+    /// `r = the size-byte integer at m`, extended to 64 bits.
+    pub(super) fn load_mem(&mut self, m: Mem, size: usize, signed: bool, r: Gpr) {
+        let op = self.mem_operand(m);
+        emit!(self, "\t{}\t{r}, {op}", load_op(size, signed));
+    }
+
+    /// Stores the low `size` (1, 2, 4 or 8) bytes of `r` to `m`.
+    pub(super) fn store_mem(&mut self, r: Gpr, size: usize, m: Mem) {
+        let op = self.mem_operand(m);
+        emit!(self, "\t{}\t{r}, {op}", store_op(size));
+    }
+
+    /// Loads a `float`/`double` at `m` into `fr`.
+    pub(super) fn load_fmem(&mut self, m: Mem, ty: IrType, fr: Fpr) {
+        let op = self.mem_operand(m);
+        let mn = if ty == IrType::F32 { "flw" } else { "fld" };
+        emit!(self, "\t{mn}\t{fr}, {op}");
+    }
+
+    /// Stores `fr` as a `float`/`double` to `m`.
+    pub(super) fn store_fmem(&mut self, fr: Fpr, ty: IrType, m: Mem) {
+        let op = self.mem_operand(m);
+        let mn = if ty == IrType::F32 { "fsw" } else { "fsd" };
+        emit!(self, "\t{mn}\t{fr}, {op}");
+    }
+
+    /// `r = address of the alloca object at offset` (rounded up at run time
+    /// when it is aligned beyond 16).
+    pub(super) fn alloca_address(&mut self, offset: u32, align: u32, r: Gpr) {
+        let m = self.area(offset);
+        self.add_imm(r, S0, m.disp);
+        if align > 16 {
+            self.add_imm(r, r, align as i64 - 16);
+            let mask = -(align as i64);
+            if fits_i12(mask) {
+                emit!(self, "\tandi\t{r}, {r}, {mask}");
+            } else {
+                emit!(self, "\tli\tt6, {mask}");
+                emit!(self, "\tand\t{r}, {r}, t6");
+            }
+        }
+    }
+
+    /// The memory a pointer value addresses: an alloca's object directly,
+    /// otherwise the pointer is loaded into `scratch`.
+    pub(super) fn addr_of(&mut self, ptr: Value, scratch: Gpr) -> Result<Mem, BackendError> {
+        match self.layout.home(ptr) {
+            Home::Alloca { offset, align } if align <= 16 => Ok(self.area(offset)),
+            Home::FrameAddr(o) => Ok(self.frame_mem(o)),
+            home @ (Home::Alloca { .. } | Home::SymbolAddr { .. }) => {
+                self.materialize(home, scratch);
+                Ok(Mem::new(scratch, 0))
+            }
+            Home::Slot(off) => {
+                let m = self.area(off);
+                self.load_mem(m, 8, false, scratch);
+                Ok(Mem::new(scratch, 0))
+            }
+            Home::None => Err(self.err(format!("{ptr} is used but never defined"))),
+        }
+    }
+
+    /// The pointer value `ptr` in register `r`.
+    pub(super) fn load_ptr(&mut self, ptr: &Operand, r: Gpr) -> Result<(), BackendError> {
+        self.load_int(ptr, IrType::Ptr, false, r)
+    }
+
+    /// The integer value of constant `c` as a `ty`, extended to 64 bits by `signed`.
+    pub(super) fn const_i64(c: &IrConst, ty: IrType, signed: bool) -> i64 {
+        let t = if ty == IrType::Void { IrType::I64 } else { ty };
+        let bits = c.bits_as(t);
+        let w = (t.size().clamp(1, 8) * 8) as u32;
+        if signed {
+            crate::ir::constants::sext(bits, w) as i64
+        } else {
+            crate::ir::constants::zext(bits, w) as u64 as i64
+        }
+    }
+
+    /// Loads an integer-class operand of type `ty` into `r`, extended to 64
+    /// bits (sign-extended when `signed`). An alloca's value is its address;
+    /// a 16-byte value gives its low half; a float gives its bits.
+    pub(super) fn load_int(&mut self, op: &Operand, ty: IrType, signed: bool, r: Gpr) -> Result<(), BackendError> {
+        match op {
+            Operand::Const(c) => {
+                let imm = Self::const_i64(c, ty, signed);
+                self.li(r, imm);
+            }
+            Operand::Value(v) => match self.layout.home(*v) {
+                Home::Slot(off) => {
+                    let m = self.area(off);
+                    self.load_mem(m, ty.size().clamp(1, 8), signed, r);
+                }
+                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                home => self.materialize(home, r),
+            },
+        }
+        Ok(())
+    }
+
+    /// Loads an operand's bits with the extension its type implies.
+    pub(super) fn load(&mut self, op: &Operand, ty: IrType, r: Gpr) -> Result<(), BackendError> {
+        self.load_int(op, ty, ty.is_signed(), r)
+    }
+
+    /// Loads an operand as the psABI wants it in an integer register:
+    /// narrower integers widened by their signedness to 32 bits, then
+    /// sign-extended to 64 (so `u32` is sign-extended too).
+    pub(super) fn load_abi(&mut self, op: &Operand, ty: IrType, r: Gpr) -> Result<(), BackendError> {
+        let signed = ty.is_signed() || ty.size() == 4;
+        self.load_int(op, ty, signed, r)
+    }
+
+    /// Loads a `float`/`double` operand into `fr`.
+    pub(super) fn load_f(&mut self, op: &Operand, ty: IrType, fr: Fpr) -> Result<(), BackendError> {
+        let ty = if ty == IrType::F32 { IrType::F32 } else { IrType::F64 };
+        let mv = if ty == IrType::F32 { "fmv.w.x" } else { "fmv.d.x" };
+        match op {
+            Operand::Const(c) => {
+                let bits = c.bits_as(ty) as u64;
+                if bits == 0 {
+                    emit!(self, "\t{mv}\t{fr}, zero");
+                } else {
+                    self.li(T6, bits as i64);
+                    emit!(self, "\t{mv}\t{fr}, t6");
+                }
+            }
+            Operand::Value(v) => match self.layout.home(*v) {
+                Home::Slot(off) => {
+                    let m = self.area(off);
+                    self.load_fmem(m, ty, fr);
+                }
+                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                home => {
+                    self.materialize(home, T6);
+                    emit!(self, "\t{mv}\t{fr}, t6");
+                }
+            },
+        }
+        Ok(())
+    }
+
+    /// Loads a 16-byte operand (of type `ty`: `i128`, `u128` or `f128`)
+    /// into `lo:hi`. A narrower value gives its bits and a zero high half.
+    pub(super) fn load_pair(&mut self, op: &Operand, ty: IrType, lo: Gpr, hi: Gpr) -> Result<(), BackendError> {
+        match op {
+            Operand::Const(c) => {
+                let img = Self::const_image(c, ty);
+                let l = i64::from_le_bytes(img[..8].try_into().unwrap_or([0; 8]));
+                let h = i64::from_le_bytes(img[8..].try_into().unwrap_or([0; 8]));
+                self.li(lo, l);
+                self.li(hi, h);
+            }
+            Operand::Value(v) => match self.layout.home(*v) {
+                Home::Slot(off) => {
+                    let m = self.area(off);
+                    if self.types.of(*v).size() > 8 {
+                        self.load_mem(m, 8, false, lo);
+                        self.load_mem(m.at(8), 8, false, hi);
+                    } else {
+                        let t = self.types.of(*v);
+                        self.load_mem(m, t.size().clamp(1, 8), t.is_signed(), lo);
+                        self.li(hi, 0);
+                    }
+                }
+                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                home => {
+                    self.materialize(home, lo);
+                    self.li(hi, 0);
+                }
+            },
+        }
+        Ok(())
+    }
+
+    /// Stores `lo:hi` into the 16-byte slot of `dest`.
+    pub(super) fn store_pair(&mut self, lo: Gpr, hi: Gpr, dest: Value) -> Result<(), BackendError> {
+        let m = self.slot(dest)?;
+        self.store_mem(lo, 8, m);
+        self.store_mem(hi, 8, m.at(8));
+        Ok(())
+    }
+
+    /// Stores `r` into the slot of `v` at the width of `ty`.
+    pub(super) fn store(&mut self, r: Gpr, ty: IrType, v: Value) -> Result<(), BackendError> {
+        let m = self.slot(v)?;
+        self.store_mem(r, ty.size().clamp(1, 8), m);
+        Ok(())
+    }
+
+    /// The memory image of a constant stored as a `ty` (16 bytes, little-endian).
+    pub(super) fn const_image(c: &IrConst, ty: IrType) -> [u8; 16] {
+        let mut b = Vec::with_capacity(16);
+        crate::backend::data::const_bytes(c, ty, LongDoubleFormat::Binary128, &mut b);
+        b.resize(16, 0);
+        b.try_into().unwrap_or([0; 16])
+    }
+
+    /// Stores constant `c` of type `ty` into `m` (through `t0`).
+    pub(super) fn store_const(&mut self, c: &IrConst, ty: IrType, m: Mem) {
+        let img = Self::const_image(c, ty);
+        let size = ty.size().max(1);
+        let mut at = 0;
+        while at < size {
+            let chunk = chunk_size(size - at);
+            let mut v: u64 = 0;
+            for k in 0..chunk {
+                v |= (img[at + k] as u64) << (8 * k);
+            }
+            if v == 0 {
+                self.store_mem(ZERO, chunk, m.at(at as i64));
+            } else {
+                self.li(T0, v as i64);
+                self.store_mem(T0, chunk, m.at(at as i64));
+            }
+            at += chunk;
+        }
+    }
+
+    /// Copies `size` bytes from `src` to `dst` through `t0`, in chunks of
+    /// 8, 4, 2 and 1 bytes (the bases must not be `t0` or `t6`).
+    pub(super) fn copy_mem(&mut self, src: Mem, dst: Mem, size: usize) {
+        let mut at = 0;
+        while at < size {
+            let chunk = chunk_size(size - at);
+            self.load_mem(src.at(at as i64), chunk, false, T0);
+            self.store_mem(T0, chunk, dst.at(at as i64));
+            at += chunk;
+        }
+    }
+
+    /// Copies `size` bytes from the address in `src` to the address in
+    /// `dst` (neither `t0`, `t1`, `t2` nor `t6`): unrolled when short, else a
+    /// loop of 8-byte moves and the tail. Advances neither register.
+    pub(super) fn copy_bytes(&mut self, src: Gpr, dst: Gpr, size: usize) {
+        if size <= 64 {
+            self.copy_mem(Mem::new(src, 0), Mem::new(dst, 0), size);
+            return;
+        }
+        let words = size / 8;
+        let l = self.cx.labels.fresh();
+        emit!(self, "\tmv\tt1, {src}");
+        emit!(self, "\tmv\tt2, {dst}");
+        self.li(T0, words as i64);
+        emit!(self, ".Lcopy{l}:");
+        emit!(self, "\tld\tt6, 0(t1)");
+        emit!(self, "\tsd\tt6, 0(t2)");
+        emit!(self, "\taddi\tt1, t1, 8");
+        emit!(self, "\taddi\tt2, t2, 8");
+        emit!(self, "\taddi\tt0, t0, -1");
+        emit!(self, "\tbnez\tt0, .Lcopy{l}");
+        self.copy_mem(Mem::new(T1, 0), Mem::new(T2, 0), size - 8 * words);
+    }
+
+    /// Stores operand `op` of type `ty` (all its bytes) into `m`: the generic
+    /// value move (through `t0`; `m`'s base must not be `t0`).
+    pub(super) fn store_operand(&mut self, op: &Operand, ty: IrType, m: Mem) -> Result<(), BackendError> {
+        match op {
+            Operand::Const(c) => self.store_const(c, ty, m),
+            Operand::Value(v) => match self.layout.home(*v) {
+                Home::Slot(off) => {
+                    let src = self.area(off);
+                    let size = if ty.size() > 8 { 16 } else { ty.size().max(1) };
+                    self.copy_mem(src, m, size);
+                }
+                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                home => {
+                    self.materialize(home, T0);
+                    self.store_mem(T0, ty.size().clamp(1, 8), m);
+                }
+            },
+        }
+        Ok(())
+    }
+}

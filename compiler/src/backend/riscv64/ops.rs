@@ -1,0 +1,500 @@
+//! Integer and floating-point arithmetic, comparisons, conversions,
+//! `select`, bit operations and intrinsics (RV64IMFD; 128-bit integers and
+//! binary128 `long double` are in `wide`).
+//!
+//! 32-bit integer operations use the `*w` instructions; 8- and 16-bit ones
+//! compute in 64 bits on operands extended by the *operation's* signedness
+//! where it matters (`sdiv`, `ashr`, signed compares read their operands as
+//! signed even on an unsigned type, as the interpreter does) and store the
+//! low bytes. Comparisons are `slt`/`sltu`/`xor`+`seqz` on 64-bit values
+//! extended alike. Float comparisons use `feq`/`flt`/`fle`, which are false
+//! on NaN, so `ne` (`!feq`) is true on NaN (IEEE, like the interpreter).
+//! Float-to-integer conversions round toward zero (`rtz`) to 64 bits and
+//! wrap to the target width (the interpreter's rule, docs/ir.md). The base ISA has
+//! no count-leading-zeros or byte-swap instruction (Zbb is not in rv64gc):
+//! `clz`, `ctz`, `popcount` and `bswap` are short loops and shift sequences.
+
+use super::regs::{Gpr, FA0, FA1, FT0, FT1, T0, T1, T2, T3};
+use super::{emit, FnEmitter};
+use crate::backend::BackendError;
+use crate::ir::instruction::{Operand, Value};
+use crate::ir::intrinsics::IntrinsicOp;
+use crate::ir::ops::{AtomicOrdering, IrBinOp, IrCmpOp, IrUnaryOp};
+use crate::ir::types::IrType;
+use std::fmt::Write as _;
+
+/// Whether the comparison reads its operands as signed.
+pub(super) fn cmp_is_signed(op: IrCmpOp, ty: IrType) -> bool {
+    match op {
+        IrCmpOp::Slt | IrCmpOp::Sle | IrCmpOp::Sgt | IrCmpOp::Sge => true,
+        IrCmpOp::Ult | IrCmpOp::Ule | IrCmpOp::Ugt | IrCmpOp::Uge => false,
+        IrCmpOp::Eq | IrCmpOp::Ne => ty.is_signed(),
+    }
+}
+
+/// `.s` or `.d`.
+fn fsuf(ty: IrType) -> &'static str {
+    if ty == IrType::F32 {
+        "s"
+    } else {
+        "d"
+    }
+}
+
+impl FnEmitter<'_, '_> {
+    pub(super) fn binop(
+        &mut self,
+        dest: Value,
+        op: IrBinOp,
+        lhs: &Operand,
+        rhs: &Operand,
+        ty: IrType,
+    ) -> Result<(), BackendError> {
+        if ty.is_128() {
+            return self.binop_wide(dest, op, lhs, rhs);
+        }
+        if ty == IrType::F128 {
+            return self.binop_f128(dest, op, lhs, rhs);
+        }
+        let bitwise = matches!(op, IrBinOp::And | IrBinOp::Or | IrBinOp::Xor);
+        if ty.is_float() && !bitwise {
+            let m = self.slot(dest)?;
+            let f = fsuf(ty);
+            let mnemonic = match op {
+                IrBinOp::Add => "fadd",
+                IrBinOp::Sub => "fsub",
+                IrBinOp::Mul => "fmul",
+                IrBinOp::SDiv | IrBinOp::UDiv => "fdiv",
+                IrBinOp::SRem | IrBinOp::URem => {
+                    self.load_f(lhs, ty, FA0)?;
+                    self.load_f(rhs, ty, FA1)?;
+                    let func = if ty == IrType::F32 { "fmodf" } else { "fmod" };
+                    emit!(self, "\tcall\t{func}@plt");
+                    self.store_fmem(FA0, ty, m);
+                    return Ok(());
+                }
+                _ => return Err(self.err(format!("{} on {ty}", op.name()))),
+            };
+            self.load_f(lhs, ty, FT0)?;
+            self.load_f(rhs, ty, FT1)?;
+            emit!(self, "\t{mnemonic}.{f}\tft0, ft0, ft1");
+            self.store_fmem(FT0, ty, m);
+            return Ok(());
+        }
+        if ty == IrType::Void {
+            return Err(self.err("arithmetic on void"));
+        }
+        let w32 = ty.size() == 4;
+        let wide = ty.size() == 8;
+        let signed = match op {
+            IrBinOp::SDiv | IrBinOp::SRem | IrBinOp::AShr => true,
+            IrBinOp::UDiv | IrBinOp::URem | IrBinOp::LShr => false,
+            _ => ty.is_signed(),
+        };
+        self.load_int(lhs, ty, signed, T0)?;
+        self.load_int(rhs, ty, signed, T1)?;
+        let w = if w32 { "w" } else { "" };
+        let mn = match op {
+            IrBinOp::Add => format!("add{w}"),
+            IrBinOp::Sub => format!("sub{w}"),
+            IrBinOp::Mul => format!("mul{w}"),
+            IrBinOp::And => "and".into(),
+            IrBinOp::Or => "or".into(),
+            IrBinOp::Xor => "xor".into(),
+            IrBinOp::SDiv => format!("div{w}"),
+            IrBinOp::UDiv => format!("divu{w}"),
+            IrBinOp::SRem => format!("rem{w}"),
+            IrBinOp::URem => format!("remu{w}"),
+            IrBinOp::Shl => format!("sll{w}"),
+            // 8- and 16-bit operands are already extended to 64 bits.
+            IrBinOp::LShr if w32 || wide => format!("srl{w}"),
+            IrBinOp::AShr if w32 || wide => format!("sra{w}"),
+            IrBinOp::LShr => "srl".into(),
+            IrBinOp::AShr => "sra".into(),
+        };
+        emit!(self, "\t{mn}\tt0, t0, t1");
+        self.store(T0, ty, dest)
+    }
+
+    pub(super) fn unop(&mut self, dest: Value, op: IrUnaryOp, src: &Operand, ty: IrType) -> Result<(), BackendError> {
+        if op == IrUnaryOp::IsConstant {
+            let is_const = matches!(src, Operand::Const(_));
+            self.li(T0, is_const as i64);
+            return self.store(T0, ty, dest);
+        }
+        if ty.is_128() {
+            return self.unop_wide(dest, op, src);
+        }
+        if ty == IrType::F128 {
+            return self.unop_f128(dest, op, src);
+        }
+        if ty == IrType::Void {
+            return Err(self.err(format!("{} on void", op.name())));
+        }
+        if ty.is_float() {
+            match op {
+                IrUnaryOp::Neg => {
+                    self.load_f(src, ty, FT0)?;
+                    emit!(self, "\tfneg.{}\tft0, ft0", fsuf(ty));
+                    let m = self.slot(dest)?;
+                    self.store_fmem(FT0, ty, m);
+                    return Ok(());
+                }
+                IrUnaryOp::Not => {
+                    self.load_int(src, ty, false, T0)?;
+                    emit!(self, "\tnot\tt0, t0");
+                    return self.store(T0, ty, dest);
+                }
+                _ => return Err(self.err(format!("{} on {ty}", op.name()))),
+            }
+        }
+        let bits = ty.bits() as i64;
+        match op {
+            IrUnaryOp::Neg => {
+                self.load(src, ty, T0)?;
+                emit!(self, "\tneg\tt0, t0");
+                self.store(T0, ty, dest)
+            }
+            IrUnaryOp::Not => {
+                self.load(src, ty, T0)?;
+                emit!(self, "\tnot\tt0, t0");
+                self.store(T0, ty, dest)
+            }
+            IrUnaryOp::Clz => {
+                self.load_int(src, ty, false, T0)?;
+                self.clz64(T0, T1);
+                emit!(self, "\taddi\tt1, t1, {}", bits - 64);
+                self.store(T1, ty, dest)
+            }
+            IrUnaryOp::Ctz => {
+                self.load_int(src, ty, false, T0)?;
+                self.ctz64(T0, T1);
+                // ctz(0) is the width.
+                if bits < 64 {
+                    let done = self.cx.labels.fresh();
+                    self.li(T2, bits);
+                    emit!(self, "\tbleu\tt1, t2, .Ltmp{done}");
+                    emit!(self, "\tmv\tt1, t2");
+                    emit!(self, ".Ltmp{done}:");
+                }
+                self.store(T1, ty, dest)
+            }
+            IrUnaryOp::Popcount => {
+                self.load_int(src, ty, false, T0)?;
+                self.popcount64(T0, T1);
+                self.store(T1, ty, dest)
+            }
+            IrUnaryOp::Bswap => {
+                self.load_int(src, ty, false, T0)?;
+                self.bswap(T0, T1, ty.size());
+                self.store(T1, ty, dest)
+            }
+            IrUnaryOp::IsConstant => unreachable!("handled above"),
+        }
+    }
+
+    /// `out = number of leading zeros of the 64-bit x` (64 for 0); clobbers `x` and `t2`.
+    pub(super) fn clz64(&mut self, x: Gpr, out: Gpr) {
+        let (l, done) = (self.cx.labels.fresh(), self.cx.labels.fresh());
+        self.li(out, 64);
+        emit!(self, "\tbeqz\t{x}, .Ltmp{done}");
+        self.li(out, 0);
+        emit!(self, ".Ltmp{l}:");
+        emit!(self, "\tbltz\t{x}, .Ltmp{done}");
+        emit!(self, "\tslli\t{x}, {x}, 1");
+        emit!(self, "\taddi\t{out}, {out}, 1");
+        emit!(self, "\tj\t.Ltmp{l}");
+        emit!(self, ".Ltmp{done}:");
+    }
+
+    /// `out = number of trailing zeros of the 64-bit x` (64 for 0); clobbers `x` and `t2`.
+    pub(super) fn ctz64(&mut self, x: Gpr, out: Gpr) {
+        let (l, done) = (self.cx.labels.fresh(), self.cx.labels.fresh());
+        self.li(out, 64);
+        emit!(self, "\tbeqz\t{x}, .Ltmp{done}");
+        self.li(out, 0);
+        emit!(self, ".Ltmp{l}:");
+        emit!(self, "\tandi\tt2, {x}, 1");
+        emit!(self, "\tbnez\tt2, .Ltmp{done}");
+        emit!(self, "\tsrli\t{x}, {x}, 1");
+        emit!(self, "\taddi\t{out}, {out}, 1");
+        emit!(self, "\tj\t.Ltmp{l}");
+        emit!(self, ".Ltmp{done}:");
+    }
+
+    /// `out = number of one bits of x`; clobbers `x` and `t2`.
+    pub(super) fn popcount64(&mut self, x: Gpr, out: Gpr) {
+        let (l, done) = (self.cx.labels.fresh(), self.cx.labels.fresh());
+        self.li(out, 0);
+        emit!(self, ".Ltmp{l}:");
+        emit!(self, "\tbeqz\t{x}, .Ltmp{done}");
+        emit!(self, "\taddi\tt2, {x}, -1");
+        emit!(self, "\tand\t{x}, {x}, t2");
+        emit!(self, "\taddi\t{out}, {out}, 1");
+        emit!(self, "\tj\t.Ltmp{l}");
+        emit!(self, ".Ltmp{done}:");
+    }
+
+    /// `out = the low `size` bytes of x in reverse order`; clobbers `x` and `t2`.
+    pub(super) fn bswap(&mut self, x: Gpr, out: Gpr, size: usize) {
+        self.li(out, 0);
+        for k in 0..size {
+            if k > 0 {
+                emit!(self, "\tslli\t{out}, {out}, 8");
+            }
+            emit!(self, "\tandi\tt2, {x}, 255");
+            emit!(self, "\tor\t{out}, {out}, t2");
+            if k + 1 < size {
+                emit!(self, "\tsrli\t{x}, {x}, 8");
+            }
+        }
+    }
+
+    /// `t0 = (t0 OP t1)` for 64-bit operands already extended alike.
+    pub(super) fn set_int_cond(&mut self, op: IrCmpOp) {
+        let lt = if cmp_is_signed(op, IrType::I64) || matches!(op, IrCmpOp::Eq | IrCmpOp::Ne) {
+            "slt"
+        } else {
+            "sltu"
+        };
+        match op {
+            IrCmpOp::Eq => {
+                emit!(self, "\txor\tt0, t0, t1");
+                emit!(self, "\tseqz\tt0, t0");
+            }
+            IrCmpOp::Ne => {
+                emit!(self, "\txor\tt0, t0, t1");
+                emit!(self, "\tsnez\tt0, t0");
+            }
+            IrCmpOp::Slt | IrCmpOp::Ult => emit!(self, "\t{lt}\tt0, t0, t1"),
+            IrCmpOp::Sgt | IrCmpOp::Ugt => emit!(self, "\t{lt}\tt0, t1, t0"),
+            IrCmpOp::Sle | IrCmpOp::Ule => {
+                emit!(self, "\t{lt}\tt0, t1, t0");
+                emit!(self, "\txori\tt0, t0, 1");
+            }
+            IrCmpOp::Sge | IrCmpOp::Uge => {
+                emit!(self, "\t{lt}\tt0, t0, t1");
+                emit!(self, "\txori\tt0, t0, 1");
+            }
+        }
+    }
+
+    pub(super) fn cmp(
+        &mut self,
+        dest: Value,
+        op: IrCmpOp,
+        lhs: &Operand,
+        rhs: &Operand,
+        ty: IrType,
+    ) -> Result<(), BackendError> {
+        if ty.is_128() {
+            self.cmp_wide(op, lhs, rhs, ty)?;
+        } else if ty == IrType::F128 {
+            self.cmp_f128(op, lhs, rhs)?;
+        } else if ty.is_float() {
+            let f = fsuf(ty);
+            self.load_f(lhs, ty, FT0)?;
+            self.load_f(rhs, ty, FT1)?;
+            match op {
+                IrCmpOp::Eq => emit!(self, "\tfeq.{f}\tt0, ft0, ft1"),
+                IrCmpOp::Ne => {
+                    emit!(self, "\tfeq.{f}\tt0, ft0, ft1");
+                    emit!(self, "\txori\tt0, t0, 1");
+                }
+                IrCmpOp::Slt | IrCmpOp::Ult => emit!(self, "\tflt.{f}\tt0, ft0, ft1"),
+                IrCmpOp::Sle | IrCmpOp::Ule => emit!(self, "\tfle.{f}\tt0, ft0, ft1"),
+                IrCmpOp::Sgt | IrCmpOp::Ugt => emit!(self, "\tflt.{f}\tt0, ft1, ft0"),
+                IrCmpOp::Sge | IrCmpOp::Uge => emit!(self, "\tfle.{f}\tt0, ft1, ft0"),
+            }
+        } else {
+            if ty == IrType::Void {
+                return Err(self.err("comparison of void"));
+            }
+            let signed = cmp_is_signed(op, ty);
+            self.load_int(lhs, ty, signed, T0)?;
+            self.load_int(rhs, ty, signed, T1)?;
+            self.set_int_cond(op);
+        }
+        self.store(T0, IrType::I8, dest)
+    }
+
+    pub(super) fn cast(&mut self, dest: Value, src: &Operand, from: IrType, to: IrType) -> Result<(), BackendError> {
+        if from == IrType::Void || to == IrType::Void {
+            return Err(self.err("cast from or to void"));
+        }
+        if from.is_128() || to.is_128() || from == IrType::F128 || to == IrType::F128 {
+            return self.cast_wide(dest, src, from, to);
+        }
+        let m = self.slot(dest)?;
+        match (from.is_float(), to.is_float()) {
+            (false, false) => {
+                self.load(src, from, T0)?;
+                self.store_mem(T0, to.size().max(1), m);
+            }
+            (false, true) => {
+                self.load(src, from, T0)?;
+                let kind = if from.is_signed() { "l" } else { "lu" };
+                emit!(self, "\tfcvt.{}.{kind}\tft0, t0", fsuf(to));
+                self.store_fmem(FT0, to, m);
+            }
+            (true, false) => {
+                // Truncate toward zero to 64 bits signed, then wrap to the
+                // target width; a u64 takes the unsigned conversion for
+                // non-negative values (those from 2^63 up), as the interpreter does.
+                let f = fsuf(from);
+                self.load_f(src, from, FT0)?;
+                emit!(self, "\tfcvt.l.{f}\tt0, ft0, rtz");
+                if matches!(to, IrType::U64 | IrType::Ptr) {
+                    let done = self.cx.labels.fresh();
+                    emit!(
+                        self,
+                        "\tfmv.{}.x\tft1, zero",
+                        if from == IrType::F32 { "w" } else { "d" }
+                    );
+                    emit!(self, "\tflt.{f}\tt1, ft0, ft1");
+                    emit!(self, "\tbnez\tt1, .Ltmp{done}");
+                    emit!(self, "\tfcvt.lu.{f}\tt0, ft0, rtz");
+                    emit!(self, ".Ltmp{done}:");
+                }
+                self.store_mem(T0, to.size().max(1), m);
+            }
+            (true, true) => {
+                if from == to {
+                    self.store_operand(src, to, m)?;
+                } else {
+                    self.load_f(src, from, FT0)?;
+                    emit!(self, "\tfcvt.{}.{}\tft0, ft0", fsuf(to), fsuf(from));
+                    self.store_fmem(FT0, to, m);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn select(
+        &mut self,
+        dest: Value,
+        cond: &Operand,
+        t: &Operand,
+        f: &Operand,
+        ty: IrType,
+    ) -> Result<(), BackendError> {
+        let m = self.slot(dest)?;
+        if let Some(c) = cond.as_const() {
+            let pick = if c.is_nonzero() { t } else { f };
+            return self.store_operand(pick, ty, m);
+        }
+        let cty = self.types.of_operand(cond);
+        let skip = self.cx.labels.fresh();
+        if ty.size() > 8 {
+            self.load_pair(t, ty, T0, T1)?;
+            self.load_pair(f, ty, T2, T3)?;
+            self.load_cond_into(cond, cty)?;
+            emit!(self, "\tbnez\tt4, .Ltmp{skip}");
+            emit!(self, "\tmv\tt0, t2");
+            emit!(self, "\tmv\tt1, t3");
+            emit!(self, ".Ltmp{skip}:");
+            return self.store_pair(T0, T1, dest);
+        }
+        self.load(t, ty, T0)?;
+        self.load(f, ty, T1)?;
+        self.load_cond_into(cond, cty)?;
+        emit!(self, "\tbnez\tt4, .Ltmp{skip}");
+        emit!(self, "\tmv\tt0, t1");
+        emit!(self, ".Ltmp{skip}:");
+        self.store_mem(T0, ty.size().clamp(1, 8), m);
+        Ok(())
+    }
+
+    /// `t4 = cond` (any nonzero bit means true).
+    fn load_cond_into(&mut self, cond: &Operand, cty: IrType) -> Result<(), BackendError> {
+        if cty.size() > 8 {
+            self.load_pair(cond, cty, super::regs::T4, super::regs::T5)?;
+            emit!(self, "\tor\tt4, t4, t5");
+            Ok(())
+        } else {
+            self.load_int(cond, cty, false, super::regs::T4)
+        }
+    }
+
+    pub(super) fn fence(&mut self, ordering: AtomicOrdering) {
+        match ordering {
+            AtomicOrdering::Relaxed => {}
+            AtomicOrdering::Acquire => emit!(self, "\tfence\tr, rw"),
+            AtomicOrdering::Release => emit!(self, "\tfence\trw, w"),
+            AtomicOrdering::AcqRel | AtomicOrdering::SeqCst => emit!(self, "\tfence\trw, rw"),
+        }
+    }
+
+    pub(super) fn intrinsic(
+        &mut self,
+        dest: Option<Value>,
+        op: IntrinsicOp,
+        args: &[Operand],
+    ) -> Result<(), BackendError> {
+        let arg = |i: usize| args.get(i).copied();
+        let need =
+            |s: &Self, i: usize| arg(i).ok_or_else(|| s.err(format!("intrinsic {} needs an argument", op.name())));
+        let out = match op {
+            IntrinsicOp::Lfence => {
+                emit!(self, "\tfence\tr, r");
+                None
+            }
+            IntrinsicOp::Sfence => {
+                emit!(self, "\tfence\tw, w");
+                None
+            }
+            IntrinsicOp::Mfence => {
+                emit!(self, "\tfence\trw, rw");
+                None
+            }
+            IntrinsicOp::Pause => {
+                emit!(self, "\tnop");
+                None
+            }
+            IntrinsicOp::Clflush => {
+                // rv64gc has no cache maintenance (Zicbom is an extension):
+                // order the memory accesses around it, which is all a
+                // program can observe.
+                emit!(self, "\tfence\trw, rw");
+                None
+            }
+            IntrinsicOp::SqrtF32 | IntrinsicOp::SqrtF64 | IntrinsicOp::FabsF32 | IntrinsicOp::FabsF64 => {
+                let ty = if matches!(op, IntrinsicOp::SqrtF32 | IntrinsicOp::FabsF32) {
+                    IrType::F32
+                } else {
+                    IrType::F64
+                };
+                let mn = if matches!(op, IntrinsicOp::SqrtF32 | IntrinsicOp::SqrtF64) {
+                    "fsqrt"
+                } else {
+                    "fabs"
+                };
+                let a = need(self, 0)?;
+                self.load_f(&a, ty, FT0)?;
+                emit!(self, "\t{mn}.{}\tft0, ft0", fsuf(ty));
+                if let Some(d) = dest {
+                    let m = self.slot(d)?;
+                    self.store_fmem(FT0, ty, m);
+                }
+                return Ok(());
+            }
+            IntrinsicOp::FrameAddress => {
+                emit!(self, "\tmv\tt0, s0");
+                Some(IrType::Ptr)
+            }
+            IntrinsicOp::ReturnAddress => {
+                emit!(self, "\tld\tt0, {}(s0)", -self.vararg_save - 8);
+                Some(IrType::Ptr)
+            }
+            IntrinsicOp::ThreadPointer => {
+                emit!(self, "\tmv\tt0, tp");
+                Some(IrType::Ptr)
+            }
+        };
+        if let (Some(d), Some(ty)) = (dest, out) {
+            self.store(T0, ty, d)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,548 @@
+//! GNU extended inline asm on x86-64 (gcc manual, "Extended Asm",
+//! "Simple Constraints", "Machine Constraints: x86 family", "x86 Operand
+//! Modifiers").
+//!
+//! Constraints: `r q R l` (any general register), `a b c d S D` (that
+//! register), `x v Yz` (an SSE register), `m o V` (memory), `i n I J K L M N
+//! e Z s` (immediates, or `sym` for a symbolic input), `g` and `X` (constant
+//! as an immediate, else a register), digits (tied to that output), with the
+//! `= + &` prefixes; only the first of comma-separated alternatives counts.
+//! Every operand gets a location: each register operand a distinct register
+//! (so early-clobber outputs never share with inputs), a tied input its
+//! output's location, a memory operand its frame slot or a register holding
+//! its address. Registers named in the clobber list are never used; a
+//! callee-saved register the asm uses or clobbers is saved by the prologue.
+//!
+//! Emission: load the inputs (SSE first, since constants for SSE registers
+//! go through `rax`), print the template with operands rendered, then, on
+//! the fall-through path only, store the outputs: straight to a slot or an
+//! `alloca`, otherwise spilled first and stored through their pointers.
+//!
+//! Modifiers: `k q w b h` (register width, high byte), `c P` (bare
+//! constant or symbol), `a` (address), `l` (goto label), `z` (size suffix),
+//! `n` (negated constant), `x`/`t`/`g` (SSE register names).
+
+use super::regs::{Gpr, Mem, CALLEE_SAVED};
+use super::{emit, FnEmitter};
+use crate::backend::asm_template::{is_basic_asm, parse_template, resolve, Resolved, TemplatePiece};
+use crate::backend::frame::{FrameLayout, Home, ValueTypes};
+use crate::backend::BackendError;
+use crate::ir::instruction::{InlineAsm, Operand};
+use crate::ir::types::{AddressSpace, IrType};
+use std::fmt::Write as _;
+
+/// Where an operand lives while the asm runs.
+#[derive(Clone, Debug, PartialEq)]
+enum Loc {
+    Reg(Gpr),
+    Xmm(u8),
+    /// Memory whose address is a frame location.
+    Frame(Mem),
+    /// Memory whose address is loaded into this register.
+    Indirect(Gpr),
+    Imm {
+        value: i64,
+        symbol: Option<String>,
+    },
+}
+
+/// What a constraint asks for.
+#[derive(Clone, Debug, Default)]
+struct Wants {
+    gpr: bool,
+    fixed: Option<Gpr>,
+    xmm: bool,
+    mem: bool,
+    imm: bool,
+    tied: Option<usize>,
+    early_clobber: bool,
+    read_write: bool,
+}
+
+fn parse_constraint(c: &str) -> Result<Wants, String> {
+    let mut w = Wants::default();
+    let first = c.split(',').next().unwrap_or("");
+    let chars: Vec<char> = first.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let ch = chars[i];
+        match ch {
+            '=' | '%' | '*' | '?' | '!' | '#' | ' ' => {}
+            '+' => w.read_write = true,
+            '&' => w.early_clobber = true,
+            'r' | 'q' | 'R' | 'l' | 'p' | 'U' => w.gpr = true,
+            'a' => w.fixed = Some(Gpr::Rax),
+            'b' => w.fixed = Some(Gpr::Rbx),
+            'c' => w.fixed = Some(Gpr::Rcx),
+            'd' => w.fixed = Some(Gpr::Rdx),
+            'S' => w.fixed = Some(Gpr::Rsi),
+            'D' => w.fixed = Some(Gpr::Rdi),
+            'A' => w.fixed = Some(Gpr::Rax),
+            'x' | 'v' => w.xmm = true,
+            'Y' => {
+                w.xmm = true;
+                i += 1; // Yz, Yi, ... name a register subclass
+            }
+            'm' | 'o' | 'V' | '<' | '>' | 'Q' => w.mem = true,
+            'i' | 'n' | 'I' | 'J' | 'K' | 'L' | 'M' | 'N' | 'e' | 'Z' | 'E' | 'F' | 's' | 'G' | 'C' | 'W' => {
+                w.imm = true
+            }
+            'g' | 'X' => {
+                w.gpr = true;
+                w.mem = true;
+                w.imm = true;
+            }
+            '0'..='9' => {
+                let start = i;
+                while i + 1 < chars.len() && chars[i + 1].is_ascii_digit() {
+                    i += 1;
+                }
+                let n: String = chars[start..=i].iter().collect();
+                w.tied = Some(n.parse().map_err(|_| format!("bad constraint '{c}'"))?);
+            }
+            't' | 'u' | 'f' | 'y' | 'k' => return Err(format!("unsupported asm constraint '{c}'")),
+            _ => return Err(format!("unknown asm constraint '{c}'")),
+        }
+        i += 1;
+    }
+    Ok(w)
+}
+
+/// The location plan of one asm statement: outputs then inputs.
+struct Plan {
+    locs: Vec<Loc>,
+    /// Whether each output is read-write (`+`), loaded before the asm.
+    read_write: Vec<bool>,
+}
+
+const GPR_POOL: [Gpr; 14] = [
+    Gpr::Rax,
+    Gpr::Rcx,
+    Gpr::Rdx,
+    Gpr::Rsi,
+    Gpr::Rdi,
+    Gpr::R8,
+    Gpr::R9,
+    Gpr::R10,
+    Gpr::R11,
+    Gpr::Rbx,
+    Gpr::R12,
+    Gpr::R13,
+    Gpr::R14,
+    Gpr::R15,
+];
+
+fn clobbered_xmm(name: &str) -> Option<u8> {
+    let n = name.trim_start_matches('%');
+    let rest = n
+        .strip_prefix("xmm")
+        .or_else(|| n.strip_prefix("ymm"))
+        .or_else(|| n.strip_prefix("zmm"))?;
+    rest.parse().ok().filter(|&k: &u8| k < 16)
+}
+
+fn seg_of(asm: &InlineAsm, k: usize) -> AddressSpace {
+    asm.seg_overrides.get(k).copied().unwrap_or_default()
+}
+
+/// Assigns a location to every operand.
+fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -> Result<Plan, String> {
+    let no = asm.outputs.len();
+    let n = no + asm.inputs.len();
+    let mut taken: Vec<Gpr> = vec![Gpr::Rsp, Gpr::Rbp];
+    let mut xmm_taken: Vec<u8> = Vec::new();
+    for c in &asm.clobbers {
+        if let Some(g) = Gpr::parse(c) {
+            if g == Gpr::Rbp {
+                return Err("inline asm clobbers the frame pointer %rbp".into());
+            }
+            taken.push(g);
+        } else if let Some(x) = clobbered_xmm(c) {
+            xmm_taken.push(x);
+        }
+    }
+    let mut wants = Vec::with_capacity(n);
+    for o in &asm.outputs {
+        wants.push(parse_constraint(&o.constraint)?);
+    }
+    for i in &asm.inputs {
+        wants.push(parse_constraint(&i.constraint)?);
+    }
+    // Fixed registers are reserved first.
+    for w in &wants {
+        if let Some(g) = w.fixed {
+            if !taken.contains(&g) {
+                taken.push(g);
+            } else if asm.clobbers.iter().any(|c| Gpr::parse(c) == Some(g)) {
+                return Err(format!("asm operand in {} which the asm clobbers", g.q()));
+            }
+        }
+    }
+    let frame_mem = |off: u32| Mem::new(Gpr::Rbp, off as i64 - frame);
+    let mut locs: Vec<Option<Loc>> = vec![None; n];
+    let fresh_gpr = |taken: &mut Vec<Gpr>| -> Result<Gpr, String> {
+        let g = GPR_POOL
+            .iter()
+            .copied()
+            .find(|g| !taken.contains(g))
+            .ok_or("inline asm needs more registers than are free")?;
+        taken.push(g);
+        Ok(g)
+    };
+    for k in 0..n {
+        let w = &wants[k];
+        let is_output = k < no;
+        let (ty, constant, symbol) = if is_output {
+            (asm.output_type(k), None, None)
+        } else {
+            let inp = &asm.inputs[k - no];
+            (
+                asm.input_type(k - no),
+                inp.value.as_const(),
+                asm.input_symbols.get(k - no).cloned().flatten(),
+            )
+        };
+        if let Some(t) = w.tied {
+            if is_output || t >= no {
+                return Err(format!("asm operand {k} is tied to {t}, which is not an output"));
+            }
+            continue; // resolved after the outputs
+        }
+        let loc = if !is_output && w.imm && (constant.is_some() || symbol.is_some()) {
+            let value = constant
+                .map(|c| FnEmitter::const_i64(&c, if ty.is_int_or_ptr() { ty } else { IrType::I64 }, ty.is_signed()))
+                .unwrap_or(0);
+            Loc::Imm { value, symbol }
+        } else if let Some(g) = w.fixed {
+            Loc::Reg(g)
+        } else if w.gpr && ty.size() <= 8 {
+            Loc::Reg(fresh_gpr(&mut taken)?)
+        } else if w.xmm {
+            let x = (0..16u8)
+                .find(|x| !xmm_taken.contains(x))
+                .ok_or("inline asm needs more SSE registers than are free")?;
+            xmm_taken.push(x);
+            Loc::Xmm(x)
+        } else if w.mem {
+            // The operand is an address (alloca form), or for a promoted
+            // output the value's own slot.
+            let seg = seg_of(asm, k);
+            let addr_value = if is_output {
+                let o = &asm.outputs[k];
+                if o.is_def {
+                    match layout.home(o.value) {
+                        Home::Slot(off) => {
+                            locs[k] = Some(Loc::Frame(frame_mem(off)));
+                            continue;
+                        }
+                        _ => return Err("memory output without a slot".into()),
+                    }
+                }
+                Some(o.value)
+            } else {
+                asm.inputs[k - no].value.as_value()
+            };
+            match addr_value.map(|v| layout.home(v)) {
+                Some(Home::Alloca { offset, align }) if align <= 16 && seg == AddressSpace::Default => {
+                    Loc::Frame(frame_mem(offset))
+                }
+                Some(Home::FrameAddr(o)) if seg == AddressSpace::Default => Loc::Frame(Mem::new(Gpr::Rbp, o - frame)),
+                _ => Loc::Indirect(fresh_gpr(&mut taken)?),
+            }
+        } else if w.imm {
+            return Err(format!(
+                "asm operand {k} needs a constant ('{}')",
+                constraint_of(asm, k)
+            ));
+        } else {
+            return Err(format!(
+                "impossible asm constraint '{}' for {ty}",
+                constraint_of(asm, k)
+            ));
+        };
+        locs[k] = Some(loc);
+    }
+    for k in no..n {
+        if let Some(t) = wants[k].tied {
+            locs[k] = locs[t].clone();
+        }
+    }
+    let _ = types;
+    let locs = locs
+        .into_iter()
+        .enumerate()
+        .map(|(k, l)| l.ok_or_else(|| format!("asm operand {k} has no location")))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Plan {
+        locs,
+        read_write: wants[..no].iter().map(|w| w.read_write).collect(),
+    })
+}
+
+fn constraint_of(asm: &InlineAsm, k: usize) -> &str {
+    if k < asm.outputs.len() {
+        &asm.outputs[k].constraint
+    } else {
+        &asm.inputs[k - asm.outputs.len()].constraint
+    }
+}
+
+/// The callee-saved registers an asm statement uses or clobbers (the
+/// prologue saves them). `frame` only shifts frame offsets, so 0 will do.
+pub(super) fn callee_saved_used(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout) -> Result<Vec<Gpr>, String> {
+    let mut out = Vec::new();
+    for c in &asm.clobbers {
+        if let Some(g) = Gpr::parse(c) {
+            if CALLEE_SAVED.contains(&g) && !out.contains(&g) {
+                out.push(g);
+            }
+        }
+    }
+    if is_basic_asm(asm) {
+        return Ok(out);
+    }
+    let p = plan(asm, types, layout, 0)?;
+    for l in &p.locs {
+        if let Loc::Reg(g) | Loc::Indirect(g) = l {
+            if CALLEE_SAVED.contains(g) && !out.contains(g) {
+                out.push(*g);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn size_suffix(ty: IrType) -> char {
+    match ty.size() {
+        1 => 'b',
+        2 => 'w',
+        4 => 'l',
+        _ => 'q',
+    }
+}
+
+impl FnEmitter<'_, '_> {
+    fn asm_err(&self, m: impl Into<String>) -> BackendError {
+        self.err(format!("inline asm: {}", m.into()))
+    }
+
+    /// Loads input (or read-write output) `k` into its location.
+    fn asm_load(&mut self, loc: &Loc, op: &Operand, ty: IrType, seg: AddressSpace) -> Result<(), BackendError> {
+        match loc {
+            Loc::Reg(g) => {
+                if ty.size() > 8 {
+                    return Err(self.asm_err(format!("a {ty} operand does not fit a register")));
+                }
+                self.load(op, ty, *g)
+            }
+            Loc::Xmm(x) => match ty {
+                IrType::F32 | IrType::F64 => self.load_xmm(op, ty, *x),
+                _ => {
+                    self.load(op, ty, Gpr::Rax)?;
+                    emit!(self, "\tmovq\t%rax, %xmm{x}");
+                    Ok(())
+                }
+            },
+            Loc::Indirect(g) => {
+                let _ = seg;
+                self.load_int(op, IrType::Ptr, false, *g)
+            }
+            Loc::Frame(_) | Loc::Imm { .. } => Ok(()),
+        }
+    }
+
+    fn render(&self, loc: &Loc, ty: IrType, modifier: Option<char>, seg: AddressSpace) -> Result<String, BackendError> {
+        let size = ty.size().clamp(1, 8);
+        Ok(match (loc, modifier) {
+            (_, Some('z')) => size_suffix(ty).to_string(),
+            (Loc::Reg(g), None | Some('c' | 'P' | 'p')) => g.name(size).to_string(),
+            (Loc::Reg(g), Some('k')) => g.name(4).to_string(),
+            (Loc::Reg(g), Some('q')) => g.name(8).to_string(),
+            (Loc::Reg(g), Some('w')) => g.name(2).to_string(),
+            (Loc::Reg(g), Some('b')) => g.name(1).to_string(),
+            (Loc::Reg(g), Some('h')) => g
+                .high_byte()
+                .ok_or_else(|| self.asm_err(format!("%h of {} (no high byte register)", g.q())))?
+                .to_string(),
+            (Loc::Reg(g), Some('a')) => format!("({})", g.q()),
+            (Loc::Reg(g), Some('V')) => g.name(size)[1..].to_string(),
+            (Loc::Xmm(x), None | Some('x' | 't' | 'g' | 'c' | 'P')) => format!("%xmm{x}"),
+            (Loc::Frame(m), None | Some('a' | 'c' | 'P' | 'k' | 'q' | 'w' | 'b' | 'h')) => {
+                Mem { seg, ..m.clone() }.to_string()
+            }
+            (Loc::Indirect(g), None | Some('a' | 'c' | 'P' | 'k' | 'q' | 'w' | 'b' | 'h')) => {
+                Mem { seg, ..Mem::new(*g, 0) }.to_string()
+            }
+            (Loc::Imm { value, symbol }, m) => {
+                let bare = match symbol {
+                    Some(s) if *value != 0 => format!("{}{value:+}", crate::backend::symbol(s)),
+                    Some(s) => crate::backend::symbol(s),
+                    None if m == Some('n') => format!("{}", value.wrapping_neg()),
+                    None => format!("{value}"),
+                };
+                match m {
+                    Some('c' | 'P' | 'p' | 'a' | 'n') => bare,
+                    None | Some('k' | 'q' | 'w' | 'b' | 'h') => format!("${bare}"),
+                    Some(x) => return Err(self.asm_err(format!("modifier %{x} on an immediate"))),
+                }
+            }
+            (_, Some(x)) => return Err(self.asm_err(format!("unsupported operand modifier %{x}"))),
+        })
+    }
+
+    pub(super) fn inline_asm(&mut self, asm: &InlineAsm) -> Result<(), BackendError> {
+        if is_basic_asm(asm) {
+            self.flush();
+            self.out.push('\t');
+            self.out.push_str(&asm.template);
+            self.out.push('\n');
+            return Ok(());
+        }
+        let pieces = parse_template(&asm.template, true).map_err(|m| self.asm_err(m))?;
+        let frame = self.layout.size() as i64;
+        let p = plan(asm, &self.types, &self.layout, frame).map_err(|m| self.asm_err(m))?;
+        let no = asm.outputs.len();
+        // Inputs: SSE registers first (their constants go through rax).
+        for pass in 0..2 {
+            for (i, inp) in asm.inputs.iter().enumerate() {
+                let loc = p.locs[no + i].clone();
+                if matches!(loc, Loc::Xmm(_)) != (pass == 0) {
+                    continue;
+                }
+                let ty = asm.input_type(i);
+                self.asm_load(&loc, &inp.value, ty, seg_of(asm, no + i))?;
+            }
+            // Read-write outputs and indirect memory outputs need their address/value too.
+            for (k, o) in asm.outputs.iter().enumerate() {
+                let loc = p.locs[k].clone();
+                if matches!(loc, Loc::Xmm(_)) != (pass == 0) {
+                    continue;
+                }
+                match &loc {
+                    Loc::Indirect(g) if !o.is_def => {
+                        self.load_int(&Operand::Value(o.value), IrType::Ptr, false, *g)?;
+                    }
+                    Loc::Reg(g) if p.read_write[k] && !o.is_def => {
+                        // `+r` not split by lowering: read the current value through the pointer.
+                        let ty = asm.output_type(k);
+                        let seg = seg_of(asm, k);
+                        let src = match self.layout.home(o.value) {
+                            Home::Alloca { offset, align } if align <= 16 && seg == AddressSpace::Default => {
+                                self.area(offset)
+                            }
+                            _ => {
+                                self.load_int(&Operand::Value(o.value), IrType::Ptr, false, *g)?;
+                                Mem { seg, ..Mem::new(*g, 0) }
+                            }
+                        };
+                        self.load_mem(&src, ty.size().clamp(1, 8), false, *g);
+                    }
+                    Loc::Xmm(_) if p.read_write[k] && !o.is_def => {
+                        return Err(
+                            self.asm_err("read-write SSE output ('+x') not split into an output and a tied input")
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // The template.
+        let uid = self.cx.labels.fresh();
+        let mut text = String::with_capacity(asm.template.len() + 16);
+        for piece in &pieces {
+            match piece {
+                TemplatePiece::Text(t) => text.push_str(t),
+                TemplatePiece::UniqueId => {
+                    let _ = write!(text, "{uid}");
+                }
+                TemplatePiece::Operand { modifier, operand } => {
+                    let r = resolve(asm, operand, *modifier == Some('l')).map_err(|m| self.asm_err(m))?;
+                    match r {
+                        Resolved::Label(k) => {
+                            let _ = write!(text, ".LBB{}", asm.goto_labels[k].1 .0);
+                        }
+                        Resolved::Output(k) => {
+                            let s = self.render(&p.locs[k], asm.output_type(k), *modifier, seg_of(asm, k))?;
+                            text.push_str(&s);
+                        }
+                        Resolved::Input(k) => {
+                            let s = self.render(&p.locs[no + k], asm.input_type(k), *modifier, seg_of(asm, no + k))?;
+                            text.push_str(&s);
+                        }
+                    }
+                }
+            }
+        }
+        self.flush();
+        self.out.push('\t');
+        self.out.push_str(&text);
+        self.out.push('\n');
+        // Outputs, on the fall-through path: direct stores first, then
+        // spill the rest and store them through their pointers.
+        let mut indirect = Vec::new();
+        for (k, o) in asm.outputs.iter().enumerate() {
+            let ty = asm.output_type(k);
+            let loc = p.locs[k].clone();
+            if !matches!(loc, Loc::Reg(_) | Loc::Xmm(_)) {
+                continue;
+            }
+            let direct = if o.is_def {
+                Some(self.slot(o.value)?)
+            } else {
+                match self.layout.home(o.value) {
+                    Home::Alloca { offset, align } if align <= 16 && seg_of(asm, k) == AddressSpace::Default => {
+                        Some(self.area(offset))
+                    }
+                    _ => None,
+                }
+            };
+            match direct {
+                Some(m) => self.asm_store(&loc, ty, &m),
+                None => {
+                    let s = self.area(self.asm_spill).at(16 * k as i64);
+                    self.asm_store(&loc, IrType::I64, &s);
+                    indirect.push((k, s));
+                }
+            }
+        }
+        for (k, spill) in indirect {
+            let ty = asm.output_type(k);
+            let o = &asm.outputs[k];
+            emit!(self, "\tmovq\t{spill}, %rax");
+            let dst = self.addr_of(o.value, seg_of(asm, k), Gpr::R11)?;
+            self.store_mem(Gpr::Rax, ty.size().clamp(1, 8), &dst);
+        }
+        Ok(())
+    }
+
+    fn asm_store(&mut self, loc: &Loc, ty: IrType, m: &Mem) {
+        match loc {
+            Loc::Reg(g) => self.store_mem(*g, ty.size().clamp(1, 8), m),
+            Loc::Xmm(x) => match ty {
+                IrType::F32 => emit!(self, "\tmovss\t%xmm{x}, {m}"),
+                _ => emit!(self, "\tmovsd\t%xmm{x}, {m}"),
+            },
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constraints() {
+        let w = parse_constraint("=&r").unwrap();
+        assert!(w.gpr && w.early_clobber && !w.read_write);
+        assert_eq!(parse_constraint("+a").unwrap().fixed, Some(Gpr::Rax));
+        assert_eq!(parse_constraint("0").unwrap().tied, Some(0));
+        assert_eq!(parse_constraint("12").unwrap().tied, Some(12));
+        let g = parse_constraint("g").unwrap();
+        assert!(g.gpr && g.mem && g.imm);
+        assert!(parse_constraint("r,m").unwrap().gpr);
+        assert!(!parse_constraint("m,r").unwrap().gpr);
+        assert!(parse_constraint("Yz").unwrap().xmm);
+        assert!(parse_constraint("t").is_err());
+    }
+}

@@ -1,0 +1,1061 @@
+//! The x86-64 backend: IR to GNU as (AT&T syntax) for x86-64 Linux under the
+//! System V AMD64 psABI (docs/abi.md is the contract with the lowering).
+//!
+//! Code generation is deliberately simple and correct first: every value
+//! lives in its frame slot ([`crate::backend::frame`]); each instruction
+//! loads its operands into scratch registers (`rax rcx rdx`, `xmm0 xmm1`,
+//! the x87 stack for `long double`), computes, and stores the result. No
+//! value is kept in a register across instructions, so calls, inline asm and
+//! `asm goto` edges need no register bookkeeping. `r10` and `r11` are the
+//! emitter's address temporaries. Three local improvements keep the code
+//! (and the assembler's work) small without changing that model:
+//!
+//! - addresses defined once by `globaladdr` or a constant-offset `gep` are
+//!   rematerialized into memory operands (`sym+8(%rip)`, `-40(%rbp)`);
+//! - an integer `cmp` read only by the block's `condbr` leaves its result in
+//!   the flags (`cmp; jl`), never in a slot;
+//! - a result stays in its register for the next instruction: its store is
+//!   deferred until the next line of assembly (`FnEmitter::flush`, called
+//!   by `emit!`), and dropped when that instruction is its only reader.
+//!
+//! The frame, from `%rbp` down: saved `%rbp` at `0(%rbp)`, then the locals
+//! area ([`FrameLayout`]) holding, in order, the `alloca` objects (zeroed in
+//! the prologue, as the interpreter's allocas are), the value slots, then the
+//! areas reserved here: parameter homes, the register save area of a
+//! variadic function, the saved callee-saved registers an inline asm uses,
+//! scratch space. `%rsp` stays 16-byte aligned in the body; a call's stack
+//! arguments get their own area pushed below it for the call only.
+//!
+//! Files: `abi` (argument classification), `calls` (prologue, calls,
+//! returns), `ops` (integer and SSE arithmetic, comparisons, conversions),
+//! `wide` (`__int128` and x87 `long double`), `memory` (loads, stores,
+//! atomics, stack), `varargs` (`va_start`/`va_arg`), `inline_asm`, `regs`,
+//! `encode` and `operands` (instruction encoding and AT&T operand parsing
+//! for the integrated assembler).
+
+pub mod abi;
+mod calls;
+pub mod encode;
+mod inline_asm;
+mod memory;
+mod operands;
+mod ops;
+pub mod regs;
+mod varargs;
+mod wide;
+
+use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
+use super::switch::{plan_switch, SwitchPlan};
+use super::{
+    block_label, walk_blocks, BackendError, FunctionEmitter, LongDoubleFormat, ModuleContext, TargetDesc, TargetIsa,
+};
+use crate::frontend::target::Target;
+use crate::ir::constants::IrConst;
+use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
+use crate::ir::module::IrFunction;
+use crate::ir::types::IrType;
+use abi::{ArgLoc, CallLayout};
+use regs::{Gpr, Mem};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::fmt::Write as _;
+
+/// Writes one line of assembly to the emitter's output (after the store a
+/// forwarded result still owes, see [`FnEmitter::flush`]).
+macro_rules! emit {
+    ($e:expr, $($arg:tt)*) => {{
+        $e.flush();
+        let _ = writeln!($e.out, $($arg)*);
+    }};
+}
+pub(crate) use emit;
+
+/// The x86-64 target.
+pub struct X86_64;
+
+pub static X86_64_DESC: TargetDesc = TargetDesc {
+    target: Target::X86_64,
+    int_arg_regs: &["rdi", "rsi", "rdx", "rcx", "r8", "r9"],
+    float_arg_regs: &["xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7"],
+    int_ret_regs: &["rax", "rdx"],
+    float_ret_regs: &["xmm0", "xmm1"],
+    callee_saved: &["rbx", "rbp", "r12", "r13", "r14", "r15"],
+    stack_align: 16,
+    long_double: LongDoubleFormat::X87,
+    comment: "#",
+    type_prefix: '@',
+    asm_dialects: true,
+};
+
+impl TargetIsa for X86_64 {
+    fn desc(&self) -> &'static TargetDesc {
+        &X86_64_DESC
+    }
+
+    fn emit_function(&self, cx: &mut ModuleContext<'_>, f: &IrFunction, out: &mut String) -> Result<(), BackendError> {
+        let mut e = FnEmitter::new(cx, f, out)?;
+        walk_blocks(f, &mut e)
+    }
+
+    fn assemble(&self, text: &str) -> Option<Result<Vec<u8>, String>> {
+        Some(encode::assemble(text))
+    }
+}
+
+/// Where a parameter's value (or, for a struct, its copy) is kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ParamHome {
+    /// Not passed (an empty struct).
+    None,
+    /// A scalar saved from its register(s) into this locals-area slot.
+    Slot(u32),
+    /// A scalar in the caller's stack area, at this `%rbp` displacement.
+    Incoming(i64),
+    /// A struct copied from registers into this locals-area buffer (the value is its address).
+    Buffer(u32),
+    /// A struct in the caller's stack area (the value is its address).
+    IncomingAddr(i64),
+}
+
+/// How a symbol's address is formed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SymbolKind {
+    /// Defined in this module: PC-relative.
+    Local,
+    /// Defined elsewhere: loaded from the GOT.
+    Got,
+    /// Thread-local: the thread pointer plus the offset from the GOT (initial exec).
+    ThreadLocal,
+}
+
+/// A result kept in a register for the instruction that follows it.
+#[derive(Clone, Debug)]
+struct PendingStore {
+    value: Value,
+    reg: Gpr,
+    /// Bytes of the value (1, 2, 4 or 8).
+    size: usize,
+    slot: Mem,
+    /// The value's only reader is the next instruction: the store can go.
+    single_use: bool,
+}
+
+/// Which second return register a call's result is read from afterwards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SecondReturn {
+    F32,
+    F64,
+    F128,
+}
+
+/// The state of one function being emitted.
+pub(crate) struct FnEmitter<'a, 'm> {
+    cx: &'a mut ModuleContext<'m>,
+    f: &'a IrFunction,
+    out: &'a mut String,
+    types: ValueTypes,
+    layout: FrameLayout,
+    /// The function's own parameter layout.
+    own: CallLayout,
+    params: Vec<ParamHome>,
+    /// Register save area of a variadic function (176 bytes).
+    rsa: Option<u32>,
+    /// 32 bytes of scratch (x87 conversions, constants).
+    scratch: u32,
+    /// 16 bytes for the second return value (`setret*second`, `getret*second`).
+    ret2: u32,
+    /// Callee-saved registers an inline asm uses, with their save slots.
+    saved: Vec<(Gpr, u32)>,
+    /// Spill slots for inline asm outputs (16 bytes each).
+    asm_spill: u32,
+    /// Calls followed by a `getret*second`, by (block index, instruction index).
+    second_returns: FxHashMap<(usize, usize), SecondReturn>,
+    /// The second return register this function sets (`setret*second`).
+    sets_second: Option<SecondReturn>,
+    /// Integer compares whose only use is the conditional branch right
+    /// after them: they leave their result in the flags only.
+    fused_compares: FxHashSet<Value>,
+    /// The compare whose flags the next conditional branch tests, and its condition.
+    pending_branch: Option<(Value, &'static str)>,
+    /// A result still in its register whose store to the slot is deferred
+    /// until the next line of assembly (see [`FnEmitter::flush`]).
+    pending_store: Option<PendingStore>,
+    /// How many times each value is read (operand occurrences), and whether
+    /// it has more than one definition (a copy after phi elimination).
+    use_counts: Vec<u32>,
+    block_index: usize,
+    inst_index: usize,
+}
+
+impl<'a, 'm> FnEmitter<'a, 'm> {
+    fn new(cx: &'a mut ModuleContext<'m>, f: &'a IrFunction, out: &'a mut String) -> Result<Self, BackendError> {
+        let types = ValueTypes::compute(f);
+        let mut layout = FrameLayout::compute(f, &types)?;
+        let own = abi::layout_of_function(f);
+        // Parameter homes.
+        let mut params = Vec::with_capacity(f.params.len());
+        for (i, loc) in own.args.iter().enumerate() {
+            let p = &f.params[i];
+            let is_struct = p.struct_size.is_some() && !(f.uses_sret && i == 0);
+            let home = match loc {
+                ArgLoc::Ignored if f.uses_sret && i == 0 => {
+                    let size = p.struct_size.unwrap_or(0) as u32;
+                    ParamHome::Buffer(layout.reserve(size.div_ceil(8).max(1) * 8, 16))
+                }
+                ArgLoc::Ignored => ParamHome::None,
+                ArgLoc::StructRegs(parts) => {
+                    let n = parts.iter().map(|p| p.offset + 8).max().unwrap_or(8);
+                    ParamHome::Buffer(layout.reserve(n, 16))
+                }
+                ArgLoc::StackStruct { offset, .. } => ParamHome::IncomingAddr(16 + *offset as i64),
+                ArgLoc::Stack(offset) if !is_struct => ParamHome::Incoming(16 + *offset as i64),
+                ArgLoc::Stack(offset) => ParamHome::IncomingAddr(16 + *offset as i64),
+                ArgLoc::Gpr(_) | ArgLoc::GprPair(..) | ArgLoc::Xmm(_) => {
+                    let s = slot_size(p.ty);
+                    ParamHome::Slot(layout.reserve(s, s))
+                }
+            };
+            params.push(home);
+        }
+        let rsa = f.is_variadic.then(|| layout.reserve(176, 16));
+        let scratch = layout.reserve(32, 16);
+        let ret2 = layout.reserve(16, 16);
+        // Prescan: inline asm needs, second-return reads.
+        let mut callee_saved = Vec::new();
+        let mut max_outputs = 0;
+        let mut second_returns = FxHashMap::default();
+        let mut sets_second = None;
+        for (bi, b) in f.blocks.iter().enumerate() {
+            let mut last_call = None;
+            for (ii, inst) in b.instructions.iter().enumerate() {
+                match inst {
+                    Instruction::InlineAsm(asm) => {
+                        max_outputs = max_outputs.max(asm.outputs.len());
+                        for g in inline_asm::callee_saved_used(asm, &types, &layout)
+                            .map_err(|m| BackendError::in_function(&f.name, m))?
+                        {
+                            if !callee_saved.contains(&g) {
+                                callee_saved.push(g);
+                            }
+                        }
+                    }
+                    Instruction::Call { .. } | Instruction::CallIndirect { .. } => last_call = Some((bi, ii)),
+                    Instruction::GetReturnF32Second { .. } => {
+                        if let Some(c) = last_call {
+                            second_returns.insert(c, SecondReturn::F32);
+                        }
+                    }
+                    Instruction::GetReturnF64Second { .. } => {
+                        if let Some(c) = last_call {
+                            second_returns.insert(c, SecondReturn::F64);
+                        }
+                    }
+                    Instruction::GetReturnF128Second { .. } => {
+                        if let Some(c) = last_call {
+                            second_returns.insert(c, SecondReturn::F128);
+                        }
+                    }
+                    Instruction::SetReturnF32Second { .. } => sets_second = Some(SecondReturn::F32),
+                    Instruction::SetReturnF64Second { .. } => sets_second = Some(SecondReturn::F64),
+                    Instruction::SetReturnF128Second { .. } => sets_second = Some(SecondReturn::F128),
+                    _ => {}
+                }
+            }
+        }
+        let fused_compares = fusable_compares(f);
+        let use_counts = use_counts(f, types.len());
+        callee_saved.sort();
+        let saved = callee_saved.into_iter().map(|g| (g, layout.reserve(8, 8))).collect();
+        let asm_spill = layout.reserve(16 * max_outputs as u32, 16);
+        layout.finish();
+        if layout.size() > (1 << 30) {
+            return Err(BackendError::in_function(&f.name, "stack frame too large"));
+        }
+        Ok(FnEmitter {
+            cx,
+            f,
+            out,
+            types,
+            layout,
+            own,
+            params,
+            rsa,
+            scratch,
+            ret2,
+            saved,
+            asm_spill,
+            second_returns,
+            sets_second,
+            fused_compares,
+            pending_branch: None,
+            pending_store: None,
+            use_counts,
+            block_index: 0,
+            inst_index: 0,
+        })
+    }
+
+    fn err(&self, message: impl Into<String>) -> BackendError {
+        BackendError::in_function(&self.f.name, message)
+    }
+
+    /// The memory operand of locals-area offset `off`.
+    fn area(&self, off: u32) -> Mem {
+        Mem::new(Gpr::Rbp, off as i64 - self.layout.size() as i64)
+    }
+
+    /// The memory operand of a locals-area offset that may lie outside the area.
+    fn frame_mem(&self, off: i64) -> Mem {
+        Mem::new(Gpr::Rbp, off - self.layout.size() as i64)
+    }
+
+    /// The slot of `v` (a value that is not an address).
+    fn slot(&self, v: Value) -> Result<Mem, BackendError> {
+        match self.layout.home(v) {
+            Home::Slot(off) => Ok(self.area(off)),
+            Home::None => Err(self.err(format!("{v} is used but never defined"))),
+            _ => Err(self.err(format!("{v} is an address, not a slot"))),
+        }
+    }
+
+    /// `r = address of the alloca object of v`.
+    fn alloca_address(&mut self, offset: u32, align: u32, r: Gpr) {
+        let m = self.area(offset);
+        emit!(self, "\tleaq\t{m}, {}", r.q());
+        if align > 16 {
+            emit!(self, "\taddq\t${}, {}", align - 16, r.q());
+            emit!(self, "\tandq\t${}, {}", -(align as i64), r.q());
+        }
+    }
+
+    /// Where a symbol's address comes from.
+    fn symbol_kind(&self, name: &str) -> SymbolKind {
+        if self.cx.thread_local.contains(name) {
+            SymbolKind::ThreadLocal
+        } else if self.cx.is_defined(name) || name.starts_with(".L") {
+            SymbolKind::Local
+        } else {
+            SymbolKind::Got
+        }
+    }
+
+    /// Loads the base address of a symbol that is not PC-relative into `r`.
+    fn symbol_base(&mut self, name: &str, kind: SymbolKind, r: Gpr) {
+        let sym = crate::backend::symbol(name);
+        match kind {
+            SymbolKind::ThreadLocal => {
+                emit!(self, "\tmovq\t%fs:0, {}", r.q());
+                emit!(self, "\taddq\t{sym}@gottpoff(%rip), {}", r.q());
+            }
+            SymbolKind::Got => emit!(self, "\tmovq\t{sym}@GOTPCREL(%rip), {}", r.q()),
+            SymbolKind::Local => emit!(self, "\tleaq\t{sym}(%rip), {}", r.q()),
+        }
+    }
+
+    /// Puts the address an address home stands for into `r`.
+    fn materialize(&mut self, home: Home, r: Gpr) {
+        match home {
+            Home::Alloca { offset, align } => self.alloca_address(offset, align, r),
+            Home::FrameAddr(o) => {
+                let m = self.frame_mem(o);
+                emit!(self, "\tleaq\t{m}, {}", r.q());
+            }
+            Home::SymbolAddr { sym, offset } => {
+                let name = self.layout.symbol(sym).clone();
+                match self.symbol_kind(&name) {
+                    SymbolKind::Local => {
+                        let m = Mem::rip(name, offset);
+                        emit!(self, "\tleaq\t{m}, {}", r.q());
+                    }
+                    kind => {
+                        self.symbol_base(&name, kind, r);
+                        if offset != 0 {
+                            emit!(self, "\tleaq\t{offset}({}), {}", r.q(), r.q());
+                        }
+                    }
+                }
+            }
+            Home::Slot(_) | Home::None => {}
+        }
+    }
+
+    /// The memory a pointer value addresses: a frame object or a symbol
+    /// directly, otherwise through the pointer loaded into `scratch`.
+    fn addr_of(&mut self, ptr: Value, seg: crate::ir::types::AddressSpace, scratch: Gpr) -> Result<Mem, BackendError> {
+        let plain = seg == crate::ir::types::AddressSpace::Default;
+        let through = |base: Gpr, disp: i64| Mem {
+            seg,
+            ..Mem::new(base, disp)
+        };
+        match self.layout.home(ptr) {
+            Home::Alloca { offset, align } if align <= 16 && plain => Ok(self.area(offset)),
+            Home::FrameAddr(o) if plain => Ok(self.frame_mem(o)),
+            Home::SymbolAddr { sym, offset } => {
+                let name = self.layout.symbol(sym).clone();
+                match self.symbol_kind(&name) {
+                    SymbolKind::Local if plain => Ok(Mem::rip(name, offset)),
+                    SymbolKind::Local => {
+                        self.materialize(Home::SymbolAddr { sym, offset }, scratch);
+                        Ok(through(scratch, 0))
+                    }
+                    kind => {
+                        self.symbol_base(&name, kind, scratch);
+                        Ok(through(scratch, offset))
+                    }
+                }
+            }
+            Home::Slot(off) => {
+                if !self.take_forwarded(ptr, 8, false, scratch) {
+                    let m = self.area(off);
+                    emit!(self, "\tmovq\t{m}, {}", scratch.q());
+                }
+                Ok(through(scratch, 0))
+            }
+            Home::None => Err(self.err(format!("{ptr} is used but never defined"))),
+            h => {
+                self.materialize(h, scratch);
+                Ok(through(scratch, 0))
+            }
+        }
+    }
+
+    /// The integer value of constant `c` as a `ty`, extended to 64 bits by `signed`.
+    fn const_i64(c: &IrConst, ty: IrType, signed: bool) -> i64 {
+        let t = if ty == IrType::Void { IrType::I64 } else { ty };
+        let bits = c.bits_as(t);
+        let w = (t.size().min(8) * 8) as u32;
+        if signed {
+            crate::ir::constants::sext(bits, w) as i64
+        } else {
+            crate::ir::constants::zext(bits, w) as u64 as i64
+        }
+    }
+
+    /// `r = imm` with the shortest encoding.
+    fn mov_imm(&mut self, imm: i64, r: Gpr) {
+        if imm == 0 {
+            emit!(self, "\txorl\t{}, {}", r.l(), r.l());
+        } else if (0..=u32::MAX as i64).contains(&imm) {
+            emit!(self, "\tmovl\t${imm}, {}", r.l());
+        } else if i32::try_from(imm).is_ok() {
+            emit!(self, "\tmovq\t${imm}, {}", r.q());
+        } else {
+            emit!(self, "\tmovabsq\t${imm}, {}", r.q());
+        }
+    }
+
+    /// Loads an integer-class operand of type `ty` into `r`, extended to 64
+    /// bits (sign-extended when `signed`). An alloca's value is its address;
+    /// a 16-byte value gives its low half; a float gives its bits.
+    fn load_int(&mut self, op: &Operand, ty: IrType, signed: bool, r: Gpr) -> Result<(), BackendError> {
+        match op {
+            Operand::Const(c) => {
+                let imm = Self::const_i64(c, ty, signed);
+                self.mov_imm(imm, r);
+            }
+            Operand::Value(v) => match self.layout.home(*v) {
+                Home::Slot(_) if self.take_forwarded(*v, ty.size().clamp(1, 8), signed, r) => {}
+                Home::Slot(off) => {
+                    let m = self.area(off);
+                    self.load_mem(&m, ty.size(), signed, r);
+                }
+                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                h => self.materialize(h, r),
+            },
+        }
+        Ok(())
+    }
+
+    /// `r = the size-byte integer at m`, extended to 64 bits.
+    fn load_mem(&mut self, m: &Mem, size: usize, signed: bool, r: Gpr) {
+        match (size, signed) {
+            (1, true) => emit!(self, "\tmovsbq\t{m}, {}", r.q()),
+            (1, false) => emit!(self, "\tmovzbl\t{m}, {}", r.l()),
+            (2, true) => emit!(self, "\tmovswq\t{m}, {}", r.q()),
+            (2, false) => emit!(self, "\tmovzwl\t{m}, {}", r.l()),
+            (4, true) => emit!(self, "\tmovslq\t{m}, {}", r.q()),
+            (4, false) => emit!(self, "\tmovl\t{m}, {}", r.l()),
+            _ => emit!(self, "\tmovq\t{m}, {}", r.q()),
+        }
+    }
+
+    /// Loads an operand's bits with the extension its type implies.
+    fn load(&mut self, op: &Operand, ty: IrType, r: Gpr) -> Result<(), BackendError> {
+        self.load_int(op, ty, ty.is_signed(), r)
+    }
+
+    /// The operand as an immediate that fits a sign-extended 32-bit field.
+    fn imm32(op: &Operand, ty: IrType, signed: bool) -> Option<i64> {
+        let c = op.as_const()?;
+        let v = Self::const_i64(&c, ty, signed);
+        if ty.size() <= 4 || i32::try_from(v).is_ok() {
+            // 32-bit operations take the low 32 bits of any 32-bit immediate.
+            let v32 = if ty.size() <= 4 { v as i32 as i64 } else { v };
+            Some(v32)
+        } else {
+            None
+        }
+    }
+
+    /// Stores the low `size` bytes of `r` to `m`.
+    fn store_mem(&mut self, r: Gpr, size: usize, m: &Mem) {
+        let s = regs::suffix(size);
+        emit!(self, "\tmov{s}\t{}, {m}", r.name(size));
+    }
+
+    /// Stores `r` into the slot of `v` at the width of `ty`.
+    fn store(&mut self, r: Gpr, ty: IrType, v: Value) -> Result<(), BackendError> {
+        self.store_sized(r, ty.size().clamp(1, 8), v)
+    }
+
+    /// As [`FnEmitter::store`] for a value of `size` bytes.
+    fn store_sized(&mut self, r: Gpr, size: usize, v: Value) -> Result<(), BackendError> {
+        let m = self.slot(v)?;
+        self.flush();
+        // Keep the result in `r`: the next instruction may read it from there.
+        self.pending_store = Some(PendingStore {
+            value: v,
+            reg: r,
+            size,
+            slot: m,
+            single_use: self.use_counts.get(v.0 as usize) == Some(&1),
+        });
+        Ok(())
+    }
+
+    /// Emits the store a forwarded result still owes. Every line of
+    /// assembly goes through here first, so memory is up to date whenever
+    /// anything but the forwarded read happens.
+    fn flush(&mut self) {
+        if let Some(p) = self.pending_store.take() {
+            let s = regs::suffix(p.size);
+            let _ = writeln!(self.out, "\tmov{s}\t{}, {}", p.reg.name(p.size), p.slot);
+        }
+    }
+
+    /// Reads value `v` of `size` bytes into `r`, extended by `signed`, from the
+    /// register a forwarded result is in; false when `v` is not forwarded.
+    fn take_forwarded(&mut self, v: Value, size: usize, signed: bool, r: Gpr) -> bool {
+        match &self.pending_store {
+            Some(p) if p.value == v && p.size == size => {}
+            _ => return false,
+        }
+        let Some(p) = self.pending_store.take() else {
+            return false;
+        };
+        if !p.single_use {
+            let s = regs::suffix(p.size);
+            let _ = writeln!(self.out, "\tmov{s}\t{}, {}", p.reg.name(p.size), p.slot);
+        }
+        let (from, to) = (p.reg, r);
+        let line = match (size, signed) {
+            (1, true) => format!("movsbq\t{}, {}", from.name(1), to.q()),
+            (1, false) => format!("movzbl\t{}, {}", from.name(1), to.l()),
+            (2, true) => format!("movswq\t{}, {}", from.name(2), to.q()),
+            (2, false) => format!("movzwl\t{}, {}", from.name(2), to.l()),
+            (4, true) => format!("movslq\t{}, {}", from.l(), to.q()),
+            (4, false) => format!("movl\t{}, {}", from.l(), to.l()),
+            _ if from == to => return true,
+            _ => format!("movq\t{}, {}", from.q(), to.q()),
+        };
+        let _ = writeln!(self.out, "\t{line}");
+        true
+    }
+
+    /// The memory image of a constant stored as a `ty` (16 bytes, little-endian).
+    fn const_image(c: &IrConst, ty: IrType) -> [u8; 16] {
+        let mut b = Vec::with_capacity(16);
+        super::data::const_bytes(c, ty, LongDoubleFormat::X87, &mut b);
+        b.resize(16, 0);
+        b.try_into().unwrap_or([0; 16])
+    }
+
+    /// Stores constant `c` of type `ty` into `m` (via `rax` when it does not fit an immediate).
+    fn store_const(&mut self, c: &IrConst, ty: IrType, m: &Mem) {
+        let img = Self::const_image(c, ty);
+        let size = ty.size().max(1);
+        let mut at = 0;
+        while at < size {
+            let chunk = (size - at).min(8);
+            let chunk = if chunk >= 8 {
+                8
+            } else if chunk >= 4 {
+                4
+            } else if chunk >= 2 {
+                2
+            } else {
+                1
+            };
+            let mut v: u64 = 0;
+            for k in 0..chunk {
+                v |= (img[at + k] as u64) << (8 * k);
+            }
+            let dst = m.at(at as i64);
+            match chunk {
+                8 => {
+                    if i32::try_from(v as i64).is_ok() {
+                        emit!(self, "\tmovq\t${}, {dst}", v as i64);
+                    } else {
+                        emit!(self, "\tmovabsq\t${}, %rax", v as i64);
+                        emit!(self, "\tmovq\t%rax, {dst}");
+                    }
+                }
+                4 => emit!(self, "\tmovl\t${}, {dst}", v as u32 as i32),
+                2 => emit!(self, "\tmovw\t${}, {dst}", v as u16 as i16),
+                _ => emit!(self, "\tmovb\t${}, {dst}", v as u8 as i8),
+            }
+            at += chunk;
+        }
+    }
+
+    /// Copies `size` bytes (a multiple of 8, or 1/2/4) from `src` to `dst` through `rax`.
+    fn copy_mem(&mut self, src: &Mem, dst: &Mem, size: usize) {
+        let mut at = 0i64;
+        let mut left = size;
+        while left > 0 {
+            let chunk = if left >= 8 {
+                8
+            } else if left >= 4 {
+                4
+            } else if left >= 2 {
+                2
+            } else {
+                1
+            };
+            let s = regs::suffix(chunk);
+            let r = Gpr::Rax.name(chunk);
+            emit!(self, "\tmov{s}\t{}, {r}", src.at(at));
+            emit!(self, "\tmov{s}\t{r}, {}", dst.at(at));
+            at += chunk as i64;
+            left -= chunk;
+        }
+    }
+
+    /// Stores operand `op` of type `ty` (all its bytes) into `m`: the generic value move.
+    fn store_operand(&mut self, op: &Operand, ty: IrType, m: &Mem) -> Result<(), BackendError> {
+        match op {
+            Operand::Const(c) => self.store_const(c, ty, m),
+            Operand::Value(v) => match self.layout.home(*v) {
+                Home::Slot(off) => {
+                    let src = self.area(off);
+                    let size = if ty.size() > 8 { 16 } else { ty.size().max(1) };
+                    self.copy_mem(&src, m, size);
+                }
+                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                h => {
+                    self.materialize(h, Gpr::Rax);
+                    self.store_mem(Gpr::Rax, ty.size().clamp(1, 8), m);
+                }
+            },
+        }
+        Ok(())
+    }
+
+    /// The `rbp` displacement of a parameter's incoming stack bytes.
+    fn param_home(&self, i: usize) -> Result<ParamHome, BackendError> {
+        self.params.get(i).copied().ok_or_else(|| {
+            self.err(format!(
+                "paramref {i} of a function with {} parameters",
+                self.params.len()
+            ))
+        })
+    }
+
+    /// Emits the body of a `switch`.
+    fn switch(
+        &mut self,
+        val: &Operand,
+        ty: IrType,
+        cases: &[(i64, BlockId)],
+        default: BlockId,
+    ) -> Result<(), BackendError> {
+        if !ty.is_int_or_ptr() {
+            return Err(self.err(format!("switch on {ty}")));
+        }
+        if ty.is_128() {
+            // Compare both halves for each case.
+            self.load_wide(val, Gpr::Rax, Gpr::Rdx)?;
+            let mut seen = Vec::new();
+            for &(c, b) in cases {
+                let v = super::switch::normalize_case(c, ty);
+                if seen.contains(&v) {
+                    continue;
+                }
+                seen.push(v);
+                let (lo, hi) = (v as u128 as u64 as i64, ((v as u128) >> 64) as u64 as i64);
+                let next = self.cx.labels.fresh();
+                self.mov_imm(lo, Gpr::Rcx);
+                emit!(self, "\tcmpq\t%rcx, %rax");
+                emit!(self, "\tjne\t.Ltmp{next}");
+                self.mov_imm(hi, Gpr::Rcx);
+                emit!(self, "\tcmpq\t%rcx, %rdx");
+                emit!(self, "\tje\t{}", block_label(b));
+                emit!(self, ".Ltmp{next}:");
+            }
+            emit!(self, "\tjmp\t{}", block_label(default));
+            return Ok(());
+        }
+        self.load(val, ty, Gpr::Rax)?;
+        match plan_switch(cases, default, ty) {
+            SwitchPlan::CompareChain { cases } => {
+                for (v, b) in cases {
+                    let v = v as u64 as i64;
+                    if i32::try_from(v).is_ok() {
+                        emit!(self, "\tcmpq\t${v}, %rax");
+                    } else {
+                        emit!(self, "\tmovabsq\t${v}, %rcx");
+                        emit!(self, "\tcmpq\t%rcx, %rax");
+                    }
+                    emit!(self, "\tje\t{}", block_label(b));
+                }
+                emit!(self, "\tjmp\t{}", block_label(default));
+            }
+            SwitchPlan::JumpTable { min, table } => {
+                let min = min as u64 as i64;
+                if min != 0 {
+                    if i32::try_from(min).is_ok() {
+                        emit!(self, "\tsubq\t${min}, %rax");
+                    } else {
+                        emit!(self, "\tmovabsq\t${min}, %rcx");
+                        emit!(self, "\tsubq\t%rcx, %rax");
+                    }
+                }
+                let jt = self.cx.labels.fresh();
+                emit!(self, "\tcmpq\t${}, %rax", table.len() - 1);
+                emit!(self, "\tja\t{}", block_label(default));
+                emit!(self, "\tleaq\t.LJT{jt}(%rip), %rcx");
+                emit!(self, "\tmovslq\t(%rcx,%rax,4), %rax");
+                emit!(self, "\taddq\t%rcx, %rax");
+                emit!(self, "\tjmp\t*%rax");
+                let ro = &mut self.cx.rodata;
+                let _ = writeln!(ro, "\t.p2align\t2\n.LJT{jt}:");
+                for b in table {
+                    let _ = writeln!(ro, "\t.long\t.LBB{}-.LJT{jt}", b.0);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The size in bytes a `cmp`/`test` on a condition of type `ty` reads.
+    fn cond_size(ty: IrType) -> usize {
+        if ty == IrType::Void || ty.size() > 8 {
+            8
+        } else {
+            ty.size()
+        }
+    }
+
+    /// Sets the flags from `cond != 0`; returns `Some(value)` for a constant condition.
+    fn test_cond(&mut self, cond: &Operand) -> Result<Option<bool>, BackendError> {
+        match cond {
+            Operand::Const(c) => Ok(Some(c.is_nonzero())),
+            Operand::Value(v) => {
+                let ty = self.types.of(*v);
+                match self.layout.home(*v) {
+                    Home::Alloca { .. } | Home::FrameAddr(_) => Ok(Some(true)),
+                    Home::None => Err(self.err(format!("{v} is used but never defined"))),
+                    h @ Home::SymbolAddr { sym, .. } => {
+                        // A weak undefined symbol's address may be null.
+                        if self.symbol_kind(self.layout.symbol(sym)) != SymbolKind::Got {
+                            return Ok(Some(true));
+                        }
+                        self.materialize(h, Gpr::Rax);
+                        emit!(self, "\ttestq\t%rax, %rax");
+                        Ok(None)
+                    }
+                    Home::Slot(_)
+                        if !ty.is_128()
+                            && self
+                                .pending_store
+                                .as_ref()
+                                .is_some_and(|p| p.value == *v && p.size == Self::cond_size(ty) && p.single_use) =>
+                    {
+                        let size = Self::cond_size(ty);
+                        let reg = self.pending_store.take().map(|p| p.reg).unwrap_or(Gpr::Rax);
+                        let r = reg.name(size);
+                        emit!(self, "\ttest{}\t{r}, {r}", regs::suffix(size));
+                        Ok(None)
+                    }
+                    Home::Slot(off) => {
+                        let m = self.area(off);
+                        if ty.is_128() {
+                            emit!(self, "\tmovq\t{m}, %rax");
+                            emit!(self, "\torq\t{}, %rax", m.at(8));
+                            return Ok(None);
+                        }
+                        let size = Self::cond_size(ty);
+                        emit!(self, "\tcmp{}\t$0, {m}", regs::suffix(size));
+                        Ok(None)
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl FunctionEmitter for FnEmitter<'_, '_> {
+    fn prologue(&mut self) -> Result<(), BackendError> {
+        self.emit_prologue()
+    }
+
+    fn block_start(&mut self, label: BlockId) {
+        emit!(self, ".LBB{}:", label.0);
+        self.inst_index = 0;
+    }
+
+    fn instruction(&mut self, inst: &Instruction) -> Result<(), BackendError> {
+        use Instruction::*;
+        match inst {
+            Alloca { .. } => {}
+            DynAlloca { dest, size, align } => self.dyn_alloca(*dest, size, *align)?,
+            Load {
+                dest,
+                ptr,
+                ty,
+                seg_override,
+            } => self.load_inst(*dest, *ptr, *ty, *seg_override)?,
+            Store {
+                val,
+                ptr,
+                ty,
+                seg_override,
+            } => self.store_inst(val, *ptr, *ty, *seg_override)?,
+            Memcpy { dest, src, size } => self.memcpy(*dest, *src, *size)?,
+            GetElementPtr { dest, base, offset, .. } => self.gep(*dest, *base, offset)?,
+            GlobalAddr { dest, name } => self.global_addr(*dest, name)?,
+            StackSave { dest } => {
+                let m = self.slot(*dest)?;
+                emit!(self, "\tmovq\t%rsp, {m}");
+            }
+            StackRestore { ptr } => {
+                self.load_int(&Operand::Value(*ptr), IrType::Ptr, false, Gpr::Rax)?;
+                emit!(self, "\tmovq\t%rax, %rsp");
+            }
+            BinOp { dest, op, lhs, rhs, ty } => self.binop(*dest, *op, lhs, rhs, *ty)?,
+            UnaryOp { dest, op, src, ty } => self.unop(*dest, *op, src, *ty)?,
+            Cmp { dest, op, lhs, rhs, ty } => self.cmp(*dest, *op, lhs, rhs, *ty)?,
+            Cast {
+                dest,
+                src,
+                from_ty,
+                to_ty,
+            } => self.cast(*dest, src, *from_ty, *to_ty)?,
+            Copy { dest, src } => {
+                let ty = self.types.of(*dest);
+                let m = self.slot(*dest)?;
+                self.store_operand(src, ty, &m)?;
+            }
+            Select {
+                dest,
+                cond,
+                true_val,
+                false_val,
+                ty,
+            } => self.select(*dest, cond, true_val, false_val, *ty)?,
+            Call { func, info } => self.call(Some(func), None, info)?,
+            CallIndirect { func_ptr, info } => self.call(None, Some(func_ptr), info)?,
+            VaStart { va_list_ptr } => self.va_start(*va_list_ptr)?,
+            VaEnd { .. } => {}
+            VaCopy { dest_ptr, src_ptr } => self.va_copy(*dest_ptr, *src_ptr)?,
+            VaArg {
+                dest,
+                va_list_ptr,
+                result_ty,
+            } => self.va_arg(*dest, *va_list_ptr, *result_ty)?,
+            VaArgStruct {
+                dest_ptr,
+                va_list_ptr,
+                size,
+                eightbyte_classes,
+                ..
+            } => self.va_arg_struct(*dest_ptr, *va_list_ptr, *size, eightbyte_classes)?,
+            AtomicRmw {
+                dest, op, ptr, val, ty, ..
+            } => self.atomic_rmw(*dest, *op, *ptr, val, *ty)?,
+            AtomicCmpxchg {
+                dest,
+                ptr,
+                expected,
+                desired,
+                ty,
+                returns_bool,
+                ..
+            } => self.atomic_cmpxchg(*dest, *ptr, expected, desired, *ty, *returns_bool)?,
+            AtomicLoad { dest, ptr, ty, .. } => self.atomic_load(*dest, *ptr, *ty)?,
+            AtomicStore { ptr, val, ordering, ty } => self.atomic_store(*ptr, val, *ordering, *ty)?,
+            Fence { ordering } => {
+                if *ordering == crate::ir::ops::AtomicOrdering::SeqCst {
+                    emit!(self, "\tmfence");
+                }
+            }
+            Phi { .. } => return Err(self.err("phi in the backend (phi elimination has not run)")),
+            ParamRef { dest, param_idx, ty } => self.param_ref(*dest, *param_idx, *ty)?,
+            GetReturnF64Second { dest } | GetReturnF32Second { dest } | GetReturnF128Second { dest } => {
+                let ty = self.types.of(*dest);
+                let src = self.area(self.ret2);
+                let m = self.slot(*dest)?;
+                self.copy_mem(&src, &m, if ty == IrType::F128 { 16 } else { 8 });
+            }
+            SetReturnF64Second { src } => {
+                let m = self.area(self.ret2);
+                self.store_operand(src, IrType::F64, &m)?;
+            }
+            SetReturnF32Second { src } => {
+                let m = self.area(self.ret2);
+                self.store_operand(src, IrType::F32, &m)?;
+            }
+            SetReturnF128Second { src } => {
+                let m = self.area(self.ret2);
+                self.store_operand(src, IrType::F128, &m)?;
+            }
+            InlineAsm(asm) => self.inline_asm(asm)?,
+            Intrinsic { dest, op, args, .. } => self.intrinsic(*dest, *op, args)?,
+            LabelAddr { dest, label } => {
+                emit!(self, "\tleaq\t.LBB{}(%rip), %rax", label.0);
+                self.store_sized(Gpr::Rax, 8, *dest)?;
+            }
+        }
+        self.inst_index += 1;
+        Ok(())
+    }
+
+    fn terminator(&mut self, term: &Terminator, next: Option<BlockId>) -> Result<(), BackendError> {
+        match term {
+            Terminator::Return(val) => self.emit_return(val.as_ref())?,
+            Terminator::Branch(b) => {
+                if next != Some(*b) {
+                    emit!(self, "\tjmp\t{}", block_label(*b));
+                }
+            }
+            Terminator::CondBranch {
+                cond,
+                true_label,
+                false_label,
+            } if self.pending_branch.is_some_and(|(v, _)| Operand::Value(v) == *cond) => {
+                let (_, cc) = self.pending_branch.take().unwrap_or((Value(0), "ne"));
+                if next == Some(*true_label) {
+                    emit!(self, "\tj{}\t{}", ops::inverse_cc(cc), block_label(*false_label));
+                } else {
+                    emit!(self, "\tj{cc}\t{}", block_label(*true_label));
+                    if next != Some(*false_label) {
+                        emit!(self, "\tjmp\t{}", block_label(*false_label));
+                    }
+                }
+            }
+            Terminator::CondBranch {
+                cond,
+                true_label,
+                false_label,
+            } => match self.test_cond(cond)? {
+                Some(taken) => {
+                    let b = if taken { *true_label } else { *false_label };
+                    if next != Some(b) {
+                        emit!(self, "\tjmp\t{}", block_label(b));
+                    }
+                }
+                None => {
+                    if next == Some(*true_label) {
+                        emit!(self, "\tje\t{}", block_label(*false_label));
+                    } else {
+                        emit!(self, "\tjne\t{}", block_label(*true_label));
+                        if next != Some(*false_label) {
+                            emit!(self, "\tjmp\t{}", block_label(*false_label));
+                        }
+                    }
+                }
+            },
+            Terminator::Switch {
+                val,
+                cases,
+                default,
+                ty,
+            } => self.switch(val, *ty, cases, *default)?,
+            Terminator::IndirectBranch { target, .. } => {
+                self.load_int(target, IrType::Ptr, false, Gpr::Rax)?;
+                emit!(self, "\tjmp\t*%rax");
+            }
+            Terminator::Unreachable => emit!(self, "\tud2"),
+        }
+        self.flush();
+        self.block_index += 1;
+        Ok(())
+    }
+}
+
+/// The integer compares that can leave their result in the flags: the last
+/// instruction of a block whose conditional branch tests it, with no other use.
+fn fusable_compares(f: &IrFunction) -> FxHashSet<Value> {
+    let mut candidates = FxHashSet::default();
+    for b in &f.blocks {
+        if let (
+            Some(Instruction::Cmp { dest, ty, .. }),
+            Terminator::CondBranch {
+                cond: Operand::Value(c),
+                ..
+            },
+        ) = (b.instructions.last(), &b.terminator)
+        {
+            if dest == c && ty.is_int_or_ptr() && !ty.is_128() {
+                candidates.insert(*dest);
+            }
+        }
+    }
+    if candidates.is_empty() {
+        return candidates;
+    }
+    let mut uses: FxHashMap<Value, u32> = FxHashMap::default();
+    for b in &f.blocks {
+        for inst in &b.instructions {
+            inst.for_each_used_value(|v| {
+                if candidates.contains(&v) {
+                    *uses.entry(v).or_default() += 1;
+                }
+            });
+            // A value defined again (a copy after phi elimination) is not fusable.
+            inst.for_each_def(|v| {
+                if candidates.contains(&v) && !matches!(inst, Instruction::Cmp { .. }) {
+                    *uses.entry(v).or_default() += 2;
+                }
+            });
+        }
+        b.terminator.for_each_used_value(|v| {
+            if candidates.contains(&v) {
+                *uses.entry(v).or_default() += 1;
+            }
+        });
+    }
+    candidates.retain(|v| uses.get(v) == Some(&1));
+    candidates
+}
+
+/// How many times each value is read, counting every operand occurrence
+/// (`add %1, %1` reads `%1` twice); a value defined more than once (a copy
+/// after phi elimination) gets `u32::MAX` so that it is never forwarded.
+fn use_counts(f: &IrFunction, n: usize) -> Vec<u32> {
+    let mut uses = vec![0u32; n];
+    let mut defs = vec![0u8; n];
+    let bump = |v: Value, uses: &mut Vec<u32>| {
+        let i = v.0 as usize;
+        if i >= uses.len() {
+            uses.resize(i + 1, 0);
+        }
+        uses[i] = uses[i].saturating_add(1);
+    };
+    for b in &f.blocks {
+        for inst in &b.instructions {
+            inst.for_each_used_value(|v| bump(v, &mut uses));
+            inst.for_each_def(|v| {
+                if let Some(d) = defs.get_mut(v.0 as usize) {
+                    *d = d.saturating_add(1);
+                }
+            });
+        }
+        b.terminator.for_each_used_value(|v| bump(v, &mut uses));
+    }
+    for (u, d) in uses.iter_mut().zip(&defs) {
+        if *d > 1 {
+            *u = u32::MAX;
+        }
+    }
+    uses
+}

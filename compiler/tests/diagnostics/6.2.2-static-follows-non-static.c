@@ -1,0 +1,2 @@
+int counter;
+static int counter;

@@ -1,0 +1,2 @@
+const int limit = 10;
+void f(void) { limit = 3; }

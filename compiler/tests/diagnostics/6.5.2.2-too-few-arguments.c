@@ -1,0 +1,2 @@
+int add(int a, int b);
+int f(void) { return add(1); }

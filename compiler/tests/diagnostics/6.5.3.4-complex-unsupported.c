@@ -1,0 +1,3 @@
+double f(_Complex double z) {
+  return z * 2.0;
+}

@@ -1,0 +1,2 @@
+struct opaque;
+unsigned long f(void) { return sizeof(struct opaque); }

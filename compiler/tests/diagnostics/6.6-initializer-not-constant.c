@@ -1,0 +1,2 @@
+int f(void);
+int value = f();

@@ -1,0 +1,4 @@
+struct s {
+  int a;
+  char a;
+};

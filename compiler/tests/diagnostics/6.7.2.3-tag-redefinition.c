@@ -1,0 +1,2 @@
+struct s { int a; };
+struct s { long b; };

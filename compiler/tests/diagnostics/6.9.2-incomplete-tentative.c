@@ -1,0 +1,2 @@
+struct later;
+struct later instance;

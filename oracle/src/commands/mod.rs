@@ -1,0 +1,68 @@
+//! The `oracle` subcommands beyond the IR tools: each file holds one
+//! subcommand's arguments and its entry point; the work is done by the
+//! library modules they call.
+
+pub mod campaign;
+pub mod diff;
+pub mod merge;
+pub mod reduce;
+
+use crate::differential::{DiffSpec, ReferenceMode};
+use crate::target::{parse_list, Config, Target};
+use crate::toolchain::{default_phicc, Toolchain};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Options shared by every command that compiles and runs C programs.
+#[derive(clap::Args, Clone, Debug)]
+pub struct DiffArgs {
+    /// Targets, comma-separated (x86_64, aarch64, riscv64).
+    #[arg(long, default_value = "x86_64,aarch64,riscv64", value_parser = parse_list::<Target>)]
+    pub targets: std::vec::Vec<Target>,
+    /// Configurations, comma-separated (nomem2reg, mem2reg, opt).
+    #[arg(long, default_value = "nomem2reg,mem2reg", value_parser = parse_list::<Config>)]
+    pub configs: std::vec::Vec<Config>,
+    /// The compiler under test (default: $PHICC, else phicc beside oracle, else on PATH).
+    #[arg(long)]
+    pub compiler: Option<PathBuf>,
+    /// What the outputs are compared with (default: host for Csmith and
+    /// single files, per-target for cgen).
+    #[arg(long, value_enum)]
+    pub reference: Option<ReferenceMode>,
+    /// Wall-clock limit of one binary run, in seconds.
+    #[arg(long, default_value_t = 5.0)]
+    pub run_timeout: f64,
+    /// Wall-clock limit of one compiler invocation, in seconds.
+    #[arg(long, default_value_t = 60.0)]
+    pub compile_timeout: f64,
+    /// Extra include directory for the program (repeatable).
+    #[arg(short = 'I', long = "include")]
+    pub include_dirs: Vec<PathBuf>,
+    /// Switch on injected bugs in the compiler under test (PHICC_INJECT_BUG;
+    /// needs a phicc built with --features phicc/inject-bugs).
+    #[arg(long)]
+    pub inject_bug: Option<String>,
+}
+
+impl DiffArgs {
+    pub fn toolchain(&self) -> Toolchain {
+        let mut t = Toolchain::new(self.compiler.clone().unwrap_or_else(default_phicc));
+        t.include_dirs = self.include_dirs.clone();
+        t.compile_limits.timeout = Duration::from_secs_f64(self.compile_timeout);
+        t.compile_limits.cpu_seconds = self.compile_timeout.ceil() as u64 + 1;
+        t.run_limits.timeout = Duration::from_secs_f64(self.run_timeout);
+        t.run_limits.cpu_seconds = self.run_timeout.ceil() as u64 + 1;
+        if let Some(bugs) = &self.inject_bug {
+            t.env.push(("PHICC_INJECT_BUG".into(), bugs.clone()));
+        }
+        t
+    }
+
+    pub fn spec(&self, default_reference: ReferenceMode) -> DiffSpec {
+        DiffSpec {
+            targets: self.targets.clone(),
+            configs: self.configs.clone(),
+            reference: self.reference.unwrap_or(default_reference),
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! Program sources behind one interface: program `index` of a campaign with
+//! seed `S` is a pure function of `(S, index)` ([`program_seed`]), whatever
+//! the generator, so any program can be regenerated alone and any subset of
+//! indices can run on any machine.
+//!
+//! - `csmith`: the Csmith binary ([`csmith`]), C programs printing a checksum;
+//! - `cgen`: our C generator aimed at SSA construction (a small private stand-in,
+//!   [`standin_cgen`], until `oracle::cgen` lands);
+//! - `irgen`: alloca-form IR ([`crate::irgen`]), checked in process.
+
+pub mod csmith;
+pub mod standin_cgen;
+
+use crate::irgen::GenMode;
+use phicc::ir::module::IrModule;
+use serde::{Deserialize, Serialize};
+
+/// Which generator feeds a campaign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum GeneratorKind {
+    Csmith,
+    Cgen,
+    Irgen,
+}
+
+impl GeneratorKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            GeneratorKind::Csmith => "csmith",
+            GeneratorKind::Cgen => "cgen",
+            GeneratorKind::Irgen => "irgen",
+        }
+    }
+}
+
+/// A generated program.
+pub enum Program {
+    C(String),
+    Ir(Box<IrModule>),
+}
+
+/// The seed of program `index` of a campaign seeded with `seed` (splitmix64
+/// of the pair), kept to 32 bits so every generator accepts it.
+pub fn program_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .wrapping_add(index)
+        .wrapping_add(0x632b_e59b_d9b4_e019);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31)) & 0xffff_ffff
+}
+
+/// A configured program source.
+#[derive(Clone, Debug)]
+pub struct Generator {
+    pub kind: GeneratorKind,
+    pub csmith: csmith::CsmithOptions,
+    pub ir_mode: GenMode,
+}
+
+impl Generator {
+    pub fn new(kind: GeneratorKind) -> Generator {
+        Generator {
+            kind,
+            csmith: csmith::CsmithOptions::default(),
+            ir_mode: GenMode::Alloca,
+        }
+    }
+
+    /// Program `index` of the campaign seeded with `seed`.
+    pub fn generate(&self, seed: u64, index: u64) -> anyhow::Result<Program> {
+        let s = program_seed(seed, index);
+        Ok(match self.kind {
+            GeneratorKind::Csmith => Program::C(self.csmith.generate(s)?),
+            GeneratorKind::Cgen => Program::C(standin_cgen::generate(s)),
+            GeneratorKind::Irgen => {
+                let bytes = crate::irgen::input_bytes(seed, index);
+                Program::Ir(Box::new(crate::irgen::generate(&bytes, self.ir_mode)))
+            }
+        })
+    }
+
+    /// The command that prints program `index` on its own.
+    pub fn describe(&self, seed: u64, index: u64) -> String {
+        let s = program_seed(seed, index);
+        match self.kind {
+            GeneratorKind::Csmith => self.csmith.command(s),
+            GeneratorKind::Cgen => format!("oracle cgen --seed {s}"),
+            GeneratorKind::Irgen => format!("irgen input_bytes({seed}, {index}), mode {:?}", self.ir_mode),
+        }
+    }
+
+    /// Extra `-I` directories the programs need.
+    pub fn include_dirs(&self) -> Vec<std::path::PathBuf> {
+        match self.kind {
+            GeneratorKind::Csmith => vec![self.csmith.include_dir.clone()],
+            _ => vec![],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn program_seeds_are_a_function_of_seed_and_index() {
+        assert_eq!(program_seed(1, 2), program_seed(1, 2));
+        let seeds: std::collections::HashSet<u64> = (0..1000).map(|i| program_seed(7, i)).collect();
+        assert_eq!(seeds.len(), 1000);
+        assert_ne!(program_seed(1, 0), program_seed(2, 0));
+    }
+}

@@ -1,0 +1,206 @@
+//! The tools a differential run invokes, each through the runner with limits:
+//! the compiler under test (phicc, or any command that accepts phicc's
+//! driver flags), the target's gcc driver that assembles and links its
+//! assembly, and the reference compiler (the target's `gcc -O0`).
+//!
+//! phicc's driver contract (exit 0 success; 1 ill-formed program or rejected
+//! assembly; 70 internal compiler error; a signal is a crash) decides how a
+//! compiler step ended, see [`StepOutcome`].
+
+use crate::runner::{self, Job, Limits, RunResult, Termination};
+use crate::target::{Config, Target};
+use crate::util::command_line;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Exit status of a phicc internal compiler error (a caught panic).
+pub const ICE_STATUS: i32 = 70;
+
+/// The tools and their limits.
+#[derive(Clone, Debug)]
+pub struct Toolchain {
+    /// The compiler under test.
+    pub phicc: PathBuf,
+    /// Extra environment for the compiler under test (e.g. `PHICC_INJECT_BUG`).
+    pub env: Vec<(String, String)>,
+    /// `-I` directories for the program (Csmith's headers).
+    pub include_dirs: Vec<PathBuf>,
+    pub compile_limits: Limits,
+    pub run_limits: Limits,
+}
+
+impl Toolchain {
+    /// The compiler under test at `phicc`, with default limits (compile 60 s, run 10 s).
+    pub fn new(phicc: PathBuf) -> Toolchain {
+        Toolchain {
+            phicc,
+            env: Vec::new(),
+            include_dirs: Vec::new(),
+            compile_limits: Limits {
+                address_space: Some(4 << 30),
+                ..Limits::with_timeout(std::time::Duration::from_secs(60))
+            },
+            run_limits: Limits::with_timeout(std::time::Duration::from_secs(10)),
+        }
+    }
+
+    /// phicc's arguments for compiling `source` to assembly `out`.
+    pub fn phicc_args(&self, target: Target, config: Config, mode: &str, source: &Path, out: &Path) -> Vec<String> {
+        let mut args = vec![mode.to_string(), format!("--target={target}")];
+        args.extend(config.flags().iter().map(|s| s.to_string()));
+        args.push("-w".into());
+        for dir in &self.include_dirs {
+            args.push(format!("-I{}", dir.display()));
+        }
+        args.extend([
+            "-o".to_string(),
+            out.display().to_string(),
+            source.display().to_string(),
+        ]);
+        args
+    }
+
+    /// Compile `source` with phicc to assembly at `out`.
+    pub fn compile(&self, target: Target, config: Config, source: &Path, out: &Path) -> std::io::Result<Step> {
+        let args = self.phicc_args(target, config, "-S", source, out);
+        let phicc = self.phicc.display().to_string();
+        let mut job = Job::new(&phicc).args(&args);
+        for (k, v) in &self.env {
+            job = job.env(k, v);
+        }
+        let result = runner::run(&job, &self.compile_limits)?;
+        let mut outcome = StepOutcome::of(&result, ICE_STATUS);
+        if outcome == StepOutcome::Ok && !out.exists() {
+            outcome = StepOutcome::Rejected { status: 0 };
+        }
+        Ok(Step::new(command_line(&self.env, &phicc, &args), outcome, &result))
+    }
+
+    /// Assemble and link phicc's assembly `asm` into a static binary `out`.
+    pub fn link(&self, target: Target, asm: &Path, out: &Path) -> std::io::Result<Step> {
+        let args = vec![
+            "-static".to_string(),
+            "-o".to_string(),
+            out.display().to_string(),
+            asm.display().to_string(),
+        ];
+        self.gcc(target, args)
+    }
+
+    /// Build the reference binary: the target's `gcc -O0`, static.
+    pub fn reference(&self, target: Target, source: &Path, out: &Path) -> std::io::Result<Step> {
+        let mut args = vec!["-O0".to_string(), "-static".to_string(), "-w".to_string()];
+        for dir in &self.include_dirs {
+            args.push(format!("-I{}", dir.display()));
+        }
+        args.extend([
+            "-o".to_string(),
+            out.display().to_string(),
+            source.display().to_string(),
+        ]);
+        self.gcc(target, args)
+    }
+
+    fn gcc(&self, target: Target, args: Vec<String>) -> std::io::Result<Step> {
+        let result = runner::run(&Job::new(target.gcc()).args(&args), &self.compile_limits)?;
+        // gcc has no ICE status of its own worth separating here.
+        Ok(Step::new(
+            command_line(&[], target.gcc(), &args),
+            StepOutcome::of(&result, i32::MIN),
+            &result,
+        ))
+    }
+
+    /// Run a binary built for `target` under the run limits.
+    pub fn run(&self, target: Target, binary: &Path) -> std::io::Result<RunResult> {
+        runner::run_binary(target, binary, &[], &self.run_limits)
+    }
+
+    /// The command that runs `binary` for `target`, for a finding's record.
+    pub fn run_command(target: Target, binary: &Path) -> String {
+        match target.emulator() {
+            None => binary.display().to_string(),
+            Some(q) => format!("{q} {}", binary.display()),
+        }
+    }
+}
+
+/// How a compile or link step ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum StepOutcome {
+    Ok,
+    /// A diagnostic and a failure status (phicc: 1).
+    Rejected {
+        status: i32,
+    },
+    /// An internal compiler error, a signal or a resource limit.
+    Crashed {
+        how: String,
+    },
+    Timeout,
+}
+
+impl StepOutcome {
+    fn of(r: &RunResult, ice_status: i32) -> StepOutcome {
+        match &r.termination {
+            Termination::Exited(0) => StepOutcome::Ok,
+            Termination::Exited(s) if *s == ice_status => StepOutcome::Crashed {
+                how: "internal compiler error".into(),
+            },
+            Termination::Exited(s) => StepOutcome::Rejected { status: *s },
+            Termination::Timeout => StepOutcome::Timeout,
+            t => StepOutcome::Crashed { how: t.describe() },
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            StepOutcome::Ok => "ok".into(),
+            StepOutcome::Rejected { status } => format!("rejected (exit {status})"),
+            StepOutcome::Crashed { how } => format!("crashed ({how})"),
+            StepOutcome::Timeout => "timeout".into(),
+        }
+    }
+}
+
+/// One compile or link step: the exact command, how it ended, its diagnostics.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Step {
+    pub command: String,
+    pub outcome: StepOutcome,
+    pub stderr: String,
+    pub seconds: f64,
+}
+
+impl Step {
+    fn new(command: String, outcome: StepOutcome, r: &RunResult) -> Step {
+        Step {
+            command,
+            outcome,
+            stderr: String::from_utf8_lossy(&r.stderr.bytes).into_owned(),
+            seconds: r.elapsed.as_secs_f64(),
+        }
+    }
+
+    pub fn ok(&self) -> bool {
+        self.outcome == StepOutcome::Ok
+    }
+}
+
+/// Where `phicc` is when `--compiler` is not given: `$PHICC`, else
+/// `target/release/phicc` beside the running oracle binary, else `phicc` on `PATH`.
+pub fn default_phicc() -> PathBuf {
+    if let Some(p) = std::env::var_os("PHICC") {
+        return PathBuf::from(p);
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        if let Some(dir) = exe.parent() {
+            let beside = dir.join("phicc");
+            if beside.exists() {
+                return beside;
+            }
+        }
+    }
+    PathBuf::from("phicc")
+}

@@ -1,0 +1,65 @@
+//! The x86-64, AArch64 and RISC-V 64 backends against the interpreter on
+//! generated IR: a short deterministic native campaign must find nothing,
+//! and must really compare (most runs conclusive). Skipped where the host
+//! cannot run x86-64 code, or a backend, cross toolchain or QEMU is missing.
+
+use oracle::irgen::{generate, input_bytes, GenMode};
+use oracle::native_ir::{prepare, run_campaign, run_campaign_on, ENTRY};
+use phicc::frontend::target::Target;
+use phicc::ir::instruction::Instruction;
+use phicc::ir::verify::{verify_module, VerifyMode};
+
+#[test]
+fn prepared_modules_are_asm_free_self_contained_and_valid() {
+    for i in 0..50 {
+        let m = prepare(generate(&input_bytes(3, i), GenMode::Alloca));
+        verify_module(&m, VerifyMode::Ssa).unwrap();
+        assert!(m.functions.iter().all(|f| !f.is_declaration));
+        assert!(m.function(ENTRY).is_some() && m.function("main").is_none());
+        let asm = m
+            .functions
+            .iter()
+            .flat_map(|f| f.blocks.iter())
+            .flat_map(|b| b.instructions.iter())
+            .any(|i| matches!(i, Instruction::InlineAsm(_)));
+        assert!(!asm);
+    }
+}
+
+#[test]
+fn native_runs_agree_with_the_interpreter() {
+    if !cfg!(target_arch = "x86_64") {
+        return;
+    }
+    let s = run_campaign(11, 24, 2, 5_000_000, None).unwrap();
+    assert!(s.findings.is_empty(), "{}", s.render());
+    assert!(s.agree >= 40, "too few conclusive runs: {}", s.render());
+}
+
+#[test]
+fn aarch64_native_runs_under_qemu_agree_with_the_interpreter() {
+    let has = |p: &str| std::process::Command::new(p).arg("--version").output().is_ok();
+    if phicc::backend::target_isa(Target::Aarch64).is_err() {
+        eprintln!("SKIPPED: no AArch64 backend");
+        return;
+    }
+    if !has("aarch64-linux-gnu-gcc") || !has("qemu-aarch64") {
+        eprintln!("SKIPPED: the AArch64 toolchain or QEMU is missing (scripts/setup.sh --campaign)");
+        return;
+    }
+    let s = run_campaign_on(Target::Aarch64, 11, 12, 2, 5_000_000, None).unwrap();
+    assert!(s.findings.is_empty(), "{}", s.render());
+    assert!(s.agree >= 20, "too few conclusive runs: {}", s.render());
+}
+
+#[test]
+fn riscv64_native_runs_under_qemu_agree_with_the_interpreter() {
+    let has = |p: &str| std::process::Command::new(p).arg("--version").output().is_ok();
+    if !has("riscv64-linux-gnu-gcc") || !has("qemu-riscv64") {
+        eprintln!("SKIPPED: the RISC-V 64 toolchain or QEMU is missing (scripts/setup.sh --campaign)");
+        return;
+    }
+    let s = run_campaign_on(Target::Riscv64, 11, 24, 2, 5_000_000, None).unwrap();
+    assert!(s.findings.is_empty(), "{}", s.render());
+    assert!(s.agree >= 40, "too few conclusive runs: {}", s.render());
+}
