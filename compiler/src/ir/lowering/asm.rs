@@ -7,7 +7,8 @@
 //!   output (`=r`) plus an input tied to it (constraint: the output's
 //!   number) carrying the current value; tied inputs follow the written
 //!   inputs, as gcc numbers them, so `%N` in the template keeps its meaning.
-//!   Read-write memory outputs (`+m`) stay as written.
+//!   Read-write memory outputs (`+m`) stay as written. A matching
+//!   constraint naming an output (`"[v]"`) becomes that output's number.
 //! * A memory-constraint input gets the address of its lvalue; any other
 //!   input its value. `"i"`-style inputs that are a global's address carry the
 //!   symbol name.
@@ -88,8 +89,22 @@ impl FnLower<'_, '_> {
                 _ => None,
             };
             symbols.push(sym);
+            // A matching constraint may name the output (`"[v]"`): it becomes
+            // the output's number, as the backends expect.
+            let constraint = match inp.constraint.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+                Some(n) => match a.outputs.iter().position(|o| o.name.as_deref() == Some(n)) {
+                    Some(k) => k.to_string(),
+                    None => {
+                        return Err(Diagnostic::error(
+                            inp.expr.span,
+                            format!("asm input constraint '[{n}]' names no output operand"),
+                        ))
+                    }
+                },
+                None => inp.constraint.clone(),
+            };
             inputs.push(AsmInput {
-                constraint: inp.constraint.clone(),
+                constraint,
                 value,
                 name: inp.name.clone(),
             });
