@@ -110,8 +110,8 @@ impl FnGen<'_, '_, '_> {
     /// phi and, after copy propagation, the code after the loop reads `x`'s
     /// header phi: the lost-copy problem of Briggs et al., wrong unless the
     /// latch edge of a `do`/backward-goto loop is split. Returns `(last, x)`.
-    fn saved_value(&mut self) -> Option<(String, usize)> {
-        if !self.c.chance(1, 3) {
+    fn saved_value(&mut self, percent: u32) -> Option<(String, usize)> {
+        if !self.c.chance(percent as u64, 100) {
             return None;
         }
         let cands: Vec<usize> = self
@@ -153,7 +153,7 @@ impl FnGen<'_, '_, '_> {
         }
         let trip = self.c.range(1, max as u64);
         let ty = self.counter_type();
-        let saved = self.saved_value();
+        let saved = self.saved_value(33);
         match self.c.index(3) {
             0 => {
                 let i = self.fresh("i");
@@ -437,7 +437,7 @@ impl FnGen<'_, '_, '_> {
         let count = format!("{again}_count");
         self.out.open("{");
         self.open_scope();
-        let saved = self.saved_value();
+        let saved = self.saved_value(33);
         self.out.line(&format!("unsigned {count} = 0;"));
         self.add_var(count.clone(), CType::Scalar(Scalar::UInt), false, true);
         let outer_mult = self.mult;
@@ -470,8 +470,9 @@ impl FnGen<'_, '_, '_> {
     }
 
     /// A computed-goto dispatch: a table of label addresses, a state, and
-    /// `goto *table[state % k]` either after every block (threaded code) or
-    /// in one shared dispatch block.
+    /// `goto *table[state % k]` either after every block (threaded code), in
+    /// one shared dispatch block, or at the end of the first label only (a
+    /// loop whose other labels go back to it).
     pub fn computed_goto(&mut self) -> bool {
         let room = (self.cfg.max_work / 16) / self.mult.max(1);
         if room < 2 || self.has_computed_goto {
@@ -525,27 +526,56 @@ impl FnGen<'_, '_, '_> {
                 g.out.line(&format!("goto *{table}[({state} >> 16) % {k}u];"));
             }
         };
-        self.out.line(&format!("goto *{table}[({state} >> 16) % {k}u];"));
+        // A headed dispatch is a loop: its first label is entered by falling
+        // through, ends in the dispatch, and is the only way to the other
+        // labels, which go back to it. It keeps a variable's previous value
+        // (`last = x; ... x = ...;`) and the other labels read `last`: after
+        // copy propagation they read `x`'s phi at the head, which the
+        // head's copies before the `goto *` (an edge that cannot be split)
+        // overwrite unless they go through temporaries. Otherwise some
+        // labels keep `last` and the others read it (phis of `last` take
+        // `x`'s phis at other labels).
+        let headed = self.c.chance(1, 3);
+        let kept = self.saved_value(if headed { 100 } else { 60 });
+        if !headed {
+            self.out.line(&format!("goto *{table}[({state} >> 16) % {k}u];"));
+        }
         let saved = self.mult;
         self.mult = self.mult.saturating_mul(steps);
         self.exit_labels.push(done.clone());
         let w0 = self.work;
         let mut worst = 0;
-        for l in &labels {
+        let mut head_work = 0;
+        for (i, l) in labels.iter().enumerate() {
             self.work = w0;
             self.out.label(l);
             self.out.open("{");
-            self.scoped_body();
+            match &kept {
+                Some(_) if headed && i == 0 => self.loop_body(&kept),
+                Some((last, _)) if headed || self.c.chance(1, 2) => {
+                    let last = self.vars.iter().rposition(|v| &v.name == last).expect("declared");
+                    self.mix_var(last);
+                    self.scoped_body();
+                }
+                Some(_) => self.loop_body(&kept),
+                None => self.scoped_body(),
+            }
             self.out.close("}");
-            if threaded {
+            if headed && i == 0 {
+                dispatch(self);
+                head_work = self.work - w0;
+                continue;
+            } else if headed {
+                self.out.line(&format!("goto {};", labels[0]));
+            } else if threaded {
                 dispatch(self);
             } else {
                 self.out.line(&format!("goto {next};"));
             }
             worst = worst.max(self.work - w0);
         }
-        self.work = w0 + worst;
-        if !threaded {
+        self.work = w0 + head_work + worst;
+        if !threaded && !headed {
             self.out.label(&next);
             dispatch(self);
         }
