@@ -82,17 +82,18 @@ check_one() {
         if [ -f "$WORK/found-$gen-$bug" ] && [ "$(cat "$WORK/found-$gen-$bug")" -lt "$seed" ]; then
             continue
         fi
-        PHICC_INJECT_BUG=$bug "$WORK/phicc" -w "${inc[@]}" -S "$src" -o "$d/bug.s" 2>/dev/null || {
-            echo "found $gen $seed $bug (compile fails)"
-            continue
-        }
-        cmp -s "$d/bug.s" "$d/mem2reg.s" && continue
-        if gcc "$d/bug.s" -lm -o "$d/bug" 2>/dev/null &&
-            timeout "$RUN_TIMEOUT" "$d/bug" >"$d/bug.out" 2>/dev/null &&
-            cmp -s "$d/ref.out" "$d/bug.out"; then
-            continue
+        # A rejected compile (verifier failure, internal error) is a finding too.
+        if PHICC_INJECT_BUG=$bug "$WORK/phicc" -w "${inc[@]}" -S "$src" -o "$d/bug.s" 2>/dev/null; then
+            cmp -s "$d/bug.s" "$d/mem2reg.s" && continue
+            if gcc "$d/bug.s" -lm -o "$d/bug" 2>/dev/null &&
+                timeout "$RUN_TIMEOUT" "$d/bug" >"$d/bug.out" 2>/dev/null &&
+                cmp -s "$d/ref.out" "$d/bug.out"; then
+                continue
+            fi
+            echo "found $gen $seed $bug"
+        else
+            echo "found $gen $seed $bug (phicc fails: exit $?)"
         fi
-        echo "found $gen $seed $bug"
         (
             flock 9
             f="$WORK/found-$gen-$bug"
