@@ -18,7 +18,10 @@
 //! defined on the fall-through path (GCC: "outputs are only valid on the
 //! fallthrough path" for older compilers): the code at each label assigns
 //! every output again before anything can read it, then mixes it into the
-//! checksum. That mix is not only for observability: GCC 12.2 at -O1 and
+//! checksum. The one exception is the first label of a `+r` `Not`, which
+//! the template reaches before writing the operand: there it keeps its old
+//! value on every compiler, and the label reads it (a definition of the
+//! asm leaking onto its goto edge shows). That mix is not only for observability: GCC 12.2 at -O1 and
 //! above moves a label block that holds nothing but `x = constant` onto the
 //! asm goto edge, in front of the asm, whose output then overwrites it (a
 //! reference-compiler bug the programs must not trigger). GCC 12 also
@@ -222,10 +225,15 @@ impl FnGen<'_, '_, '_> {
         self.out.close("}");
         self.out.line(&format!("goto {done};"));
         let mut worst = self.work - w0;
+        // A `+r` output of `Not` still holds its old value on the edge to the
+        // first label (the template jumps before writing it): under GCC's
+        // rule (outputs are valid on every edge) and phicc's (no output is
+        // written along a goto edge) alike, so that label reads it as it is.
+        let keeps_old = inout && matches!(sem, Sem::Not);
         for (i, l) in labels.iter().enumerate() {
             self.work = w0;
             self.out.label(l);
-            for o in &outs {
+            for o in outs.iter().filter(|_| !(keeps_old && i == 0)) {
                 let mut ctx = match o.var {
                     Some(v) => ExprCtx::without(v),
                     None => ExprCtx {
