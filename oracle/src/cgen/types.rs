@@ -244,6 +244,9 @@ mod tests {
         assert_eq!(Scalar::SChar.int_literal(0x80), "((signed char)-128)");
         assert_eq!(Scalar::ULLong.int_literal(u64::MAX), "0xffffffffffffffffULL");
         assert_eq!(Scalar::Bool.int_literal(3), "((_Bool)1)");
-        assert_eq!(Scalar::Float.float_literal(4), "(-1.0f)");
+        // pick % 3 != 0: VALUES[pick / 3]; else an exact multiple of 1/8.
+        assert_eq!(Scalar::Float.float_literal(4), "1.0f");
+        assert_eq!(Scalar::Float.float_literal(7), "(-1.0f)");
+        assert_eq!(Scalar::Double.float_literal(0), "(-500.000)");
     }
 }
