@@ -31,8 +31,11 @@ check_one() {
     local -a emph=(default lost-copy asm-goto switch-cost computed-goto params)
     local e=${emph[$((seed % 6))]}
     mkdir -p "$d"
-    "$WORK/oracle" cgen --seed "$seed" --emphasis "$e" -o "$d/p.c"
-    gcc -O0 -w "$d/p.c" -o "$d/gcc" && timeout 10 "$d/gcc" >"$d/ref.out"
+    if ! "$WORK/oracle" cgen --seed "$seed" --emphasis "$e" -o "$d/p.c" ||
+        ! gcc -O0 -w "$d/p.c" -o "$d/gcc" || ! timeout 10 "$d/gcc" >"$d/ref.out" || [ ! -s "$d/ref.out" ]; then
+        echo "FAIL $seed $e (no gcc -O0 reference)"
+        return
+    fi
     local t cfg flag run
     for t in $TARGETS; do
         run=()
