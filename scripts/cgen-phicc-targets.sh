@@ -17,6 +17,10 @@ N=${1:-60}
 JOBS=${JOBS:-$(nproc)}
 KEEP=${KEEP:-/tmp/cgen-phicc-targets}
 TARGETS=${TARGETS:-x86_64 aarch64 riscv64}
+for t in $TARGETS; do
+    [ "$t" = x86_64 ] && continue
+    command -v "qemu-$t" >/dev/null && command -v "$t-linux-gnu-gcc" >/dev/null || scripts/setup.sh --campaign
+done
 cargo build -q --release --locked -p phicc --bin phicc
 cargo build -q --release --locked -p oracle --bin oracle
 WORK=$(mktemp -d)
