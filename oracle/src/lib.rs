@@ -5,6 +5,8 @@
 //! the native check of the backends against the interpreter.
 
 pub mod campaign;
+pub mod ccheck;
+pub mod cgen;
 pub mod commands;
 pub mod differential;
 pub mod findings;

@@ -87,6 +87,18 @@ enum Command {
         #[arg(long, default_value = "x86_64")]
         target: String,
     },
+    /// Print one generated C program (see `oracle::cgen`).
+    Cgen {
+        /// The program's seed.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// What the program concentrates on.
+        #[arg(long, value_enum, default_value_t = oracle::cgen::Emphasis::Default)]
+        emphasis: oracle::cgen::Emphasis,
+        /// Write the program here instead of standard output.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// Reduce a failing IR file to a small module that fails the same way.
     /// Prints the reduced IR (or writes it with -o) and the command that shows the failure.
     ReduceIr {
@@ -174,6 +186,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             } else {
                 ExitCode::from(1)
             })
+        }
+        Command::Cgen { seed, emphasis, output } => {
+            oracle::cgen::run_cli(seed, emphasis, output.as_deref())?;
+            Ok(ExitCode::SUCCESS)
         }
         Command::ReduceIr {
             file,

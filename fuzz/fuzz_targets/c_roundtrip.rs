@@ -1,0 +1,29 @@
+//! Generated C through phicc's frontend into the interpreter, with and
+//! without the mem2reg pipeline: the fuzzer's first byte picks the emphasis
+//! and the target, the rest drives `oracle::cgen` (every byte string is a
+//! UB-free program). The program is lowered in process (no assembler, no
+//! QEMU), checked like `mem2reg_roundtrip` (verifier after every pass,
+//! interpreted before and after under the same inline-asm schedules), and a
+//! frontend rejection, a verifier failure or an outcome difference panics
+//! with the C program, ready to save and replay with `phicc --run-ir`.
+#![no_main]
+
+use arbitrary::Unstructured;
+use libfuzzer_sys::fuzz_target;
+use oracle::ccheck::lower_c;
+use oracle::cgen::{generate_from, CgenConfig, Emphasis};
+use oracle::ircheck::{check_module, CheckConfig, CheckMode};
+use phicc::frontend::target::Target;
+
+fuzz_target!(|data: &[u8]| {
+    let (&head, rest) = data.split_first().unwrap_or((&0, &[]));
+    let emphasis = Emphasis::ALL[head as usize % Emphasis::ALL.len()];
+    let target = [Target::X86_64, Target::Aarch64, Target::Riscv64][(head as usize / Emphasis::ALL.len()) % 3];
+    let src = generate_from(&mut Unstructured::new(rest), &CgenConfig::preset(emphasis))
+        .expect("generation never fails");
+    let module = lower_c(&src, target).unwrap_or_else(|f| panic!("{f}\n--- program ({target:?}) ---\n{src}"));
+    let cfg = CheckConfig { mode: CheckMode::Pipeline, schedules: vec![0, 1], fuel: 20_000_000 };
+    if let Some(failure) = check_module(&module, &cfg).failure {
+        panic!("{failure}\n--- program ({target:?}, {}) ---\n{src}", emphasis.name());
+    }
+});
