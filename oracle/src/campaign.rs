@@ -388,9 +388,7 @@ fn finding_files(c: &Campaign, rec: &FindingRecord, report: &DiffReport, text: &
         match cell.config {
             None => {
                 let bin = format!("ref-{t}");
-                let mut args: Vec<String> = vec!["-O0".into(), "-static".into(), "-w".into()];
-                args.extend(c.tools.include_dirs.iter().map(|d| format!("-I{}", d.display())));
-                args.extend(["-o".into(), bin.clone(), "program.c".into()]);
+                let args = c.tools.reference_args(src, Path::new(&bin));
                 sh.push_str(&format!("{}\n", command_line(&[], t.gcc(), &args)));
                 sh.push_str(&format!(
                     "{}\n",
@@ -405,12 +403,7 @@ fn finding_files(c: &Campaign, rec: &FindingRecord, report: &DiffReport, text: &
                     command_line(&c.tools.env, &c.tools.phicc.display().to_string(), &args)
                 ));
                 let bin = format!("{t}-{cfg}");
-                let link = [
-                    "-static".to_string(),
-                    "-o".into(),
-                    bin.clone(),
-                    asm.display().to_string(),
-                ];
+                let link = Toolchain::link_args(&asm, Path::new(&bin));
                 sh.push_str(&format!("{}\n", command_line(&[], t.gcc(), &link)));
                 sh.push_str(&format!(
                     "{}\n",

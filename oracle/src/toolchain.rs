@@ -76,19 +76,31 @@ impl Toolchain {
         Ok(Step::new(command_line(&self.env, &phicc, &args), outcome, &result))
     }
 
-    /// Assemble and link phicc's assembly `asm` into a static binary `out`.
-    pub fn link(&self, target: Target, asm: &Path, out: &Path) -> std::io::Result<Step> {
-        let args = vec![
+    /// The target gcc's arguments that assemble and link `asm` into a static
+    /// binary `out`. `-lm` comes last: phicc calls libm for what gcc expands
+    /// inline (`fabs`, `sqrt`, `fmod`).
+    pub fn link_args(asm: &Path, out: &Path) -> Vec<String> {
+        vec![
             "-static".to_string(),
             "-o".to_string(),
             out.display().to_string(),
             asm.display().to_string(),
-        ];
-        self.gcc(target, args)
+            "-lm".to_string(),
+        ]
+    }
+
+    /// Assemble and link phicc's assembly `asm` into a static binary `out`.
+    pub fn link(&self, target: Target, asm: &Path, out: &Path) -> std::io::Result<Step> {
+        self.gcc(target, Self::link_args(asm, out))
     }
 
     /// Build the reference binary: the target's `gcc -O0`, static.
     pub fn reference(&self, target: Target, source: &Path, out: &Path) -> std::io::Result<Step> {
+        self.gcc(target, self.reference_args(source, out))
+    }
+
+    /// The target gcc's arguments that build the reference binary `out` from `source`.
+    pub fn reference_args(&self, source: &Path, out: &Path) -> Vec<String> {
         let mut args = vec!["-O0".to_string(), "-static".to_string(), "-w".to_string()];
         for dir in &self.include_dirs {
             args.push(format!("-I{}", dir.display()));
@@ -97,8 +109,9 @@ impl Toolchain {
             "-o".to_string(),
             out.display().to_string(),
             source.display().to_string(),
+            "-lm".to_string(),
         ]);
-        self.gcc(target, args)
+        args
     }
 
     fn gcc(&self, target: Target, args: Vec<String>) -> std::io::Result<Step> {
