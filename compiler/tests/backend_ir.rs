@@ -256,3 +256,21 @@ fn backend_ir_files_aarch64() {
 fn backend_ir_files_riscv64() {
     check_target(Target::Riscv64);
 }
+
+/// A second binary128 return value exists on x86-64 (st(1)) and AArch64
+/// (q1) only: RISC-V returns `_Complex long double` in memory, and its
+/// backend says so instead of inventing registers gcc would not read.
+#[test]
+fn riscv64_rejects_a_second_binary128_return() {
+    for text in [
+        "define @f(f128) -> f128 {\nbb0:\n  %0 = paramref 0 f128\n  setretf128second %0\n  ret %0\n}\n",
+        "declare @g() -> f128\ndefine @f() -> f128 {\nbb0:\n  %0 = call f128 @g()\n  %1 = getretf128second\n  ret %1\n}\n",
+    ] {
+        let m = parse_module(text).unwrap();
+        let err = phicc::backend::emit_assembly(&m, Target::Riscv64).unwrap_err().to_string();
+        assert!(err.contains("second binary128 return"), "{err}");
+        for target in [Target::X86_64, Target::Aarch64] {
+            phicc::backend::emit_assembly(&m, target).unwrap();
+        }
+    }
+}

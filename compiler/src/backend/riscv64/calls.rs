@@ -20,7 +20,7 @@
 
 use super::abi::{self, ArgLoc, Place, RetLoc};
 use super::moves::chunk_size;
-use super::regs::{arg_fpr, arg_gpr, Gpr, Mem, A0, A1, A2, A3, FA0, FA1, S0, SP, T0, T4, T5};
+use super::regs::{arg_fpr, arg_gpr, Gpr, Mem, A0, A1, FA0, FA1, S0, SP, T0, T4, T5};
 use super::{emit, FnEmitter, ParamHome, SecondReturn};
 use crate::backend::frame::{slot_size, Home};
 use crate::backend::BackendError;
@@ -174,10 +174,6 @@ impl FnEmitter<'_, '_> {
         match self.sets_second {
             Some(SecondReturn::F64) => self.load_fmem(m, IrType::F64, FA1),
             Some(SecondReturn::F32) => self.load_fmem(m, IrType::F32, FA1),
-            Some(SecondReturn::F128) => {
-                self.load_mem(m, 8, false, A2);
-                self.load_mem(m.at(8), 8, false, A3);
-            }
             None => {}
         }
         self.emit_epilogue();
@@ -426,10 +422,6 @@ impl FnEmitter<'_, '_> {
             match kind {
                 SecondReturn::F64 => self.store_fmem(FA1, IrType::F64, m),
                 SecondReturn::F32 => self.store_fmem(FA1, IrType::F32, m),
-                SecondReturn::F128 => {
-                    self.store_mem(A2, 8, m);
-                    self.store_mem(A3, 8, m.at(8));
-                }
             }
         }
         Ok(())

@@ -152,7 +152,6 @@ enum ParamHome {
 enum SecondReturn {
     F32,
     F64,
-    F128,
 }
 
 /// The state of one function being emitted.
@@ -171,7 +170,7 @@ pub(crate) struct FnEmitter<'a, 'm> {
     area_top: i64,
     /// 32 bytes of scratch.
     scratch: u32,
-    /// 16 bytes for the second return value (`setret*second`, `getret*second`).
+    /// 8 bytes for the second return value (`setret*second`, `getret*second`).
     ret2: u32,
     /// Callee-saved registers an inline asm uses, with their save slots.
     saved_gprs: Vec<(Gpr, u32)>,
@@ -233,7 +232,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             params.push(home);
         }
         let scratch = layout.reserve(32, 16);
-        let ret2 = layout.reserve(16, 16);
+        let ret2 = layout.reserve(8, 8);
         let mut saved_g = Vec::new();
         let mut saved_f = Vec::new();
         let mut max_outputs = 0;
@@ -269,14 +268,18 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                             second_returns.insert(c, SecondReturn::F64);
                         }
                     }
-                    Instruction::GetReturnF128Second { .. } => {
-                        if let Some(c) = last_call {
-                            second_returns.insert(c, SecondReturn::F128);
-                        }
+                    // LP64D returns `_Complex long double` (32 bytes) in memory,
+                    // so there is no second binary128 return register to read
+                    // or set; the frontend lowers such returns through sret.
+                    Instruction::GetReturnF128Second { .. } | Instruction::SetReturnF128Second { .. } => {
+                        return Err(BackendError::in_function(
+                            &f.name,
+                            "getretf128second/setretf128second: RISC-V LP64D has no second binary128 return \
+                             register (`_Complex long double` is returned in memory)",
+                        ));
                     }
                     Instruction::SetReturnF32Second { .. } => sets_second = Some(SecondReturn::F32),
                     Instruction::SetReturnF64Second { .. } => sets_second = Some(SecondReturn::F64),
-                    Instruction::SetReturnF128Second { .. } => sets_second = Some(SecondReturn::F128),
                     _ => {}
                 }
             }
@@ -435,11 +438,10 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             Fence { ordering } => self.fence(*ordering),
             Phi { .. } => return Err(self.err("phi in the backend (phi elimination has not run)")),
             ParamRef { dest, param_idx, ty } => self.param_ref(*dest, *param_idx, *ty)?,
-            GetReturnF64Second { dest } | GetReturnF32Second { dest } | GetReturnF128Second { dest } => {
-                let ty = self.types.of(*dest);
+            GetReturnF64Second { dest } | GetReturnF32Second { dest } => {
                 let src = self.area(self.ret2);
                 let m = self.slot(*dest)?;
-                self.copy_mem(src, m, if ty.size() > 8 { 16 } else { 8 });
+                self.copy_mem(src, m, 8);
             }
             SetReturnF64Second { src } => {
                 let m = self.area(self.ret2);
@@ -449,9 +451,8 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
                 let m = self.area(self.ret2);
                 self.store_operand(src, IrType::F32, m)?;
             }
-            SetReturnF128Second { src } => {
-                let m = self.area(self.ret2);
-                self.store_operand(src, IrType::F128, m)?;
+            GetReturnF128Second { .. } | SetReturnF128Second { .. } => {
+                return Err(self.err("no second binary128 return register under LP64D"))
             }
             InlineAsm(asm) => self.inline_asm(asm)?,
             Intrinsic { dest, op, args, .. } => self.intrinsic(*dest, *op, args)?,
