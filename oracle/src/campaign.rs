@@ -344,6 +344,7 @@ pub fn replay_command(c: &Campaign, rec: &FindingRecord) -> String {
         ),
         format!("--compiler={}", c.tools.phicc.display()),
         format!("--run-timeout={}", c.tools.run_limits.timeout.as_secs_f64()),
+        format!("--reference-timeout={}", c.tools.reference_limits.timeout.as_secs_f64()),
     ];
     for d in &c.tools.include_dirs {
         words.push(format!("-I{}", d.display()));

@@ -29,9 +29,15 @@ pub struct DiffArgs {
     /// single files, per-target for cgen).
     #[arg(long, value_enum)]
     pub reference: Option<ReferenceMode>,
-    /// Wall-clock limit of one binary run, in seconds.
+    /// Wall-clock limit of one binary run, in seconds (raised to 30 times
+    /// the reference's run time when that is longer).
     #[arg(long, default_value_t = 5.0)]
     pub run_timeout: f64,
+    /// Wall-clock limit of the reference binary's native run, in seconds (30
+    /// times more under QEMU); a program that does not finish in it is
+    /// discarded as a reference failure.
+    #[arg(long, default_value_t = 1.0)]
+    pub reference_timeout: f64,
     /// Wall-clock limit of one compiler invocation, in seconds.
     #[arg(long, default_value_t = 60.0)]
     pub compile_timeout: f64,
@@ -52,6 +58,8 @@ impl DiffArgs {
         t.compile_limits.cpu_seconds = self.compile_timeout.ceil() as u64 + 1;
         t.run_limits.timeout = Duration::from_secs_f64(self.run_timeout);
         t.run_limits.cpu_seconds = self.run_timeout.ceil() as u64 + 1;
+        t.reference_limits.timeout = Duration::from_secs_f64(self.reference_timeout);
+        t.reference_limits.cpu_seconds = self.reference_timeout.ceil() as u64 + 1;
         if let Some(bugs) = &self.inject_bug {
             t.env.push(("PHICC_INJECT_BUG".into(), bugs.clone()));
         }
