@@ -29,6 +29,9 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CampaignSpec {
     pub generator: GeneratorKind,
+    /// The `cgen` emphasis preset (only for `--generator cgen`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emphasis: Option<String>,
     pub seed: u64,
     /// Shard `k` of `n` (1-based).
     pub shard: (u64, u64),

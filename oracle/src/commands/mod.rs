@@ -1,11 +1,15 @@
-//! The `oracle` subcommands beyond the IR tools: each file holds one
-//! subcommand's arguments and its entry point; the work is done by the
-//! library modules they call.
+//! The `oracle` subcommands: each file holds one subcommand's arguments and
+//! its entry point; the work is done by the library modules they call. The
+//! C-level commands (diff, campaign, reduce, merge) share [`DiffArgs`].
 
 pub mod campaign;
+pub mod cgen;
 pub mod diff;
+pub mod ir_campaign;
 pub mod merge;
+pub mod native_ir;
 pub mod reduce;
+pub mod reduce_ir;
 
 use crate::differential::{DiffSpec, ReferenceMode};
 use crate::target::{parse_list, Config, Target};
@@ -73,4 +77,9 @@ impl DiffArgs {
             reference: self.reference.unwrap_or(default_reference),
         }
     }
+}
+
+/// `--jobs`, or one worker per core.
+pub fn jobs_or_every_core(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1))
 }
