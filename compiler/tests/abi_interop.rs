@@ -28,10 +28,10 @@ fn run(target: Target, exe: &Path) -> String {
     let out = run_target::run_binary(target, exe, 60).expect("runs");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
-        out.status.success(),
+        out.success(),
         "{} failed ({}):\n{stdout}",
         exe.display(),
-        out.status
+        out.describe()
     );
     stdout
 }

@@ -85,8 +85,8 @@ fn link_and_run(target: Target, objs: [&Path; 2], exe: &Path) -> Result<String, 
     run_tool(run_target::gcc_command(target).args(objs).arg("-o").arg(exe))?;
     let out = run_target::run_binary(target, exe, 20).map_err(|e| e.to_string())?;
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    if !out.status.success() {
-        return Err(format!("exited with status {}:\n{stdout}", run_target::exit_code(&out)));
+    if !out.success() {
+        return Err(format!("exited with {}:\n{stdout}", out.describe()));
     }
     Ok(stdout)
 }

@@ -90,10 +90,11 @@ fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
             if !out.status.success() {
                 return Err(format!("gcc rejected it:\n{}", String::from_utf8_lossy(&out.stderr)));
             }
-            let run = Command::new(&exe).output().map_err(|e| e.to_string())?;
+            let host = run_target::host_target().ok_or("no phicc target for this host")?;
+            let run = run_target::run_binary(host, &exe, 60).map_err(|e| e.to_string())?;
             let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
-            if !run.status.success() {
-                return Err(format!("exited with {}:\n{stdout}", run.status));
+            if !run.success() {
+                return Err(format!("exited with {}:\n{stdout}", run.describe()));
             }
             Ok(stdout)
         }
@@ -156,8 +157,8 @@ fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
             }
             let run = run_target::run_binary(target, &exe, 60).map_err(|e| e.to_string())?;
             let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
-            if !run.status.success() {
-                return Err(format!("exited with {}:\n{stdout}", run.status));
+            if !run.success() {
+                return Err(format!("exited with {}:\n{stdout}", run.describe()));
             }
             Ok(stdout)
         }

@@ -11,7 +11,9 @@ use phicc::frontend::target::Target;
 use phicc::ir::interp::{run, RunConfig, RunResult};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Duration;
+
+#[path = "support/run_target.rs"]
+mod run_target;
 
 /// Seeds checked in CI (the script covers 1..300).
 const SEEDS: std::ops::RangeInclusive<u64> = 1..=20;
@@ -22,14 +24,16 @@ fn csmith_available() -> bool {
     Command::new("csmith").arg("--version").output().is_ok() && Path::new("/usr/include/csmith/csmith.h").exists()
 }
 
-/// Runs `exe` with a wall-clock limit; `None` on timeout.
-fn run_with_timeout(exe: &Path, limit: Duration) -> Option<std::process::Output> {
-    let out = Command::new("timeout")
-        .arg(format!("{}", limit.as_secs()))
-        .arg(exe)
-        .output()
-        .ok()?;
-    (out.status.code() != Some(124)).then_some(out)
+/// Runs the host binary `exe` for at most `secs` seconds; `None` when it
+/// did not finish (timeout or CPU limit).
+fn run_with_timeout(exe: &Path, secs: u32) -> Option<run_target::Ran> {
+    let host = run_target::host_target()?;
+    let ran = run_target::run_binary(host, exe, secs).ok()?;
+    matches!(
+        ran.termination,
+        phicc_runner::Termination::Exited(_) | phicc_runner::Termination::Signaled(_)
+    )
+    .then_some(ran)
 }
 
 #[test]
@@ -57,7 +61,7 @@ fn csmith_sample_matches_gcc() {
             .unwrap();
         assert!(gcc.status.success(), "gcc failed on seed {seed}");
         // The script allows 10 s; here a program that long is skipped sooner.
-        let Some(reference) = run_with_timeout(&exe, Duration::from_secs(3)) else {
+        let Some(reference) = run_with_timeout(&exe, 3) else {
             skipped += 1;
             continue;
         };

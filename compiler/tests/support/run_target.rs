@@ -1,12 +1,16 @@
 //! Linking and running test programs for any target: the target's gcc
 //! driver links (`-static` for a foreign target, so that QEMU user-mode
-//! needs no sysroot), and the binary runs natively when the host matches,
-//! else under `qemu-aarch64` / `qemu-riscv64`, with a wall-clock limit.
+//! needs no sysroot), and the binary runs through the shared runner
+//! (`phicc-runner`, also the oracle's): natively when the host matches, else
+//! under `qemu-aarch64` / `qemu-riscv64`, in its own process group with a
+//! wall-clock limit, CPU, memory and file-size rlimits and capped output.
 #![allow(dead_code)]
 
 use phicc::frontend::target::Target;
+use phicc_runner::{Limits, RunResult, Termination};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
+use std::time::Duration;
 
 /// The target this test binary runs on.
 pub fn host_target() -> Option<Target> {
@@ -43,20 +47,59 @@ pub fn toolchain_available(target: Target) -> bool {
     has(gcc) && (!is_foreign(target) || has(qemu_for(target)))
 }
 
-/// Runs `exe` (a binary for `target`) with a wall-clock limit of `secs`.
-pub fn run_binary(target: Target, exe: &Path, secs: u32) -> std::io::Result<Output> {
-    let mut cmd = Command::new("timeout");
-    cmd.arg(secs.to_string());
-    if is_foreign(target) {
-        cmd.arg(qemu_for(target));
-    }
-    cmd.arg(exe).stdin(std::process::Stdio::null()).output()
+/// How a test binary's run ended, with what it printed.
+pub struct Ran {
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub termination: Termination,
 }
 
-/// The exit status of a run, `128 + signal` when a signal ended it.
-pub fn exit_code(out: &Output) -> i32 {
-    out.status.code().unwrap_or_else(|| {
-        use std::os::unix::process::ExitStatusExt;
-        128 + out.status.signal().unwrap_or(0)
+impl Ran {
+    /// Whether the program exited with status 0.
+    pub fn success(&self) -> bool {
+        self.termination == Termination::Exited(0)
+    }
+
+    /// "exit N", "signal N", "timeout", ...
+    pub fn describe(&self) -> String {
+        self.termination.describe()
+    }
+}
+
+/// Runs `exe` (a binary for `target`) with a wall-clock limit of `secs`.
+/// Output beyond 16 MiB per stream is an error, not a silent truncation.
+pub fn run_binary(target: Target, exe: &Path, secs: u32) -> std::io::Result<Ran> {
+    let limits = Limits {
+        output_cap: 16 << 20,
+        address_space: Some(2 << 30),
+        ..Limits::with_timeout(Duration::from_secs(secs.into()))
+    };
+    let emulator = is_foreign(target).then(|| qemu_for(target));
+    let RunResult {
+        termination,
+        stdout,
+        stderr,
+        ..
+    } = phicc_runner::run_binary(emulator, exe, &[], &limits)?;
+    if stdout.truncated || stderr.truncated {
+        return Err(std::io::Error::other(format!(
+            "{} printed more than 16 MiB",
+            exe.display()
+        )));
+    }
+    Ok(Ran {
+        stdout: stdout.bytes,
+        stderr: stderr.bytes,
+        termination,
     })
+}
+
+/// The exit status of a run, `128 + signal` when a signal ended it (and
+/// -1 for a timeout or a resource limit).
+pub fn exit_code(ran: &Ran) -> i32 {
+    match ran.termination {
+        Termination::Exited(c) => c,
+        Termination::Signaled(s) => 128 + s,
+        _ => -1,
+    }
 }
