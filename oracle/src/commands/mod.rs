@@ -29,8 +29,9 @@ pub struct DiffArgs {
     /// The compiler under test (default: $PHICC, else phicc beside oracle, else on PATH).
     #[arg(long)]
     pub compiler: Option<PathBuf>,
-    /// What the outputs are compared with (default: host for Csmith and
-    /// single files, per-target for cgen).
+    /// What the outputs are compared with (default: host; `per-target`
+    /// builds each target's own reference, for programs whose output depends
+    /// on the target, or to tell a wrong cgen asm template from a phicc bug).
     #[arg(long, value_enum)]
     pub reference: Option<ReferenceMode>,
     /// Wall-clock limit of one binary run, in seconds (raised to 30 times
