@@ -44,6 +44,13 @@ static long tied(long x, long y) {
     return r;
 }
 
+/* An input tied to an output by the output's name ("[v]"), as cgen writes it. */
+static long tied_by_name(long x, long y) {
+    long r;
+    __asm__("" : [v] "=r"(r) : "[v]"(x + y));
+    return r;
+}
+
 static long named_mul(long a, long b) {
     long out;
 #if defined(__x86_64__)
@@ -170,6 +177,7 @@ int main(void) {
     ASSERT(8, inc_rw(7));
     ASSERT(-2147483648, inc_rw(2147483647));
     ASSERT(15, tied(10, 5));
+    ASSERT(15, tied_by_name(10, 5));
     ASSERT(-42, named_mul(6, -7));
     bump(&m);
     ASSERT(42, m);

@@ -10,7 +10,8 @@
 //!   Read-write memory outputs (`+m`) stay as written.
 //! * A memory-constraint input gets the address of its lvalue; any other
 //!   input its value. `"i"`-style inputs that are a global's address carry the
-//!   symbol name.
+//!   symbol name. A matching constraint naming an output (`"[v]"`) becomes
+//!   that output's number.
 //! * `asm goto` labels are CFG edges; the block ends right after the asm
 //!   with a branch to the fall-through block.
 
@@ -88,8 +89,22 @@ impl FnLower<'_, '_> {
                 _ => None,
             };
             symbols.push(sym);
+            // A matching constraint may name the output (`[v] "=r"(x) : "[v]"(y)`):
+            // the backends and the IR know tied operands by number only.
+            let constraint = match inp.constraint.strip_prefix('[').and_then(|c| c.strip_suffix(']')) {
+                Some(n) => match a.outputs.iter().position(|o| o.name.as_deref() == Some(n)) {
+                    Some(k) => k.to_string(),
+                    None => {
+                        return Err(Diagnostic::error(
+                            inp.expr.span,
+                            format!("asm input constraint '[{n}]' names no output operand"),
+                        ))
+                    }
+                },
+                None => inp.constraint.clone(),
+            };
             inputs.push(AsmInput {
-                constraint: inp.constraint.clone(),
+                constraint,
                 value,
                 name: inp.name.clone(),
             });
