@@ -13,8 +13,8 @@
 //! interpreted with no pass, reproduces it. Otherwise (the interpreter runs
 //! inline asm as a schedule-driven black box, docs/ir.md, so a program with
 //! asm rarely prints what the hardware prints) the baseline is that
-//! pass-free interpretation itself: a pass that changes it changed the
-//! program's meaning. A `nomem2reg` cell has no pass to blame, so its
+//! pass-free interpretation itself, under several asm schedules: a pass
+//! that changes it under any of them changed the program's meaning. A `nomem2reg` cell has no pass to blame, so its
 //! interpretation differing from the reference means the frontend.
 
 use crate::differential::{Class, Execution};
@@ -25,6 +25,9 @@ use std::path::Path;
 
 /// The mem2reg pipeline's passes, in order, as phicc names them.
 pub const PIPELINE: [&str; 4] = ["mem2reg", "mem2reg-params", "copyprop", "phi-elim"];
+
+/// The inline-asm schedules a program with asm is interpreted under.
+const ASM_SCHEDULES: [u64; 4] = [0, 1, 2, 3];
 
 /// The stage a prefix of `k` passes ends in, when it is the first to fail.
 fn stage_of_prefix(k: usize) -> &'static str {
@@ -51,21 +54,32 @@ pub fn first_diverging_stage(
             return "unknown".into();
         };
         let expected = (exp.stdout_hash.clone(), exp.termination.clone());
-        let Some(unoptimized) = run_ir(tools, target, 0, source) else {
+        let Some(unoptimized) = run_ir(tools, target, 0, 0, source) else {
             return "unknown".into();
         };
-        let baseline = if same_outcome(&unoptimized, &expected) {
-            expected
+        let (schedules, baselines): (&[u64], Vec<Outcome>) = if same_outcome(&unoptimized, &expected) {
+            (&[0], vec![expected])
         } else if max_prefix == 0 {
             return "frontend".into();
         } else {
-            unoptimized
+            // The interpreter's asm schedule stands in for the hardware: a
+            // wrong pass may show under some schedules only.
+            let mut baselines = vec![unoptimized];
+            for &s in &ASM_SCHEDULES[1..] {
+                match run_ir(tools, target, 0, s, source) {
+                    Some(o) => baselines.push(o),
+                    None => return "unknown".into(),
+                }
+            }
+            (&ASM_SCHEDULES, baselines)
         };
         for k in 1..=max_prefix {
-            match run_ir(tools, target, k, source) {
-                None => return "unknown".into(),
-                Some(o) if !same_outcome(&o, &baseline) => return stage_of_prefix(k).into(),
-                Some(_) => {}
+            for (&s, baseline) in schedules.iter().zip(&baselines) {
+                match run_ir(tools, target, k, s, source) {
+                    None => return "unknown".into(),
+                    Some(o) if !same_outcome(&o, baseline) => return stage_of_prefix(k).into(),
+                    Some(_) => {}
+                }
             }
         }
         return "backend".into();
@@ -117,11 +131,12 @@ fn probe_limits(tools: &Toolchain) -> Limits {
     l
 }
 
-/// The outcome of interpreting the IR after the first `k` passes (`None`:
-/// the probe could not run).
-fn run_ir(tools: &Toolchain, target: Target, k: usize, source: &Path) -> Option<Outcome> {
+/// The outcome of interpreting the IR after the first `k` passes under asm
+/// schedule `schedule` (`None`: the probe could not run).
+fn run_ir(tools: &Toolchain, target: Target, k: usize, schedule: u64, source: &Path) -> Option<Outcome> {
     let mut job = probe_job(tools, k)
         .arg("--run-ir")
+        .arg(format!("--schedule={schedule}"))
         .arg(format!("--target={target}"))
         .arg("-w");
     for d in &tools.include_dirs {
