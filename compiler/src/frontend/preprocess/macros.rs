@@ -128,8 +128,22 @@ impl Preprocessor<'_> {
     /// Pushes an expansion (in order) onto the input stack, with the hideset
     /// added, the invocation's span and layout.
     fn push_expansion(&mut self, mut out: Vec<Token>, inv: &Token, hs: &HideSet) {
+        // Tokens of one expansion mostly share their hideset (the body's
+        // tokens have none, an argument's share one): remember the last
+        // union instead of building an equal set per token.
+        let mut last: Option<(Arc<Vec<Text>>, HideSet)> = None;
         for (i, t) in out.iter_mut().enumerate() {
-            t.hideset = hideset_union(&t.hideset, hs);
+            t.hideset = match &t.hideset {
+                None => hs.clone(),
+                Some(own) => match &last {
+                    Some((from, union)) if Arc::ptr_eq(from, own) => union.clone(),
+                    _ => {
+                        let union = hideset_union(&t.hideset, hs);
+                        last = Some((own.clone(), union.clone()));
+                        union
+                    }
+                },
+            };
             t.span = inv.span;
             t.at_bol = false;
             if i == 0 {
