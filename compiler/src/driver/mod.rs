@@ -392,7 +392,13 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
             let t0 = Instant::now();
             run_pipeline(cli, &mut m)?;
             let t1 = Instant::now();
-            let asm = crate::backend::emit_assembly(&m, target).map_err(|e| fail(e.to_string()))?;
+            // The lowered module verified under --verify-each (and in every test).
+            let asm = if cli.verify_each {
+                crate::backend::emit_assembly(&m, target)
+            } else {
+                crate::backend::emit_verified_assembly(&m, target)
+            }
+            .map_err(|e| fail(e.to_string()))?;
             let t2 = Instant::now();
             let report = |assemble: Duration| {
                 if cli.time_phases {
