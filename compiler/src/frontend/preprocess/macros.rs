@@ -298,6 +298,10 @@ impl Preprocessor<'_> {
             params.iter().position(|p| *p == t.text)
         };
         let is_va = |i: usize| variadic && i + 1 == params.len();
+        // Each argument is macro-expanded at most once however often its
+        // parameter appears (as gcc does; it also keeps `__COUNTER__` in an
+        // argument at one value).
+        let mut expanded_args: Vec<Option<Vec<Token>>> = vec![None; args.len()];
         let mut out: Vec<Token> = Vec::new();
         let mut i = 0;
         while i < body.len() {
@@ -394,9 +398,11 @@ impl Preprocessor<'_> {
                     i += 1;
                     continue;
                 }
-                let expanded = self.expand_isolated(&args[p])?;
+                if expanded_args[p].is_none() {
+                    expanded_args[p] = Some(self.expand_isolated(&args[p])?);
+                }
                 let start = out.len();
-                out.extend(expanded);
+                out.extend(expanded_args[p].iter().flatten().cloned());
                 if let Some(f) = out.get_mut(start) {
                     f.has_space = t.has_space;
                 }
