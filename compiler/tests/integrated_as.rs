@@ -329,7 +329,7 @@ fn jump_tables(asm: &str) -> Vec<usize> {
             continue;
         };
         let (x, y) = (x.trim(), y.trim());
-        if section_of.get(x).is_none() || section_of.get(x) == section_of.get(y) {
+        if !section_of.contains_key(x) || section_of.get(x) == section_of.get(y) {
             continue;
         }
         match tables.last_mut() {
