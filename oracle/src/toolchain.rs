@@ -64,6 +64,10 @@ impl Toolchain {
     pub fn phicc_args(&self, target: Target, config: Config, mode: &str, source: &Path, out: &Path) -> Vec<String> {
         let mut args = vec![mode.to_string(), format!("--target={target}")];
         args.extend(config.flags().iter().map(|s| s.to_string()));
+        // The verifier after lowering and after every pass: IR a pass breaks
+        // is a compiler crash (exit 70) naming the pass, not code that may
+        // happen to print the right checksum (about 5% of a compile).
+        args.push("--verify-each".into());
         args.push("-w".into());
         for dir in &self.include_dirs {
             args.push(format!("-I{}", dir.display()));
