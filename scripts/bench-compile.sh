@@ -5,6 +5,9 @@
 #
 #   scripts/bench-compile.sh [COUNT]     (default 300: csmith seeds 1..COUNT)
 #
+# PHICC=path measures that phicc binary instead of building this checkout's
+# (e.g. an older build, for a before/after table in the same conditions).
+#
 # Prints the total and per-file wall time of each, the ratio (the goal of
 # issue 6 is phicc at least 5x faster than gcc -O0), and phicc's own
 # per-phase sums from --time-phases (frontend phases, passes, backend, and
@@ -16,8 +19,12 @@ cd "$(dirname "$0")/.."
 
 count=${1:-300}
 command -v csmith >/dev/null && [ -f /usr/include/csmith/csmith.h ] || scripts/setup.sh --csmith
-cargo build --release --locked -q -p phicc --bin phicc
-phicc=$PWD/target/release/phicc
+if [ -n "${PHICC:-}" ]; then
+    phicc=$PHICC
+else
+    cargo build --release --locked -q -p phicc --bin phicc
+    phicc=$PWD/target/release/phicc
+fi
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

@@ -29,6 +29,9 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CampaignSpec {
     pub generator: GeneratorKind,
+    /// The `cgen` emphasis preset (only for `--generator cgen`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emphasis: Option<String>,
     pub seed: u64,
     /// Shard `k` of `n` (1-based).
     pub shard: (u64, u64),
@@ -344,6 +347,7 @@ pub fn replay_command(c: &Campaign, rec: &FindingRecord) -> String {
         ),
         format!("--compiler={}", c.tools.phicc.display()),
         format!("--run-timeout={}", c.tools.run_limits.timeout.as_secs_f64()),
+        format!("--reference-timeout={}", c.tools.reference_limits.timeout.as_secs_f64()),
     ];
     for d in &c.tools.include_dirs {
         words.push(format!("-I{}", d.display()));
@@ -388,9 +392,7 @@ fn finding_files(c: &Campaign, rec: &FindingRecord, report: &DiffReport, text: &
         match cell.config {
             None => {
                 let bin = format!("ref-{t}");
-                let mut args: Vec<String> = vec!["-O0".into(), "-static".into(), "-w".into()];
-                args.extend(c.tools.include_dirs.iter().map(|d| format!("-I{}", d.display())));
-                args.extend(["-o".into(), bin.clone(), "program.c".into()]);
+                let args = c.tools.reference_args(src, Path::new(&bin));
                 sh.push_str(&format!("{}\n", command_line(&[], t.gcc(), &args)));
                 sh.push_str(&format!(
                     "{}\n",
@@ -405,12 +407,7 @@ fn finding_files(c: &Campaign, rec: &FindingRecord, report: &DiffReport, text: &
                     command_line(&c.tools.env, &c.tools.phicc.display().to_string(), &args)
                 ));
                 let bin = format!("{t}-{cfg}");
-                let link = [
-                    "-static".to_string(),
-                    "-o".into(),
-                    bin.clone(),
-                    asm.display().to_string(),
-                ];
+                let link = Toolchain::link_args(&asm, Path::new(&bin));
                 sh.push_str(&format!("{}\n", command_line(&[], t.gcc(), &link)));
                 sh.push_str(&format!(
                     "{}\n",

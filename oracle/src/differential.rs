@@ -4,7 +4,11 @@
 //! assembled and linked by the target's gcc, and run through the runner; a
 //! reference (the target's `gcc -O0`) gives the expected stdout and exit
 //! status. When two configurations of one target produce identical assembly
-//! the binary is built and run once. The cells are then classified, most
+//! the binary is built and run once. The reference runs first under a short
+//! limit (a program it cannot finish is useless, and generated programs that
+//! do not end quickly rarely end at all); each compiled binary may then take
+//! the run limit or 30 times the reference's time, whichever is longer. The
+//! cells are then classified, most
 //! severe first:
 //!
 //! 1. *reference failure* (discarded): the reference does not build, or does
@@ -24,6 +28,7 @@ use crate::util::content_hash;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Which reference the outputs are compared with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -250,7 +255,7 @@ pub fn diff_program(tools: &Toolchain, spec: &DiffSpec, source: &Path, work: &Pa
         let step = tools.reference(t, source, &bin)?;
         timings.reference += step.seconds;
         let execution = if step.ok() {
-            let r = tools.run(t, &bin)?;
+            let r = tools.run_reference(t, &bin)?;
             timings.reference += r.elapsed.as_secs_f64();
             Some(Execution::new(&r, Toolchain::run_command(t, &bin)))
         } else {
@@ -284,6 +289,13 @@ pub fn diff_program(tools: &Toolchain, spec: &DiffSpec, source: &Path, work: &Pa
     }
 
     for &t in &spec.targets {
+        // A slow but finished reference stretches the limit of the binaries compared with it.
+        let reference_time = cells
+            .iter()
+            .find(|c| c.config.is_none() && (c.target == t || spec.reference == ReferenceMode::Host))
+            .and_then(|c| c.execution.as_ref())
+            .map_or(Duration::ZERO, |e| Duration::from_secs_f64(e.seconds));
+        let run_timeout = tools.run_timeout_after(reference_time);
         let mut built: Vec<(Config, String, usize)> = Vec::new(); // (config, asm hash, cell index)
         for &c in &spec.configs {
             let asm = work.join(format!("{t}-{c}.s"));
@@ -312,7 +324,7 @@ pub fn diff_program(tools: &Toolchain, spec: &DiffSpec, source: &Path, work: &Pa
                     let link = tools.link(t, &asm, &bin)?;
                     timings.link += link.seconds;
                     if link.ok() {
-                        let r = tools.run(t, &bin)?;
+                        let r = tools.run(t, &bin, run_timeout)?;
                         timings.run += r.elapsed.as_secs_f64();
                         cell.execution = Some(Execution::new(&r, Toolchain::run_command(t, &bin)));
                     }

@@ -115,16 +115,6 @@ pub fn check_input(c: &Campaign, index: u64) -> (phicc::ir::module::IrModule, Re
     (module, report)
 }
 
-/// Write `contents` to `path` atomically (a temporary in the same directory, then rename).
-pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    std::io::Write::write_all(&mut tmp, contents.as_bytes())?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
 /// Run the campaign.
 pub fn run(c: &Campaign) -> anyhow::Result<Summary> {
     if let Some(out) = &c.out {
@@ -183,7 +173,7 @@ pub fn run(c: &Campaign) -> anyhow::Result<Summary> {
                             text.push_str(&format!("; {line}\n"));
                         }
                         text.push_str(&print_module(&module));
-                        match write_atomic(&file, &text) {
+                        match crate::util::write_atomic(&file, text.as_bytes()) {
                             Ok(()) => path = Some(file),
                             Err(e) => *io_error.lock().unwrap() = Some(e),
                         }

@@ -506,7 +506,7 @@ pub fn run_campaign_on(
                                 }
                                 body.push_str(&print_module(&module));
                                 let _ = std::fs::create_dir_all(dir);
-                                let _ = crate::ircampaign::write_atomic(&p, &body);
+                                let _ = crate::util::write_atomic(&p, body.as_bytes());
                                 p
                             });
                             s.findings.push((index, config.to_string(), v, path));

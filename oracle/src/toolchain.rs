@@ -12,6 +12,7 @@ use crate::target::{Config, Target};
 use crate::util::command_line;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Exit status of a phicc internal compiler error (a caught panic).
 pub const ICE_STATUS: i32 = 70;
@@ -26,11 +27,25 @@ pub struct Toolchain {
     /// `-I` directories for the program (Csmith's headers).
     pub include_dirs: Vec<PathBuf>,
     pub compile_limits: Limits,
+    /// Limits of a binary built by phicc; its timeout is raised for slow
+    /// programs, see [`Toolchain::run_timeout_after`].
     pub run_limits: Limits,
+    /// Limits of a reference binary's run, natively (scaled by
+    /// [`EMULATION_SLOWDOWN`] under QEMU). A program the reference cannot
+    /// finish within them is discarded, so they are kept short: a Csmith
+    /// program either ends within a few hundred milliseconds or (about one in
+    /// six) loops for far longer than any campaign can wait.
+    pub reference_limits: Limits,
 }
 
+/// How much slower than a reference run a binary may be before it counts as
+/// timing out: QEMU user-mode costs up to ~10x, phicc's `nomem2reg` code up
+/// to ~3x over `gcc -O0`.
+pub const EMULATION_SLOWDOWN: u32 = 30;
+
 impl Toolchain {
-    /// The compiler under test at `phicc`, with default limits (compile 60 s, run 10 s).
+    /// The compiler under test at `phicc`, with default limits (compile 60 s,
+    /// run 10 s, reference run 1 s).
     pub fn new(phicc: PathBuf) -> Toolchain {
         Toolchain {
             phicc,
@@ -38,9 +53,10 @@ impl Toolchain {
             include_dirs: Vec::new(),
             compile_limits: Limits {
                 address_space: Some(4 << 30),
-                ..Limits::with_timeout(std::time::Duration::from_secs(60))
+                ..Limits::with_timeout(Duration::from_secs(60))
             },
-            run_limits: Limits::with_timeout(std::time::Duration::from_secs(10)),
+            run_limits: Limits::with_timeout(Duration::from_secs(10)),
+            reference_limits: Limits::with_timeout(Duration::from_secs(1)),
         }
     }
 
@@ -48,6 +64,10 @@ impl Toolchain {
     pub fn phicc_args(&self, target: Target, config: Config, mode: &str, source: &Path, out: &Path) -> Vec<String> {
         let mut args = vec![mode.to_string(), format!("--target={target}")];
         args.extend(config.flags().iter().map(|s| s.to_string()));
+        // The verifier after lowering and after every pass: IR a pass breaks
+        // is a compiler crash (exit 70) naming the pass, not code that may
+        // happen to print the right checksum (about 5% of a compile).
+        args.push("--verify-each".into());
         args.push("-w".into());
         for dir in &self.include_dirs {
             args.push(format!("-I{}", dir.display()));
@@ -76,19 +96,31 @@ impl Toolchain {
         Ok(Step::new(command_line(&self.env, &phicc, &args), outcome, &result))
     }
 
-    /// Assemble and link phicc's assembly `asm` into a static binary `out`.
-    pub fn link(&self, target: Target, asm: &Path, out: &Path) -> std::io::Result<Step> {
-        let args = vec![
+    /// The target gcc's arguments that assemble and link `asm` into a static
+    /// binary `out`. `-lm` comes last: phicc calls libm for what gcc expands
+    /// inline (`fabs`, `sqrt`, `fmod`).
+    pub fn link_args(asm: &Path, out: &Path) -> Vec<String> {
+        vec![
             "-static".to_string(),
             "-o".to_string(),
             out.display().to_string(),
             asm.display().to_string(),
-        ];
-        self.gcc(target, args)
+            "-lm".to_string(),
+        ]
+    }
+
+    /// Assemble and link phicc's assembly `asm` into a static binary `out`.
+    pub fn link(&self, target: Target, asm: &Path, out: &Path) -> std::io::Result<Step> {
+        self.gcc(target, Self::link_args(asm, out))
     }
 
     /// Build the reference binary: the target's `gcc -O0`, static.
     pub fn reference(&self, target: Target, source: &Path, out: &Path) -> std::io::Result<Step> {
+        self.gcc(target, self.reference_args(source, out))
+    }
+
+    /// The target gcc's arguments that build the reference binary `out` from `source`.
+    pub fn reference_args(&self, source: &Path, out: &Path) -> Vec<String> {
         let mut args = vec!["-O0".to_string(), "-static".to_string(), "-w".to_string()];
         for dir in &self.include_dirs {
             args.push(format!("-I{}", dir.display()));
@@ -97,8 +129,9 @@ impl Toolchain {
             "-o".to_string(),
             out.display().to_string(),
             source.display().to_string(),
+            "-lm".to_string(),
         ]);
-        self.gcc(target, args)
+        args
     }
 
     fn gcc(&self, target: Target, args: Vec<String>) -> std::io::Result<Step> {
@@ -111,9 +144,34 @@ impl Toolchain {
         ))
     }
 
-    /// Run a binary built for `target` under the run limits.
-    pub fn run(&self, target: Target, binary: &Path) -> std::io::Result<RunResult> {
-        runner::run_binary(target, binary, &[], &self.run_limits)
+    /// Run a binary built for `target` under the run limits, with a wall-clock
+    /// limit of at least `timeout`.
+    pub fn run(&self, target: Target, binary: &Path, timeout: Duration) -> std::io::Result<RunResult> {
+        let mut limits = self.run_limits.clone();
+        if timeout > limits.timeout {
+            limits.timeout = timeout;
+            limits.cpu_seconds = timeout.as_secs() + 1;
+        }
+        runner::run_binary(target, binary, &[], &limits)
+    }
+
+    /// The wall-clock limit of a phicc-built binary whose reference ran for
+    /// `reference` (on the host, or under QEMU for a per-target reference):
+    /// the run limit, or [`EMULATION_SLOWDOWN`] times the reference's time
+    /// when that is longer.
+    pub fn run_timeout_after(&self, reference: Duration) -> Duration {
+        self.run_limits.timeout.max(reference * EMULATION_SLOWDOWN)
+    }
+
+    /// Run a reference binary built for `target` under the reference limits
+    /// (scaled by [`EMULATION_SLOWDOWN`] for a target run under QEMU).
+    pub fn run_reference(&self, target: Target, binary: &Path) -> std::io::Result<RunResult> {
+        let mut limits = self.reference_limits.clone();
+        if target.emulator().is_some() {
+            limits.timeout *= EMULATION_SLOWDOWN;
+            limits.cpu_seconds = limits.timeout.as_secs() + 1;
+        }
+        runner::run_binary(target, binary, &[], &limits)
     }
 
     /// The command that runs `binary` for `target`, for a finding's record.

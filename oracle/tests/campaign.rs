@@ -13,7 +13,7 @@ fn oracle() -> Command {
     Command::new(env!("CARGO_BIN_EXE_oracle"))
 }
 
-/// `oracle campaign` over the stand-in cgen with a fake mem2reg bug.
+/// `oracle campaign` over cgen programs with a fake mem2reg bug.
 fn c_campaign(out: &Path, count: u64, extra: &[&str]) -> Command {
     let fake = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fake/phicc-gcc");
     let mut cmd = oracle();

@@ -125,12 +125,29 @@ fn a_program_the_reference_cannot_build_or_finish_is_discarded() {
         "int main(void) { for (volatile int i = 1; i; ) ; }\n",
         &[],
         &[Target::host()],
-        |t| t.run_limits.timeout = Duration::from_millis(500),
+        |t| t.reference_limits.timeout = Duration::from_millis(500),
     );
     assert_eq!(r.class, Class::ReferenceFailure, "{}", r.table());
     assert!(!r.class.is_finding());
     // Nothing was compiled with the compiler under test.
     assert!(r.cells.iter().all(|c| c.config.is_none()));
+}
+
+#[test]
+fn a_slow_reference_stretches_the_limit_of_the_compiled_binaries() {
+    // The reference sleeps 300 ms; the compiled binaries' own limit is 100 ms
+    // but may stretch to 30 times the reference's time.
+    let sleepy =
+        "#include <stdio.h>\n#include <unistd.h>\nint main(void) { usleep(300000); puts(\"awake\"); return 0; }\n";
+    let r = diff_with(sleepy, &[], &[Target::host()], |t| {
+        t.run_limits.timeout = Duration::from_millis(100)
+    });
+    assert_eq!(r.class, Class::Agree, "{}", r.table());
+    // A reference slower than its own limit is discarded.
+    let r = diff_with(sleepy, &[], &[Target::host()], |t| {
+        t.reference_limits.timeout = Duration::from_millis(100)
+    });
+    assert_eq!(r.class, Class::ReferenceFailure, "{}", r.table());
 }
 
 #[test]

@@ -11,6 +11,7 @@ use oracle::ircampaign::{self, check_input, Campaign};
 use oracle::ircheck::{CheckConfig, CheckMode};
 use oracle::irgen::GenMode;
 use oracle::reduce_ir::{body_instruction_count, Reducer};
+use phicc::frontend::target::Target;
 use phicc::inject::{set_injected, Bug};
 use phicc::ir::text::print_module;
 use std::sync::Mutex;
@@ -101,6 +102,7 @@ fn regressions_fail_with_their_bug() {
     for (file, bug, mode) in [
         ("lost-copy.ir", Bug::LostCopy, CheckMode::PhiElimOnly),
         ("no-asm-goto-snapshot.ir", Bug::NoAsmGotoSnapshot, CheckMode::Pipeline),
+        ("lost-copy-from-c.ir", Bug::LostCopy, CheckMode::Pipeline),
     ] {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
         let m = phicc::ir::text::parse_module(&text).unwrap();
@@ -115,5 +117,33 @@ fn regressions_fail_with_their_bug() {
         );
         set_injected(&[]).unwrap();
         assert!(failed.failure.is_some(), "{file} does not fail with {}", bug.name());
+    }
+}
+
+/// The C-level regression (a `lost-copy` finding of a cgen campaign, reduced
+/// by `oracle reduce`) passes the in-process C check without the bug and
+/// fails it with the bug: its output after the mem2reg pipeline changes.
+#[test]
+fn c_regression_fails_only_with_its_bug() {
+    let _guard = SWITCH.lock().unwrap_or_else(|e| e.into_inner());
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpora/regressions/lost-copy-from-c.c");
+    let source = std::fs::read_to_string(&path).unwrap();
+    let cfg = CheckConfig {
+        mode: CheckMode::Pipeline,
+        schedules: vec![0, 1],
+        fuel: 200_000,
+    };
+    for target in [Target::X86_64, Target::Aarch64, Target::Riscv64] {
+        set_injected(&[]).unwrap();
+        let clean = oracle::ccheck::check_c(&source, target, &cfg).unwrap();
+        set_injected(&[Bug::LostCopy]).unwrap();
+        let buggy = oracle::ccheck::check_c(&source, target, &cfg).unwrap();
+        set_injected(&[]).unwrap();
+        assert!(
+            clean.failure.is_none(),
+            "{target:?}: fails without the bug: {:?}",
+            clean.failure
+        );
+        assert!(buggy.failure.is_some(), "{target:?}: does not fail with lost-copy");
     }
 }

@@ -1,13 +1,8 @@
-//! An ELF64 relocatable object writer (System V gABI, "Object Files":
-//! header, section header table, `.symtab`/`.strtab`, `SHT_RELA`
-//! sections), shared by every target's integrated assembler: the target only
-//! supplies `e_machine` and its relocation type numbers.
-//!
-//! Layout: the ELF header, the contents of every section in order (each
-//! aligned to its alignment), the relocation sections, `.symtab`, `.strtab`,
-//! `.shstrtab`, then the section header table. In `.symtab` the null entry,
-//! one `STT_SECTION` symbol per section and the other local symbols come
-//! first (`sh_info` is the index of the first global), as the gABI requires.
+//! ELF64 relocatable objects for every target's integrated assembler: the
+//! assembler's sections, symbols and relocations (System V gABI, "Object
+//! Files") in a small neutral form, written by the `object` crate's ELF
+//! writer (`object::write`). The target only supplies `e_machine` and its
+//! relocation type numbers.
 
 /// `sh_type` values.
 pub const SHT_PROGBITS: u32 = 1;
@@ -98,262 +93,100 @@ pub struct ElfSymbol {
     pub size: u64,
 }
 
-struct StrTab {
-    bytes: Vec<u8>,
-}
-
-impl StrTab {
-    fn new() -> StrTab {
-        StrTab { bytes: vec![0] }
-    }
-
-    fn add(&mut self, s: &str) -> u32 {
-        if s.is_empty() {
-            return 0;
-        }
-        let off = self.bytes.len() as u32;
-        self.bytes.extend_from_slice(s.as_bytes());
-        self.bytes.push(0);
-        off
-    }
-}
-
-fn align_to(buf: &mut Vec<u8>, a: u64) {
-    let a = a.max(1) as usize;
-    while !buf.len().is_multiple_of(a) {
-        buf.push(0);
-    }
-}
-
-fn put_u16(b: &mut Vec<u8>, v: u16) {
-    b.extend_from_slice(&v.to_le_bytes());
-}
-fn put_u32(b: &mut Vec<u8>, v: u32) {
-    b.extend_from_slice(&v.to_le_bytes());
-}
-fn put_u64(b: &mut Vec<u8>, v: u64) {
-    b.extend_from_slice(&v.to_le_bytes());
-}
-
-#[allow(clippy::too_many_arguments)]
-fn section_header(
-    b: &mut Vec<u8>,
-    name: u32,
-    sh_type: u32,
-    flags: u64,
-    offset: u64,
-    size: u64,
-    link: u32,
-    info: u32,
-    align: u64,
-    entsize: u64,
-) {
-    put_u32(b, name);
-    put_u32(b, sh_type);
-    put_u64(b, flags);
-    put_u64(b, 0);
-    put_u64(b, offset);
-    put_u64(b, size);
-    put_u32(b, link);
-    put_u32(b, info);
-    put_u64(b, align);
-    put_u64(b, entsize);
-}
-
-/// Writes a relocatable object for `e_machine` (62 for x86-64).
-pub fn write_object(e_machine: u16, sections: &[ElfSection], symbols: &[ElfSymbol]) -> Vec<u8> {
-    let mut out = vec![0u8; 64];
-    let mut shstr = StrTab::new();
-    let mut strtab = StrTab::new();
-    // Section contents.
-    let mut offsets = Vec::with_capacity(sections.len());
+/// Writes a relocatable object for `e_machine` (62 for x86-64, 183 for
+/// AArch64, 243 for RISC-V) with the `object` crate's ELF writer. Every
+/// section keeps exactly the `sh_type`/`sh_flags` the assembly asked for and
+/// every symbol its binding, type and visibility; the crate orders the
+/// symbol table (locals first) and lays out the file.
+pub fn write_object(e_machine: u16, sections: &[ElfSection], symbols: &[ElfSymbol]) -> Result<Vec<u8>, String> {
+    use ::object::write::{Object, Relocation, SectionId, Symbol, SymbolId, SymbolSection as ObjSection};
+    use ::object::{
+        Architecture, BinaryFormat, Endianness, RelocationFlags, SectionFlags, SectionKind, SymbolFlags, SymbolKind,
+        SymbolScope,
+    };
+    let arch = match e_machine {
+        62 => Architecture::X86_64,
+        183 => Architecture::Aarch64,
+        243 => Architecture::Riscv64,
+        m => return Err(format!("no ELF writer for e_machine {m}")),
+    };
+    let mut obj = Object::new(BinaryFormat::Elf, arch, Endianness::Little);
+    let mut ids: Vec<SectionId> = Vec::with_capacity(sections.len());
     for s in sections {
-        align_to(&mut out, s.align);
-        offsets.push(out.len() as u64);
-        if s.sh_type != SHT_NOBITS {
-            out.extend_from_slice(&s.data);
-        }
-    }
-    // Symbol table: null, section symbols, locals, then globals.
-    let nsec = sections.len();
-    let locals: Vec<usize> = (0..symbols.len())
-        .filter(|&i| symbols[i].binding == Binding::Local)
-        .collect();
-    let globals: Vec<usize> = (0..symbols.len())
-        .filter(|&i| symbols[i].binding != Binding::Local)
-        .collect();
-    let mut sym_index = vec![0u32; symbols.len()];
-    let first_local = 1 + nsec;
-    for (k, &i) in locals.iter().enumerate() {
-        sym_index[i] = (first_local + k) as u32;
-    }
-    let first_global = first_local + locals.len();
-    for (k, &i) in globals.iter().enumerate() {
-        sym_index[i] = (first_global + k) as u32;
-    }
-    let mut symtab = vec![0u8; 24];
-    for k in 0..nsec {
-        put_u32(&mut symtab, 0);
-        symtab.push(SymType::Section as u8);
-        symtab.push(0);
-        put_u16(&mut symtab, (k + 1) as u16);
-        put_u64(&mut symtab, 0);
-        put_u64(&mut symtab, 0);
-    }
-    for &i in locals.iter().chain(globals.iter()) {
-        let s = &symbols[i];
-        put_u32(&mut symtab, strtab.add(&s.name));
-        symtab.push(((s.binding as u8) << 4) | s.sym_type as u8);
-        symtab.push(s.visibility & 3);
-        let shndx: u16 = match s.section {
-            SymSection::Undefined => 0,
-            SymSection::Section(k) => (k + 1) as u16,
-            SymSection::Common => 0xfff2,
+        let kind = if s.sh_type == SHT_NOBITS {
+            if s.flags & SHF_TLS != 0 {
+                SectionKind::UninitializedTls
+            } else {
+                SectionKind::UninitializedData
+            }
+        } else if s.flags & SHF_STRINGS != 0 {
+            // Gives `sh_entsize` 1, as gas does for `"aMS",@progbits,1`.
+            SectionKind::ReadOnlyString
+        } else if s.flags & SHF_EXECINSTR != 0 {
+            SectionKind::Text
+        } else {
+            SectionKind::Data
         };
-        put_u16(&mut symtab, shndx);
-        put_u64(&mut symtab, s.value);
-        put_u64(&mut symtab, s.size);
-    }
-    // Relocation sections.
-    let mut rela_offsets = Vec::new();
-    for s in sections.iter() {
-        if s.relocs.is_empty() {
-            continue;
+        let id = obj.add_section(Vec::new(), s.name.as_bytes().to_vec(), kind);
+        obj.section_mut(id).flags = SectionFlags::Elf {
+            sh_type: ::object::elf::SectionType(s.sh_type),
+            sh_flags: ::object::elf::SectionFlags(s.flags),
+        };
+        let align = s.align.max(1);
+        if s.sh_type == SHT_NOBITS {
+            obj.append_section_bss(id, s.nobits_size, align);
+        } else {
+            obj.set_section_data(id, s.data.as_slice(), align);
         }
-        align_to(&mut out, 8);
-        rela_offsets.push(out.len() as u64);
+        ids.push(id);
+    }
+    let mut sym_ids: Vec<SymbolId> = Vec::with_capacity(symbols.len());
+    for s in symbols {
+        let (section, value) = match s.section {
+            SymSection::Undefined => (ObjSection::Undefined, s.value),
+            SymSection::Section(k) => (ObjSection::Section(ids[k]), s.value),
+            SymSection::Common => (ObjSection::Common, s.value),
+        };
+        let scope = if s.binding == Binding::Local {
+            SymbolScope::Compilation
+        } else {
+            SymbolScope::Linkage
+        };
+        sym_ids.push(obj.add_symbol(Symbol {
+            name: s.name.as_bytes().to_vec(),
+            value,
+            size: s.size,
+            // The kind only matters to the crate for its defaults; the ELF
+            // fields are given exactly below.
+            kind: SymbolKind::Unknown,
+            scope,
+            weak: s.binding == Binding::Weak,
+            section,
+            flags: SymbolFlags::Elf {
+                st_info: ::object::elf::SymbolInfo(((s.binding as u8) << 4) | s.sym_type as u8),
+                st_other: ::object::elf::SymbolOther(s.visibility & 3),
+            },
+        }));
+    }
+    for (k, s) in sections.iter().enumerate() {
         for r in &s.relocs {
-            let sym = match r.symbol {
-                RelocSymbol::Symbol(i) => sym_index[i] as u64,
-                RelocSymbol::SectionOf(k) => (k + 1) as u64,
+            let symbol = match r.symbol {
+                RelocSymbol::Symbol(i) => sym_ids[i],
+                RelocSymbol::SectionOf(j) => obj.section_symbol(ids[j]),
             };
-            put_u64(&mut out, r.offset);
-            put_u64(&mut out, (sym << 32) | r.r_type as u64);
-            put_u64(&mut out, r.addend as u64);
+            obj.add_relocation(
+                ids[k],
+                Relocation {
+                    offset: r.offset,
+                    symbol,
+                    addend: r.addend,
+                    flags: RelocationFlags::Elf {
+                        r_type: ::object::elf::RelocationType(r.r_type),
+                    },
+                },
+            )
+            .map_err(|e| format!("relocation at {}+{:#x}: {e}", s.name, r.offset))?;
         }
     }
-    align_to(&mut out, 8);
-    let symtab_off = out.len() as u64;
-    out.extend_from_slice(&symtab);
-    let strtab_off = out.len() as u64;
-    out.extend_from_slice(&strtab.bytes);
-    // Section names.
-    let names: Vec<u32> = sections.iter().map(|s| shstr.add(&s.name)).collect();
-    let rela_names: Vec<u32> = sections
-        .iter()
-        .filter(|s| !s.relocs.is_empty())
-        .map(|s| shstr.add(&format!(".rela{}", s.name)))
-        .collect();
-    let symtab_name = shstr.add(".symtab");
-    let strtab_name = shstr.add(".strtab");
-    let shstrtab_name = shstr.add(".shstrtab");
-    let shstr_off = out.len() as u64;
-    out.extend_from_slice(&shstr.bytes);
-    align_to(&mut out, 8);
-    let shoff = out.len() as u64;
-    // Section headers.
-    let nrela = rela_offsets.len();
-    let symtab_index = (1 + nsec + nrela) as u32;
-    let mut sh = Vec::new();
-    section_header(&mut sh, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-    for (k, s) in sections.iter().enumerate() {
-        let size = if s.sh_type == SHT_NOBITS {
-            s.nobits_size
-        } else {
-            s.data.len() as u64
-        };
-        let entsize = if matches!(s.sh_type, SHT_INIT_ARRAY | SHT_FINI_ARRAY) {
-            8
-        } else {
-            0
-        };
-        section_header(
-            &mut sh,
-            names[k],
-            s.sh_type,
-            s.flags,
-            offsets[k],
-            size,
-            0,
-            0,
-            s.align.max(1),
-            entsize,
-        );
-    }
-    let mut r = 0;
-    for (k, s) in sections.iter().enumerate() {
-        if s.relocs.is_empty() {
-            continue;
-        }
-        section_header(
-            &mut sh,
-            rela_names[r],
-            SHT_RELA,
-            SHF_INFO_LINK,
-            rela_offsets[r],
-            24 * s.relocs.len() as u64,
-            symtab_index,
-            (k + 1) as u32,
-            8,
-            24,
-        );
-        r += 1;
-    }
-    section_header(
-        &mut sh,
-        symtab_name,
-        SHT_SYMTAB,
-        0,
-        symtab_off,
-        symtab.len() as u64,
-        symtab_index + 1,
-        first_global as u32,
-        8,
-        24,
-    );
-    section_header(
-        &mut sh,
-        strtab_name,
-        SHT_STRTAB,
-        0,
-        strtab_off,
-        strtab.bytes.len() as u64,
-        0,
-        0,
-        1,
-        0,
-    );
-    section_header(
-        &mut sh,
-        shstrtab_name,
-        SHT_STRTAB,
-        0,
-        shstr_off,
-        shstr.bytes.len() as u64,
-        0,
-        0,
-        1,
-        0,
-    );
-    out.extend_from_slice(&sh);
-    let shnum = (1 + nsec + nrela + 3) as u16;
-    // ELF header.
-    let mut h = Vec::with_capacity(64);
-    h.extend_from_slice(&[0x7f, b'E', b'L', b'F', 2, 1, 1, 0]);
-    h.extend_from_slice(&[0; 8]);
-    put_u16(&mut h, 1); // ET_REL
-    put_u16(&mut h, e_machine);
-    put_u32(&mut h, 1);
-    put_u64(&mut h, 0);
-    put_u64(&mut h, 0);
-    put_u64(&mut h, shoff);
-    put_u32(&mut h, 0);
-    put_u16(&mut h, 64);
-    put_u16(&mut h, 0);
-    put_u16(&mut h, 0);
-    put_u16(&mut h, 64);
-    put_u16(&mut h, shnum);
-    put_u16(&mut h, shnum - 1);
-    out[..64].copy_from_slice(&h);
-    out
+    obj.write().map_err(|e| format!("cannot write the object file: {e}"))
 }

@@ -781,7 +781,7 @@ impl ObjectBuilder {
                 relocs,
             })
             .collect();
-        Ok(elf::write_object(code.e_machine(), &sections, &elf_syms))
+        elf::write_object(code.e_machine(), &sections, &elf_syms)
     }
 }
 

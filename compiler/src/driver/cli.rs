@@ -68,7 +68,8 @@ pub struct Cli {
     /// Print the time of each frontend phase to standard error.
     #[arg(long)]
     pub time_phases: bool,
-    /// Run the verifier after every pass.
+    /// Run the verifier after lowering and after every pass (off by default:
+    /// the test suites verify; a compile does not pay for it).
     #[arg(long)]
     pub verify_each: bool,
     /// Lower, run the pipeline, and interpret `main` with the libc shim; exit with its status.

@@ -31,6 +31,21 @@ fn shared_punct_text(p: Punct) -> Text {
     texts[p as usize].clone()
 }
 
+/// The punctuators whose spelling starts with `c`, longest first (the
+/// greedy match of C11 6.4p4 takes the first that fits).
+fn punctuators_starting_with(c: u8) -> &'static [(&'static str, Punct)] {
+    static BY_FIRST_BYTE: OnceLock<Vec<Vec<(&'static str, Punct)>>> = OnceLock::new();
+    let table = BY_FIRST_BYTE.get_or_init(|| {
+        let mut t: Vec<Vec<(&'static str, Punct)>> = vec![Vec::new(); 256];
+        // PUNCTUATORS is longest first; keep that order per byte.
+        for &(s, p) in PUNCTUATORS {
+            t[s.as_bytes()[0] as usize].push((s, p));
+        }
+        t
+    });
+    &table[c as usize]
+}
+
 fn is_ident_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b >= 0x80
 }
@@ -119,9 +134,9 @@ pub fn tokenize(text: &[u8], file: FileId) -> PResult<Vec<Token>> {
                 i += 1;
             }
             kind = TokenKind::Ident;
-        } else if let Some((s, p)) = PUNCTUATORS
+        } else if let Some((s, p)) = punctuators_starting_with(c)
             .iter()
-            .find(|(s, _)| s.as_bytes()[0] == c && text[i..].starts_with(s.as_bytes()))
+            .find(|(s, _)| text[i..].starts_with(s.as_bytes()))
         {
             i += s.len();
             kind = TokenKind::Punct(*p);

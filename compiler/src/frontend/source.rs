@@ -76,35 +76,40 @@ impl fmt::Display for Location {
 
 impl SourceFile {
     fn new(name: &str, raw: Vec<u8>) -> SourceFile {
+        // Copy the runs between backslashes whole; only a backslash-newline
+        // (C11 5.1.1.2 phase 2) is removed.
         let mut text = Vec::with_capacity(raw.len());
         let mut splices = Vec::new();
         let mut removed = 0u32;
         let mut i = 0;
-        while i < raw.len() {
-            if raw[i] == b'\\' {
-                let n = if raw.get(i + 1) == Some(&b'\n') {
-                    2
-                } else if raw.get(i + 1) == Some(&b'\r') && raw.get(i + 2) == Some(&b'\n') {
-                    3
-                } else {
-                    0
-                };
-                if n > 0 {
-                    removed += n;
-                    splices.push((text.len() as u32, removed));
-                    i += n as usize;
-                    continue;
-                }
-            }
-            text.push(raw[i]);
-            i += 1;
-        }
-        let mut line_starts = vec![0u32];
-        for (i, &b) in raw.iter().enumerate() {
-            if b == b'\n' {
-                line_starts.push(i as u32 + 1);
+        while let Some(k) = raw[i..].iter().position(|&b| b == b'\\') {
+            let at = i + k;
+            text.extend_from_slice(&raw[i..at]);
+            let n = if raw.get(at + 1) == Some(&b'\n') {
+                2
+            } else if raw.get(at + 1) == Some(&b'\r') && raw.get(at + 2) == Some(&b'\n') {
+                3
+            } else {
+                0
+            };
+            if n > 0 {
+                removed += n;
+                splices.push((text.len() as u32, removed));
+                i = at + n as usize;
+            } else {
+                text.push(b'\\');
+                i = at + 1;
             }
         }
+        text.extend_from_slice(&raw[i..]);
+        let mut line_starts = Vec::with_capacity(raw.len() / 32 + 1);
+        line_starts.push(0u32);
+        line_starts.extend(
+            raw.iter()
+                .enumerate()
+                .filter(|&(_, &b)| b == b'\n')
+                .map(|(i, _)| i as u32 + 1),
+        );
         SourceFile {
             name: Arc::from(name),
             raw,

@@ -310,9 +310,35 @@ pub fn hideset_union(a: &HideSet, b: &HideSet) -> HideSet {
             if Arc::ptr_eq(x, y) {
                 return a.clone();
             }
-            let mut v: Vec<Text> = x.iter().chain(y.iter()).cloned().collect();
-            v.sort();
-            v.dedup();
+            // Both are sorted: merge them, and keep an operand that already
+            // holds the other.
+            let mut v: Vec<Text> = Vec::with_capacity(x.len() + y.len());
+            let (mut i, mut j) = (0, 0);
+            while i < x.len() && j < y.len() {
+                match x[i].cmp(&y[j]) {
+                    std::cmp::Ordering::Less => {
+                        v.push(x[i].clone());
+                        i += 1;
+                    }
+                    std::cmp::Ordering::Greater => {
+                        v.push(y[j].clone());
+                        j += 1;
+                    }
+                    std::cmp::Ordering::Equal => {
+                        v.push(x[i].clone());
+                        i += 1;
+                        j += 1;
+                    }
+                }
+            }
+            if j == y.len() && v.len() + (x.len() - i) == x.len() {
+                return a.clone();
+            }
+            if i == x.len() && v.len() + (y.len() - j) == y.len() {
+                return b.clone();
+            }
+            v.extend(x[i..].iter().cloned());
+            v.extend(y[j..].iter().cloned());
             Some(Arc::new(v))
         }
     }
@@ -336,4 +362,38 @@ pub fn hideset_intersection(a: &HideSet, b: &HideSet) -> HideSet {
 /// A hideset of one name.
 pub fn hideset_of(name: &Text) -> HideSet {
     Some(Arc::new(vec![name.clone()]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(names: &[&str]) -> HideSet {
+        Some(Arc::new(names.iter().map(|n| Text::from(n.as_bytes())).collect()))
+    }
+
+    fn names(hs: &HideSet) -> Vec<String> {
+        hs.as_ref()
+            .map(|v| v.iter().map(|t| String::from_utf8_lossy(t).into_owned()).collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn union_merges_sorted_sets_without_duplicates() {
+        let u = hideset_union(&set(&["A", "C", "E"]), &set(&["B", "C", "F"]));
+        assert_eq!(names(&u), ["A", "B", "C", "E", "F"]);
+        assert_eq!(names(&hideset_union(&None, &set(&["X"]))), ["X"]);
+        assert_eq!(names(&hideset_union(&set(&["X"]), &None)), ["X"]);
+    }
+
+    #[test]
+    fn union_with_a_subset_shares_the_superset() {
+        let big = set(&["A", "B", "C"]);
+        let u = hideset_union(&big, &set(&["B"]));
+        assert!(Arc::ptr_eq(u.as_ref().unwrap(), big.as_ref().unwrap()));
+        let u = hideset_union(&set(&["A", "C"]), &big);
+        assert!(Arc::ptr_eq(u.as_ref().unwrap(), big.as_ref().unwrap()));
+        let u = hideset_union(&set(&["A", "D"]), &big);
+        assert_eq!(names(&u), ["A", "B", "C", "D"]);
+    }
 }

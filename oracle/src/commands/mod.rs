@@ -1,11 +1,15 @@
-//! The `oracle` subcommands beyond the IR tools: each file holds one
-//! subcommand's arguments and its entry point; the work is done by the
-//! library modules they call.
+//! The `oracle` subcommands: each file holds one subcommand's arguments and
+//! its entry point; the work is done by the library modules they call. The
+//! C-level commands (diff, campaign, reduce, merge) share [`DiffArgs`].
 
 pub mod campaign;
+pub mod cgen;
 pub mod diff;
+pub mod ir_campaign;
 pub mod merge;
+pub mod native_ir;
 pub mod reduce;
+pub mod reduce_ir;
 
 use crate::differential::{DiffSpec, ReferenceMode};
 use crate::target::{parse_list, Config, Target};
@@ -25,13 +29,20 @@ pub struct DiffArgs {
     /// The compiler under test (default: $PHICC, else phicc beside oracle, else on PATH).
     #[arg(long)]
     pub compiler: Option<PathBuf>,
-    /// What the outputs are compared with (default: host for Csmith and
-    /// single files, per-target for cgen).
+    /// What the outputs are compared with (default: host; `per-target`
+    /// builds each target's own reference, for programs whose output depends
+    /// on the target, or to tell a wrong cgen asm template from a phicc bug).
     #[arg(long, value_enum)]
     pub reference: Option<ReferenceMode>,
-    /// Wall-clock limit of one binary run, in seconds.
+    /// Wall-clock limit of one binary run, in seconds (raised to 30 times
+    /// the reference's run time when that is longer).
     #[arg(long, default_value_t = 5.0)]
     pub run_timeout: f64,
+    /// Wall-clock limit of the reference binary's native run, in seconds (30
+    /// times more under QEMU); a program that does not finish in it is
+    /// discarded as a reference failure.
+    #[arg(long, default_value_t = 1.0)]
+    pub reference_timeout: f64,
     /// Wall-clock limit of one compiler invocation, in seconds.
     #[arg(long, default_value_t = 60.0)]
     pub compile_timeout: f64,
@@ -52,6 +63,8 @@ impl DiffArgs {
         t.compile_limits.cpu_seconds = self.compile_timeout.ceil() as u64 + 1;
         t.run_limits.timeout = Duration::from_secs_f64(self.run_timeout);
         t.run_limits.cpu_seconds = self.run_timeout.ceil() as u64 + 1;
+        t.reference_limits.timeout = Duration::from_secs_f64(self.reference_timeout);
+        t.reference_limits.cpu_seconds = self.reference_timeout.ceil() as u64 + 1;
         if let Some(bugs) = &self.inject_bug {
             t.env.push(("PHICC_INJECT_BUG".into(), bugs.clone()));
         }
@@ -65,4 +78,9 @@ impl DiffArgs {
             reference: self.reference.unwrap_or(default_reference),
         }
     }
+}
+
+/// `--jobs`, or one worker per core.
+pub fn jobs_or_every_core(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1))
 }

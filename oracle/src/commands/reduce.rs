@@ -4,7 +4,10 @@
 //! interestingness script that oracle writes into `FINDING_DIR/reduced/`. A
 //! candidate is kept only when
 //! 1. `gcc -Wall -Wextra` with `-Werror=` for uninitialized use, implicit
-//!    declarations, implicit int and missing returns accepts it;
+//!    declarations, implicit int, missing returns, libc functions redeclared
+//!    with another type and printf arguments of the wrong type accepts it
+//!    (cvise otherwise turns `#include <stdio.h>` into `void printf();` and
+//!    passes a union where `%llx` wants an integer);
 //! 2. the reference built with `gcc -fsanitize=undefined,address
 //!    -fno-sanitize-recover=all` runs clean to the original exit status;
 //! 3. `oracle diff --expect SIGNATURE` sees the same finding: same class,
@@ -145,9 +148,11 @@ fn reduce_c_finding(dir: &Path, out: &Path, args: &Args) -> anyhow::Result<Optio
 # Interestingness test written by `oracle reduce`: exit 0 iff repro.c still
 # shows {signature} and is still a defined C program.
 f=repro.c
-# 1. no uninitialized use, implicit declaration, implicit int or missing return
+# 1. no uninitialized use, implicit declaration, implicit int, missing return,
+#    libc function redeclared (`void printf();`) or printf argument of the wrong type
 gcc -std=gnu11 -O1 -c -o /dev/null -Wall -Wextra -Werror=uninitialized -Werror=maybe-uninitialized \
-    -Werror=implicit-function-declaration -Werror=implicit-int -Werror=return-type{includes} "$f" >/dev/null 2>&1 || exit 1
+    -Werror=implicit-function-declaration -Werror=implicit-int -Werror=return-type \
+    -Werror=builtin-declaration-mismatch -Werror=format{includes} "$f" >/dev/null 2>&1 || exit 1
 # 2. the sanitized reference runs clean to the original exit status ({status})
 gcc -O0 -fsanitize=undefined,address -fno-sanitize-recover=all -w{includes} -o ./ub-check "$f" >/dev/null 2>&1 || exit 1
 timeout 10 ./ub-check >/dev/null 2>&1

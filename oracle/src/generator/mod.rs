@@ -4,13 +4,13 @@
 //! indices can run on any machine.
 //!
 //! - `csmith`: the Csmith binary ([`csmith`]), C programs printing a checksum;
-//! - `cgen`: our C generator aimed at SSA construction (a small private stand-in,
-//!   [`standin_cgen`], until `oracle::cgen` lands);
+//! - `cgen`: our C generator aimed at SSA construction ([`crate::cgen`]), with
+//!   one of its emphasis presets;
 //! - `irgen`: alloca-form IR ([`crate::irgen`]), checked in process.
 
 pub mod csmith;
-pub mod standin_cgen;
 
+use crate::cgen::{CgenConfig, Emphasis};
 use crate::irgen::GenMode;
 use phicc::ir::module::IrModule;
 use serde::{Deserialize, Serialize};
@@ -57,6 +57,8 @@ pub fn program_seed(seed: u64, index: u64) -> u64 {
 pub struct Generator {
     pub kind: GeneratorKind,
     pub csmith: csmith::CsmithOptions,
+    /// The `cgen` preset.
+    pub emphasis: Emphasis,
     pub ir_mode: GenMode,
 }
 
@@ -65,6 +67,7 @@ impl Generator {
         Generator {
             kind,
             csmith: csmith::CsmithOptions::default(),
+            emphasis: Emphasis::Default,
             ir_mode: GenMode::Alloca,
         }
     }
@@ -74,7 +77,7 @@ impl Generator {
         let s = program_seed(seed, index);
         Ok(match self.kind {
             GeneratorKind::Csmith => Program::C(self.csmith.generate(s)?),
-            GeneratorKind::Cgen => Program::C(standin_cgen::generate(s)),
+            GeneratorKind::Cgen => Program::C(crate::cgen::generate(s, &CgenConfig::preset(self.emphasis))),
             GeneratorKind::Irgen => {
                 let bytes = crate::irgen::input_bytes(seed, index);
                 Program::Ir(Box::new(crate::irgen::generate(&bytes, self.ir_mode)))
@@ -87,7 +90,7 @@ impl Generator {
         let s = program_seed(seed, index);
         match self.kind {
             GeneratorKind::Csmith => self.csmith.command(s),
-            GeneratorKind::Cgen => format!("oracle cgen --seed {s}"),
+            GeneratorKind::Cgen => format!("oracle cgen --seed {s} --emphasis {}", self.emphasis.name()),
             GeneratorKind::Irgen => format!("irgen input_bytes({seed}, {index}), mode {:?}", self.ir_mode),
         }
     }

@@ -421,7 +421,14 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         } else {
             self.expr(ty, 0)
         };
-        let op = self.c.pick(IrCmpOp::ALL);
+        // Pointers may point into different objects, whose order in memory
+        // differs between the interpreter and the hardware: only equality
+        // means the same on both (the pick consumes the same input either way).
+        let op = if ty == IrType::Ptr {
+            self.c.pick(&[IrCmpOp::Eq, IrCmpOp::Ne])
+        } else {
+            self.c.pick(IrCmpOp::ALL)
+        };
         let dest = self.value();
         self.emit(Instruction::Cmp {
             dest,

@@ -159,8 +159,8 @@ pub(super) fn parse_mem(s: &str) -> Result<M, String> {
         }
     }
     if let Some(inner) = inner {
-        let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
-        let base = parts.first().copied().unwrap_or("");
+        let mut parts = inner.split(',').map(str::trim);
+        let base = parts.next().unwrap_or("");
         if base == "%rip" {
             m.rip = true;
         } else if !base.is_empty() {
@@ -170,13 +170,13 @@ pub(super) fn parse_mem(s: &str) -> Result<M, String> {
             }
             m.base = Some(r.n);
         }
-        if let Some(ix) = parts.get(1) {
+        if let Some(ix) = parts.next() {
             let r = gpr(ix.strip_prefix('%').ok_or_else(bad)?).ok_or_else(bad)?;
             if r.size != 8 || r.n == 4 {
                 return Err(bad());
             }
             m.index = Some(r.n);
-            m.scale = match parts.get(2) {
+            m.scale = match parts.next() {
                 Some(sc) => parse_int(sc).ok_or_else(bad)? as u8,
                 None => 1,
             };

@@ -128,8 +128,22 @@ impl Preprocessor<'_> {
     /// Pushes an expansion (in order) onto the input stack, with the hideset
     /// added, the invocation's span and layout.
     fn push_expansion(&mut self, mut out: Vec<Token>, inv: &Token, hs: &HideSet) {
+        // Tokens of one expansion mostly share their hideset (the body's
+        // tokens have none, an argument's share one): remember the last
+        // union instead of building an equal set per token.
+        let mut last: Option<(Arc<Vec<Text>>, HideSet)> = None;
         for (i, t) in out.iter_mut().enumerate() {
-            t.hideset = hideset_union(&t.hideset, hs);
+            t.hideset = match &t.hideset {
+                None => hs.clone(),
+                Some(own) => match &last {
+                    Some((from, union)) if Arc::ptr_eq(from, own) => union.clone(),
+                    _ => {
+                        let union = hideset_union(&t.hideset, hs);
+                        last = Some((own.clone(), union.clone()));
+                        union
+                    }
+                },
+            };
             t.span = inv.span;
             t.at_bol = false;
             if i == 0 {
@@ -284,6 +298,10 @@ impl Preprocessor<'_> {
             params.iter().position(|p| *p == t.text)
         };
         let is_va = |i: usize| variadic && i + 1 == params.len();
+        // Each argument is macro-expanded at most once however often its
+        // parameter appears (as gcc does; it also keeps `__COUNTER__` in an
+        // argument at one value).
+        let mut expanded_args: Vec<Option<Vec<Token>>> = vec![None; args.len()];
         let mut out: Vec<Token> = Vec::new();
         let mut i = 0;
         while i < body.len() {
@@ -380,9 +398,11 @@ impl Preprocessor<'_> {
                     i += 1;
                     continue;
                 }
-                let expanded = self.expand_isolated(&args[p])?;
+                if expanded_args[p].is_none() {
+                    expanded_args[p] = Some(self.expand_isolated(&args[p])?);
+                }
                 let start = out.len();
-                out.extend(expanded);
+                out.extend(expanded_args[p].iter().flatten().cloned());
                 if let Some(f) = out.get_mut(start) {
                     f.has_space = t.has_space;
                 }

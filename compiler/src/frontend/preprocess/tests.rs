@@ -173,6 +173,8 @@ fn rescanning_and_hidesets_match_gcc() {
         "#define s(x) #x\ns(/* c */ a /* d */ b /**/) s(\"\\\\\" '\\'') s(a\\\nb) s( ( a , b ) )\n",
         "#define f(a, b) a b\nf(,) f( , x) f((,),[])\n",
         "#define EMPTY()\n#define DEFER(id) id EMPTY()\n#define A() 123\nDEFER(A)() A EMPTY() ()\n",
+        // An argument is expanded once however often it is used.
+        "#define F(x) x x\n#define G(a, b) a b a b\nF(__COUNTER__) G(__LINE__, __COUNTER__)\n",
         "#define X defined(Y)\n#define Y\n#if X && defined Y\nyes\n#endif\n",
         "#if '\\0' == 0 && '\\x7f' == 127 && (2 > 1 ? 3 : 4) == 3\nok\n#endif\n",
         "#define q(x) x\nq(q)(1) q(q(q))(2)\n",

@@ -7,11 +7,11 @@
 //!   output (`=r`) plus an input tied to it (constraint: the output's
 //!   number) carrying the current value; tied inputs follow the written
 //!   inputs, as gcc numbers them, so `%N` in the template keeps its meaning.
-//!   Read-write memory outputs (`+m`) stay as written. A matching
-//!   constraint naming an output (`"[v]"`) becomes that output's number.
+//!   Read-write memory outputs (`+m`) stay as written.
 //! * A memory-constraint input gets the address of its lvalue; any other
 //!   input its value. `"i"`-style inputs that are a global's address carry the
-//!   symbol name.
+//!   symbol name. A matching constraint naming an output (`"[v]"`) becomes
+//!   that output's number.
 //! * `asm goto` labels are CFG edges; the block ends right after the asm
 //!   with a branch to the fall-through block.
 
@@ -89,9 +89,9 @@ impl FnLower<'_, '_> {
                 _ => None,
             };
             symbols.push(sym);
-            // A matching constraint may name the output (`"[v]"`): it becomes
-            // the output's number, as the backends expect.
-            let constraint = match inp.constraint.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+            // A matching constraint may name the output (`[v] "=r"(x) : "[v]"(y)`):
+            // the backends and the IR know tied operands by number only.
+            let constraint = match inp.constraint.strip_prefix('[').and_then(|c| c.strip_suffix(']')) {
                 Some(n) => match a.outputs.iter().position(|o| o.name.as_deref() == Some(n)) {
                     Some(k) => k.to_string(),
                     None => {
