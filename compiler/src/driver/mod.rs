@@ -392,13 +392,13 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
             let t0 = Instant::now();
             run_pipeline(cli, &mut m)?;
             let t1 = Instant::now();
-            // The lowered module verified under --verify-each (and in every test).
-            let asm = if cli.verify_each {
-                crate::backend::emit_assembly(&m, target)
-            } else {
-                crate::backend::emit_verified_assembly(&m, target)
+            // Under --verify-each the backend's precondition (verified, phi-free
+            // IR) is checked too; IR our own passes broke is an internal error,
+            // not a property of the program. Without it the test suites verify.
+            if cli.verify_each {
+                crate::backend::check_precondition(&m).map_err(|e| ice(e.to_string()))?;
             }
-            .map_err(|e| fail(e.to_string()))?;
+            let asm = crate::backend::emit_verified_assembly(&m, target).map_err(|e| fail(e.to_string()))?;
             let t2 = Instant::now();
             let report = |assemble: Duration| {
                 if cli.time_phases {
