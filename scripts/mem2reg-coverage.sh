@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Line, region and branch coverage of compiler/src/ir/mem2reg/ reached by N
+# Line, region and branch coverage of compiler/src/passes/mem2reg/ reached by N
 # cgen programs next to N Csmith programs (issue 9): builds the
 # `mem2reg_coverage` example with `-C instrument-coverage` (nightly, for
 # branch coverage) in target/coverage, runs it once per generator, and prints
@@ -32,5 +32,5 @@ for gen in cgen csmith; do
     "$bin/llvm-profdata" merge -sparse "$work"/"$gen"-*.profraw -o "$work/$gen.profdata"
     echo "== $gen: $N programs"
     "$bin/llvm-cov" report "$exe" -instr-profile="$work/$gen.profdata" \
-        --show-branch-summary compiler/src/ir/mem2reg/ | sed "s|$PWD/||"
+        --show-branch-summary compiler/src/passes/mem2reg/ | sed "s|$PWD/||"
 done

@@ -8,7 +8,7 @@
 mod shapes;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
-use phicc::ir::mem2reg::promote_allocas_with_params;
+use phicc::passes::mem2reg::promote_allocas_with_params;
 use std::time::Duration;
 
 fn bench(c: &mut Criterion) {

@@ -10,7 +10,7 @@
 #[path = "../benches/shapes/mod.rs"]
 mod shapes;
 
-use phicc::ir::mem2reg::{promote_allocas_with_params, promote_with_options, PromoteOptions};
+use phicc::passes::mem2reg::{promote_allocas_with_params, promote_with_options, PromoteOptions};
 use std::time::Instant;
 
 fn main() -> Result<(), String> {
@@ -47,7 +47,7 @@ fn main() -> Result<(), String> {
         stats = promote_allocas_with_params(&mut f);
         best = best.min(t.elapsed().as_secs_f64() * 1000.0);
     }
-    let stats: phicc::ir::mem2reg::PromoteStats = stats;
+    let stats: phicc::passes::mem2reg::PromoteStats = stats;
     // The same without the phi copy-cost limit: every alloca promoted, as LLVM does.
     let unlimited = PromoteOptions {
         include_params: true,
@@ -62,7 +62,7 @@ fn main() -> Result<(), String> {
         all_stats = promote_with_options(&mut f, &unlimited);
         best_all = best_all.min(t.elapsed().as_secs_f64() * 1000.0);
     }
-    let all_stats: phicc::ir::mem2reg::PromoteStats = all_stats;
+    let all_stats: phicc::passes::mem2reg::PromoteStats = all_stats;
     println!(
         "ms={best:.3} blocks={} insts={} promoted={} phis={} kept={} all_ms={best_all:.3} all_phis={}",
         func.blocks.len(),

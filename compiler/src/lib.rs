@@ -10,4 +10,6 @@ pub mod driver;
 pub mod frontend;
 pub mod inject;
 pub mod ir;
+pub mod lower;
 pub mod passes;
+pub mod target;

@@ -17,7 +17,7 @@
 mod run_target;
 
 use phicc::driver::{compile_to_ir, pipeline_for, FrontendOptions};
-use phicc::frontend::target::Target;
+use phicc::target::Target;
 use std::path::{Path, PathBuf};
 
 fn dir() -> PathBuf {

@@ -15,7 +15,7 @@
 //! `ABI_TEST=name` runs one file. (`abi_interop.rs` is the other ABI test: one
 //! phicc-compiled file against one gcc-compiled helper.)
 
-use phicc::frontend::target::Target;
+use phicc::target::Target;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -26,10 +26,10 @@
 #[path = "support/run_target.rs"]
 mod run_target;
 
-use phicc::frontend::target::Target;
 use phicc::ir::interp::{run, RunConfig, RunResult};
 use phicc::ir::text::parse_module;
 use phicc::passes::Pipeline;
+use phicc::target::Target;
 use std::path::{Path, PathBuf};
 
 struct Spec {

@@ -23,8 +23,8 @@
 mod run_target;
 
 use phicc::driver::{compile_to_ir, pipeline_for, FrontendOptions};
-use phicc::frontend::target::Target;
 use phicc::ir::interp::{run, RunConfig, RunResult};
+use phicc::target::Target;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;

@@ -21,11 +21,12 @@
 //! file's `; check:` lines from the current output (other directives are kept).
 
 use phicc::ir::interp::{self, Outcome, RunConfig, RunResult};
-use phicc::ir::mem2reg::{eliminate_phis, promote_with_options, PromoteOptions};
 use phicc::ir::module::IrModule;
 use phicc::ir::text::{parse_module, print_module};
 use phicc::ir::verify::{verify_module, VerifyMode};
 use phicc::passes::copyprop::propagate_copies;
+use phicc::passes::mem2reg::{promote_with_options, PromoteOptions};
+use phicc::passes::phi_elim::eliminate_phis;
 use phicc::passes::Pipeline;
 use std::path::{Path, PathBuf};
 
@@ -382,7 +383,10 @@ fn switch_dispatch_loop_hits_the_cost_limit() {
             _ => 0,
         })
         .sum();
-    assert!(copies <= phicc::ir::mem2reg::MAX_PHI_COPY_COST, "phi copies {copies}");
+    assert!(
+        copies <= phicc::passes::mem2reg::MAX_PHI_COPY_COST,
+        "phi copies {copies}"
+    );
     // A small version of the same loop is promoted entirely.
     let small = dispatch_loop(20);
     let printed = run_test("dispatch_loop(20)", &small).unwrap_or_else(|e| panic!("{e}"));

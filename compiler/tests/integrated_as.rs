@@ -19,7 +19,7 @@
 use object::read::{Object as _, ObjectSection as _, ObjectSymbol as _};
 use object::{RelocationFlags, RelocationTarget, SectionKind, SymbolSection};
 use phicc::driver::{compile_to_ir, pipeline_for, FrontendOptions};
-use phicc::frontend::target::Target;
+use phicc::target::Target;
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;

@@ -12,8 +12,8 @@
 //! expected files from the current output.
 
 use phicc::driver::{compile_to_ir, pipeline_for, CompileError, FrontendOptions};
-use phicc::frontend::target::Target;
 use phicc::ir::text::print_module;
+use phicc::target::Target;
 use std::path::{Path, PathBuf};
 
 fn bless() -> bool {

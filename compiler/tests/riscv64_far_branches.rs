@@ -4,10 +4,10 @@
 //! is linked by the cross gcc (which fails on an out-of-range `jal`) and run
 //! under QEMU; its exit status must be the interpreter's.
 
-use phicc::frontend::target::Target;
 use phicc::ir::interp::{run, RunConfig, RunResult};
 use phicc::ir::text::parse_module;
 use phicc::passes::Pipeline;
+use phicc::target::Target;
 use std::fmt::Write as _;
 
 #[path = "support/run_target.rs"]

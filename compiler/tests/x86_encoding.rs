@@ -6,9 +6,9 @@
 //! targets are labels) are left to the execution tests.
 
 use phicc::driver::{compile_to_ir, pipeline_for, FrontendOptions};
-use phicc::frontend::target::Target;
 use phicc::ir::text::parse_module;
 use phicc::passes::Pipeline;
+use phicc::target::Target;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;

@@ -13,7 +13,7 @@ use libfuzzer_sys::fuzz_target;
 use oracle::ccheck::lower_c;
 use oracle::cgen::{generate_from, CgenConfig, Emphasis};
 use oracle::ircheck::{check_module, CheckConfig, CheckMode};
-use phicc::frontend::target::Target;
+use phicc::target::Target;
 
 fuzz_target!(|data: &[u8]| {
     let (&head, rest) = data.split_first().unwrap_or((&0, &[]));

@@ -9,7 +9,7 @@
 use libfuzzer_sys::fuzz_target;
 use phicc::frontend::preprocess::PreprocessOptions;
 use phicc::frontend::source::SourceMap;
-use phicc::frontend::target::Target;
+use phicc::target::Target;
 use phicc::ir::verify::{verify_module, VerifyMode};
 
 fuzz_target!(|data: &[u8]| {
@@ -40,7 +40,7 @@ fuzz_target!(|data: &[u8]| {
             return;
         }
     };
-    match phicc::ir::lowering::lower_program(&program) {
+    match phicc::lower::lower_program(&program) {
         Ok(m) => {
             if let Err(e) = verify_module(&m, VerifyMode::NonSsa) {
                 panic!("lowered IR does not verify:\n{e}");

@@ -13,9 +13,9 @@
 use oracle::ccheck::lower_c_with_includes;
 use oracle::cgen::{generate, CgenConfig, Emphasis};
 use oracle::ircheck::{check_module, CheckConfig, CheckMode};
-use phicc::frontend::target::Target;
 use phicc::inject::{set_injected, Bug};
 use phicc::ir::module::IrModule;
+use phicc::target::Target;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};

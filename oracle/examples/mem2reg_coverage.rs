@@ -1,6 +1,6 @@
 //! Drives mem2reg and phi elimination over generated programs so that a
 //! coverage build (`-C instrument-coverage`) can measure how much of
-//! `compiler/src/ir/mem2reg/` they reach: each program is lowered by
+//! `compiler/src/passes/mem2reg/` they reach: each program is lowered by
 //! phicc's frontend for x86-64 and run through mem2reg, mem2reg-params,
 //! copy propagation and phi elimination (no interpretation). Run by
 //! `scripts/mem2reg-coverage.sh`.
@@ -10,7 +10,7 @@
 use oracle::ccheck::lower_c_with_includes;
 use oracle::cgen::{generate, CgenConfig, Emphasis};
 use oracle::ircheck::{apply, Stage};
-use phicc::frontend::target::Target;
+use phicc::target::Target;
 use std::path::PathBuf;
 use std::process::Command;
 

@@ -8,9 +8,9 @@
 use crate::ircheck::{check_module, CheckConfig, Report};
 use phicc::frontend::preprocess::PreprocessOptions;
 use phicc::frontend::source::SourceMap;
-use phicc::frontend::target::Target;
 use phicc::ir::module::IrModule;
 use phicc::ir::verify::{verify_module, VerifyMode};
+use phicc::target::Target;
 
 /// Why a C program did not reach the IR check.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,7 +48,7 @@ pub fn lower_c_with_includes(
         .map_err(|d| FrontendFailure::Rejected(d.render(&sm)))?;
     let (program, _warnings) =
         phicc::frontend::sema::analyze(&tu, target).map_err(|d| FrontendFailure::Rejected(d.render(&sm)))?;
-    let module = phicc::ir::lowering::lower_program(&program).map_err(|d| FrontendFailure::Rejected(d.render(&sm)))?;
+    let module = phicc::lower::lower_program(&program).map_err(|d| FrontendFailure::Rejected(d.render(&sm)))?;
     verify_module(&module, VerifyMode::NonSsa).map_err(|e| FrontendFailure::BadIr(e.to_string()))?;
     Ok(module)
 }

@@ -8,10 +8,11 @@
 //! Outcomes that ran out of fuel are inconclusive and never a finding.
 
 use phicc::ir::interp::{self, Outcome, RunConfig, RunResult};
-use phicc::ir::mem2reg::{eliminate_phis, promote_allocas, promote_allocas_with_params};
 use phicc::ir::module::IrModule;
 use phicc::ir::verify::{verify_module, VerifyMode};
 use phicc::passes::copyprop::propagate_copies;
+use phicc::passes::mem2reg::{promote_allocas, promote_allocas_with_params};
+use phicc::passes::phi_elim::eliminate_phis;
 use std::fmt;
 
 /// A stage of the mem2reg pipeline, in order.

@@ -22,11 +22,11 @@
 //! itself went wrong, or ran too long).
 
 use crate::irgen::{generate, input_bytes, GenMode};
-use phicc::frontend::target::Target;
 use phicc::ir::interp::{run, RunConfig, RunResult};
 use phicc::ir::reexports::*;
 use phicc::ir::text::print_module;
 use phicc::passes::Pipeline;
+use phicc::target::Target;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -5,8 +5,8 @@
 //! (native_ir.rs checks what the assembly computes.)
 
 use oracle::irgen::{generate, input_bytes, GenMode};
-use phicc::frontend::target::Target;
 use phicc::passes::Pipeline;
+use phicc::target::Target;
 use std::process::Command;
 
 /// Assembles `asm` with the target's gcc driver; `None` when it is not installed.

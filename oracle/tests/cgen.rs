@@ -4,7 +4,7 @@
 use arbitrary::Unstructured;
 use oracle::ccheck::lower_c;
 use oracle::cgen::{generate, generate_from, CgenConfig, Emphasis};
-use phicc::frontend::target::Target;
+use phicc::target::Target;
 use std::process::Command;
 
 /// Feature counts of one program, read from its text.

@@ -10,8 +10,8 @@
 use oracle::ccheck::{check_c, lower_c};
 use oracle::cgen::{generate, CgenConfig, Emphasis};
 use oracle::ircheck::CheckConfig;
-use phicc::frontend::target::Target;
 use phicc::ir::interp::{run, RunConfig, RunResult};
+use phicc::target::Target;
 use std::path::Path;
 use std::process::Command;
 
@@ -241,7 +241,7 @@ fn switch_cost_programs_reach_the_phi_copy_cost_limit() {
             .iter_mut()
             .find(|f| f.name == "main")
             .expect("a main function");
-        let stats = phicc::ir::mem2reg::promote_allocas(main);
+        let stats = phicc::passes::mem2reg::promote_allocas(main);
         assert!(
             stats.allocas_kept_by_cost_limit > 0,
             "seed {seed}: no alloca kept by the phi copy-cost limit ({stats:?})"

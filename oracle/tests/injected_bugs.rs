@@ -11,9 +11,9 @@ use oracle::ircampaign::{self, check_input, Campaign};
 use oracle::ircheck::{CheckConfig, CheckMode};
 use oracle::irgen::GenMode;
 use oracle::reduce_ir::{body_instruction_count, Reducer};
-use phicc::frontend::target::Target;
 use phicc::inject::{set_injected, Bug};
 use phicc::ir::text::print_module;
+use phicc::target::Target;
 use std::sync::Mutex;
 
 /// The bug switch is process-wide: tests that flip it run one at a time.

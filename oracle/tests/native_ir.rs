@@ -5,9 +5,9 @@
 
 use oracle::irgen::{generate, input_bytes, GenMode};
 use oracle::native_ir::{prepare, run_campaign, run_campaign_on, ENTRY};
-use phicc::frontend::target::Target;
 use phicc::ir::instruction::Instruction;
 use phicc::ir::verify::{verify_module, VerifyMode};
+use phicc::target::Target;
 
 #[test]
 fn prepared_modules_are_asm_free_self_contained_and_valid() {

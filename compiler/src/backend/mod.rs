@@ -35,10 +35,10 @@ pub mod riscv64;
 pub mod switch;
 pub mod x86_64;
 
-use crate::frontend::target::Target;
 use crate::ir::instruction::{BlockId, Instruction, Terminator};
 use crate::ir::module::{IrFunction, IrModule};
 use crate::ir::verify::{verify_module, VerifyMode};
+use crate::target::Target;
 use rustc_hash::FxHashSet;
 use std::fmt::Write;
 

@@ -187,8 +187,8 @@ fn real_main(cli: &Cli) -> Result<ExitCode, InputError> {
     if cli.output.is_some() || (cli.run.is_none() && !cli.check) {
         let text = match &cli.emit_asm {
             Some(t) => {
-                let target = phicc::frontend::target::Target::from_name(t)
-                    .ok_or_else(|| InputError(format!("unknown target `{t}`")))?;
+                let target =
+                    phicc::target::Target::from_name(t).ok_or_else(|| InputError(format!("unknown target `{t}`")))?;
                 phicc::backend::emit_assembly(&transformed, target).map_err(|e| InputError(format!("{name}: {e}")))?
             }
             None => print_module(&transformed),

@@ -27,12 +27,12 @@ pub mod toolchain;
 
 use crate::frontend::preprocess::{self, CmdlineMacro, PreprocessOptions};
 use crate::frontend::source::{Diagnostic, SourceMap};
-use crate::frontend::target::Target;
 use crate::ir::interp::{self, RunConfig, RunResult};
 use crate::ir::module::IrModule;
 use crate::ir::text::print_module;
 use crate::ir::verify::{verify_module, VerifyMode};
 use crate::passes::{PassKind, Pipeline};
+use crate::target::Target;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -135,7 +135,7 @@ pub fn compile_to_ir(path: &Path, opts: &FrontendOptions) -> Result<Compiled, Co
         .map_err(|d| CompileError::Diagnostic(render_all(&warnings, &sm) + &d.render(&sm)))?;
     warnings.extend(sema_warnings);
     lap(&mut times.sema);
-    let module = crate::ir::lowering::lower_program(&program)
+    let module = crate::lower::lower_program(&program)
         .map_err(|d| CompileError::Diagnostic(render_all(&warnings, &sm) + &d.render(&sm)))?;
     lap(&mut times.lower);
     if !opts.free_trees {

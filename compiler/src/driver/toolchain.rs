@@ -2,7 +2,7 @@
 //! target binutils/gcc driver assembles and links): `gcc` on x86-64,
 //! `aarch64-linux-gnu-gcc` and `riscv64-linux-gnu-gcc` for the others.
 
-use crate::frontend::target::Target;
+use crate::target::Target;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -1,5 +1,5 @@
 //! The typed tree: what semantic analysis (`sema/`) produces from the syntax
-//! tree and what lowering (`ir/lowering/`) turns into alloca IR.
+//! tree and what lowering (`lower/`) turns into alloca IR.
 //!
 //! It plays the role of clang's typed AST after Sema: every name is resolved
 //! to a symbol, every expression carries its C type, and every implicit
@@ -62,8 +62,8 @@
 //!   expected ptr, desired, weak (_Bool), success order, failure order]`.
 
 use super::source::Span;
-use super::target::Target;
 use super::types::{FloatKind, QualType, TypeContext};
+use crate::target::Target;
 use std::sync::Arc;
 
 pub type Name = Arc<str>;

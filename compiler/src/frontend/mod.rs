@@ -9,7 +9,7 @@
 //!       --parse/-----> ast::TranslationUnit (phases 5-7: literals decoded by
 //!                      literal.rs, adjacent strings concatenated, keywords recognised)
 //!       --sema/------> hir::Program (typed tree: names resolved, conversions explicit)
-//!       (then ir::lowering turns the typed tree into alloca IR)
+//!       (then lower turns the typed tree into alloca IR)
 //! ```
 //!
 //! * `source.rs` owns every file and the diagnostics type. A `Span` is a byte
@@ -51,14 +51,12 @@ pub mod parse;
 pub mod preprocess;
 pub mod sema;
 pub mod source;
-pub mod target;
 pub mod token;
 pub mod types;
 
 pub use parse::parse_tokens;
 pub use preprocess::{CmdlineMacro, PreprocessOptions, Preprocessed};
 pub use source::{Diagnostic, SourceMap};
-pub use target::Target;
 
 use std::path::Path;
 

@@ -9,7 +9,7 @@
 //! x86-64, IEEE binary128 elsewhere; the IR folds it through f64).
 
 use super::layout::{layout_record, FieldSpec, LayoutError, RecordAttrs, RecordLayout};
-use super::target::Target;
+use crate::target::Target;
 use std::sync::Arc;
 
 /// Integer types (6.2.5p4-p7) in rank order within each signedness.

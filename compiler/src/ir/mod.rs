@@ -7,8 +7,6 @@ pub mod constants;
 pub mod instruction;
 pub mod interp;
 pub mod intrinsics;
-pub mod lowering;
-pub mod mem2reg;
 pub mod module;
 pub mod ops;
 pub mod text;

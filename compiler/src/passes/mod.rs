@@ -6,6 +6,8 @@
 //! them in order, verifies after each one on request and reports statistics.
 
 pub mod copyprop;
+pub mod mem2reg;
+pub mod phi_elim;
 pub mod pipeline;
 
 pub use pipeline::{PassKind, PassStats, Pipeline, PipelineError};

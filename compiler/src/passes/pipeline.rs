@@ -12,9 +12,10 @@
 //! after phi elimination").
 
 use super::copyprop::propagate_copies;
-use crate::ir::mem2reg::{eliminate_phis, promote_allocas, promote_allocas_with_params, PromoteStats};
 use crate::ir::module::IrModule;
 use crate::ir::verify::{verify_module, VerifyMode};
+use crate::passes::mem2reg::{promote_allocas, promote_allocas_with_params, PromoteStats};
+use crate::passes::phi_elim::eliminate_phis;
 use std::fmt;
 
 /// One registered pass.

@@ -6,7 +6,7 @@
 //! wall-clock limit, CPU, memory and file-size rlimits and capped output.
 #![allow(dead_code)]
 
-use phicc::frontend::target::Target;
+use phicc::target::Target;
 use phicc_runner::{Limits, RunResult, Termination};
 use std::path::Path;
 use std::process::Command;

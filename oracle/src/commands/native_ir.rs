@@ -29,7 +29,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let target = phicc::frontend::target::Target::from_name(&args.target)
+    let target = phicc::target::Target::from_name(&args.target)
         .ok_or_else(|| anyhow::anyhow!("unknown target '{}' (x86_64, aarch64, riscv64)", args.target))?;
     let summary = crate::native_ir::run_campaign_on(
         target,

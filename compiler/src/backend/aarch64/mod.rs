@@ -45,10 +45,10 @@ use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
 use super::{
     block_label, walk_blocks, BackendError, FunctionEmitter, LongDoubleFormat, ModuleContext, TargetDesc, TargetIsa,
 };
-use crate::frontend::target::Target;
 use crate::ir::instruction::{BlockId, Instruction, Terminator, Value};
 use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
+use crate::target::Target;
 use abi::{ArgLoc, CallLayout};
 use regs::{Mem, Vr, Xr, FP};
 use rustc_hash::FxHashMap;

@@ -52,10 +52,10 @@ mod wide;
 
 use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
 use super::{walk_blocks, BackendError, FunctionEmitter, LongDoubleFormat, ModuleContext, TargetDesc, TargetIsa};
-use crate::frontend::target::Target;
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
+use crate::target::Target;
 use abi::{ArgLoc, CallLayout, Place};
 use regs::{Fpr, Gpr, Mem, S0, T0};
 use rustc_hash::FxHashMap;

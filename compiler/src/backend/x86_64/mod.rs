@@ -49,11 +49,11 @@ use super::switch::{plan_switch, SwitchPlan};
 use super::{
     block_label, walk_blocks, BackendError, FunctionEmitter, LongDoubleFormat, ModuleContext, TargetDesc, TargetIsa,
 };
-use crate::frontend::target::Target;
 use crate::ir::constants::IrConst;
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
+use crate::target::Target;
 use abi::{ArgLoc, CallLayout};
 use regs::{Gpr, Mem};
 use rustc_hash::{FxHashMap, FxHashSet};

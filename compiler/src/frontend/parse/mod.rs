@@ -24,8 +24,8 @@ mod tests;
 
 use super::ast::*;
 use super::source::{Diagnostic, PResult, Span};
-use super::target::Target;
 use super::token::{Keyword, Punct, Token, TokenKind};
+use crate::target::Target;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 

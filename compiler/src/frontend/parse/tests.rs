@@ -5,8 +5,8 @@
 use super::super::ast::*;
 use super::super::preprocess::PreprocessOptions;
 use super::super::source::SourceMap;
-use super::super::target::Target;
 use super::super::{parse_source, preprocess};
+use crate::target::Target;
 
 fn parse_t(src: &str, t: Target) -> Result<TranslationUnit, String> {
     let mut sm = SourceMap::new();

@@ -26,8 +26,8 @@ pub use macros::{Builtin, MacroDef};
 
 use super::lexer::tokenize;
 use super::source::{Diagnostic, FileId, PResult, SourceMap, Span};
-use super::target::Target;
 use super::token::{Punct, Text, Token, TokenKind};
+use crate::target::Target;
 use headers::SearchDir;
 #[cfg(test)]
 use include::find_include_guard;

@@ -17,10 +17,10 @@
 use super::super::ast;
 use super::super::hir::{AddrTarget, BinaryOp, CastKind, Expr, ExprKind, GlobalId, LabelId, UnaryOp};
 use super::super::source::PResult;
-use super::super::target::Target;
 use super::super::types::{CType, FloatKind, IntKind, QualType, TypeContext};
 use super::ty;
 use super::{err, Sema};
+use crate::target::Target;
 
 /// Wraps `v` to the range of integer kind `k` (two's complement). For
 /// `unsigned __int128`, whose values do not all fit an `i128`, the bit

@@ -393,9 +393,9 @@ impl Sema {
     /// then an lvalue whose address the asm uses).
     fn memory_only_constraint(&self, c: &str) -> bool {
         let target_mem: &[char] = match self.target {
-            super::super::target::Target::Aarch64 => &['Q'],
-            super::super::target::Target::Riscv64 => &['A'],
-            super::super::target::Target::X86_64 => &[],
+            crate::target::Target::Aarch64 => &['Q'],
+            crate::target::Target::Riscv64 => &['A'],
+            crate::target::Target::X86_64 => &[],
         };
         let letters: Vec<char> = c
             .chars()

@@ -292,7 +292,7 @@ fn calls_convert_arguments_6_5_2_2() {
     // An undeclared function is declared implicitly, with gcc's library prototype when it knows one.
     let (p, w) = analyze_t(
         "int f(void) { return undeclared(1) + (int)strlen(\"ab\"); }",
-        crate::frontend::Target::X86_64,
+        crate::target::Target::X86_64,
     )
     .unwrap();
     assert!(w
@@ -420,7 +420,7 @@ fn varargs_builtins() {
     assert_eq!(es[1], "(VaCopy:void (AddrOf ap2) (AddrOf ap))");
     // x86-64: a va_list parameter is a pointer to the va_list.
     assert_eq!(ret_sexp(&p, "pass"), "(VaArg:int (Load ap))");
-    for t in [crate::frontend::Target::Aarch64, crate::frontend::Target::Riscv64] {
+    for t in [crate::target::Target::Aarch64, crate::target::Target::Riscv64] {
         let (p, _) = analyze_t(src, t).unwrap();
         assert_eq!(ret_sexp(&p, "pass"), "(VaArg:int ap)");
     }

@@ -8,7 +8,7 @@
 
 use super::support::*;
 use crate::frontend::hir::StaticValue;
-use crate::frontend::Target;
+use crate::target::Target;
 
 struct Rng(u64);
 impl Rng {

@@ -4,7 +4,8 @@
 use super::support::analyze_t;
 use crate::frontend::preprocess::tests::{csmith_program, target_available};
 use crate::frontend::source::SourceMap;
-use crate::frontend::{PreprocessOptions, Target};
+use crate::frontend::PreprocessOptions;
+use crate::target::Target;
 
 const HEADERS: &[&str] = &[
     "stdio.h",

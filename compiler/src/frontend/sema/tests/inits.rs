@@ -4,7 +4,7 @@
 
 use super::support::*;
 use crate::frontend::hir::*;
-use crate::frontend::Target;
+use crate::target::Target;
 
 /// Compares our static bytes for `names` with the bytes gcc's program holds
 /// at startup (address bytes excepted: those are checked separately).

@@ -5,7 +5,7 @@
 use super::support::*;
 use crate::frontend::hir::*;
 use crate::frontend::types::{CType, IntKind, QualType, TypeContext};
-use crate::frontend::Target;
+use crate::target::Target;
 
 struct Checker<'a> {
     p: &'a Program,

@@ -2,7 +2,8 @@
 //! never a panic or a stack overflow.
 
 use crate::frontend::source::SourceMap;
-use crate::frontend::{parse_source, PreprocessOptions, Target};
+use crate::frontend::{parse_source, PreprocessOptions};
+use crate::target::Target;
 
 /// xorshift, so the test needs no crate.
 struct Rng(u64);

@@ -3,7 +3,8 @@
 
 use crate::frontend::hir::*;
 use crate::frontend::source::{Diagnostic, SourceMap};
-use crate::frontend::{parse_source, PreprocessOptions, Target};
+use crate::frontend::{parse_source, PreprocessOptions};
+use crate::target::Target;
 
 /// Parses and analyzes `src`; errors rendered as text.
 pub(crate) fn analyze_t(src: &str, t: Target) -> Result<(Program, Vec<Diagnostic>), String> {

@@ -5,7 +5,7 @@
 use super::support::*;
 use crate::frontend::hir::*;
 use crate::frontend::types::{ArrayLen, CType, FloatKind, IntKind, QualType};
-use crate::frontend::Target;
+use crate::target::Target;
 
 /// Records of the program by tag, with the C spelling to name them.
 fn tagged_records(p: &Program) -> Vec<(String, crate::frontend::types::RecordId)> {

@@ -21,9 +21,9 @@
 //! The C-level walk over the leaves of an aggregate is shared by the three.
 
 use super::repr::Types;
-use crate::frontend::target::Target;
 use crate::frontend::types::{ArrayLen, CType, FloatKind};
 use crate::ir::types::{EightbyteClass, Hfa, IrType, RiscvFloatClass};
+use crate::target::Target;
 
 /// The classification of one struct or union for the target being compiled.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 use crate::frontend::hir::*;
 use crate::frontend::layout::RecordAttrs;
 use crate::frontend::source::Span;
-use crate::frontend::target::Target;
 use crate::frontend::types::{CType, FloatKind, IntKind, Member, QualType, Qualifiers, TypeContext};
+use crate::target::Target;
 use std::sync::Arc;
 
 pub fn q(t: CType) -> QualType {

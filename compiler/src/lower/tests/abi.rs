@@ -5,10 +5,10 @@
 
 use super::build::*;
 use crate::frontend::layout::RecordAttrs;
-use crate::frontend::target::Target;
 use crate::frontend::types::{CType, FloatKind, IntKind, QualType};
-use crate::ir::lowering::{StructAbi, Types};
 use crate::ir::types::{EightbyteClass, Hfa, IrType, RiscvFloatClass};
+use crate::lower::{StructAbi, Types};
+use crate::target::Target;
 
 fn ldouble() -> QualType {
     q(CType::Float(FloatKind::LongDouble))

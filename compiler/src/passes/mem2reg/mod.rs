@@ -1,4 +1,4 @@
-//! SSA construction and destruction (seed 000).
+//! SSA construction (seed 000): alloca promotion.
 //!
 //! - [`promote_allocas`] / [`promote_allocas_with_params`] (`promote.rs`,
 //!   `placement.rs`, `rename.rs`): Cytron et al.'s construction — phis at the
@@ -6,16 +6,13 @@
 //!   to blocks where the alloca is live-in (as LLVM's PromoteMemoryToRegister
 //!   does), then renaming by an iterative dominator-tree walk with one
 //!   definition stack per alloca.
-//! - [`eliminate_phis`] (`phi_eliminate.rs`): phis become copies in the
-//!   predecessors, with a two-phase temporary protocol against the lost-copy /
-//!   swap problem and trampoline blocks on critical edges.
+//!
+//! SSA destruction is its own pass, `passes/phi_elim.rs`.
 
-mod phi_eliminate;
 mod placement;
 mod promote;
 mod rename;
 
-pub use phi_eliminate::eliminate_phis;
 pub use promote::{
     promote_allocas, promote_allocas_with_params, promote_with_options, PromoteOptions, PromoteStats,
     MAX_PHI_COPY_COST, MAX_PROMOTABLE_ALLOCA_SIZE,

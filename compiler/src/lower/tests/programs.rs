@@ -4,9 +4,9 @@ use super::build::*;
 use super::{lower_ok, returns, run_both};
 use crate::frontend::hir::*;
 use crate::frontend::layout::RecordAttrs;
-use crate::frontend::target::Target;
 use crate::frontend::types::{ArrayLen, CType, IntKind, QualType};
 use crate::ir::text::print_module;
+use crate::target::Target;
 
 fn main_fn(pb: &mut ProgramBuilder) -> GlobalId {
     let t = fn_type(int(), vec![], false);

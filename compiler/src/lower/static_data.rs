@@ -14,11 +14,11 @@
 use super::{LResult, ModuleCx};
 use crate::frontend::hir::{AddrTarget, GlobalKind, Linkage, Program, StaticInit, StaticValue, StrId};
 use crate::frontend::source::Diagnostic;
-use crate::frontend::target::Target;
 use crate::frontend::types::FloatKind;
 use crate::ir::constants::{f64_to_f128_bytes, f64_to_x87_bytes, IrConst};
 use crate::ir::module::{GlobalInit, IrGlobal, IrModule};
 use crate::ir::types::IrType;
+use crate::target::Target;
 
 /// The symbol of a string literal.
 pub fn string_symbol(program: &Program, id: StrId) -> String {

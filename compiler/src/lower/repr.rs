@@ -9,9 +9,9 @@
 //! asking for one is a lowering error.
 
 use crate::frontend::hir::Program;
-use crate::frontend::target::Target;
 use crate::frontend::types::{ArrayLen, CType, FloatKind, IntKind, QualType, TypeContext};
 use crate::ir::types::IrType;
+use crate::target::Target;
 
 /// The IR shape of a C type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
