@@ -1,8 +1,8 @@
 //! Injected bugs: named, switchable mistakes in mem2reg and phi elimination,
 //! compiled in only with the `inject-bugs` cargo feature. They measure the
 //! power of the harness: every one must be found by a short deterministic
-//! campaign and reduced to a small repro (design.md, "Proving the harness
-//! works").
+//! campaign and reduced to a small repro (docs/architecture.md#injected-bugs;
+//! the rule each one breaks: docs/ssa.md#injected-bugs).
 //!
 //! A bug is switched on by the environment (`PHICC_INJECT_BUG=lost-copy`, a
 //! comma-separated list, read once) or by [`set_injected`] (the `phiopt

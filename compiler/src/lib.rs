@@ -2,7 +2,7 @@
 //! construction (mem2reg) and destruction (phi elimination) are kept honest by
 //! the differential harness in the `oracle` crate.
 //!
-//! The pipeline (design.md): C source -> frontend -> alloca IR (`ir`) ->
+//! The pipeline (docs/architecture.md#layers-of-the-compiler): C source -> frontend -> alloca IR (`ir`) ->
 //! mem2reg -> SSA passes -> phi elimination -> backend assembly.
 
 pub mod backend;

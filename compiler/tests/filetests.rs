@@ -290,7 +290,7 @@ fn filetests() {
     );
 }
 
-/// The seed's motivating case: a VM-style dispatch loop, a switch of 84 cases
+/// The motivating case of docs/ssa.md#phi-copy-cost-limit: a VM-style dispatch loop, a switch of 84 cases
 /// in a loop, each case updating every one of `vars` variables. Every variable
 /// needs a phi of 85 entries at the loop header, so 600 variables exceed
 /// `MAX_PHI_COPY_COST` and the most expensive ones stay in memory.

@@ -1,5 +1,5 @@
 //! Reference interpreter: traps, fuel, parallel phis, asm schedules, events,
-//! globals and address stability (design.md, "The IR").
+//! globals and address stability (docs/architecture.md#the-interpreter-contract).
 
 mod common;
 use common::*;

@@ -1,5 +1,5 @@
-//! oracle: the differential-testing and fuzzing harness of phicc (design.md,
-//! "The harness"): program generators, the in-process IR check, the runner
+//! oracle: the differential-testing and fuzzing harness of phicc
+//! (docs/architecture.md#the-harness): program generators, the in-process IR check, the runner
 //! that contains test binaries, the differential oracle over targets and
 //! configurations, campaigns with their findings and reports, reducers, and
 //! the native check of the backends against the interpreter, and the C

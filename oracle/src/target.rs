@@ -3,7 +3,7 @@
 //! A [`Target`] names an ISA with its GNU toolchain driver (which assembles
 //! and links static binaries) and the QEMU user-mode emulator that runs them
 //! when the host is another ISA. A [`Config`] is one way of running phicc's
-//! pipeline (design.md, "Configurations the harness compares"): `nomem2reg`
+//! pipeline (docs/architecture.md#configurations): `nomem2reg`
 //! keeps every local in memory, `mem2reg` runs mem2reg, copy propagation and
 //! phi elimination, `opt` the full pipeline at `-O1`.
 

@@ -5,8 +5,8 @@
 //! - `chain`: a straight line; every block reads two variables and writes one;
 //! - `diamonds`: a sequence of if/else diamonds writing different variables;
 //! - `loops`: a sequence of counted loops, each swapping two variables;
-//! - `switch`: a sequence of 84-case switch dispatch loops (the seed's VM
-//!   interpreter pattern) updating a few variables per case.
+//! - `switch`: a sequence of 84-case switch dispatch loops (a VM
+//!   interpreter's pattern, docs/ssa.md#phi-copy-cost-limit) updating a few variables per case.
 //!
 //! Included by `benches/mem2reg.rs` and `examples/mem2reg_bench.rs` with `#[path]`.
 

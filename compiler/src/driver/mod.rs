@@ -2,7 +2,7 @@
 //! pass pipeline, then either the interpreter (`--run-ir`) or assembly and
 //! the target's gcc to assemble and link.
 //!
-//! Configurations (design.md): `mem2reg` (the default) runs lowering ->
+//! Configurations (docs/architecture.md#configurations): `mem2reg` (the default) runs lowering ->
 //! mem2reg -> mem2reg-params -> copyprop -> phi-elim -> backend;
 //! `-fno-mem2reg` (`nomem2reg`) runs lowering -> phi-elim (a no-op on
 //! alloca form) -> backend. `PHICC_DISABLE_PASSES=a,b` removes named passes

@@ -1,5 +1,5 @@
-//! The target's gcc driver, used as assembler and linker (design.md: the
-//! target binutils/gcc driver assembles and links): `gcc` on x86-64,
+//! The target's gcc driver, used as assembler and linker
+//! (docs/architecture.md#layers-of-the-compiler): `gcc` on x86-64,
 //! `aarch64-linux-gnu-gcc` and `riscv64-linux-gnu-gcc` for the others.
 
 use crate::target::Target;

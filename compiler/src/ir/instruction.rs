@@ -1,7 +1,8 @@
-//! Instructions, terminators and basic blocks of the IR (seed 004: 38
-//! instructions, 6 terminators), plus the canonical visitors every pass uses:
-//! `for_each_used_value`, `for_each_def`, `dest()`, `result_type()` and the
-//! mutable operand/use visitors that renaming passes need.
+//! Instructions, terminators and basic blocks of the IR (38 instructions, 6
+//! terminators: docs/ir-design.md#instruction-set), plus the canonical
+//! visitors every pass uses: `for_each_used_value`, `for_each_def`, `dest()`,
+//! `result_type()` and the mutable operand/use visitors that renaming passes
+//! need.
 //!
 //! Value-producing instructions name their result `dest`. Pointer operands that
 //! must be SSA values (load/store addresses, memcpy endpoints, GEP bases) are
@@ -123,7 +124,7 @@ pub struct AsmInput {
 }
 
 /// Inline assembly. Outputs get values only on the fall-through path: along a
-/// goto edge no output is written (design.md, interpreter contract).
+/// goto edge no output is written (docs/architecture.md#the-interpreter-contract).
 #[derive(Clone, Debug, PartialEq)]
 pub struct InlineAsm {
     pub template: String,
@@ -165,7 +166,7 @@ impl InlineAsm {
     }
 }
 
-/// The 38 instructions of seed 004.
+/// The 38 instructions (docs/ir-design.md#instruction-set).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Instruction {
     // ---- memory (9) ----

@@ -1,7 +1,7 @@
 //! Target-independent intrinsics (`IntrinsicOp`). Only the few that real C
 //! programs in our corpus need: fences, pause, scalar sqrt/fabs, and the
-//! frame/return/thread pointer queries. SIMD, AES and CRC ops of seed 004 are
-//! added when a real program needs them.
+//! frame/return/thread pointer queries. SIMD, AES and CRC ops are added when a
+//! real program needs them (docs/ir-design.md#intrinsics).
 
 macro_rules! intrinsics {
     ($($(#[$m:meta])* $v:ident = $s:literal, pure = $p:literal, args = $n:literal;)*) => {

@@ -1,6 +1,6 @@
-//! The intermediate representation (seed 004): types, constants, operators,
-//! instructions, modules, CFG/dominance analysis; plus what the seed lacks and
-//! the harness needs: a textual form, a verifier and a reference interpreter.
+//! The intermediate representation (docs/ir-design.md): types, constants,
+//! operators, instructions, modules, CFG/dominance analysis; plus what the
+//! harness needs: a textual form, a verifier and a reference interpreter.
 
 pub mod analysis;
 pub mod constants;

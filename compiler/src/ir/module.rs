@@ -1,5 +1,6 @@
-//! Modules, functions, parameters and globals (seed 004: `IrModule`,
-//! `IrFunction` with its 23 fields, `IrParam`, `IrGlobal`, `GlobalInit`).
+//! Modules, functions, parameters and globals: `IrModule`, `IrFunction` with
+//! its 23 fields, `IrParam`, `IrGlobal`, `GlobalInit`
+//! (docs/ir-design.md#modules-functions-globals).
 
 use super::constants::IrConst;
 use super::instruction::{BasicBlock, BlockId, Value};

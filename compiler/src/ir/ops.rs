@@ -1,10 +1,10 @@
 //! The operator enums of the IR (`IrBinOp`, `IrUnaryOp`, `IrCmpOp`,
 //! `AtomicRmwOp`, `AtomicOrdering`) with their textual names and evaluation.
 //!
-//! Evaluation comes in two flavours: the seed's `eval_i64` / `eval_i128` on
+//! Evaluation comes in two flavours: `eval_i64` / `eval_i128` on
 //! plain integers (for constant folding), and `eval_bits` on raw bit patterns of
 //! a given `IrType`, which is what the reference interpreter uses. Both follow
-//! the interpreter contract of design.md: integer arithmetic wraps; division by
+//! the interpreter contract (docs/architecture.md#the-interpreter-contract): integer arithmetic wraps; division by
 //! zero, `MIN / -1` and shifts by at least the bit width are traps.
 
 use super::constants::{sext, zext};

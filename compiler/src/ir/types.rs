@@ -23,7 +23,7 @@ pub enum IrType {
     F32,
     F64,
     /// `long double`: binary128 on AArch64/RISC-V, x87 80-bit on x86-64. The IR
-    /// folds its arithmetic through `f64` (seed 004, dual-representation constants).
+    /// folds its arithmetic through `f64` (docs/ir-design.md#constants).
     F128,
     Ptr,
     #[default]

@@ -1,5 +1,5 @@
-//! Lowering: the typed tree (`frontend::hir`) to the alloca IR of seed 004,
-//! spelled as docs/abi.md fixes (what the interpreter runs and the backends
+//! Lowering: the typed tree (`frontend::hir`) to alloca-form IR
+//! (docs/ir-design.md#form), spelled as docs/abi.md fixes (what the interpreter runs and the backends
 //! translate).
 //!
 //! The shape of the result, in the manner of clang's CodeGen at -O0 and of

@@ -1,4 +1,4 @@
-//! Phi elimination (seed 000, "Phi Elimination Pass"): every phi becomes
+//! Phi elimination (docs/ssa.md#phi-elimination): every phi becomes
 //! copies on its incoming edges, so the backend only sees moves.
 //!
 //! Per block with phis:
@@ -16,7 +16,7 @@
 //!   then `br target`) when it has several (a critical edge), with the
 //!   terminator retargeted — all of a switch's cases to that block at once, as
 //!   they are one edge; in the predecessor itself for an `IndirectBranch`,
-//!   whose targets cannot be retargeted (the seed's documented exception); in a
+//!   whose targets cannot be retargeted (docs/ssa.md#indirect-branches); in a
 //!   trampoline reached by retargeting the goto label for an `asm goto` edge,
 //!   because copies at the end of the block would only run on the fall-through
 //!   path. Copies left at the end of an indirect branch with several targets

@@ -6,10 +6,9 @@
 //! ([`promote_allocas_with_params`]), `copyprop` ([`propagate_copies`]),
 //! `phi-elim` ([`eliminate_phis`]) and the group `mem2reg-pipeline` = mem2reg,
 //! mem2reg-params, copyprop, phi-elim (the `mem2reg` configuration of
-//! design.md). The verifier checks SSA form until `phi-elim` has run and the
+//! docs/architecture.md#configurations). The verifier checks SSA form until `phi-elim` has run and the
 //! non-SSA form after it; `copyprop` after `phi-elim` is refused, since copy
-//! propagation is only valid on SSA form (seed 000, "No copy propagation
-//! after phi elimination").
+//! propagation is only valid on SSA form (docs/ssa.md#no-copy-propagation-after-phi-elimination).
 
 use super::copyprop::propagate_copies;
 use crate::ir::module::IrModule;

@@ -12,7 +12,7 @@
 //!   `(char *)&x + 4`, null pointers, integers cast to pointers), GNU label
 //!   addresses in static locals and label differences `&&a - &&b`.
 //!
-//! `long double` values are folded through `f64` (seed 004 allows it).
+//! `long double` values are folded through `f64` (docs/ir-design.md#constants).
 
 use super::super::ast;
 use super::super::hir::{AddrTarget, BinaryOp, CastKind, Expr, ExprKind, GlobalId, LabelId, UnaryOp};

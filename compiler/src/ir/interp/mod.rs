@@ -1,6 +1,7 @@
 //! The reference interpreter: the oracle of IR-level fuzzing. Its semantics
-//! (design.md, "The IR"; docs/ir.md, "Interpreter semantics") are the contract
-//! that mem2reg and phi elimination must preserve:
+//! (docs/architecture.md#the-interpreter-contract,
+//! docs/ir.md#interpreter-semantics) are the contract that mem2reg and phi
+//! elimination must preserve:
 //!
 //! - values are raw bit patterns per frame; reading a value never defined on
 //!   the current path traps;

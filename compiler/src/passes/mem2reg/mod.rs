@@ -1,4 +1,4 @@
-//! SSA construction (seed 000): alloca promotion.
+//! SSA construction (docs/ssa.md): alloca promotion.
 //!
 //! - [`promote_allocas`] / [`promote_allocas_with_params`] (`promote.rs`,
 //!   `placement.rs`, `rename.rs`): Cytron et al.'s construction — phis at the

@@ -7,7 +7,7 @@
 //! - [`Placer::place`]: Cytron et al.'s iterated dominance frontier of an
 //!   alloca's definition blocks, then pruned (Choi, Cytron and Ferrante's
 //!   pruned SSA, as LLVM's PromoteMemoryToRegister does with
-//!   `ComputeLiveInBlocks`, seed 001): a frontier block keeps its phi only
+//!   `ComputeLiveInBlocks`; docs/ssa.md#live-in-pruning): a frontier block keeps its phi only
 //!   when the alloca is live-in there. Unlike LLVM, liveness is asked only of
 //!   the candidate blocks, by a forward search from each that stops at the
 //!   first load reached before a definition, and blocks a failed search

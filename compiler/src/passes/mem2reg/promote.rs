@@ -1,7 +1,7 @@
 //! SSA construction: promotes scalar, non-escaping allocas to SSA values
-//! (seed 000, "SSA Construction Algorithm", six steps; Cytron et al. 1991,
-//! with pruned placement and the single-store / single-block fast paths of
-//! LLVM's PromoteMemoryToRegister, seeds 001 and 002).
+//! (docs/ssa.md, six steps; Cytron et al. 1991, with pruned placement and the
+//! single-store / single-block fast paths of LLVM's PromoteMemoryToRegister,
+//! docs/ssa.md#fast-paths).
 //!
 //! 1. Find promotable allocas ([`scan`]): at most
 //!    [`MAX_PROMOTABLE_ALLOCA_SIZE`] bytes (allocation and type), not volatile,

@@ -1,6 +1,6 @@
-//! Step 6 of mem2reg: renaming (Cytron et al.; seed 000 "Rename Variables via
-//! Dominator-Tree DFS"), written as an explicit task stack so a 100,000-block
-//! chain cannot overflow the native stack (as LLVM's RenamePassWorkList).
+//! Step 6 of mem2reg: renaming (Cytron et al.; docs/ssa.md#renaming), written
+//! as an explicit task stack so a 100,000-block chain cannot overflow the
+//! native stack (as LLVM's RenamePassWorkList).
 //!
 //! Each promoted alloca ("slot") has a definition stack whose bottom is the
 //! zero of its type. Entering a block pushes its phis; a store pushes its
