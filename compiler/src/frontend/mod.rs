@@ -1,4 +1,4 @@
-//! The C frontend: from C source text to a syntax tree.
+//! The C frontend: from C source text to a typed tree (`hir::Program`).
 //!
 //! # Pipeline
 //!
@@ -25,22 +25,25 @@
 //!   embedded in the binary), then the target's glibc headers
 //!   (`preprocess/headers.rs`). `#pragma` lines other than `once` reach the
 //!   parser as `Pragma` tokens.
-//! * `target.rs` holds what differs between x86-64, AArch64 and RISC-V 64:
-//!   char signedness, predefined macros, include directories.
+//! * What differs between x86-64, AArch64 and RISC-V 64 (char signedness,
+//!   predefined macros, include directories) comes from the target table,
+//!   `crate::target` (`compiler/src/target.rs`).
 //! * `parse/` is a recursive-descent C11 parser with the GNU extensions used by
 //!   glibc and real programs, split by construct (decl, expr, stmt, init). It
 //!   tracks typedef names per scope, which C's grammar needs.
 //! * `ast.rs` is the syntactic tree: declarators keep their derivation list,
-//!   specifiers are resolved to a base type; no semantic checks yet.
+//!   specifiers are resolved to a base type; semantic checks are sema's.
 //! * `types.rs` has the semantic C types (`CType`, `QualType`), integer
 //!   promotions and usual arithmetic conversions, and a `TypeContext` that owns
 //!   struct/union/enum definitions and answers `sizeof`/`_Alignof` per target;
 //!   `layout.rs` places struct and union members, bit-fields included, with
-//!   `packed`, `aligned` and `#pragma pack`. Sema (turning `ast` types into
-//!   `CType`s, name resolution, constant folding) does not exist yet.
+//!   `packed`, `aligned` and `#pragma pack`.
+//! * `sema/` is semantic analysis: names resolved, `ast` types turned into
+//!   `CType`s, conversions made explicit, constants folded; its output is the
+//!   typed tree of `hir.rs`, which `crate::lower` turns into IR.
 //!
 //! Entry points: [`preprocess`] and [`parse`] (or [`parse_tokens`] on the
-//! output of `preprocess`).
+//! output of `preprocess`), then [`sema::analyze`].
 
 pub mod ast;
 pub mod hir;
