@@ -1,389 +1,374 @@
-//! Targets as data (cproc's habit): the facts about x86-64, AArch64 and
-//! RISC-V 64 Linux that the frontend needs — signedness of plain `char` and
-//! `wchar_t`, the `long double` format, the predefined macros gcc would give
-//! (C11 6.10.8 plus the GNU set glibc's headers test) and where the target's
-//! glibc headers live. All three are LP64 and little-endian.
+//! The target table (cproc's habit of targets as data): the one place that
+//! names each target's facts. One row per target — its names, GNU triple,
+//! gcc driver, QEMU user-mode emulator, sysroot and glibc headers, plain
+//! `char` and `wchar_t` signedness, `long double` format, `va_list` shape,
+//! bit-field layout rule, memory-only asm constraints, ELF machine and page
+//! size. All three targets are Linux, glibc, LP64 and little-endian.
+//!
+//! The compiler, the tests, the oracle, cgen and (through
+//! `phicc --print-target-info`) the scripts ask this table instead of naming
+//! a fact themselves. The `targets!` invocation below lists the variants
+//! once and maps each to its row in [`rows`], so adding a target without its
+//! row fails to compile, as does every exhaustive `match` on [`Target`] (the
+//! backend's ISA, the ABI classification, the predefined macros, cgen's asm
+//! templates) that has no arm for it yet. Sources: the SysV AMD64, AAPCS64
+//! and RISC-V ELF psABI documents, and gcc's own answers (`gcc -dM -E`).
 
-use std::fmt::Write;
+use std::fmt;
+use std::str::FromStr;
 
-/// A compilation target.
+/// How a target stores `long double` (`IrType::F128`) in memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Target {
-    X86_64,
-    Aarch64,
-    Riscv64,
+pub enum LongDoubleFormat {
+    /// x87 80-bit extended precision, padded to 16 bytes (x86-64).
+    X87,
+    /// IEEE 754 binary128 (AArch64, RISC-V).
+    Binary128,
 }
 
-/// The version of gcc we claim: new enough that glibc takes its GNU paths,
-/// old enough that it still supplies typedefs for `_Float32` and friends.
-pub const GNUC: u32 = 4;
-pub const GNUC_MINOR: u32 = 9;
+impl LongDoubleFormat {
+    /// The name `--print-target-info` prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            LongDoubleFormat::X87 => "x87",
+            LongDoubleFormat::Binary128 => "binary128",
+        }
+    }
+
+    /// Significand bits, counting the explicit or implicit integer bit (`LDBL_MANT_DIG`).
+    pub fn mant_dig(self) -> u32 {
+        match self {
+            LongDoubleFormat::X87 => 64,
+            LongDoubleFormat::Binary128 => 113,
+        }
+    }
+}
+
+/// The shape of `__builtin_va_list`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VaListKind {
+    /// SysV AMD64: `struct __va_list_tag[1]`, a 24-byte struct in a
+    /// one-element array, so `va_list` decays to a pointer and a `va_list`
+    /// parameter is one.
+    SysvArray,
+    /// AAPCS64: `struct __va_list`, a 32-byte object passed and copied as such.
+    Aapcs64Struct,
+    /// RISC-V LP64: `void *` walking the saved argument area.
+    Pointer,
+}
+
+impl VaListKind {
+    /// The name `--print-target-info` prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            VaListKind::SysvArray => "sysv-array",
+            VaListKind::Aapcs64Struct => "aapcs64-struct",
+            VaListKind::Pointer => "pointer",
+        }
+    }
+
+    /// Size and alignment of the `va_list` object, in bytes.
+    pub fn size_align(self) -> (u64, u64) {
+        match self {
+            VaListKind::SysvArray => (24, 8),
+            VaListKind::Aapcs64Struct => (32, 8),
+            VaListKind::Pointer => (8, 8),
+        }
+    }
+
+    /// Whether `va_list` is an array type (it decays to a pointer, and a
+    /// `va_list` parameter is adjusted to one).
+    pub fn is_array(self) -> bool {
+        match self {
+            VaListKind::SysvArray => true,
+            VaListKind::Aapcs64Struct | VaListKind::Pointer => false,
+        }
+    }
+
+    /// Whether `va_list` is a plain pointer (a scalar, not an aggregate).
+    pub fn is_pointer(self) -> bool {
+        match self {
+            VaListKind::Pointer => true,
+            VaListKind::SysvArray | VaListKind::Aapcs64Struct => false,
+        }
+    }
+}
+
+/// One row of the table: every fact about one target.
+#[derive(Debug)]
+pub struct TargetInfo {
+    /// The name `--target=` takes and every tool prints.
+    pub name: &'static str,
+    /// Other names `--target=` accepts.
+    pub aliases: &'static [&'static str],
+    /// The GNU triple (Debian's multiarch name).
+    pub triple: &'static str,
+    /// The cross gcc driver, `<triple>-gcc` (the host's is plain `gcc`, see [`Target::gcc`]).
+    pub cross_gcc: &'static str,
+    /// The QEMU user-mode emulator that runs the target's binaries on another host.
+    pub qemu: &'static str,
+    /// The cross libc's root (`qemu -L`, and where its headers live).
+    pub sysroot: &'static str,
+    /// glibc's include directories, searched after `-I` and the compiler's own headers.
+    pub system_include_dirs: &'static [&'static str],
+    /// The predefined macro gcc defines for this ISA (what C code tests with `#if defined`).
+    pub arch_macro: &'static str,
+    /// Whether plain `char` is signed.
+    pub char_signed: bool,
+    /// Whether `wchar_t` is signed (`int`) rather than `unsigned int`.
+    pub wchar_signed: bool,
+    pub long_double: LongDoubleFormat,
+    pub va_list: VaListKind,
+    /// Whether unnamed bit-fields count toward a struct's alignment (AAPCS64 does).
+    pub unnamed_bitfields_align: bool,
+    /// The asm constraint letters that allow only a memory operand (besides `m`).
+    pub asm_memory_constraints: &'static [char],
+    /// The ELF `e_machine` of the target's objects (`object::elf::EM_*`).
+    pub elf_machine: u16,
+    /// The `object` crate's name for the architecture (its ELF writer).
+    pub object_architecture: object::Architecture,
+    /// The base page size of Linux on this ISA (QEMU user-mode's default).
+    pub page_size: u64,
+}
+
+/// The rows, one `const` per target.
+pub mod rows {
+    use super::{LongDoubleFormat, TargetInfo, VaListKind};
+    use object::elf;
+
+    pub const X86_64: TargetInfo = TargetInfo {
+        name: "x86_64",
+        aliases: &["amd64", "x86-64"],
+        triple: "x86_64-linux-gnu",
+        cross_gcc: "x86_64-linux-gnu-gcc",
+        qemu: "qemu-x86_64",
+        sysroot: "/usr/x86_64-linux-gnu",
+        system_include_dirs: &["/usr/include/x86_64-linux-gnu", "/usr/include"],
+        arch_macro: "__x86_64__",
+        char_signed: true,
+        wchar_signed: true,
+        long_double: LongDoubleFormat::X87,
+        va_list: VaListKind::SysvArray,
+        unnamed_bitfields_align: false,
+        asm_memory_constraints: &[],
+        elf_machine: elf::EM_X86_64.0,
+        object_architecture: object::Architecture::X86_64,
+        page_size: 4096,
+    };
+
+    pub const AARCH64: TargetInfo = TargetInfo {
+        name: "aarch64",
+        aliases: &["arm64"],
+        triple: "aarch64-linux-gnu",
+        cross_gcc: "aarch64-linux-gnu-gcc",
+        qemu: "qemu-aarch64",
+        sysroot: "/usr/aarch64-linux-gnu",
+        system_include_dirs: &["/usr/aarch64-linux-gnu/include"],
+        arch_macro: "__aarch64__",
+        char_signed: false,
+        wchar_signed: false,
+        long_double: LongDoubleFormat::Binary128,
+        va_list: VaListKind::Aapcs64Struct,
+        unnamed_bitfields_align: true,
+        asm_memory_constraints: &['Q'],
+        elf_machine: elf::EM_AARCH64.0,
+        object_architecture: object::Architecture::Aarch64,
+        page_size: 4096,
+    };
+
+    pub const RISCV64: TargetInfo = TargetInfo {
+        name: "riscv64",
+        aliases: &["rv64"],
+        triple: "riscv64-linux-gnu",
+        cross_gcc: "riscv64-linux-gnu-gcc",
+        qemu: "qemu-riscv64",
+        sysroot: "/usr/riscv64-linux-gnu",
+        system_include_dirs: &["/usr/riscv64-linux-gnu/include"],
+        arch_macro: "__riscv",
+        char_signed: false,
+        wchar_signed: true,
+        long_double: LongDoubleFormat::Binary128,
+        va_list: VaListKind::Pointer,
+        unnamed_bitfields_align: false,
+        asm_memory_constraints: &['A'],
+        elf_machine: elf::EM_RISCV.0,
+        object_architecture: object::Architecture::Riscv64,
+        page_size: 4096,
+    };
+}
+
+/// Declares [`Target`] with one variant per listed row of [`rows`],
+/// [`Target::ALL`] in that order, and [`Target::info`] (a missing row is an
+/// unresolved name).
+macro_rules! targets {
+    ($($(#[$doc:meta])* $v:ident => $row:ident),* $(,)?) => {
+        /// A compilation target (Linux, glibc).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Target {
+            $($(#[$doc])* $v,)*
+        }
+
+        const TARGET_COUNT: usize = [$(stringify!($v)),*].len();
+
+        impl Target {
+            /// Every target, in table order.
+            pub const ALL: [Target; TARGET_COUNT] = [$(Target::$v),*];
+
+            /// The target's row.
+            pub fn info(self) -> &'static TargetInfo {
+                match self {
+                    $(Target::$v => &rows::$row,)*
+                }
+            }
+        }
+    };
+}
+
+targets! {
+    /// x86-64 (SysV AMD64 ABI).
+    X86_64 => X86_64,
+    /// AArch64 (AAPCS64).
+    Aarch64 => AARCH64,
+    /// RISC-V 64 (RV64GC, LP64D).
+    Riscv64 => RISCV64,
+}
 
 impl Target {
-    pub const ALL: [Target; 3] = [Target::X86_64, Target::Aarch64, Target::Riscv64];
-
-    /// Parses `x86_64`, `aarch64`, `riscv64`, or a triple starting with one.
+    /// Parses a target's name or alias (`x86_64`, `arm64`, `rv64`, ...), or a
+    /// triple whose first component is one (`aarch64-linux-gnu`).
     pub fn from_name(name: &str) -> Option<Target> {
+        let is = |t: &Target, s: &str| t.info().name == s || t.info().aliases.contains(&s);
         let arch = name.split('-').next().unwrap_or("");
-        match arch {
-            "x86_64" | "amd64" | "x86-64" => Some(Target::X86_64),
-            "aarch64" | "arm64" => Some(Target::Aarch64),
-            "riscv64" | "rv64" => Some(Target::Riscv64),
-            _ => None,
-        }
+        Target::ALL
+            .into_iter()
+            .find(|t| is(t, name))
+            .or_else(|| Target::ALL.into_iter().find(|t| is(t, arch)))
+    }
+
+    /// The ISA of the machine this program runs on, if it is a target.
+    pub fn host() -> Option<Target> {
+        Target::from_name(std::env::consts::ARCH)
+    }
+
+    /// Whether this target's binaries run natively here.
+    pub fn is_host(self) -> bool {
+        Target::host() == Some(self)
     }
 
     pub fn name(self) -> &'static str {
-        match self {
-            Target::X86_64 => "x86_64",
-            Target::Aarch64 => "aarch64",
-            Target::Riscv64 => "riscv64",
-        }
+        self.info().name
     }
 
     pub fn triple(self) -> &'static str {
-        match self {
-            Target::X86_64 => "x86_64-linux-gnu",
-            Target::Aarch64 => "aarch64-linux-gnu",
-            Target::Riscv64 => "riscv64-linux-gnu",
+        self.info().triple
+    }
+
+    /// The gcc driver that compiles, assembles and links for this target
+    /// here: `gcc` on a host of this ISA, the cross driver otherwise.
+    pub fn gcc(self) -> &'static str {
+        if self.is_host() {
+            "gcc"
+        } else {
+            self.info().cross_gcc
         }
     }
 
-    /// Plain `char` is signed on x86-64 only.
+    /// The QEMU user-mode emulator that runs this target's binaries, or
+    /// `None` when the host runs them natively.
+    pub fn emulator(self) -> Option<&'static str> {
+        (!self.is_host()).then_some(self.info().qemu)
+    }
+
     pub fn char_is_signed(self) -> bool {
-        self == Target::X86_64
+        self.info().char_signed
     }
 
-    /// `wchar_t` is `unsigned int` on AArch64 and `int` elsewhere.
     pub fn wchar_is_signed(self) -> bool {
-        self != Target::Aarch64
+        self.info().wchar_signed
     }
 
-    /// `long double` mantissa digits: x87 extended on x86-64, IEEE binary128 elsewhere.
-    pub fn long_double_mant_dig(self) -> u32 {
-        if self == Target::X86_64 {
-            64
-        } else {
-            113
-        }
+    pub fn long_double(self) -> LongDoubleFormat {
+        self.info().long_double
     }
 
-    /// The target's glibc include directories, searched after `-I` and the compiler's own headers.
-    pub fn system_include_dirs(self) -> Vec<String> {
-        match self {
-            Target::X86_64 => vec!["/usr/include/x86_64-linux-gnu".into(), "/usr/include".into()],
-            Target::Aarch64 => vec!["/usr/aarch64-linux-gnu/include".into()],
-            Target::Riscv64 => vec!["/usr/riscv64-linux-gnu/include".into()],
-        }
+    pub fn va_list(self) -> VaListKind {
+        self.info().va_list
     }
 
-    /// The predefined macros, as `#define` lines for the preprocessor's built-in buffer.
-    pub fn predefined_macros(self) -> String {
-        let mut s = String::new();
-        let mut def = |name: &str, value: &str| {
-            let _ = writeln!(s, "#define {name} {value}");
-        };
-        // C11 6.10.8.
-        def("__STDC__", "1");
-        def("__STDC_VERSION__", "201112L");
-        def("__STDC_HOSTED__", "1");
-        def("__STDC_UTF_16__", "1");
-        def("__STDC_UTF_32__", "1");
-        def("__STDC_IEC_559__", "1");
-        def("__STDC_NO_ATOMICS__", "1");
-        def("__STDC_NO_COMPLEX__", "1");
-        def("__STDC_NO_THREADS__", "1");
-        // GNU identity.
-        def("__GNUC__", &GNUC.to_string());
-        def("__GNUC_MINOR__", &GNUC_MINOR.to_string());
-        def("__GNUC_PATCHLEVEL__", "0");
-        def("__GNUC_STDC_INLINE__", "1");
-        def("__VERSION__", "\"4.9.0 (phicc)\"");
-        def("__phicc__", "1");
-        def("__NO_INLINE__", "1");
-        def("__ELF__", "1");
-        def("__linux", "1");
-        def("__linux__", "1");
-        def("__gnu_linux__", "1");
-        def("__unix", "1");
-        def("__unix__", "1");
-        def("__USER_LABEL_PREFIX__", "");
-        def("__REGISTER_PREFIX__", "");
-        def("__CHAR_BIT__", "8");
-        def("__ORDER_LITTLE_ENDIAN__", "1234");
-        def("__ORDER_BIG_ENDIAN__", "4321");
-        def("__ORDER_PDP_ENDIAN__", "3412");
-        def("__BYTE_ORDER__", "__ORDER_LITTLE_ENDIAN__");
-        def("__FLOAT_WORD_ORDER__", "__ORDER_LITTLE_ENDIAN__");
-        def("__LITTLE_ENDIAN__", "1");
-        def("_LP64", "1");
-        def("__LP64__", "1");
-        def("__BIGGEST_ALIGNMENT__", "16");
-        for (name, v) in [
-            ("RELAXED", 0),
-            ("CONSUME", 1),
-            ("ACQUIRE", 2),
-            ("RELEASE", 3),
-            ("ACQ_REL", 4),
-            ("SEQ_CST", 5),
-        ] {
-            def(&format!("__ATOMIC_{name}"), &v.to_string());
-        }
-        for n in [1, 2, 4, 8] {
-            def(&format!("__GCC_HAVE_SYNC_COMPARE_AND_SWAP_{n}"), "1");
-        }
-        // Sizes (LP64).
-        for (name, size) in [
-            ("SHORT", 2),
-            ("INT", 4),
-            ("LONG", 8),
-            ("LONG_LONG", 8),
-            ("POINTER", 8),
-            ("FLOAT", 4),
-            ("DOUBLE", 8),
-            ("LONG_DOUBLE", 16),
-            ("SIZE_T", 8),
-            ("PTRDIFF_T", 8),
-            ("WCHAR_T", 4),
-            ("WINT_T", 4),
-            ("INT128", 16),
-        ] {
-            def(&format!("__SIZEOF_{name}__"), &size.to_string());
-        }
-        // Limits and types, as gcc spells them.
-        def("__SCHAR_MAX__", "0x7f");
-        def("__SHRT_MAX__", "0x7fff");
-        def("__INT_MAX__", "0x7fffffff");
-        def("__LONG_MAX__", "0x7fffffffffffffffL");
-        def("__LONG_LONG_MAX__", "0x7fffffffffffffffLL");
-        def("__SCHAR_WIDTH__", "8");
-        def("__SHRT_WIDTH__", "16");
-        def("__INT_WIDTH__", "32");
-        def("__LONG_WIDTH__", "64");
-        def("__LONG_LONG_WIDTH__", "64");
-        def("__PTRDIFF_WIDTH__", "64");
-        def("__SIZE_WIDTH__", "64");
-        def("__INTMAX_WIDTH__", "64");
-        def("__INTPTR_WIDTH__", "64");
-        def("__WCHAR_WIDTH__", "32");
-        def("__WINT_WIDTH__", "32");
-        def("__SIG_ATOMIC_WIDTH__", "32");
-        def("__SIZE_MAX__", "0xffffffffffffffffUL");
-        def("__PTRDIFF_MAX__", "0x7fffffffffffffffL");
-        def("__INTMAX_MAX__", "0x7fffffffffffffffL");
-        def("__UINTMAX_MAX__", "0xffffffffffffffffUL");
-        def("__INTPTR_MAX__", "0x7fffffffffffffffL");
-        def("__UINTPTR_MAX__", "0xffffffffffffffffUL");
-        def("__SIG_ATOMIC_MAX__", "0x7fffffff");
-        def("__SIG_ATOMIC_MIN__", "(-__SIG_ATOMIC_MAX__ - 1)");
-        def("__WINT_MAX__", "0xffffffffU");
-        def("__WINT_MIN__", "0U");
-        def("__SIZE_TYPE__", "long unsigned int");
-        def("__PTRDIFF_TYPE__", "long int");
-        def("__INTMAX_TYPE__", "long int");
-        def("__UINTMAX_TYPE__", "long unsigned int");
-        def("__INTPTR_TYPE__", "long int");
-        def("__UINTPTR_TYPE__", "long unsigned int");
-        def("__WINT_TYPE__", "unsigned int");
-        def("__SIG_ATOMIC_TYPE__", "int");
-        def("__CHAR16_TYPE__", "short unsigned int");
-        def("__CHAR32_TYPE__", "unsigned int");
-        if self.wchar_is_signed() {
-            def("__WCHAR_TYPE__", "int");
-            def("__WCHAR_MAX__", "0x7fffffff");
-            def("__WCHAR_MIN__", "(-__WCHAR_MAX__ - 1)");
-        } else {
-            def("__WCHAR_TYPE__", "unsigned int");
-            def("__WCHAR_MAX__", "0xffffffffU");
-            def("__WCHAR_MIN__", "0U");
-        }
-        for (bits, sty, uty, ssuf, usuf) in [
-            (8, "signed char", "unsigned char", "", ""),
-            (16, "short int", "short unsigned int", "", ""),
-            (32, "int", "unsigned int", "", "U"),
-            (64, "long int", "long unsigned int", "L", "UL"),
-        ] {
-            def(&format!("__INT{bits}_TYPE__"), sty);
-            def(&format!("__UINT{bits}_TYPE__"), uty);
-            let smax = (1u64 << (bits - 1)) - 1;
-            let umax = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
-            def(&format!("__INT{bits}_MAX__"), &format!("{smax:#x}{ssuf}"));
-            def(&format!("__UINT{bits}_MAX__"), &format!("{umax:#x}{usuf}"));
-            let cat = |suf: &str| {
-                if suf.is_empty() {
-                    "c".to_string()
-                } else {
-                    format!("c ## {suf}")
-                }
-            };
-            def(&format!("__INT{bits}_C(c)"), &cat(ssuf));
-            def(&format!("__UINT{bits}_C(c)"), &cat(usuf));
-        }
-        def("__INTMAX_C(c)", "c ## L");
-        def("__UINTMAX_C(c)", "c ## UL");
-        // Floating point (float.h reads these).
-        def("__FLT_EVAL_METHOD__", "0");
-        def("__FLT_RADIX__", "2");
-        def("__DECIMAL_DIG__", if self == Target::X86_64 { "21" } else { "36" });
-        for (p, mant, dig, min_exp, max_exp, min10, max10, max, min, eps, denorm, suffix) in [
-            (
-                "FLT",
-                24,
-                6,
-                -125,
-                128,
-                -37,
-                38,
-                "3.40282346638528859811704183484516925e+38",
-                "1.17549435082228750796873653722224568e-38",
-                "1.19209289550781250000000000000000000e-7",
-                "1.40129846432481707092372958328991613e-45",
-                "F",
-            ),
-            (
-                "DBL",
-                53,
-                15,
-                -1021,
-                1024,
-                -307,
-                308,
-                "1.79769313486231570814527423731704357e+308",
-                "2.22507385850720138309023271733240406e-308",
-                "2.22044604925031308084726333618164062e-16",
-                "4.94065645841246544176568792868221372e-324",
-                "",
-            ),
-        ] {
-            float_macros(
-                &mut def, p, mant, dig, min_exp, max_exp, min10, max10, max, min, eps, denorm, suffix,
-            );
-        }
-        if self == Target::X86_64 {
-            float_macros(
-                &mut def,
-                "LDBL",
-                64,
-                18,
-                -16381,
-                16384,
-                -4931,
-                4932,
-                "1.18973149535723176502126385303097021e+4932",
-                "3.36210314311209350626267781732175260e-4932",
-                "1.08420217248550443400745280086994171e-19",
-                "3.64519953188247460252840593361941982e-4951",
-                "L",
-            );
-        } else {
-            float_macros(
-                &mut def,
-                "LDBL",
-                113,
-                33,
-                -16381,
-                16384,
-                -4931,
-                4932,
-                "1.18973149535723176508575932662800702e+4932",
-                "3.36210314311209350626267781732175260e-4932",
-                "1.92592994438723585305597794258492732e-34",
-                "6.47517511943802511092443895822764655e-4966",
-                "L",
-            );
-        }
-        // Architecture.
-        match self {
-            Target::X86_64 => {
-                for m in [
-                    "__x86_64",
-                    "__x86_64__",
-                    "__amd64",
-                    "__amd64__",
-                    "__SSE__",
-                    "__SSE2__",
-                    "__SSE_MATH__",
-                ] {
-                    def(m, "1");
-                }
-                def("__SSE2_MATH__", "1");
-                def("__MMX__", "1");
-                def("__FXSR__", "1");
-                def("__k8", "1");
-                def("__k8__", "1");
-                def("__code_model_small__", "1");
-                def("__SIZEOF_FLOAT80__", "16");
-                def("__SIZEOF_FLOAT128__", "16");
-            }
-            Target::Aarch64 => {
-                def("__aarch64__", "1");
-                def("__AARCH64EL__", "1");
-                def("__ARM_64BIT_STATE", "1");
-                def("__ARM_ARCH", "8");
-                def("__ARM_ARCH_8A", "1");
-                def("__ARM_ARCH_PROFILE", "65");
-                def("__ARM_PCS_AAPCS64", "1");
-                def("__ARM_FP", "14");
-                def("__ARM_ALIGN_MAX_STACK_PWR", "16");
-                def("__ARM_SIZEOF_WCHAR_T", "4");
-                def("__ARM_SIZEOF_MINIMAL_ENUM", "4");
-                def("__CHAR_UNSIGNED__", "1");
-                def("__AARCH64_CMODEL_SMALL__", "1");
-            }
-            Target::Riscv64 => {
-                def("__riscv", "1");
-                def("__riscv_xlen", "64");
-                def("__riscv_flen", "64");
-                def("__riscv_float_abi_double", "1");
-                def("__riscv_mul", "1");
-                def("__riscv_div", "1");
-                def("__riscv_muldiv", "1");
-                def("__riscv_atomic", "1");
-                def("__riscv_fdiv", "1");
-                def("__riscv_fsqrt", "1");
-                def("__riscv_compressed", "1");
-                def("__riscv_cmodel_medany", "1");
-                def("__CHAR_UNSIGNED__", "1");
-            }
-        }
-        s
+    pub fn system_include_dirs(self) -> &'static [&'static str] {
+        self.info().system_include_dirs
+    }
+
+    /// The ISA-identifying predefined macro (`__x86_64__`, `__aarch64__`, `__riscv`).
+    pub fn arch_macro(self) -> &'static str {
+        self.info().arch_macro
+    }
+
+    /// The facts as `key=value` lines (what `phicc --print-target-info` prints):
+    /// lists are comma-separated, booleans `true`/`false`, and `gcc` and
+    /// `emulator` are what this host uses (`emulator` is empty when the
+    /// target runs natively).
+    pub fn describe(self) -> String {
+        let i = self.info();
+        let (va_size, va_align) = i.va_list.size_align();
+        let asm_mem: String = i.asm_memory_constraints.iter().collect();
+        let lines = [
+            ("name", i.name.into()),
+            ("aliases", i.aliases.join(",")),
+            ("triple", i.triple.into()),
+            ("host", self.is_host().to_string()),
+            ("gcc", self.gcc().into()),
+            ("cross_gcc", i.cross_gcc.into()),
+            ("qemu", i.qemu.into()),
+            ("emulator", self.emulator().unwrap_or("").into()),
+            ("sysroot", i.sysroot.into()),
+            ("include_dirs", i.system_include_dirs.join(",")),
+            ("arch_macro", i.arch_macro.into()),
+            ("char_signed", i.char_signed.to_string()),
+            ("wchar_signed", i.wchar_signed.to_string()),
+            ("long_double", i.long_double.name().into()),
+            ("va_list", i.va_list.name().into()),
+            ("va_list_size", va_size.to_string()),
+            ("va_list_align", va_align.to_string()),
+            ("unnamed_bitfields_align", i.unnamed_bitfields_align.to_string()),
+            ("asm_memory_constraints", asm_mem),
+            ("elf_machine", i.elf_machine.to_string()),
+            ("page_size", i.page_size.to_string()),
+        ];
+        lines.iter().map(|(k, v)| format!("{k}={v}\n")).collect()
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn float_macros(
-    def: &mut impl FnMut(&str, &str),
-    p: &str,
-    mant: u32,
-    dig: u32,
-    min_exp: i32,
-    max_exp: i32,
-    min10: i32,
-    max10: i32,
-    max: &str,
-    min: &str,
-    eps: &str,
-    denorm: &str,
-    suffix: &str,
-) {
-    def(&format!("__{p}_MANT_DIG__"), &mant.to_string());
-    def(&format!("__{p}_DIG__"), &dig.to_string());
-    def(&format!("__{p}_MIN_EXP__"), &format!("({min_exp})"));
-    def(&format!("__{p}_MAX_EXP__"), &max_exp.to_string());
-    def(&format!("__{p}_MIN_10_EXP__"), &format!("({min10})"));
-    def(&format!("__{p}_MAX_10_EXP__"), &max10.to_string());
-    def(
-        &format!("__{p}_DECIMAL_DIG__"),
-        &(mant as f64 * std::f64::consts::LOG10_2 + 2.0).floor().to_string(),
-    );
-    def(&format!("__{p}_MAX__"), &format!("{max}{suffix}"));
-    def(&format!("__{p}_NORM_MAX__"), &format!("{max}{suffix}"));
-    def(&format!("__{p}_MIN__"), &format!("{min}{suffix}"));
-    def(&format!("__{p}_EPSILON__"), &format!("{eps}{suffix}"));
-    def(&format!("__{p}_DENORM_MIN__"), &format!("{denorm}{suffix}"));
-    def(&format!("__{p}_HAS_DENORM__"), "1");
-    def(&format!("__{p}_HAS_INFINITY__"), "1");
-    def(&format!("__{p}_HAS_QUIET_NAN__"), "1");
+impl fmt::Display for Target {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Target {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Target, String> {
+        Target::from_name(s).ok_or_else(|| {
+            let names: Vec<&str> = Target::ALL.iter().map(|t| t.name()).collect();
+            format!("unknown target `{s}` (expected {})", names.join(", "))
+        })
+    }
+}
+
+/// Serialized as its name (`"x86_64"`), read back by name or alias.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Target {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Target {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Target, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 #[cfg(test)]
@@ -391,23 +376,68 @@ mod tests {
     use super::*;
 
     #[test]
-    fn target_names_and_char_signedness() {
+    fn names_aliases_and_triples_parse() {
         assert_eq!(Target::from_name("aarch64-linux-gnu"), Some(Target::Aarch64));
         assert_eq!(Target::from_name("riscv64"), Some(Target::Riscv64));
+        assert_eq!(Target::from_name("x86-64"), Some(Target::X86_64));
+        assert_eq!(Target::from_name("arm64"), Some(Target::Aarch64));
         assert_eq!(Target::from_name("mips"), None);
+        assert!("sparc"
+            .parse::<Target>()
+            .unwrap_err()
+            .contains("x86_64, aarch64, riscv64"));
+        for t in Target::ALL {
+            assert_eq!(Target::from_name(t.name()), Some(t));
+            assert_eq!(Target::from_name(t.triple()), Some(t));
+            assert_eq!(t.to_string().parse::<Target>(), Ok(t));
+        }
+    }
+
+    #[test]
+    fn rows_follow_the_gnu_naming() {
+        for t in Target::ALL {
+            let i = t.info();
+            assert_eq!(i.triple, format!("{}-linux-gnu", i.name));
+            assert_eq!(i.cross_gcc, format!("{}-gcc", i.triple));
+            assert_eq!(i.qemu, format!("qemu-{}", i.name));
+            assert_eq!(i.sysroot, format!("/usr/{}", i.triple));
+            assert!(i.system_include_dirs.iter().any(|d| d.contains(i.triple)));
+        }
+    }
+
+    #[test]
+    fn facts_match_the_psabis() {
         assert!(Target::X86_64.char_is_signed());
-        assert!(!Target::Riscv64.char_is_signed());
-        let a = Target::Aarch64.predefined_macros();
-        assert!(a.contains("#define __CHAR_UNSIGNED__ 1\n"));
-        assert!(!Target::X86_64.predefined_macros().contains("__CHAR_UNSIGNED__"));
-        assert!(Target::Riscv64
-            .predefined_macros()
-            .contains("#define __riscv_xlen 64\n"));
-        assert!(Target::X86_64
-            .predefined_macros()
-            .contains("#define __UINT64_C(c) c ## UL\n"));
-        assert!(Target::X86_64
-            .predefined_macros()
-            .contains("#define __DBL_DECIMAL_DIG__ 17\n"));
+        assert!(!Target::Aarch64.char_is_signed() && !Target::Riscv64.char_is_signed());
+        assert!(!Target::Aarch64.wchar_is_signed() && Target::Riscv64.wchar_is_signed());
+        assert_eq!(Target::X86_64.long_double().mant_dig(), 64);
+        assert_eq!(Target::Riscv64.long_double().mant_dig(), 113);
+        assert!(Target::X86_64.va_list().is_array());
+        assert_eq!(Target::Aarch64.va_list().size_align(), (32, 8));
+        assert!(Target::Riscv64.va_list().is_pointer());
+        assert_eq!(Target::X86_64.info().elf_machine, 62);
+        assert_eq!(Target::Aarch64.info().elf_machine, 183);
+        assert_eq!(Target::Riscv64.info().elf_machine, 243);
+    }
+
+    #[test]
+    fn the_host_runs_natively_and_others_under_qemu() {
+        for t in Target::ALL {
+            if t.is_host() {
+                assert_eq!((t.gcc(), t.emulator()), ("gcc", None));
+            } else {
+                assert_eq!((t.gcc(), t.emulator()), (t.info().cross_gcc, Some(t.info().qemu)));
+            }
+        }
+    }
+
+    #[test]
+    fn describe_prints_key_value_lines() {
+        let d = Target::Riscv64.describe();
+        assert!(d.contains("\ntriple=riscv64-linux-gnu\n"), "{d}");
+        assert!(d.contains("\nqemu=qemu-riscv64\n"));
+        assert!(d.contains("\nlong_double=binary128\n"));
+        assert!(d.contains("\nva_list=pointer\n"));
+        assert!(d.lines().all(|l| l.split_once('=').is_some_and(|(k, _)| !k.is_empty())));
     }
 }

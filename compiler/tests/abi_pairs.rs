@@ -167,7 +167,7 @@ fn check_target(target: Target) {
 
 #[test]
 fn abi_pairs_x86_64() {
-    if run_target::host_target() == Some(Target::X86_64) {
+    if Target::X86_64.is_host() {
         check_target(Target::X86_64);
     }
 }

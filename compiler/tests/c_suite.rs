@@ -90,7 +90,7 @@ fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
             if !out.status.success() {
                 return Err(format!("gcc rejected it:\n{}", String::from_utf8_lossy(&out.stderr)));
             }
-            let host = run_target::host_target().ok_or("no phicc target for this host")?;
+            let host = Target::host().ok_or("no phicc target for this host")?;
             let run = run_target::run_binary(host, &exe, 60).map_err(|e| e.to_string())?;
             let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
             if !run.success() {
@@ -141,7 +141,7 @@ fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
                     p
                 }
             };
-            let gcc = phicc::driver::toolchain::gcc_for(target);
+            let gcc = target.gcc();
             let out = run_target::gcc_command(target)
                 .arg("-o")
                 .arg(&exe)

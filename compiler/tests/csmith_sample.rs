@@ -27,7 +27,7 @@ fn csmith_available() -> bool {
 /// Runs the host binary `exe` for at most `secs` seconds; `None` when it
 /// did not finish (timeout or CPU limit).
 fn run_with_timeout(exe: &Path, secs: u32) -> Option<run_target::Ran> {
-    let host = run_target::host_target()?;
+    let host = Target::host()?;
     let ran = run_target::run_binary(host, exe, secs).ok()?;
     matches!(
         ran.termination,

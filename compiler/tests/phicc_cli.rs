@@ -2,6 +2,7 @@
 //! contract: 0 success, 1 ill-formed program with `file:line:col: error:`,
 //! 2 bad command line, `--run-ir` exits with the program's status).
 
+use phicc::target::Target;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -130,10 +131,59 @@ fn emit_ir_and_print_ir_after() {
     assert!(!f_body.contains("load") && !f_body.contains("store"), "{f_body}");
 }
 
+/// The `key=value` lines of `phicc --print-target-info` with extra arguments.
+fn target_info(args: &[&str]) -> Vec<(String, String)> {
+    let out = phicc().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", text(&out.stderr));
+    text(&out.stdout)
+        .lines()
+        .map(|l| {
+            let (k, v) = l.split_once('=').unwrap_or_else(|| panic!("not key=value: {l:?}"));
+            (k.to_string(), v.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn print_target_info_gives_the_tables_facts() {
+    for t in Target::ALL {
+        let info = target_info(&[&format!("--print-target-info={t}")]);
+        let get = |k: &str| {
+            info.iter()
+                .find(|(key, _)| key == k)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_else(|| panic!("{t}: no {k}= in {info:?}"))
+        };
+        assert_eq!(get("name"), t.name());
+        assert_eq!(get("triple"), format!("{t}-linux-gnu"));
+        assert_eq!(get("gcc"), t.gcc());
+        assert_eq!(get("qemu"), format!("qemu-{t}"));
+        assert_eq!(get("emulator"), t.emulator().unwrap_or(""));
+        assert_eq!(get("char_signed"), t.char_is_signed().to_string());
+        assert_eq!(get("elf_machine"), t.info().elf_machine.to_string());
+        // An alias or a triple names the same target, and so does `--target` without a value.
+        assert_eq!(target_info(&[&format!("--print-target-info={}", t.triple())]), info);
+        assert_eq!(target_info(&[&format!("--target={t}"), "--print-target-info"]), info);
+    }
+    let x86 = target_info(&["--print-target-info=amd64"]);
+    assert!(x86.contains(&("long_double".into(), "x87".into())), "{x86:?}");
+    assert!(x86.contains(&("va_list".into(), "sysv-array".into())), "{x86:?}");
+    // The default target is x86_64.
+    assert_eq!(target_info(&["--print-target-info"]), x86);
+    let out = phicc().arg("--print-target-info=sparc").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("unknown target `sparc`"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
 #[test]
 fn compiles_links_and_runs_for_aarch64_under_qemu() {
     let has = |p: &str| Command::new(p).arg("--version").output().is_ok();
-    if !has("aarch64-linux-gnu-gcc") || !has("qemu-aarch64") {
+    let t = Target::Aarch64;
+    if !has(t.gcc()) || !t.emulator().is_none_or(has) {
         eprintln!("SKIPPED: the AArch64 toolchain or QEMU is missing (scripts/setup.sh --campaign)");
         return;
     }
@@ -149,7 +199,10 @@ fn compiles_links_and_runs_for_aarch64_under_qemu() {
             .output()
             .unwrap();
         assert!(out.status.success(), "{extra:?}: {}", text(&out.stderr));
-        let run = Command::new("qemu-aarch64").arg(&exe).output().unwrap();
+        let run = match t.emulator() {
+            Some(q) => Command::new(q).arg(&exe).output().unwrap(),
+            None => Command::new(&exe).output().unwrap(),
+        };
         assert_eq!(text(&run.stdout), "hello 42\n", "{extra:?}");
         assert_eq!(run.status.code(), Some(3), "{extra:?}");
         // -S gives AArch64 assembly.

@@ -34,7 +34,12 @@ fn program(n: u32) -> String {
 #[test]
 fn branches_reach_across_a_huge_function() {
     if !run_target::toolchain_available(Target::Riscv64) {
-        eprintln!("SKIPPED: riscv64-linux-gnu-gcc or qemu-riscv64 is missing (scripts/setup.sh --campaign)");
+        let t = Target::Riscv64;
+        eprintln!(
+            "SKIPPED: {} or {} is missing (scripts/setup.sh --campaign)",
+            t.gcc(),
+            t.info().qemu
+        );
         return;
     }
     let mut m = parse_module(&program(40_000)).unwrap();

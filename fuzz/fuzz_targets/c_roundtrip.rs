@@ -18,7 +18,7 @@ use phicc::target::Target;
 fuzz_target!(|data: &[u8]| {
     let (&head, rest) = data.split_first().unwrap_or((&0, &[]));
     let emphasis = Emphasis::ALL[head as usize % Emphasis::ALL.len()];
-    let target = [Target::X86_64, Target::Aarch64, Target::Riscv64][(head as usize / Emphasis::ALL.len()) % 3];
+    let target = Target::ALL[(head as usize / Emphasis::ALL.len()) % Target::ALL.len()];
     let src = generate_from(&mut Unstructured::new(rest), &CgenConfig::preset(emphasis))
         .expect("generation never fails");
     let module = lower_c(&src, target).unwrap_or_else(|f| panic!("{f}\n--- program ({target:?}) ---\n{src}"));

@@ -13,11 +13,7 @@ use phicc::target::Target;
 use phicc::ir::verify::{verify_module, VerifyMode};
 
 fuzz_target!(|data: &[u8]| {
-    let target = match data.first().map(|b| b % 3) {
-        Some(1) => Target::Aarch64,
-        Some(2) => Target::Riscv64,
-        _ => Target::X86_64,
-    };
+    let target = Target::ALL[data.first().map_or(0, |&b| b as usize % Target::ALL.len())];
     let mut sm = SourceMap::new();
     let opts = PreprocessOptions::new(target);
     let tu = match phicc::frontend::parse_source(&mut sm, "fuzz.c", data, &opts) {

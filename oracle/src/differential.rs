@@ -246,7 +246,7 @@ pub fn diff_program(tools: &Toolchain, spec: &DiffSpec, source: &Path, work: &Pa
     let mut cells = Vec::new();
     let mut timings = Timings::default();
     let ref_targets: Vec<Target> = match spec.reference {
-        ReferenceMode::Host => vec![Target::host()],
+        ReferenceMode::Host => vec![crate::target::host()],
         ReferenceMode::PerTarget => spec.targets.clone(),
         ReferenceMode::None => vec![],
     };

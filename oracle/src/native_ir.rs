@@ -285,19 +285,12 @@ fn expected_output(m: &IrModule, result: u128, globals: &[(String, Vec<u8>)]) ->
 /// The QEMU user-mode emulator that runs `target`'s binaries here, or
 /// `None` when the host runs them.
 fn emulator(target: Target) -> Option<&'static str> {
-    if Target::from_name(std::env::consts::ARCH) == Some(target) {
-        return None;
-    }
-    Some(match target {
-        Target::X86_64 => "qemu-x86_64",
-        Target::Aarch64 => "qemu-aarch64",
-        Target::Riscv64 => "qemu-riscv64",
-    })
+    target.emulator()
 }
 
 /// The target's gcc driver (`-static` when its binaries run under QEMU).
 fn gcc(target: Target) -> Command {
-    let mut cmd = Command::new(phicc::driver::toolchain::gcc_for(target));
+    let mut cmd = Command::new(target.gcc());
     if emulator(target).is_some() {
         cmd.arg("-static");
     }

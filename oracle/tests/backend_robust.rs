@@ -11,7 +11,7 @@ use std::process::Command;
 
 /// Assembles `asm` with the target's gcc driver; `None` when it is not installed.
 fn assembles(target: Target, asm: &str, dir: &std::path::Path, i: u64) -> Option<Result<(), String>> {
-    let gcc = phicc::driver::toolchain::gcc_for(target);
+    let gcc = target.gcc();
     let s = dir.join(format!("m{i}.s"));
     std::fs::write(&s, asm).unwrap();
     let out = Command::new(gcc)

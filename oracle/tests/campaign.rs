@@ -30,7 +30,7 @@ fn c_campaign(out: &Path, count: u64, extra: &[&str]) -> Command {
     .arg(format!("--count={count}"))
     .arg(format!("--out={}", out.display()))
     .arg(format!("--compiler={}", fake.display()))
-    .arg(format!("--targets={}", oracle::target::Target::host()))
+    .arg(format!("--targets={}", oracle::target::host()))
     .args(extra)
     .env("FAKE_PHICC_BUG", "mismatch")
     .env("FAKE_PHICC_SELECT", "2");

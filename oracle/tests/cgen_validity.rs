@@ -137,10 +137,9 @@ fn asm_goto_templates_agree_across_targets() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let mut ran = 0;
-    for (arch, gcc, qemu) in [
-        ("aarch64", "aarch64-linux-gnu-gcc", "qemu-aarch64"),
-        ("riscv64", "riscv64-linux-gnu-gcc", "qemu-riscv64"),
-    ] {
+    for t in Target::ALL {
+        let (arch, gcc) = (t.name(), t.gcc());
+        let Some(qemu) = t.emulator() else { continue };
         let have = |tool: &str| {
             Command::new(tool)
                 .arg("--version")

@@ -3,7 +3,7 @@
 //! switchable misbehaviour) on small C programs.
 
 use oracle::differential::{diff_program, Class, DiffReport, DiffSpec, ReferenceMode};
-use oracle::target::{Config, Target};
+use oracle::target::{host, Config, Target};
 use oracle::toolchain::Toolchain;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -43,7 +43,7 @@ fn diff_with(
 }
 
 fn diff(program: &str, env: &[(&str, &str)]) -> DiffReport {
-    diff_with(program, env, &[Target::host()], |_| {})
+    diff_with(program, env, &[host()], |_| {})
 }
 
 #[test]
@@ -51,7 +51,7 @@ fn a_correct_compiler_agrees() {
     let r = diff(SWAP, &[]);
     assert_eq!(r.class, Class::Agree, "{}", r.table());
     assert!(r.cells_at_fault.is_empty());
-    let e = r.expected(Target::host()).unwrap();
+    let e = r.expected(host()).unwrap();
     // Worked by hand: (a, b, c) goes (2,3,1) (3,1,3) (1,3,5) (3,5,4) (5,4,7) (4,7,10) (7,10,10).
     assert_eq!(e.stdout, "7 10 10\n", "the reference ran the program");
 }
@@ -80,13 +80,13 @@ fn an_internal_compiler_error_or_a_signal_is_a_crash() {
     for bug in ["crash", "signal"] {
         let r = diff(SWAP, &[("FAKE_PHICC_BUG", bug)]);
         assert_eq!(r.class, Class::CompilerCrash, "{bug}: {}", r.table());
-        assert_eq!(r.cells_at_fault, vec![format!("{}/mem2reg", Target::host())]);
+        assert_eq!(r.cells_at_fault, vec![format!("{}/mem2reg", host())]);
     }
 }
 
 #[test]
 fn a_hanging_compiler_is_a_crash_after_its_timeout() {
-    let r = diff_with(SWAP, &[("FAKE_PHICC_BUG", "hang")], &[Target::host()], |t| {
+    let r = diff_with(SWAP, &[("FAKE_PHICC_BUG", "hang")], &[host()], |t| {
         t.compile_limits.timeout = Duration::from_millis(800);
     });
     assert_eq!(r.class, Class::CompilerCrash, "{}", r.table());
@@ -104,13 +104,13 @@ fn rejecting_a_valid_program_or_emitting_bad_assembly_is_a_compiler_error() {
 #[test]
 fn some_binaries_timing_out_is_a_finding_all_is_discarded() {
     let quick = |t: &mut Toolchain| t.run_limits.timeout = Duration::from_millis(700);
-    let some = diff_with(SWAP, &[("FAKE_PHICC_BUG", "slow")], &[Target::host()], quick);
+    let some = diff_with(SWAP, &[("FAKE_PHICC_BUG", "slow")], &[host()], quick);
     assert_eq!(some.class, Class::Timeout, "{}", some.table());
     assert!(some.class.is_finding());
     let all = diff_with(
         SWAP,
         &[("FAKE_PHICC_BUG", "slow"), ("FAKE_PHICC_BUG_EVERYWHERE", "1")],
-        &[Target::host()],
+        &[host()],
         quick,
     );
     assert_eq!(all.class, Class::AllTimeout, "{}", all.table());
@@ -124,7 +124,7 @@ fn a_program_the_reference_cannot_build_or_finish_is_discarded() {
     let r = diff_with(
         "int main(void) { for (volatile int i = 1; i; ) ; }\n",
         &[],
-        &[Target::host()],
+        &[host()],
         |t| t.reference_limits.timeout = Duration::from_millis(500),
     );
     assert_eq!(r.class, Class::ReferenceFailure, "{}", r.table());
@@ -139,12 +139,12 @@ fn a_slow_reference_stretches_the_limit_of_the_compiled_binaries() {
     // but may stretch to 30 times the reference's time.
     let sleepy =
         "#include <stdio.h>\n#include <unistd.h>\nint main(void) { usleep(300000); puts(\"awake\"); return 0; }\n";
-    let r = diff_with(sleepy, &[], &[Target::host()], |t| {
+    let r = diff_with(sleepy, &[], &[host()], |t| {
         t.run_limits.timeout = Duration::from_millis(100)
     });
     assert_eq!(r.class, Class::Agree, "{}", r.table());
     // A reference slower than its own limit is discarded.
-    let r = diff_with(sleepy, &[], &[Target::host()], |t| {
+    let r = diff_with(sleepy, &[], &[host()], |t| {
         t.reference_limits.timeout = Duration::from_millis(100)
     });
     assert_eq!(r.class, Class::ReferenceFailure, "{}", r.table());
@@ -154,8 +154,8 @@ fn a_slow_reference_stretches_the_limit_of_the_compiled_binaries() {
 fn identical_assembly_is_run_once() {
     let r = diff(SWAP, &[("FAKE_PHICC_OPT", "-O0")]);
     assert_eq!(r.class, Class::Agree, "{}", r.table());
-    let m = r.cell(Target::host(), Some(Config::Mem2reg)).unwrap();
-    let n = r.cell(Target::host(), Some(Config::Nomem2reg)).unwrap();
+    let m = r.cell(host(), Some(Config::Mem2reg)).unwrap();
+    let n = r.cell(host(), Some(Config::Nomem2reg)).unwrap();
     assert_eq!(m.asm_hash, n.asm_hash);
     assert_eq!(m.same_asm_as, Some(Config::Nomem2reg));
     assert!(
@@ -163,10 +163,7 @@ fn identical_assembly_is_run_once() {
         "the first run's result is shared"
     );
     let differs = diff(SWAP, &[]);
-    assert_eq!(
-        differs.cell(Target::host(), Some(Config::Mem2reg)).unwrap().same_asm_as,
-        None
-    );
+    assert_eq!(differs.cell(host(), Some(Config::Mem2reg)).unwrap().same_asm_as, None);
 }
 
 #[test]
@@ -176,7 +173,7 @@ fn oracle_diff_exit_status_and_expect() {
     std::fs::write(&src, SWAP).unwrap();
     let run = |bug: &str, extra: &[&str]| {
         std::process::Command::new(env!("CARGO_BIN_EXE_oracle"))
-            .args(["diff", src.to_str().unwrap(), "--targets", Target::host().name()])
+            .args(["diff", src.to_str().unwrap(), "--targets", host().name()])
             .arg(format!("--compiler={}", fake().display()))
             .args(extra)
             .env("FAKE_PHICC_BUG", bug)
@@ -187,7 +184,7 @@ fn oracle_diff_exit_status_and_expect() {
     assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stdout));
     assert!(String::from_utf8_lossy(&ok.stdout).contains("verdict: agree"));
     assert_eq!(run("mismatch", &[]).status.code(), Some(1));
-    let sig = format!("mismatch:{}/mem2reg", Target::host());
+    let sig = format!("mismatch:{}/mem2reg", host());
     assert_eq!(run("mismatch", &["--expect", &sig]).status.code(), Some(0));
     assert_eq!(run("crash", &["--expect", &sig]).status.code(), Some(1));
     let missing = std::process::Command::new(env!("CARGO_BIN_EXE_oracle"))

@@ -43,7 +43,7 @@ fn aarch64_native_runs_under_qemu_agree_with_the_interpreter() {
         eprintln!("SKIPPED: no AArch64 backend");
         return;
     }
-    if !has("aarch64-linux-gnu-gcc") || !has("qemu-aarch64") {
+    if !has(Target::Aarch64.gcc()) || !Target::Aarch64.emulator().is_none_or(has) {
         eprintln!("SKIPPED: the AArch64 toolchain or QEMU is missing (scripts/setup.sh --campaign)");
         return;
     }
@@ -55,7 +55,7 @@ fn aarch64_native_runs_under_qemu_agree_with_the_interpreter() {
 #[test]
 fn riscv64_native_runs_under_qemu_agree_with_the_interpreter() {
     let has = |p: &str| std::process::Command::new(p).arg("--version").output().is_ok();
-    if !has("riscv64-linux-gnu-gcc") || !has("qemu-riscv64") {
+    if !has(Target::Riscv64.gcc()) || !Target::Riscv64.emulator().is_none_or(has) {
         eprintln!("SKIPPED: the RISC-V 64 toolchain or QEMU is missing (scripts/setup.sh --campaign)");
         return;
     }

@@ -4,7 +4,7 @@
 //! (`scripts/setup.sh --campaign` installs them).
 
 use oracle::runner::{run, run_binary, Job, Limits, Resource, Termination, QEMU_ADDRESS_SPACE_OVERHEAD};
-use oracle::target::Target;
+use oracle::target::{host, Target};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -31,12 +31,11 @@ fn binary(name: &str, target: Target) -> PathBuf {
 
 /// The host and one emulated target: both paths of `run_binary`.
 fn targets() -> [Target; 2] {
-    let emulated = if Target::host() == Target::Aarch64 {
-        Target::Riscv64
-    } else {
-        Target::Aarch64
-    };
-    [Target::host(), emulated]
+    let emulated = [Target::Aarch64, Target::Riscv64]
+        .into_iter()
+        .find(|t| !t.is_host())
+        .unwrap();
+    [host(), emulated]
 }
 
 fn limits(timeout_ms: u64) -> Limits {
@@ -68,7 +67,7 @@ fn a_program_that_loops_forever_times_out() {
 
 #[test]
 fn the_cpu_limit_ends_a_busy_program_before_the_wall_clock() {
-    let t = Target::host();
+    let t = host();
     let l = Limits {
         timeout: Duration::from_secs(30),
         cpu_seconds: 1,

@@ -408,7 +408,7 @@ fn emit_global(g: &IrGlobal, desc: &TargetDesc, out: &mut String) {
     let mut items = if zero {
         Vec::new()
     } else {
-        flatten_init(&g.init, g.ty, desc.long_double)
+        flatten_init(&g.init, g.ty, desc.target.long_double())
     };
     if !zero {
         fit_to_size(&mut items, g.size);

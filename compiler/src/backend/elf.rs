@@ -1,8 +1,8 @@
 //! ELF64 relocatable objects for every target's integrated assembler: the
 //! assembler's sections, symbols and relocations (System V gABI, "Object
 //! Files") in a small neutral form, written by the `object` crate's ELF
-//! writer (`object::write`). The target only supplies `e_machine` and its
-//! relocation type numbers.
+//! writer (`object::write`). The target only supplies its relocation type
+//! numbers; its ELF machine comes from the target table.
 
 /// `sh_type` values.
 pub const SHT_PROGBITS: u32 = 1;
@@ -21,6 +21,8 @@ pub const SHF_MERGE: u64 = 0x10;
 pub const SHF_STRINGS: u64 = 0x20;
 pub const SHF_INFO_LINK: u64 = 0x40;
 pub const SHF_TLS: u64 = 0x400;
+
+use crate::target::Target;
 
 /// Symbol binding (`st_info >> 4`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,23 +95,17 @@ pub struct ElfSymbol {
     pub size: u64,
 }
 
-/// Writes a relocatable object for `e_machine` (62 for x86-64, 183 for
-/// AArch64, 243 for RISC-V) with the `object` crate's ELF writer. Every
+/// Writes a relocatable object for `target` (its `e_machine` and `object`
+/// architecture are in the target table) with the `object` crate's ELF writer. Every
 /// section keeps exactly the `sh_type`/`sh_flags` the assembly asked for and
 /// every symbol its binding, type and visibility; the crate orders the
 /// symbol table (locals first) and lays out the file.
-pub fn write_object(e_machine: u16, sections: &[ElfSection], symbols: &[ElfSymbol]) -> Result<Vec<u8>, String> {
+pub fn write_object(target: Target, sections: &[ElfSection], symbols: &[ElfSymbol]) -> Result<Vec<u8>, String> {
     use ::object::write::{Object, Relocation, SectionId, Symbol, SymbolId, SymbolSection as ObjSection};
     use ::object::{
-        Architecture, BinaryFormat, Endianness, RelocationFlags, SectionFlags, SectionKind, SymbolFlags, SymbolKind,
-        SymbolScope,
+        BinaryFormat, Endianness, RelocationFlags, SectionFlags, SectionKind, SymbolFlags, SymbolKind, SymbolScope,
     };
-    let arch = match e_machine {
-        62 => Architecture::X86_64,
-        183 => Architecture::Aarch64,
-        243 => Architecture::Riscv64,
-        m => return Err(format!("no ELF writer for e_machine {m}")),
-    };
+    let arch = target.info().object_architecture;
     let mut obj = Object::new(BinaryFormat::Elf, arch, Endianness::Little);
     let mut ids: Vec<SectionId> = Vec::with_capacity(sections.len());
     for s in sections {
@@ -189,4 +185,19 @@ pub fn write_object(e_machine: u16, sections: &[ElfSection], symbols: &[ElfSymbo
         }
     }
     obj.write().map_err(|e| format!("cannot write the object file: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn objects_carry_the_tables_elf_machine() {
+        for t in Target::ALL {
+            let bytes = write_object(t, &[], &[]).unwrap();
+            assert_eq!(&bytes[..4], b"\x7fELF");
+            // e_machine: a little-endian u16 at offset 18 of the ELF header.
+            assert_eq!(u16::from_le_bytes([bytes[18], bytes[19]]), t.info().elf_machine, "{t}");
+        }
+    }
 }

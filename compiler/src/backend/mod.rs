@@ -78,14 +78,8 @@ impl std::fmt::Display for BackendError {
 
 impl std::error::Error for BackendError {}
 
-/// How a target stores `long double` (`IrType::F128`) in memory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LongDoubleFormat {
-    /// x87 80-bit extended precision in 16 bytes (x86-64).
-    X87,
-    /// IEEE 754 binary128 (AArch64, RISC-V).
-    Binary128,
-}
+/// How a target stores `long double` (`IrType::F128`): a fact of the target table.
+pub use crate::target::LongDoubleFormat;
 
 /// The data half of a target: everything the shared code needs to know.
 #[derive(Debug)]
@@ -103,7 +97,6 @@ pub struct TargetDesc {
     pub callee_saved: &'static [&'static str],
     /// Stack alignment at a call, in bytes.
     pub stack_align: usize,
-    pub long_double: LongDoubleFormat,
     /// The assembler's comment leader.
     pub comment: &'static str,
     /// The symbol type prefix in `.type sym, @function` (`@` or `%`).

@@ -19,6 +19,7 @@
 //! `.p2align` it saw.
 
 use super::elf::{self, Binding, ElfReloc, ElfSection, ElfSymbol, RelocSymbol, SymSection, SymType};
+use crate::target::Target;
 use rustc_hash::FxHashMap;
 
 /// What a fixup computes, mapped by the target to its relocation types.
@@ -52,7 +53,8 @@ pub struct Fixup {
 
 /// The target half: instruction encoding and relocation numbers.
 pub trait InstEncoder {
-    fn e_machine(&self) -> u16;
+    /// The target whose objects this encoder writes (its ELF machine comes from the target table).
+    fn target(&self) -> Target;
     /// Encodes one instruction (mnemonic with any prefixes, and the operand
     /// text) at the end of the current section of `obj`.
     fn encode(&mut self, mnemonic: &str, operands: &str, obj: &mut ObjectBuilder) -> Result<(), String>;
@@ -781,7 +783,7 @@ impl ObjectBuilder {
                 relocs,
             })
             .collect();
-        elf::write_object(code.e_machine(), &sections, &elf_syms)
+        elf::write_object(code.target(), &sections, &elf_syms)
     }
 }
 

@@ -53,6 +53,10 @@ pub struct Cli {
     /// Target architecture: x86_64, aarch64 or riscv64.
     #[arg(long, value_name = "ARCH", default_value = "x86_64")]
     pub target: String,
+    /// Print the target table's facts for TARGET (default: the `--target`) as
+    /// `key=value` lines (triple, gcc, qemu, ...) and exit.
+    #[arg(long, value_name = "TARGET", num_args = 0..=1, default_missing_value = "", require_equals = true)]
+    pub print_target_info: Option<String>,
     /// Skip mem2reg: lowering -> phi elimination -> backend (configuration `nomem2reg`).
     #[arg(long = "fno-mem2reg")]
     pub no_mem2reg: bool,

@@ -323,8 +323,16 @@ fn write_output(path: Option<&Path>, text: &str) -> Result<(), Failure> {
 }
 
 fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
-    let target = Target::from_name(&cli.target)
-        .ok_or_else(|| fail(format!("unknown target `{}` (x86_64, aarch64, riscv64)", cli.target)))?;
+    let target: Target = cli.target.parse().map_err(fail)?;
+    if let Some(name) = &cli.print_target_info {
+        let t = if name.is_empty() {
+            target
+        } else {
+            name.parse().map_err(fail)?
+        };
+        write_output(None, &t.describe())?;
+        return Ok(0);
+    }
     if let Some(list) = &cli.inject_bug {
         let bugs = crate::inject::parse_bug_list(list).map_err(fail)?;
         crate::inject::set_injected(&bugs).map_err(fail)?;

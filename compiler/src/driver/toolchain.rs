@@ -1,19 +1,11 @@
 //! The target's gcc driver, used as assembler and linker
-//! (docs/architecture.md#layers-of-the-compiler): `gcc` on x86-64,
-//! `aarch64-linux-gnu-gcc` and `riscv64-linux-gnu-gcc` for the others.
+//! (docs/architecture.md#layers-of-the-compiler): the host's `gcc` for the
+//! host's ISA, the cross `<triple>-gcc` otherwise ([`Target::gcc`], from the
+//! target table).
 
 use crate::target::Target;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// The gcc driver that assembles and links for `target`.
-pub fn gcc_for(target: Target) -> &'static str {
-    match target {
-        Target::X86_64 => "gcc",
-        Target::Aarch64 => "aarch64-linux-gnu-gcc",
-        Target::Riscv64 => "riscv64-linux-gnu-gcc",
-    }
-}
 
 fn run(mut cmd: Command) -> Result<(), String> {
     let shown = format!("{cmd:?}");
@@ -31,7 +23,7 @@ fn run(mut cmd: Command) -> Result<(), String> {
 
 /// Assembles `asm` (a `.s` or `.S` file) into the object `obj`.
 pub fn assemble(target: Target, asm: &Path, obj: &Path) -> Result<(), String> {
-    let mut cmd = Command::new(gcc_for(target));
+    let mut cmd = Command::new(target.gcc());
     cmd.arg("-c").arg(asm).arg("-o").arg(obj);
     run(cmd)
 }
@@ -48,7 +40,7 @@ pub struct LinkJob<'a> {
 
 /// Links objects (and archives) into an executable.
 pub fn link(job: &LinkJob<'_>) -> Result<(), String> {
-    let mut cmd = Command::new(gcc_for(job.target));
+    let mut cmd = Command::new(job.target.gcc());
     if job.static_link {
         cmd.arg("-static");
     }

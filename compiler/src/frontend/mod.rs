@@ -25,9 +25,9 @@
 //!   embedded in the binary), then the target's glibc headers
 //!   (`preprocess/headers.rs`). `#pragma` lines other than `once` reach the
 //!   parser as `Pragma` tokens.
-//! * What differs between x86-64, AArch64 and RISC-V 64 (char signedness,
-//!   predefined macros, include directories) comes from the target table,
-//!   `crate::target` (`compiler/src/target.rs`).
+//! * `predefined.rs` writes the target's predefined macros from the target
+//!   table (`crate::target`, which also gives char signedness and include
+//!   directories).
 //! * `parse/` is a recursive-descent C11 parser with the GNU extensions used by
 //!   glibc and real programs, split by construct (decl, expr, stmt, init). It
 //!   tracks typedef names per scope, which C's grammar needs.
@@ -51,6 +51,7 @@ pub mod layout;
 pub mod lexer;
 pub mod literal;
 pub mod parse;
+pub mod predefined;
 pub mod preprocess;
 pub mod sema;
 pub mod source;

@@ -252,15 +252,9 @@ impl CType {
     }
 }
 
-/// Size and alignment of `__builtin_va_list`: a one-element array of a
-/// 24-byte struct on x86-64 (SysV), a 32-byte struct on AArch64 (AAPCS64), a
-/// pointer on RISC-V.
+/// Size and alignment of `__builtin_va_list` (the target's [`crate::target::VaListKind`]).
 pub fn va_list_size_align(target: Target) -> (u64, u64) {
-    match target {
-        Target::X86_64 => (24, 8),
-        Target::Aarch64 => (32, 8),
-        Target::Riscv64 => (8, 8),
-    }
+    target.va_list().size_align()
 }
 
 /// One member of a struct or union.
@@ -387,7 +381,7 @@ impl TypeContext {
             &specs,
             RecordAttrs {
                 is_union: attrs.is_union,
-                unnamed_bitfields_align: self.target == Target::Aarch64,
+                unnamed_bitfields_align: self.target.info().unnamed_bitfields_align,
                 ..attrs
             },
         )

@@ -197,7 +197,7 @@ impl<'p> ModuleCx<'p> {
 
     /// `va_list` on x86-64 is `__va_list_tag[1]`: passing one passes its address.
     pub fn va_list_is_array(&self, t: &CType) -> bool {
-        matches!(t, CType::VaList) && self.types.target == crate::target::Target::X86_64
+        matches!(t, CType::VaList) && self.types.target.va_list().is_array()
     }
 
     /// Finds the labels whose address static initializers take, so that

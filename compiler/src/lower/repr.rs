@@ -104,7 +104,7 @@ impl<'p> Types<'p> {
             CType::Complex(_) => return Err(ReprError::Complex),
             CType::Pointer(_) => Repr::Scalar(IrType::Ptr),
             CType::Function { .. } => return Err(ReprError::Function),
-            CType::VaList if self.target == Target::Riscv64 => Repr::Scalar(IrType::Ptr),
+            CType::VaList if self.target.va_list().is_pointer() => Repr::Scalar(IrType::Ptr),
             CType::Array { .. } | CType::Record(_) | CType::VaList => Repr::Aggregate {
                 size: self.size_of(t).unwrap_or(0),
                 align: self.align_of(t),

@@ -18,7 +18,7 @@ use crate::frontend::types::FloatKind;
 use crate::ir::constants::{f64_to_f128_bytes, f64_to_x87_bytes, IrConst};
 use crate::ir::module::{GlobalInit, IrGlobal, IrModule};
 use crate::ir::types::IrType;
-use crate::target::Target;
+use crate::target::{LongDoubleFormat, Target};
 
 /// The symbol of a string literal.
 pub fn string_symbol(program: &Program, id: StrId) -> String {
@@ -133,12 +133,15 @@ fn float_bytes(kind: FloatKind, v: f64, target: Target) -> Vec<u8> {
     match kind {
         FloatKind::Float => (v as f32).to_le_bytes().to_vec(),
         FloatKind::Double => v.to_le_bytes().to_vec(),
-        FloatKind::LongDouble if target == Target::X86_64 => {
-            let mut b = f64_to_x87_bytes(v).to_vec();
-            b.resize(16, 0);
-            b
-        }
-        FloatKind::LongDouble | FloatKind::Float128 => f64_to_f128_bytes(v).to_vec(),
+        FloatKind::LongDouble => match target.long_double() {
+            LongDoubleFormat::X87 => {
+                let mut b = f64_to_x87_bytes(v).to_vec();
+                b.resize(16, 0);
+                b
+            }
+            LongDoubleFormat::Binary128 => f64_to_f128_bytes(v).to_vec(),
+        },
+        FloatKind::Float128 => f64_to_f128_bytes(v).to_vec(),
     }
 }
 

@@ -2,8 +2,9 @@
 //! driver links (`-static` for a foreign target, so that QEMU user-mode
 //! needs no sysroot), and the binary runs through the shared runner
 //! (`phicc-runner`, also the oracle's): natively when the host matches, else
-//! under `qemu-aarch64` / `qemu-riscv64`, in its own process group with a
-//! wall-clock limit, CPU, memory and file-size rlimits and capped output.
+//! under the target's QEMU user-mode emulator, in its own process group with
+//! a wall-clock limit, CPU, memory and file-size rlimits and capped output.
+//! Tool names come from the target table (`phicc::target`).
 #![allow(dead_code)]
 
 use phicc::target::Target;
@@ -12,39 +13,24 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-/// The target this test binary runs on.
-pub fn host_target() -> Option<Target> {
-    Target::from_name(std::env::consts::ARCH)
-}
-
 /// Whether binaries for `target` need QEMU here.
 pub fn is_foreign(target: Target) -> bool {
-    host_target() != Some(target)
+    !target.is_host()
 }
 
 /// The gcc driver of `target`, with `-static` when its binaries run under QEMU.
 pub fn gcc_command(target: Target) -> Command {
-    let mut cmd = Command::new(phicc::driver::toolchain::gcc_for(target));
+    let mut cmd = Command::new(target.gcc());
     if is_foreign(target) {
         cmd.arg("-static");
     }
     cmd
 }
 
-/// The QEMU user-mode emulator for `target`.
-pub fn qemu_for(target: Target) -> &'static str {
-    match target {
-        Target::X86_64 => "qemu-x86_64",
-        Target::Aarch64 => "qemu-aarch64",
-        Target::Riscv64 => "qemu-riscv64",
-    }
-}
-
 /// Whether the toolchain (and emulator) for `target` is installed.
 pub fn toolchain_available(target: Target) -> bool {
-    let gcc = phicc::driver::toolchain::gcc_for(target);
     let has = |p: &str| Command::new(p).arg("--version").output().is_ok();
-    has(gcc) && (!is_foreign(target) || has(qemu_for(target)))
+    has(target.gcc()) && target.emulator().is_none_or(has)
 }
 
 /// How a test binary's run ended, with what it printed.
@@ -74,7 +60,7 @@ pub fn run_binary(target: Target, exe: &Path, secs: u32) -> std::io::Result<Ran>
         address_space: Some(2 << 30),
         ..Limits::with_timeout(Duration::from_secs(secs.into()))
     };
-    let emulator = is_foreign(target).then(|| qemu_for(target));
+    let emulator = target.emulator();
     let RunResult {
         termination,
         stdout,

@@ -31,19 +31,12 @@
 use super::expr::ExprCtx;
 use super::function::FnGen;
 use super::types::{CType, Scalar, ASM_SCALARS};
+use phicc::target::Target;
 
 #[derive(Clone, Copy)]
 enum Sem {
     Not,
     Shl(u32),
-}
-
-/// Per-target operand spelling.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Arch {
-    X86,
-    Aarch64,
-    Riscv,
 }
 
 /// How operands and labels are referred to in the template.
@@ -173,12 +166,10 @@ impl FnGen<'_, '_, '_> {
         // outputs are dead unless it says so (then its jumps are lost too).
         let keyword = self.c.pick(&["__asm__ __volatile__ goto", "asm volatile goto"]);
         self.out.open("{");
-        for (arch, cpp) in [
-            (Arch::X86, "#if defined(__x86_64__)"),
-            (Arch::Aarch64, "#elif defined(__aarch64__)"),
-            (Arch::Riscv, "#elif defined(__riscv)"),
-        ] {
-            self.out.directive(cpp);
+        // One branch per target, selected by its ISA macro (from the target table).
+        for (k, arch) in Target::ALL.into_iter().enumerate() {
+            let cpp = format!("#{} defined({})", if k == 0 { "if" } else { "elif" }, arch.arch_macro());
+            self.out.directive(&cpp);
             let template = asm_template(arch, sem, &refs, &outs, &ins, inout);
             let outputs: Vec<String> = outs
                 .iter()
@@ -203,7 +194,10 @@ impl FnGen<'_, '_, '_> {
                     format!("{name}\"r\"({e})")
                 })
                 .collect();
-            let clobbers = if arch == Arch::X86 { "\"cc\"" } else { "" };
+            let clobbers = match arch {
+                Target::X86_64 => "\"cc\"",
+                Target::Aarch64 | Target::Riscv64 => "",
+            };
             self.out.line(&format!(
                 "{keyword}(\"{template}\" : {} : {} : {clobbers} : {});",
                 outputs.join(", "),
@@ -333,12 +327,12 @@ impl FnGen<'_, '_, '_> {
 }
 
 /// The template of one `asm goto` for `arch` (see the module header).
-fn asm_template(arch: Arch, sem: Sem, refs: &Refs, outs: &[Output], ins: &[(String, Scalar)], inout: bool) -> String {
+fn asm_template(arch: Target, sem: Sem, refs: &Refs, outs: &[Output], ins: &[(String, Scalar)], inout: bool) -> String {
     let wide = |ty: Scalar| ty.bits() == 64;
     let modifier = |ty: Scalar| match arch {
-        Arch::Aarch64 if wide(ty) => "x",
-        Arch::Aarch64 => "w",
-        _ => "",
+        Target::Aarch64 if wide(ty) => "x",
+        Target::Aarch64 => "w",
+        Target::X86_64 | Target::Riscv64 => "",
     };
     let msb = |ty: Scalar| if wide(ty) { 63 } else { 31 };
     let l1 = refs.label(0);
@@ -349,20 +343,20 @@ fn asm_template(arch: Arch, sem: Sem, refs: &Refs, outs: &[Output], ins: &[(Stri
         let ty = ins[0].1;
         let i = refs.op(0, "i0", modifier(ty));
         match arch {
-            Arch::X86 => {
+            Target::X86_64 => {
                 lines.push(format!("test {i}, {i}"));
                 lines.push(format!("js {l1}"));
                 if let Some(l2) = &l2 {
                     lines.push(format!("jz {l2}"));
                 }
             }
-            Arch::Aarch64 => {
+            Target::Aarch64 => {
                 lines.push(format!("tbnz {i}, #63, {l1}"));
                 if let Some(l2) = &l2 {
                     lines.push(format!("cbz {i}, {l2}"));
                 }
             }
-            Arch::Riscv => {
+            Target::Riscv64 => {
                 lines.push(format!("bltz {i}, {l1}"));
                 if let Some(l2) = &l2 {
                     lines.push(format!("beqz {i}, {l2}"));
@@ -382,14 +376,14 @@ fn asm_template(arch: Arch, sem: Sem, refs: &Refs, outs: &[Output], ins: &[(Stri
         let o2 = refs.op(1, "o1", modifier(t2));
         let i2 = refs.op(n_out + 1, "i1", modifier(t2));
         lines.push(match arch {
-            Arch::X86 => format!("mov {i2}, {o2}"),
-            Arch::Aarch64 => format!("mov {o2}, {i2}"),
-            Arch::Riscv if wide(t2) => format!("mv {o2}, {i2}"),
-            Arch::Riscv => format!("addiw {o2}, {i2}, 0"),
+            Target::X86_64 => format!("mov {i2}, {o2}"),
+            Target::Aarch64 => format!("mov {o2}, {i2}"),
+            Target::Riscv64 if wide(t2) => format!("mv {o2}, {i2}"),
+            Target::Riscv64 => format!("addiw {o2}, {i2}, 0"),
         });
     }
     match (arch, sem) {
-        (Arch::X86, Sem::Not) => {
+        (Target::X86_64, Sem::Not) => {
             if !inout {
                 lines.push(format!("mov {i}, {o}"));
             }
@@ -401,7 +395,7 @@ fn asm_template(arch: Arch, sem: Sem, refs: &Refs, outs: &[Output], ins: &[(Stri
                 lines.push(format!("jz {l2}"));
             }
         }
-        (Arch::X86, Sem::Shl(s)) => {
+        (Target::X86_64, Sem::Shl(s)) => {
             if !inout {
                 lines.push(format!("mov {i}, {o}"));
             }
@@ -411,7 +405,7 @@ fn asm_template(arch: Arch, sem: Sem, refs: &Refs, outs: &[Output], ins: &[(Stri
                 lines.push(format!("jz {l2}"));
             }
         }
-        (Arch::Aarch64, Sem::Not) => {
+        (Target::Aarch64, Sem::Not) => {
             if !inout {
                 lines.push(format!("mov {o}, {i}"));
             }
@@ -421,14 +415,14 @@ fn asm_template(arch: Arch, sem: Sem, refs: &Refs, outs: &[Output], ins: &[(Stri
                 lines.push(format!("cbz {o}, {l2}"));
             }
         }
-        (Arch::Aarch64, Sem::Shl(s)) => {
+        (Target::Aarch64, Sem::Shl(s)) => {
             lines.push(format!("lsl {o}, {i}, #{s}"));
             lines.push(format!("tbnz {o}, #{}, {l1}", msb(ty)));
             if let Some(l2) = &l2 {
                 lines.push(format!("cbz {o}, {l2}"));
             }
         }
-        (Arch::Riscv, Sem::Not) => {
+        (Target::Riscv64, Sem::Not) => {
             if !inout {
                 lines.push(if wide(ty) {
                     format!("mv {o}, {i}")
@@ -442,7 +436,7 @@ fn asm_template(arch: Arch, sem: Sem, refs: &Refs, outs: &[Output], ins: &[(Stri
                 lines.push(format!("beqz {o}, {l2}"));
             }
         }
-        (Arch::Riscv, Sem::Shl(s)) => {
+        (Target::Riscv64, Sem::Shl(s)) => {
             let op = if wide(ty) { "slli" } else { "slliw" };
             lines.push(format!("{op} {o}, {i}, {s}"));
             lines.push(format!("bltz {o}, {l1}"));

@@ -29,8 +29,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let target = phicc::target::Target::from_name(&args.target)
-        .ok_or_else(|| anyhow::anyhow!("unknown target '{}' (x86_64, aarch64, riscv64)", args.target))?;
+    let target: phicc::target::Target = args.target.parse().map_err(anyhow::Error::msg)?;
     let summary = crate::native_ir::run_campaign_on(
         target,
         args.seed,

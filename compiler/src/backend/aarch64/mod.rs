@@ -42,9 +42,7 @@ mod varargs;
 mod wide;
 
 use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
-use super::{
-    block_label, walk_blocks, BackendError, FunctionEmitter, LongDoubleFormat, ModuleContext, TargetDesc, TargetIsa,
-};
+use super::{block_label, walk_blocks, BackendError, FunctionEmitter, ModuleContext, TargetDesc, TargetIsa};
 use crate::ir::instruction::{BlockId, Instruction, Terminator, Value};
 use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
@@ -76,7 +74,6 @@ pub static AARCH64_DESC: TargetDesc = TargetDesc {
         "d12", "d13", "d14", "d15",
     ],
     stack_align: 16,
-    long_double: LongDoubleFormat::Binary128,
     comment: "//",
     type_prefix: '%',
     asm_dialects: false,

@@ -51,7 +51,7 @@ mod varargs;
 mod wide;
 
 use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
-use super::{walk_blocks, BackendError, FunctionEmitter, LongDoubleFormat, ModuleContext, TargetDesc, TargetIsa};
+use super::{walk_blocks, BackendError, FunctionEmitter, ModuleContext, TargetDesc, TargetIsa};
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
@@ -80,7 +80,6 @@ pub static RISCV64_DESC: TargetDesc = TargetDesc {
     float_ret_regs: &["fa0", "fa1"],
     callee_saved: &["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11"],
     stack_align: 16,
-    long_double: LongDoubleFormat::Binary128,
     comment: "#",
     type_prefix: '@',
     asm_dialects: false,

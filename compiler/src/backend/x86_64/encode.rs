@@ -12,6 +12,7 @@
 
 use super::operands::{parse_op, Op, M, R};
 use crate::backend::object::{split_operands, FixupKind, InstEncoder, ObjectBuilder};
+use crate::target::Target;
 
 /// The x86-64 relocation types (psABI 4.4.1).
 pub const R_X86_64_64: u32 = 1;
@@ -872,8 +873,8 @@ impl X86Encoder {
 }
 
 impl InstEncoder for X86Encoder {
-    fn e_machine(&self) -> u16 {
-        62
+    fn target(&self) -> Target {
+        Target::X86_64
     }
 
     fn encode(&mut self, mnemonic: &str, operands: &str, obj: &mut ObjectBuilder) -> Result<(), String> {

@@ -80,7 +80,6 @@ pub static X86_64_DESC: TargetDesc = TargetDesc {
     float_ret_regs: &["xmm0", "xmm1"],
     callee_saved: &["rbx", "rbp", "r12", "r13", "r14", "r15"],
     stack_align: 16,
-    long_double: LongDoubleFormat::X87,
     comment: "#",
     type_prefix: '@',
     asm_dialects: true,

@@ -248,7 +248,7 @@ impl<'a> Preprocessor<'a> {
         search_dirs.extend(
             opts.target
                 .system_include_dirs()
-                .into_iter()
+                .iter()
                 .map(|d| SearchDir::Path(d.into())),
         );
         let (date, time) = date_time();
@@ -286,7 +286,7 @@ impl<'a> Preprocessor<'a> {
             builtin_file: FileId(0),
             in_if_line: false,
         };
-        let mut builtin = opts.target.predefined_macros();
+        let mut builtin = crate::frontend::predefined::predefined_macros(opts.target);
         for m in &opts.macros {
             match m {
                 CmdlineMacro::Define(n, v) => builtin.push_str(&format!("#define {n} {v}\n")),

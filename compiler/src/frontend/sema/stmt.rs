@@ -392,11 +392,7 @@ impl Sema {
     /// Whether an asm input constraint allows only memory (the operand is
     /// then an lvalue whose address the asm uses).
     fn memory_only_constraint(&self, c: &str) -> bool {
-        let target_mem: &[char] = match self.target {
-            crate::target::Target::Aarch64 => &['Q'],
-            crate::target::Target::Riscv64 => &['A'],
-            crate::target::Target::X86_64 => &[],
-        };
+        let target_mem = self.target.info().asm_memory_constraints;
         let letters: Vec<char> = c
             .chars()
             .filter(|ch| !matches!(ch, '=' | '+' | '&' | '%' | '*' | '?' | '!' | '#' | ','))

@@ -497,9 +497,9 @@ impl Sema {
         }
     }
 
-    /// `__builtin_va_list` is an array type (decays to a pointer) on x86-64 only.
+    /// Whether `__builtin_va_list` is an array type (decays to a pointer): x86-64 only.
     pub(super) fn va_list_is_array(&self) -> bool {
-        self.target == crate::target::Target::X86_64
+        self.target.va_list().is_array()
     }
 
     /// K&R parameters of a definition (6.9.1p6): each identifier gets its type

@@ -140,16 +140,10 @@ pub(crate) fn init_bytes(init: &StaticInit) -> Vec<Option<u8>> {
 
 /// Whether the target's gcc (and for foreign targets qemu) can run probes.
 pub(crate) fn gcc_for(t: Target) -> Option<(String, Vec<String>)> {
-    let (cc, runner): (&str, Vec<String>) = match t {
-        Target::X86_64 => ("gcc", vec![]),
-        Target::Aarch64 => (
-            "aarch64-linux-gnu-gcc",
-            vec!["qemu-aarch64".into(), "-L".into(), "/usr/aarch64-linux-gnu".into()],
-        ),
-        Target::Riscv64 => (
-            "riscv64-linux-gnu-gcc",
-            vec!["qemu-riscv64".into(), "-L".into(), "/usr/riscv64-linux-gnu".into()],
-        ),
+    let cc = t.gcc();
+    let runner: Vec<String> = match t.emulator() {
+        None => vec![],
+        Some(q) => vec![q.into(), "-L".into(), t.info().sysroot.into()],
     };
     let ok = std::process::Command::new(cc)
         .arg("--version")
