@@ -7,6 +7,7 @@
 
 pub mod backend;
 pub mod driver;
+pub mod exit;
 pub mod frontend;
 pub mod inject;
 pub mod ir;
