@@ -5,6 +5,7 @@
 //! The pipeline (design.md): C source -> frontend -> alloca IR (`ir`) ->
 //! mem2reg -> SSA passes -> phi elimination -> backend assembly.
 
+pub mod abi;
 pub mod backend;
 pub mod driver;
 pub mod exit;
