@@ -5,8 +5,10 @@
 //! The pipeline (docs/architecture.md#layers-of-the-compiler): C source -> frontend -> alloca IR (`ir`) ->
 //! mem2reg -> SSA passes -> phi elimination -> backend assembly.
 
+pub mod abi;
 pub mod backend;
 pub mod driver;
+pub mod exit;
 pub mod frontend;
 pub mod inject;
 pub mod ir;

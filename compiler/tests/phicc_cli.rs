@@ -1,7 +1,10 @@
 //! The `phicc` command line: modes, outputs and exit statuses (driver
-//! contract: 0 success, 1 ill-formed program with `file:line:col: error:`,
-//! 2 bad command line, `--run-ir` exits with the program's status).
+//! contract, `phicc::exit`: 0 success, 1 ill-formed program with
+//! `file:line:col: error:` or a construct the backend cannot compile, 2 bad
+//! command line, 70 internal compiler error, `--run-ir` exits with the
+//! program's status).
 
+use phicc::exit;
 use phicc::target::Target;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -273,4 +276,42 @@ fn compiles_assembles_and_links_mixed_inputs() {
     let out = phicc().arg(&main).arg("-o").arg(d.join("nolink")).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("helper"), "{}", text(&out.stderr));
+}
+
+/// A construct the backend cannot compile is the program's problem: a
+/// diagnostic naming the file and function, exit 1, on every target.
+#[test]
+fn unsupported_input_is_a_diagnostic_not_an_internal_error() {
+    let dir = tempfile::tempdir().unwrap();
+    // `t` (the x87 stack top) is no constraint any of the three backends implements.
+    let asm = write(
+        dir.path(),
+        "asm.c",
+        "int f(int x) { int y; __asm__(\"fld %1\" : \"=t\"(y) : \"r\"(x)); return y; }\n",
+    );
+    // An alignment beyond what the frames support.
+    let align = write(
+        dir.path(),
+        "align.c",
+        "int f(int n) { _Alignas(1048576) char c[n]; c[0] = 1; return c[0]; }\n",
+    );
+    for target in ["x86_64", "aarch64", "riscv64"] {
+        for (file, what) in [(&asm, "inline asm: "), (&align, "alignment 1048576")] {
+            let out = phicc()
+                .arg(format!("--target={target}"))
+                .arg("-S")
+                .arg(file)
+                .arg("-o")
+                .arg(dir.path().join("out.s"))
+                .output()
+                .unwrap();
+            let err = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(exit::ERROR), "{target}: {err}");
+            assert!(
+                err.starts_with(&format!("{}: error: in function 'f': ", file.display())) && err.contains(what),
+                "{target}: {err}"
+            );
+            assert!(!err.contains("internal compiler error"), "{target}: {err}");
+        }
+    }
 }

@@ -131,3 +131,35 @@ fn inject_bug_needs_the_feature() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown injected bug"));
 }
+
+/// IR that breaks an invariant of the backend is an internal compiler error
+/// (exit 70) even without `--verify-each`; asm the backend cannot compile is
+/// bad input (exit 2), as any other input phiopt cannot use.
+#[test]
+fn backend_errors_by_kind() {
+    let undefined = "define @main() -> i32 {\nbb0:\n  ret %2\n}\n";
+    // Verifies, but no C program lowers to it: va_start outside a variadic function.
+    let va_start = "define @main() -> i32 {\nbb0:\n  %0 = alloca i8, size 32, align 8\n  vastart %0\n  ret 0i32\n}\n";
+    let asm = "define @main() -> i32 {\nbb0:\n  %0 = alloca i32, size 4, align 4\n  \
+               asm \"fld %1\" outputs(\"=t\" *%0) inputs(\"r\" 1i32) types(i32, i32)\n  \
+               %1 = load i32 %0\n  ret %1\n}\n";
+    for target in ["x86_64", "aarch64", "riscv64"] {
+        let flag = format!("--emit-asm={target}");
+        for (ir, what) in [(undefined, "%2"), (va_start, "not variadic")] {
+            let o = phiopt(&[&flag], Some(ir));
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(phicc::exit::ICE), "{target}: {err}");
+            assert!(
+                err.contains("internal compiler error") && err.contains(what),
+                "{target}: {err}"
+            );
+        }
+        let o = phiopt(&[&flag], Some(asm));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(phicc::exit::USAGE), "{target}: {err}");
+        assert!(
+            err.contains("in function 'main': inline asm: ") && err.contains("'=t'"),
+            "{target}: {err}"
+        );
+    }
+}

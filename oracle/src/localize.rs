@@ -20,7 +20,8 @@
 use crate::differential::{Class, Execution};
 use crate::runner::{self, Job, Limits, Termination};
 use crate::target::{Config, Target};
-use crate::toolchain::{Toolchain, ICE_STATUS};
+use crate::toolchain::Toolchain;
+use phicc::exit;
 use std::path::Path;
 
 /// The mem2reg pipeline's passes, in order, as phicc names them.
@@ -145,7 +146,7 @@ fn run_ir(tools: &Toolchain, target: Target, k: usize, schedule: u64, source: &P
     let r = runner::run(&job.arg(source), &probe_limits(tools)).ok()?;
     let stderr = String::from_utf8_lossy(&r.stderr.bytes);
     match r.termination {
-        Termination::Exited(ICE_STATUS) => None,
+        Termination::Exited(exit::ICE) => None,
         // A diagnostic or a driver without --run-ir: the probe says nothing.
         Termination::Exited(s) if s != 0 && (stderr.contains("error") || stderr.contains("phicc")) => None,
         Termination::Signaled(_) => None,
@@ -179,7 +180,7 @@ fn emit_ir_fails(tools: &Toolchain, target: Target, source: &Path, class: Class)
         job = job.arg(format!("-I{}", d.display()));
     }
     let r = runner::run(&job.arg(source), &tools.compile_limits).ok()?;
-    let crashed = !matches!(r.termination, Termination::Exited(s) if s != ICE_STATUS);
+    let crashed = !matches!(r.termination, Termination::Exited(s) if s != exit::ICE);
     let diagnosed = String::from_utf8_lossy(&r.stderr.bytes).contains("error:");
     Some(match class {
         Class::CompilerCrash => crashed,

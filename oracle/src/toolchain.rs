@@ -14,9 +14,6 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// Exit status of a phicc internal compiler error (a caught panic).
-pub const ICE_STATUS: i32 = 70;
-
 /// The tools and their limits.
 #[derive(Clone, Debug)]
 pub struct Toolchain {
@@ -89,7 +86,7 @@ impl Toolchain {
             job = job.env(k, v);
         }
         let result = runner::run(&job, &self.compile_limits)?;
-        let mut outcome = StepOutcome::of(&result, ICE_STATUS);
+        let mut outcome = StepOutcome::of(&result, phicc::exit::ICE);
         if outcome == StepOutcome::Ok && !out.exists() {
             outcome = StepOutcome::Rejected { status: 0 };
         }

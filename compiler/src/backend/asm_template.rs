@@ -14,7 +14,44 @@
 //! A *basic* asm (no operands, clobbers or labels) is not a template: its
 //! text is copied as written, `%` included, as gcc does.
 
+use crate::backend::BackendErrorKind;
 use crate::ir::instruction::InlineAsm;
+
+/// Why a target could not plan an inline asm statement, before the error
+/// knows its function: most are the program's (a constraint, modifier or
+/// register demand the target cannot meet, an ill-formed template), a few
+/// are broken invariants of the IR lowering produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AsmError {
+    pub kind: BackendErrorKind,
+    pub message: String,
+}
+
+impl AsmError {
+    /// A broken invariant (an internal compiler error).
+    pub fn internal(message: impl Into<String>) -> AsmError {
+        AsmError {
+            kind: BackendErrorKind::Internal,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<String> for AsmError {
+    /// Asm the target cannot compile.
+    fn from(message: String) -> AsmError {
+        AsmError {
+            kind: BackendErrorKind::Unsupported,
+            message,
+        }
+    }
+}
+
+impl From<&str> for AsmError {
+    fn from(message: &str) -> AsmError {
+        AsmError::from(message.to_string())
+    }
+}
 
 /// Which operand a `%` reference names.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -180,11 +180,17 @@ impl FrameLayout {
             for inst in &b.instructions {
                 if let Instruction::Alloca { dest, size, align, .. } = inst {
                     let align = (*align).max(1);
-                    if !align.is_power_of_two() || align > 1 << 16 {
-                        return Err(BackendError::in_function(&f.name, format!("alloca alignment {align}")));
+                    if !align.is_power_of_two() {
+                        return Err(BackendError::internal(&f.name, format!("alloca alignment {align}")));
+                    }
+                    if align > 1 << 16 {
+                        return Err(BackendError::unsupported(
+                            &f.name,
+                            format!("alignment {align} is larger than 65536"),
+                        ));
                     }
                     if *size > (1 << 30) {
-                        return Err(BackendError::in_function(
+                        return Err(BackendError::unsupported(
                             &f.name,
                             format!("alloca of {size} bytes is too large"),
                         ));
@@ -228,7 +234,7 @@ impl FrameLayout {
                     layout.set(d, Home::Slot(off));
                 });
                 if let Some(e) = err {
-                    return Err(BackendError::in_function(&f.name, e));
+                    return Err(BackendError::internal(&f.name, e));
                 }
             }
         }

@@ -23,7 +23,8 @@
 //!
 //! Label naming: a block is `.LBB<id>` (block ids are module-unique), other
 //! local labels are `.L<kind><n>` from the module-wide [`LabelGen`].
-//! Unsupported IR gives a [`BackendError`], never a panic.
+//! Input the backend cannot compile, and IR that breaks its invariants, give
+//! a [`BackendError`] of the matching [`BackendErrorKind`], never a panic.
 
 pub mod aarch64;
 pub mod asm_template;
@@ -42,41 +43,87 @@ use crate::target::Target;
 use rustc_hash::FxHashSet;
 use std::fmt::Write;
 
-/// An IR construct the backend cannot translate (the driver prints it as an error).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What a [`BackendError`] says about the compiler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendErrorKind {
+    /// The program uses something this backend cannot compile (an inline-asm
+    /// constraint or modifier it does not know, a frame or alignment beyond
+    /// its limits): a diagnostic, exit status [`crate::exit::ERROR`].
+    Unsupported,
+    /// The IR breaks an invariant the backend relies on (a value used but
+    /// never defined, a missing block, an IR shape lowering and the passes
+    /// never produce): an internal compiler error, exit status
+    /// [`crate::exit::ICE`].
+    Internal,
+}
+
+/// Why the backend could not translate a module (the driver prints it as a
+/// diagnostic or an internal compiler error, by [`BackendError::kind`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{message}", in_function(.function))]
 pub struct BackendError {
+    pub kind: BackendErrorKind,
     pub function: Option<String>,
     pub message: String,
 }
 
+fn in_function(function: &Option<String>) -> String {
+    function
+        .as_ref()
+        .map_or_else(String::new, |f| format!("in function '{f}': "))
+}
+
 impl BackendError {
-    /// An error about the module as a whole.
-    pub fn module(message: impl Into<String>) -> BackendError {
+    /// An internal error about the module as a whole.
+    pub fn module_internal(message: impl Into<String>) -> BackendError {
         BackendError {
+            kind: BackendErrorKind::Internal,
             function: None,
             message: message.into(),
         }
     }
 
-    /// An error inside function `f`.
-    pub fn in_function(f: &str, message: impl Into<String>) -> BackendError {
+    /// Input inside function `f` that this backend cannot compile.
+    pub fn unsupported(f: &str, message: impl Into<String>) -> BackendError {
         BackendError {
+            kind: BackendErrorKind::Unsupported,
             function: Some(f.to_string()),
             message: message.into(),
         }
     }
-}
 
-impl std::fmt::Display for BackendError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.function {
-            Some(func) => write!(f, "in function '{func}': {}", self.message),
-            None => f.write_str(&self.message),
+    /// A broken invariant inside function `f`.
+    pub fn internal(f: &str, message: impl Into<String>) -> BackendError {
+        BackendError {
+            kind: BackendErrorKind::Internal,
+            function: Some(f.to_string()),
+            message: message.into(),
+        }
+    }
+
+    /// An inline-asm error inside function `f`, of the kind `e` says.
+    pub fn inline_asm(f: &str, e: asm_template::AsmError) -> BackendError {
+        BackendError {
+            kind: e.kind,
+            function: Some(f.to_string()),
+            message: format!("inline asm: {}", e.message),
+        }
+    }
+
+    /// Whether this is an internal compiler error (exit 70) rather than a
+    /// diagnostic about the program (exit 1).
+    pub fn is_internal(&self) -> bool {
+        self.kind == BackendErrorKind::Internal
+    }
+
+    /// The exit status the driver ends with.
+    pub fn exit_status(&self) -> i32 {
+        match self.kind {
+            BackendErrorKind::Unsupported => crate::exit::ERROR,
+            BackendErrorKind::Internal => crate::exit::ICE,
         }
     }
 }
-
-impl std::error::Error for BackendError {}
 
 /// How a target stores `long double` (`IrType::F128`): a fact of the target table.
 pub use crate::target::LongDoubleFormat;
@@ -273,7 +320,7 @@ pub fn check_precondition(m: &IrModule) -> Result<(), BackendError> {
     check_phi_free(m)?;
     verify_module(m, VerifyMode::NonSsa).map_err(|e| {
         let first = e.0.first().map(|x| x.to_string()).unwrap_or_default();
-        BackendError::module(format!("invalid IR: {first}"))
+        BackendError::module_internal(format!("invalid IR: {first}"))
     })
 }
 
@@ -281,7 +328,7 @@ fn check_phi_free(m: &IrModule) -> Result<(), BackendError> {
     for f in m.functions.iter().filter(|f| !f.is_declaration) {
         for b in &f.blocks {
             if b.instructions.iter().any(|i| matches!(i, Instruction::Phi { .. })) {
-                return Err(BackendError::in_function(
+                return Err(BackendError::internal(
                     &f.name,
                     format!("phi in bb{} (the backend needs phi elimination first)", b.label.0),
                 ));
@@ -390,4 +437,33 @@ fn emit_function_header(f: &IrFunction, desc: &TargetDesc, out: &mut String) {
     out.push_str("function\n");
     push_symbol(out, &f.name);
     out.push_str(":\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::text::parse_module;
+
+    /// A broken invariant is internal even when the verifier did not run
+    /// first ([`emit_verified_assembly`], the driver's path without
+    /// `--verify-each`); a construct the backend cannot compile is not.
+    #[test]
+    fn errors_have_the_kind_of_their_cause() {
+        let undefined = parse_module("define @f() -> i32 {\nbb0:\n  ret %2\n}\n").unwrap();
+        let huge = parse_module("define @f() -> i32 {\nbb0:\n  %0 = alloca i8, size 4, align 1048576\n  ret 0i32\n}\n")
+            .unwrap();
+        for target in [Target::X86_64, Target::Aarch64, Target::Riscv64] {
+            let e = emit_verified_assembly(&undefined, target).unwrap_err();
+            assert_eq!(e.kind, BackendErrorKind::Internal, "{target:?}: {e}");
+            assert_eq!(e.exit_status(), crate::exit::ICE);
+            assert!(
+                e.to_string()
+                    .starts_with("in function 'f': %2 is used but never defined"),
+                "{target:?}: {e}"
+            );
+            let e = emit_verified_assembly(&huge, target).unwrap_err();
+            assert_eq!(e.kind, BackendErrorKind::Unsupported, "{target:?}: {e}");
+            assert_eq!(e.exit_status(), crate::exit::ERROR);
+        }
+    }
 }

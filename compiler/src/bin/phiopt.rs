@@ -7,11 +7,15 @@
 //! outcomes (`--check`), which is how every repro of the harness is replayed.
 //! `--emit-asm` prints the backend's assembly instead of the IR.
 //!
-//! Exit status: 0 on success (and when `--check` finds the outcomes equal or
-//! inconclusive), 1 when `--check` finds a difference or a verifier failure
-//! under `--check`, 2 for unreadable or invalid input and bad flags.
+//! Exit status (the constants of `phicc::exit`): 0 on success (and when
+//! `--check` finds the outcomes equal or inconclusive), 1 when `--check` finds
+//! a difference or a verifier failure after a pass, 2 for unreadable or
+//! invalid input, bad flags, and IR the backend cannot compile
+//! (`--emit-asm`), 70 when the IR breaks an invariant of the backend (an
+//! internal compiler error, as in `phicc`).
 
 use clap::Parser;
+use phicc::exit;
 use phicc::ir::interp::{self, Outcome, RunConfig};
 use phicc::ir::module::IrModule;
 use phicc::ir::text::{parse_module, print_module};
@@ -85,36 +89,49 @@ struct Cli {
     inject_bug: Option<String>,
 }
 
-/// A failure that ends the run with exit status 2 (bad input or flags).
-struct InputError(String);
+/// A failure that ends the run: bad input or flags (exit status 2), or an
+/// internal compiler error (70).
+enum Failure {
+    Usage(String),
+    Internal(String),
+}
+
+/// `code` as a process exit status.
+fn status(code: i32) -> ExitCode {
+    ExitCode::from(code as u8)
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match real_main(&cli) {
         Ok(code) => code,
-        Err(InputError(msg)) => {
+        Err(Failure::Usage(msg)) => {
             eprintln!("phiopt: error: {msg}");
-            ExitCode::from(2)
+            status(exit::USAGE)
+        }
+        Err(Failure::Internal(msg)) => {
+            eprintln!("phiopt: internal compiler error: {msg}");
+            status(exit::ICE)
         }
     }
 }
 
-fn real_main(cli: &Cli) -> Result<ExitCode, InputError> {
+fn real_main(cli: &Cli) -> Result<ExitCode, Failure> {
     if let Some(list) = &cli.inject_bug {
-        let bugs = phicc::inject::parse_bug_list(list).map_err(InputError)?;
-        phicc::inject::set_injected(&bugs).map_err(InputError)?;
+        let bugs = phicc::inject::parse_bug_list(list).map_err(Failure::Usage)?;
+        phicc::inject::set_injected(&bugs).map_err(Failure::Usage)?;
     }
     let (name, text) = read_input(cli.input.as_deref())?;
-    let module = parse_module(&text).map_err(|e| InputError(format!("{name}:{e}")))?;
+    let module = parse_module(&text).map_err(|e| Failure::Usage(format!("{name}:{e}")))?;
     // Invalid input is the user's error (exit 2); a verifier failure after a
     // pass is a finding (exit 1). So the input is verified first when any
     // verification was asked for.
     if cli.verify_each || cli.check || cli.passes.split(',').any(|p| p.trim() == "verify") {
         if let Err(e) = verify_module(&module, VerifyMode::Ssa) {
-            return Err(InputError(format!("{name}: the input does not verify:\n{e}")));
+            return Err(Failure::Usage(format!("{name}: the input does not verify:\n{e}")));
         }
     }
-    let mut pipeline = Pipeline::parse(&cli.passes).map_err(InputError)?;
+    let mut pipeline = Pipeline::parse(&cli.passes).map_err(Failure::Usage)?;
     pipeline.verify_each = cli.verify_each;
     let schedules = parse_list::<u64>(&cli.schedule, "--schedule")?;
     let args: Vec<u128> = match &cli.args {
@@ -152,7 +169,7 @@ fn real_main(cli: &Cli) -> Result<ExitCode, InputError> {
         Err(e) => {
             eprintln!("phiopt: {name}: {e}");
             // A verifier failure after a pass is a finding, not bad input.
-            return Ok(ExitCode::from(1));
+            return Ok(status(exit::ERROR));
         }
     };
     if cli.stats {
@@ -168,7 +185,7 @@ fn real_main(cli: &Cli) -> Result<ExitCode, InputError> {
             } else if *before != after {
                 println!("{name}: schedule {seed}: MISMATCH");
                 println!("--- before passes ---\n{before}\n--- after passes ---\n{after}");
-                code = ExitCode::from(1);
+                code = status(exit::ERROR);
             } else {
                 println!("{name}: schedule {seed}: same outcome ({})", before.result);
             }
@@ -187,16 +204,22 @@ fn real_main(cli: &Cli) -> Result<ExitCode, InputError> {
     if cli.output.is_some() || (cli.run.is_none() && !cli.check) {
         let text = match &cli.emit_asm {
             Some(t) => {
-                let target =
-                    phicc::target::Target::from_name(t).ok_or_else(|| InputError(format!("unknown target `{t}`")))?;
-                phicc::backend::emit_assembly(&transformed, target).map_err(|e| InputError(format!("{name}: {e}")))?
+                let target = phicc::target::Target::from_name(t)
+                    .ok_or_else(|| Failure::Usage(format!("unknown target `{t}`")))?;
+                phicc::backend::emit_assembly(&transformed, target).map_err(|e| {
+                    let message = format!("{name}: {e}");
+                    if e.is_internal() {
+                        Failure::Internal(message)
+                    } else {
+                        Failure::Usage(message)
+                    }
+                })?
             }
             None => print_module(&transformed),
         };
         match &cli.output {
-            Some(path) => {
-                std::fs::write(path, text).map_err(|e| InputError(format!("cannot write {}: {e}", path.display())))?
-            }
+            Some(path) => std::fs::write(path, text)
+                .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?,
             None => {
                 print!("{text}");
                 if !text.ends_with('\n') {
@@ -208,31 +231,31 @@ fn real_main(cli: &Cli) -> Result<ExitCode, InputError> {
     Ok(code)
 }
 
-fn read_input(path: Option<&std::path::Path>) -> Result<(String, String), InputError> {
+fn read_input(path: Option<&std::path::Path>) -> Result<(String, String), Failure> {
     match path {
         None => read_stdin(),
         Some(p) if p.as_os_str() == "-" => read_stdin(),
         Some(p) => std::fs::read_to_string(p)
             .map(|t| (p.display().to_string(), t))
-            .map_err(|e| InputError(format!("cannot read {}: {e}", p.display()))),
+            .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", p.display()))),
     }
 }
 
-fn read_stdin() -> Result<(String, String), InputError> {
+fn read_stdin() -> Result<(String, String), Failure> {
     let mut text = String::new();
     std::io::stdin()
         .read_to_string(&mut text)
-        .map_err(|e| InputError(format!("cannot read standard input: {e}")))?;
+        .map_err(|e| Failure::Usage(format!("cannot read standard input: {e}")))?;
     Ok(("<stdin>".to_string(), text))
 }
 
-fn parse_list<T: std::str::FromStr>(s: &str, flag: &str) -> Result<Vec<T>, InputError> {
+fn parse_list<T: std::str::FromStr>(s: &str, flag: &str) -> Result<Vec<T>, Failure> {
     s.split(',')
         .filter(|p| !p.trim().is_empty())
         .map(|p| {
             p.trim()
                 .parse::<T>()
-                .map_err(|_| InputError(format!("{flag}: `{}` is not a number", p.trim())))
+                .map_err(|_| Failure::Usage(format!("{flag}: `{}` is not a number", p.trim())))
         })
         .collect()
 }

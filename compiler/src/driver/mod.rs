@@ -25,6 +25,8 @@
 pub mod cli;
 pub mod toolchain;
 
+use crate::backend::{BackendError, BackendErrorKind};
+use crate::exit;
 use crate::frontend::preprocess::{self, CmdlineMacro, PreprocessOptions};
 use crate::frontend::source::{Diagnostic, SourceMap};
 use crate::ir::interp::{self, RunConfig, RunResult};
@@ -93,20 +95,14 @@ pub struct PhaseTimes {
 }
 
 /// Why a file did not compile.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CompileError {
     /// The program is ill-formed: the rendered diagnostic (and any warnings before it).
+    #[error("{0}")]
     Diagnostic(String),
     /// Lowering produced IR the verifier rejects (a compiler bug).
+    #[error("{0}")]
     Internal(String),
-}
-
-impl std::fmt::Display for CompileError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CompileError::Diagnostic(s) | CompileError::Internal(s) => f.write_str(s),
-        }
-    }
 }
 
 fn render_all(ds: &[Diagnostic], sm: &SourceMap) -> String {
@@ -191,13 +187,6 @@ pub fn disabled_from_env() -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Exit statuses.
-pub const EXIT_ERROR: i32 = 1;
-pub const EXIT_USAGE: i32 = 2;
-pub const EXIT_ICE: i32 = 70;
-pub const EXIT_TRAP: i32 = 134;
-pub const EXIT_OUT_OF_FUEL: i32 = 124;
-
 /// A failure that ends the driver: its message and exit status.
 struct Failure {
     message: String,
@@ -207,14 +196,27 @@ struct Failure {
 fn fail(message: impl Into<String>) -> Failure {
     Failure {
         message: message.into(),
-        status: EXIT_ERROR,
+        status: exit::ERROR,
     }
 }
 
 fn ice(message: impl Into<String>) -> Failure {
     Failure {
         message: format!("phicc: internal compiler error: {}\n", message.into()),
-        status: EXIT_ICE,
+        status: exit::ICE,
+    }
+}
+
+/// A backend error while compiling `path`: a diagnostic for input the
+/// backend cannot compile (the file is the best location the IR keeps), an
+/// internal compiler error for a broken invariant.
+fn backend_failure(path: &Path, e: &BackendError) -> Failure {
+    match e.kind {
+        BackendErrorKind::Unsupported => Failure {
+            message: format!("{}: error: {e}\n", path.display()),
+            status: e.exit_status(),
+        },
+        BackendErrorKind::Internal => ice(e.to_string()),
     }
 }
 
@@ -242,10 +244,10 @@ pub fn main(args: Vec<OsString>) -> i32 {
         .spawn(move || real_main(args));
     match worker.map(|h| h.join()) {
         Ok(Ok(status)) => status,
-        Ok(Err(_)) => EXIT_ICE,
+        Ok(Err(_)) => exit::ICE,
         Err(e) => {
             eprintln!("phicc: internal compiler error: cannot start the compiler thread: {e}");
-            EXIT_ICE
+            exit::ICE
         }
     }
 }
@@ -255,7 +257,7 @@ fn real_main(args: Vec<OsString>) -> i32 {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { EXIT_USAGE } else { 0 };
+            return if e.use_stderr() { exit::USAGE } else { exit::SUCCESS };
         }
     };
     match drive(&cli) {
@@ -362,14 +364,14 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
             }
         }
         write_output(cli.output.as_deref(), &all)?;
-        return Ok(0);
+        return Ok(exit::SUCCESS);
     }
 
     if cli.syntax_only {
         for f in &c_files {
             compile_one(cli, f, &fe)?;
         }
-        return Ok(0);
+        return Ok(exit::SUCCESS);
     }
 
     if cli.run_ir || cli.emit_ir {
@@ -379,7 +381,7 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
         let mut m = compile_one(cli, c_files[0], &fe)?;
         if cli.emit_ir {
             write_output(cli.output.as_deref(), &print_module(&m))?;
-            return Ok(0);
+            return Ok(exit::SUCCESS);
         }
         run_pipeline(cli, &mut m)?;
         return run_ir(cli, &m);
@@ -402,11 +404,12 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
             let t1 = Instant::now();
             // Under --verify-each the backend's precondition (verified, phi-free
             // IR) is checked too; IR our own passes broke is an internal error,
-            // not a property of the program. Without it the test suites verify.
+            // not a property of the program. Without it the test suites verify,
+            // and the backend's own invariant checks still report an ICE.
             if cli.verify_each {
                 crate::backend::check_precondition(&m).map_err(|e| ice(e.to_string()))?;
             }
-            let asm = crate::backend::emit_verified_assembly(&m, target).map_err(|e| fail(e.to_string()))?;
+            let asm = crate::backend::emit_verified_assembly(&m, target).map_err(|e| backend_failure(f, &e))?;
             let t2 = Instant::now();
             let report = |assemble: Duration| {
                 if cli.time_phases {
@@ -461,7 +464,7 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
         }
     }
     if cli.assembly_only || cli.compile_only {
-        return Ok(0);
+        return Ok(exit::SUCCESS);
     }
     let output = cli.output.clone().unwrap_or_else(|| PathBuf::from("a.out"));
     toolchain::link(&toolchain::LinkJob {
@@ -473,7 +476,7 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
         lib_dirs: &cli.lib_dirs,
     })
     .map_err(fail)?;
-    Ok(0)
+    Ok(exit::SUCCESS)
 }
 
 /// C file to IR, printing warnings and `--print-ir-after=lowering`.
@@ -501,7 +504,7 @@ fn compile_one(cli: &cli::Cli, path: &Path, fe: &FrontendOptions) -> Result<IrMo
         }
         Err(CompileError::Diagnostic(text)) => Err(Failure {
             message: text,
-            status: EXIT_ERROR,
+            status: exit::ERROR,
         }),
         Err(CompileError::Internal(text)) => Err(ice(text)),
     }
@@ -550,14 +553,14 @@ fn run_ir(cli: &cli::Cli, m: &IrModule) -> Result<i32, Failure> {
         RunResult::Exited(s) => s & 0xff,
         RunResult::Trap(t) => {
             eprintln!("phicc: --run-ir: the program trapped: {t}");
-            EXIT_TRAP
+            exit::TRAP
         }
         RunResult::OutOfFuel => {
             eprintln!(
                 "phicc: --run-ir: out of fuel after {} instructions (see --fuel)",
                 cli.fuel
             );
-            EXIT_OUT_OF_FUEL
+            exit::OUT_OF_FUEL
         }
     })
 }

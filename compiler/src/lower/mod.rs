@@ -19,8 +19,8 @@
 //! * static data is byte runs plus relocations; block ids are unique in the
 //!   whole module.
 //!
-//! Files, by construct: `repr` (C types to IR types), `abi` (struct passing
-//! classes per target), `builder` (blocks and values), `function` (frames,
+//! Files, by construct: `repr` (C types to IR types), `abi` (the layouts of by-value
+//! structs, classified by the crate's `abi` module), `builder` (blocks and values), `function` (frames,
 //! parameters, locals, returns), `stmt` and `switch` (control flow), `expr`
 //! (values), `place` (lvalues, bit-fields, unaligned accesses), `convert`
 //! (C11 6.3 conversions), `call` (calls and their ABI metadata), `init`
@@ -45,7 +45,7 @@ mod switch;
 #[cfg(test)]
 mod tests;
 
-pub use abi::StructAbi;
+pub use crate::abi::StructAbi;
 pub use repr::{Repr, Types};
 
 use crate::frontend::hir::{self, GlobalId, GlobalKind, LabelId, Program};

@@ -8,7 +8,7 @@
 //!   (NSRN);
 //! - `__int128` takes an even-numbered pair of `x` registers (C.9) or 16
 //!   aligned stack bytes, never one register and the stack;
-//! - an HFA (docs/abi.md: `aarch64_hfa`) takes `count` consecutive `v`
+//! - an HFA (docs/abi.md: `aarch64_hfa`, found by [`crate::abi::aapcs64`]) takes `count` consecutive `v`
 //!   registers when that many remain, else NSRN becomes 8 and it is copied
 //!   to the stack (C.3);
 //! - any other composite over 16 bytes is replaced by a pointer to a copy
@@ -22,6 +22,7 @@
 //!   most 16 bytes in `x0`/`x1`, else into memory whose address the caller
 //!   passes in `x8` (B.5; `x8` is not returned).
 
+use crate::abi::aapcs64::is_valid_hfa;
 use crate::ir::instruction::CallInfo;
 use crate::ir::module::IrFunction;
 use crate::ir::types::{Hfa, IrType};
@@ -97,11 +98,6 @@ pub struct CallLayout {
 
 fn round_up(x: u32, a: u32) -> u32 {
     (x + a - 1) & !(a - 1)
-}
-
-/// Whether `h` is an HFA AAPCS64 allows: one to four members of `f32`, `f64` or `f128`.
-pub fn is_valid_hfa(h: Hfa) -> bool {
-    (1..=4).contains(&h.count) && matches!(h.base, IrType::F32 | IrType::F64 | IrType::F128)
 }
 
 /// The first invalid HFA among `hfas`, as an error message.

@@ -45,7 +45,7 @@ impl FnEmitter<'_, '_> {
         default: BlockId,
     ) -> Result<(), BackendError> {
         if !ty.is_int_or_ptr() {
-            return Err(self.err(format!("switch on {ty}")));
+            return Err(self.internal(format!("switch on {ty}")));
         }
         if ty.is_128() {
             self.load_pair(val, Xr(9), Xr(10))?;
@@ -111,7 +111,7 @@ impl FnEmitter<'_, '_> {
                 let ty = self.types.of(*v);
                 match self.layout.home(*v) {
                     Home::Alloca { .. } | Home::FrameAddr(_) => Ok(Some(true)),
-                    Home::None => Err(self.err(format!("{v} is used but never defined"))),
+                    Home::None => Err(self.internal(format!("{v} is used but never defined"))),
                     h @ Home::SymbolAddr { sym, .. } => {
                         // A weak undefined symbol's address may be null.
                         let name = self.layout.symbol(sym).clone();

@@ -172,7 +172,7 @@ impl FnEmitter<'_, '_> {
             }
             RetLoc::StructGprs(size) => {
                 let Some(ParamHome::Buffer(off)) = self.params.first().copied() else {
-                    return Err(self.err("struct return without its buffer"));
+                    return Err(self.internal("struct return without its buffer"));
                 };
                 let m = self.area(off);
                 self.load_mem(m, 8, false, Xr(0));
@@ -182,7 +182,7 @@ impl FnEmitter<'_, '_> {
             }
             RetLoc::StructHfa(hfa) => {
                 let Some(ParamHome::Buffer(off)) = self.params.first().copied() else {
-                    return Err(self.err("struct return without its buffer"));
+                    return Err(self.internal("struct return without its buffer"));
                 };
                 let m = self.area(off);
                 let es = abi::hfa_member_size(hfa);
@@ -286,10 +286,10 @@ impl FnEmitter<'_, '_> {
         ptr: Option<&Operand>,
         info: &CallInfo,
     ) -> Result<(), BackendError> {
-        abi::check_hfas(&info.struct_arg_hfas).map_err(|m| self.err(m))?;
+        abi::check_hfas(&info.struct_arg_hfas).map_err(|m| self.internal(m))?;
         let lay = abi::layout_of_call(info);
         if lay.args.len() != info.args.len() {
-            return Err(self.err("call with inconsistent argument metadata"));
+            return Err(self.internal("call with inconsistent argument metadata"));
         }
         let arg_ty = |i: usize| info.arg_types.get(i).copied().unwrap_or(IrType::I64);
         let struct_size = |i: usize| info.struct_arg_sizes.get(i).copied().flatten().unwrap_or(0);
@@ -352,7 +352,7 @@ impl FnEmitter<'_, '_> {
         }
         if lay.ret == RetLoc::Sret {
             let Some(buf) = info.args.first() else {
-                return Err(self.err("sret call without a result buffer"));
+                return Err(self.internal("sret call without a result buffer"));
             };
             self.load_int(buf, IrType::Ptr, false, Xr(8))?;
         }
@@ -366,7 +366,7 @@ impl FnEmitter<'_, '_> {
                 self.load_int(p, IrType::Ptr, false, PTR)?;
                 emit!(self, "\tblr\tx16");
             }
-            (None, None) => return Err(self.err("call without a callee")),
+            (None, None) => return Err(self.internal("call without a callee")),
         }
         self.add_sp(lay.area_size);
         let second = self.second_returns.get(&(self.block_index, self.inst_index)).copied();
@@ -398,7 +398,7 @@ impl FnEmitter<'_, '_> {
             }
             RetLoc::StructGprs(size) => {
                 let Some(buf) = info.args.first() else {
-                    return Err(self.err("sret call without a result buffer"));
+                    return Err(self.internal("sret call without a result buffer"));
                 };
                 self.load_int(buf, IrType::Ptr, false, PTR)?;
                 self.store_exact(Xr(0), size.min(8), Mem::new(PTR, 0));
@@ -408,7 +408,7 @@ impl FnEmitter<'_, '_> {
             }
             RetLoc::StructHfa(hfa) => {
                 let Some(buf) = info.args.first() else {
-                    return Err(self.err("sret call without a result buffer"));
+                    return Err(self.internal("sret call without a result buffer"));
                 };
                 self.load_int(buf, IrType::Ptr, false, PTR)?;
                 let es = abi::hfa_member_size(hfa);

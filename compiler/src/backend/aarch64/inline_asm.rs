@@ -34,7 +34,7 @@
 
 use super::regs::{is_add_imm, is_logical_imm, is_mov_imm, Mem, Vr, Xr, PTR};
 use super::{emit, FnEmitter};
-use crate::backend::asm_template::{is_basic_asm, parse_template, resolve, Resolved, TemplatePiece};
+use crate::backend::asm_template::{is_basic_asm, parse_template, resolve, AsmError, Resolved, TemplatePiece};
 use crate::backend::frame::{FrameLayout, Home, ValueTypes};
 use crate::backend::BackendError;
 use crate::ir::instruction::{InlineAsm, Operand};
@@ -161,7 +161,7 @@ fn fpr_pool() -> impl Iterator<Item = Vr> {
 }
 
 /// Assigns a location to every operand.
-fn plan(asm: &InlineAsm, layout: &FrameLayout) -> Result<Plan, String> {
+fn plan(asm: &InlineAsm, layout: &FrameLayout) -> Result<Plan, AsmError> {
     let no = asm.outputs.len();
     let n = no + asm.inputs.len();
     let mut taken_x: Vec<Xr> = vec![Xr(16), Xr(17), Xr(18), Xr(29), Xr(30)];
@@ -206,7 +206,7 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout) -> Result<Plan, String> {
         };
         if let Some(t) = w.tied {
             if is_output || t >= no {
-                return Err(format!("operand {k} is tied to {t}, which is not an output"));
+                return Err(format!("operand {k} is tied to {t}, which is not an output").into());
             }
             continue; // resolved after the outputs
         }
@@ -233,19 +233,19 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout) -> Result<Plan, String> {
             Loc::Vreg(v)
         } else if w.mem {
             if is_output && asm.outputs[k].is_def && !matches!(layout.home(asm.outputs[k].value), Home::Slot(_)) {
-                return Err("memory output without a slot".into());
+                return Err(AsmError::internal("memory output without a slot"));
             }
             Loc::Mem(fresh_x(&mut taken_x)?)
         } else if !w.imm.is_empty() {
-            return Err(match value {
+            return Err(AsmError::from(match value {
                 Some(v) => format!(
                     "constant {v} does not fit constraint '{}' of operand {k}",
                     constraint_of(asm, k)
                 ),
                 None => format!("operand {k} needs a constant ('{}')", constraint_of(asm, k)),
-            });
+            }));
         } else {
-            return Err(format!("impossible constraint '{}' for {ty}", constraint_of(asm, k)));
+            return Err(format!("impossible constraint '{}' for {ty}", constraint_of(asm, k)).into());
         };
         locs[k] = Some(loc);
     }
@@ -257,7 +257,7 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout) -> Result<Plan, String> {
     let locs = locs
         .into_iter()
         .enumerate()
-        .map(|(k, l)| l.ok_or_else(|| format!("operand {k} has no location")))
+        .map(|(k, l)| l.ok_or_else(|| AsmError::internal(format!("operand {k} has no location"))))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Plan {
         locs,
@@ -279,7 +279,7 @@ pub(super) fn callee_saved_used(
     asm: &InlineAsm,
     types: &ValueTypes,
     layout: &FrameLayout,
-) -> Result<(Vec<Xr>, Vec<Vr>), String> {
+) -> Result<(Vec<Xr>, Vec<Vr>), AsmError> {
     let _ = types;
     let (mut xs, mut vs) = (Vec::new(), Vec::new());
     for c in &asm.clobbers {
@@ -308,8 +308,9 @@ pub(super) fn callee_saved_used(
 }
 
 impl FnEmitter<'_, '_> {
-    fn asm_err(&self, m: impl Into<String>) -> BackendError {
-        self.err(format!("inline asm: {}", m.into()))
+    /// An inline-asm error: the program's unless `e` says it is internal.
+    fn asm_err(&self, e: impl Into<AsmError>) -> BackendError {
+        BackendError::inline_asm(&self.f.name, e.into())
     }
 
     /// Loads an input into its location.

@@ -130,7 +130,11 @@ impl FnEmitter<'_, '_> {
             IrType::U64
         };
         if align > 16 && (!align.is_power_of_two() || align > 1 << 16) {
-            return Err(self.err(format!("dynalloca alignment {align}")));
+            return Err(if align.is_power_of_two() {
+                self.unsupported(format!("alignment {align} is larger than 65536"))
+            } else {
+                self.internal(format!("dynalloca alignment {align}"))
+            });
         }
         self.load_int(size, ty, false, Xr(9))?;
         emit!(self, "\tadd\tx9, x9, #15");
@@ -148,7 +152,7 @@ impl FnEmitter<'_, '_> {
     fn atomic_size(&self, ty: IrType) -> Result<usize, BackendError> {
         match ty.size() {
             1 | 2 | 4 | 8 => Ok(ty.size()),
-            _ => Err(self.err(format!("atomic operation on {ty} (only 1, 2, 4 and 8 bytes)"))),
+            _ => Err(self.unsupported(format!("atomic operation on {ty} (only 1, 2, 4 and 8 bytes)"))),
         }
     }
 
@@ -239,7 +243,7 @@ impl FnEmitter<'_, '_> {
                 emit!(self, "\t{mn}\t{}, {}, {}", f.0, f.0, f.1);
                 emit!(self, "\tfmov\t{}10, {}", f.2, f.0);
             }
-            _ if ty.is_float() => return Err(self.err(format!("atomic {} on {ty}", op.name()))),
+            _ if ty.is_float() => return Err(self.unsupported(format!("atomic {} on {ty}", op.name()))),
             AtomicRmwOp::Add => emit!(self, "\tadd\tx10, x9, x11"),
             AtomicRmwOp::Sub => emit!(self, "\tsub\tx10, x9, x11"),
             AtomicRmwOp::And => emit!(self, "\tand\tx10, x9, x11"),

@@ -169,7 +169,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     ) -> Result<Self, BackendError> {
         let types = ValueTypes::compute(f);
         let mut layout = FrameLayout::compute(f, &types)?;
-        abi::check_hfas(f.params.iter().map(|p| &p.aarch64_hfa)).map_err(|m| BackendError::in_function(&f.name, m))?;
+        abi::check_hfas(f.params.iter().map(|p| &p.aarch64_hfa)).map_err(|m| BackendError::internal(&f.name, m))?;
         let own = abi::layout_of_function(f);
         let mut params = Vec::with_capacity(f.params.len());
         for (i, loc) in own.args.iter().enumerate() {
@@ -214,7 +214,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 match inst {
                     Instruction::InlineAsm(asm) => {
                         let (xs, vs) = inline_asm::callee_saved_used(asm, &types, &layout)
-                            .map_err(|m| BackendError::in_function(&f.name, format!("inline asm: {m}")))?;
+                            .map_err(|e| BackendError::inline_asm(&f.name, e))?;
                         for x in xs {
                             if !used_x.contains(&x) {
                                 used_x.push(x);
@@ -255,7 +255,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let saved_v = used_v.into_iter().map(|v| (v, layout.reserve(8, 8))).collect();
         layout.finish();
         if layout.size() > (1 << 30) {
-            return Err(BackendError::in_function(&f.name, "stack frame too large"));
+            return Err(BackendError::unsupported(&f.name, "stack frame too large"));
         }
         Ok(FnEmitter {
             cx,
@@ -278,8 +278,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         })
     }
 
-    fn err(&self, message: impl Into<String>) -> BackendError {
-        BackendError::in_function(&self.f.name, message)
+    /// A broken invariant of the IR in this function (an internal compiler error).
+    fn internal(&self, message: impl Into<String>) -> BackendError {
+        BackendError::internal(&self.f.name, message)
+    }
+
+    /// Input in this function that the backend cannot compile (a diagnostic).
+    fn unsupported(&self, message: impl Into<String>) -> BackendError {
+        BackendError::unsupported(&self.f.name, message)
     }
 
     /// Bytes `sp` drops by in the prologue: the frame record and the locals area.
@@ -302,15 +308,15 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         match self.layout.home(v) {
             Home::Slot(off) => Ok(self.area(off)),
             Home::Alloca { .. } | Home::FrameAddr(_) | Home::SymbolAddr { .. } => {
-                Err(self.err(format!("{v} is an address computed where used, not a slot")))
+                Err(self.internal(format!("{v} is an address computed where used, not a slot")))
             }
-            Home::None => Err(self.err(format!("{v} is used but never defined"))),
+            Home::None => Err(self.internal(format!("{v} is used but never defined"))),
         }
     }
 
     fn param_home(&self, i: usize) -> Result<ParamHome, BackendError> {
         self.params.get(i).copied().ok_or_else(|| {
-            self.err(format!(
+            self.internal(format!(
                 "paramref {i} of a function with {} parameters",
                 self.params.len()
             ))
@@ -404,7 +410,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             } => self.atomic_load(*dest, *ptr, *ordering, *ty)?,
             AtomicStore { ptr, val, ordering, ty } => self.atomic_store(*ptr, val, *ordering, *ty)?,
             Fence { ordering } => self.fence(*ordering),
-            Phi { .. } => return Err(self.err("phi in the backend (phi elimination has not run)")),
+            Phi { .. } => return Err(self.internal("phi in the backend (phi elimination has not run)")),
             ParamRef { dest, param_idx, ty } => self.param_ref(*dest, *param_idx, *ty)?,
             GetReturnF64Second { dest } | GetReturnF32Second { dest } | GetReturnF128Second { dest } => {
                 let ty = self.types.of(*dest);
@@ -542,9 +548,11 @@ mod tests {
         .unwrap();
         let e = crate::backend::emit_assembly(&m, Target::Aarch64).unwrap_err();
         assert!(e.message.contains("atomic"), "{e}");
+        assert_eq!(e.kind, crate::backend::BackendErrorKind::Unsupported, "{e}");
         // An HFA of more than four members is not an AAPCS64 HFA.
         let m = parse_module("define @g(ptr size 40 align 8 hfa(f64, 5)) -> void {\nbb0:\n  ret\n}\n").unwrap();
         let e = crate::backend::emit_assembly(&m, Target::Aarch64).unwrap_err();
         assert!(e.message.contains("hfa(f64, 5)"), "{e}");
+        assert_eq!(e.kind, crate::backend::BackendErrorKind::Internal, "{e}");
     }
 }

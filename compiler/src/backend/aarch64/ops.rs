@@ -90,14 +90,14 @@ impl FnEmitter<'_, '_> {
                 IrBinOp::Sub => "fsub",
                 IrBinOp::Mul => "fmul",
                 IrBinOp::SDiv | IrBinOp::UDiv => "fdiv",
-                _ => return Err(self.err(format!("{} on {ty}", op.name()))),
+                _ => return Err(self.internal(format!("{} on {ty}", op.name()))),
             };
             let size = ty.size();
             emit!(self, "\t{mn}\t{}, {}, {}", a.sized(size), a.sized(size), b.sized(size));
             return self.store_fp(a, ty, dest);
         }
         if ty == IrType::Void {
-            return Err(self.err("arithmetic on void"));
+            return Err(self.internal("arithmetic on void"));
         }
         let wide = ty.size() > 4;
         let (a, b) = if wide { ("x9", "x10") } else { ("w9", "w10") };
@@ -204,7 +204,7 @@ impl FnEmitter<'_, '_> {
                     emit!(self, "\tmvn\t{a}, {a}");
                     return self.store(Xr(9), ty, dest);
                 }
-                _ => return Err(self.err(format!("{} on {ty}", op.name()))),
+                _ => return Err(self.internal(format!("{} on {ty}", op.name()))),
             }
         }
         let bits = ty.bits();
@@ -276,7 +276,7 @@ impl FnEmitter<'_, '_> {
             emit!(self, "\tcset\tw9, {}", float_cc(op));
         } else {
             if ty == IrType::Void {
-                return Err(self.err("comparison of void"));
+                return Err(self.internal("comparison of void"));
             }
             let signed = cmp_is_signed(op, ty);
             self.load_int(lhs, ty, signed, Xr(9))?;
@@ -297,7 +297,7 @@ impl FnEmitter<'_, '_> {
 
     pub(super) fn cast(&mut self, dest: Value, src: &Operand, from: IrType, to: IrType) -> Result<(), BackendError> {
         if from == IrType::Void || to == IrType::Void {
-            return Err(self.err("cast from or to void"));
+            return Err(self.internal("cast from or to void"));
         }
         if from.is_128() || to.is_128() || from == IrType::F128 || to == IrType::F128 {
             return self.cast_wide(dest, src, from, to);
@@ -390,7 +390,7 @@ impl FnEmitter<'_, '_> {
     ) -> Result<(), BackendError> {
         let arg = |i: usize| args.get(i).copied();
         let need =
-            |s: &Self, i: usize| arg(i).ok_or_else(|| s.err(format!("intrinsic {} needs an argument", op.name())));
+            |s: &Self, i: usize| arg(i).ok_or_else(|| s.internal(format!("intrinsic {} needs an argument", op.name())));
         match op {
             IntrinsicOp::Lfence => emit!(self, "\tdmb\tishld"),
             IntrinsicOp::Mfence => emit!(self, "\tdmb\tish"),

@@ -40,7 +40,7 @@ enum Bank {
 impl FnEmitter<'_, '_> {
     pub(super) fn va_start(&mut self, va_list: Value) -> Result<(), BackendError> {
         let Some(sa) = self.save_area else {
-            return Err(self.err("va_start in a function that is not variadic"));
+            return Err(self.internal("va_start in a function that is not variadic"));
         };
         let gr_offs = -8 * (8 - self.own.gprs_used.min(8) as i64);
         let vr_offs = -16 * (8 - self.own.fprs_used.min(8) as i64);
@@ -110,7 +110,7 @@ impl FnEmitter<'_, '_> {
             IrType::F32 | IrType::F64 => self.va_next(Bank::Vr, 1, false, 8, false),
             IrType::F128 => self.va_next(Bank::Vr, 1, false, 16, true),
             IrType::I128 | IrType::U128 => self.va_next(Bank::Gr, 2, true, 16, true),
-            IrType::Void => return Err(self.err("va_arg of void")),
+            IrType::Void => return Err(self.internal("va_arg of void")),
             _ => self.va_next(Bank::Gr, 1, false, 8, false),
         }
         let m = self.slot(dest)?;
@@ -135,7 +135,7 @@ impl FnEmitter<'_, '_> {
         hfa: Option<Hfa>,
     ) -> Result<(), BackendError> {
         let size32 = size as u32;
-        abi::check_hfas(&[hfa]).map_err(|m| self.err(m))?;
+        abi::check_hfas(&[hfa]).map_err(|m| self.internal(m))?;
         if let Some(h) = hfa {
             // Members are 16 bytes apart in the vector save area, packed on the stack.
             let es = abi::hfa_member_size(h);

@@ -229,7 +229,7 @@ impl FnEmitter<'_, '_> {
             IrBinOp::Mul => "__multf3",
             IrBinOp::SDiv | IrBinOp::UDiv => "__divtf3",
             IrBinOp::SRem | IrBinOp::URem => "fmodl",
-            _ => return Err(self.err(format!("{} on f128", op.name()))),
+            _ => return Err(self.internal(format!("{} on f128", op.name()))),
         };
         self.load_fp(lhs, IrType::F128, Vr(0))?;
         self.load_fp(rhs, IrType::F128, Vr(1))?;
@@ -239,7 +239,7 @@ impl FnEmitter<'_, '_> {
 
     pub(super) fn unop_f128(&mut self, dest: Value, op: IrUnaryOp, src: &Operand) -> Result<(), BackendError> {
         if op != IrUnaryOp::Neg {
-            return Err(self.err(format!("{} on f128", op.name())));
+            return Err(self.internal(format!("{} on f128", op.name())));
         }
         self.load_pair_as(src, IrType::F128, Xr(9), Xr(10))?;
         emit!(self, "\teor\tx10, x10, #0x8000000000000000");
@@ -355,7 +355,7 @@ impl FnEmitter<'_, '_> {
                 self.call_helper(if t.is_signed() { "__fixtfdi" } else { "__fixtfti" });
                 self.store(Xr(0), t, dest)?;
             }
-            _ => return Err(self.err(format!("cast from {from} to {to}"))),
+            _ => return Err(self.internal(format!("cast from {from} to {to}"))),
         }
         Ok(())
     }

@@ -12,7 +12,8 @@
 //!   (gcc aligns named ones nowhere).
 //! - Fixed `float`/`double` arguments take `fa0..fa7`, then the integer
 //!   rules; variadic floating-point arguments always follow the integer rules.
-//! - A fixed struct whose flattening lowering recorded (`riscv_float_class`:
+//! - A fixed struct whose flattening lowering recorded ([`crate::abi::lp64d`],
+//!   `riscv_float_class`:
 //!   one float, two floats, float + integer, integer + float) takes those
 //!   FP and integer registers when enough of *both* remain; otherwise, and
 //!   for variadic structs, the integer rules: up to 8 bytes in one register,

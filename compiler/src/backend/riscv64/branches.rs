@@ -52,7 +52,7 @@ impl FnEmitter<'_, '_> {
         default: BlockId,
     ) -> Result<(), BackendError> {
         if !ty.is_int_or_ptr() {
-            return Err(self.err(format!("switch on {ty}")));
+            return Err(self.internal(format!("switch on {ty}")));
         }
         if ty.is_128() {
             self.load_pair(val, ty, T0, T1)?;
@@ -127,7 +127,7 @@ impl FnEmitter<'_, '_> {
                         self.materialize(home, T0);
                         Ok(None)
                     }
-                    Home::None => Err(self.err(format!("{v} is used but never defined"))),
+                    Home::None => Err(self.internal(format!("{v} is used but never defined"))),
                     Home::Slot(off) => {
                         let m = self.area(off);
                         if ty.size() > 8 {

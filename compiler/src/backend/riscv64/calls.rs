@@ -145,7 +145,7 @@ impl FnEmitter<'_, '_> {
             }
             RetLoc::Parts(parts) if self.f.uses_sret => {
                 let Some(ParamHome::Buffer(off)) = self.params.first().copied() else {
-                    return Err(self.err("struct return without its buffer"));
+                    return Err(self.internal("struct return without its buffer"));
                 };
                 let buf = self.area(off);
                 for p in &parts {
@@ -156,7 +156,7 @@ impl FnEmitter<'_, '_> {
                             self.load_mem(m, w, w == 4, arg_gpr(n));
                         }
                         Place::Fpr(n) => self.load_fmem(m, p.float.unwrap_or(IrType::F64), arg_fpr(n)),
-                        Place::Stack(_) => return Err(self.err("struct return on the stack")),
+                        Place::Stack(_) => return Err(self.internal("struct return on the stack")),
                     }
                 }
             }
@@ -252,7 +252,7 @@ impl FnEmitter<'_, '_> {
                     let m = self.area(off).at(8 * k as i64);
                     self.load_mem(m, 8, false, r);
                 }
-                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
                 home if k == 0 => self.materialize(home, r),
                 _ => self.li(r, 0),
             },
@@ -271,7 +271,7 @@ impl FnEmitter<'_, '_> {
         let is_struct =
             |i: usize| info.struct_arg_sizes.get(i).copied().flatten().is_some() && !(info.is_sret && i == 0);
         if lay.args.len() != info.args.len() {
-            return Err(self.err("call with mismatched argument metadata"));
+            return Err(self.internal("call with mismatched argument metadata"));
         }
         // By-reference copies live above the stack arguments.
         let mut byref_at = Vec::with_capacity(lay.args.len());
@@ -381,7 +381,7 @@ impl FnEmitter<'_, '_> {
                 self.load_ptr(p, T5)?;
                 emit!(self, "\tjalr\tt5");
             }
-            (None, None) => return Err(self.err("call without a callee")),
+            (None, None) => return Err(self.internal("call without a callee")),
         }
         if total > 0 {
             self.add_imm(SP, SP, total);
@@ -392,7 +392,7 @@ impl FnEmitter<'_, '_> {
             RetLoc::Void | RetLoc::SretMemory => {}
             RetLoc::Parts(parts) if info.is_sret => {
                 let Some(buf) = info.args.first() else {
-                    return Err(self.err("sret call without a result buffer"));
+                    return Err(self.internal("sret call without a result buffer"));
                 };
                 self.load_ptr(buf, T5)?;
                 for p in parts {
@@ -400,7 +400,7 @@ impl FnEmitter<'_, '_> {
                     match p.place {
                         Place::Gpr(n) => self.store_exact(arg_gpr(n), p.size, m),
                         Place::Fpr(n) => self.store_fmem(arg_fpr(n), p.float.unwrap_or(IrType::F64), m),
-                        Place::Stack(_) => return Err(self.err("struct return on the stack")),
+                        Place::Stack(_) => return Err(self.internal("struct return on the stack")),
                     }
                 }
             }

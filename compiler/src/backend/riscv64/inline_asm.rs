@@ -27,7 +27,7 @@
 
 use super::regs::{fits_i12, is_callee_saved_fpr, is_callee_saved_gpr, Fpr, Gpr, Mem, S0, T0};
 use super::{emit, FnEmitter};
-use crate::backend::asm_template::{is_basic_asm, parse_template, resolve, Resolved, TemplatePiece};
+use crate::backend::asm_template::{is_basic_asm, parse_template, resolve, AsmError, Resolved, TemplatePiece};
 use crate::backend::frame::{FrameLayout, Home};
 use crate::backend::BackendError;
 use crate::ir::instruction::{InlineAsm, Operand};
@@ -155,7 +155,7 @@ fn constraint_of(asm: &InlineAsm, k: usize) -> &str {
 
 /// Assigns a location to every operand. `area_top` converts frame offsets
 /// to `s0` displacements.
-fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, String> {
+fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, AsmError> {
     let no = asm.outputs.len();
     let n = no + asm.inputs.len();
     let mut taken: Vec<Gpr> = Vec::new();
@@ -163,7 +163,7 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, St
     for c in &asm.clobbers {
         if let Some(g) = Gpr::parse(c) {
             if matches!(g.0, 2 | 8) {
-                return Err(format!("inline asm clobbers {}, which the frame needs", g.name()));
+                return Err(format!("inline asm clobbers {}, which the frame needs", g.name()).into());
             }
             taken.push(g);
         } else if let Some(f) = Fpr::parse(c) {
@@ -202,7 +202,7 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, St
         };
         if let Some(t) = w.tied {
             if is_output || t >= no {
-                return Err(format!("asm operand {k} is tied to {t}, which is not an output"));
+                return Err(format!("asm operand {k} is tied to {t}, which is not an output").into());
             }
             continue; // resolved after the outputs
         }
@@ -235,7 +235,7 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, St
                 if o.is_def {
                     match layout.home(o.value) {
                         Home::Slot(off) => Some(Home::Alloca { offset: off, align: 8 }),
-                        _ => return Err("memory output without a slot".into()),
+                        _ => return Err(AsmError::internal("memory output without a slot")),
                     }
                 } else {
                     Some(layout.home(o.value))
@@ -253,15 +253,9 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, St
                 _ => Loc::Indirect(fresh_gpr(&mut taken)?),
             }
         } else if w.any_imm() {
-            return Err(format!(
-                "asm operand {k} needs a constant that fits '{}'",
-                constraint_of(asm, k)
-            ));
+            return Err(format!("asm operand {k} needs a constant that fits '{}'", constraint_of(asm, k)).into());
         } else {
-            return Err(format!(
-                "impossible asm constraint '{}' for {ty}",
-                constraint_of(asm, k)
-            ));
+            return Err(format!("impossible asm constraint '{}' for {ty}", constraint_of(asm, k)).into());
         };
         locs[k] = Some(loc);
     }
@@ -273,7 +267,7 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, St
     let locs = locs
         .into_iter()
         .enumerate()
-        .map(|(k, l)| l.ok_or_else(|| format!("asm operand {k} has no location")))
+        .map(|(k, l)| l.ok_or_else(|| AsmError::internal(format!("asm operand {k} has no location"))))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Plan {
         locs,
@@ -283,7 +277,7 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, St
 
 /// The callee-saved registers an asm statement uses or clobbers (the
 /// prologue saves them).
-pub(super) fn callee_saved_used(asm: &InlineAsm, layout: &FrameLayout) -> Result<(Vec<Gpr>, Vec<Fpr>), String> {
+pub(super) fn callee_saved_used(asm: &InlineAsm, layout: &FrameLayout) -> Result<(Vec<Gpr>, Vec<Fpr>), AsmError> {
     let (mut g, mut f) = (Vec::new(), Vec::new());
     for c in &asm.clobbers {
         if let Some(r) = Gpr::parse(c) {
@@ -311,8 +305,9 @@ pub(super) fn callee_saved_used(asm: &InlineAsm, layout: &FrameLayout) -> Result
 }
 
 impl FnEmitter<'_, '_> {
-    fn asm_err(&self, m: impl Into<String>) -> BackendError {
-        self.err(format!("inline asm: {}", m.into()))
+    /// An inline-asm error: the program's unless `e` says it is internal.
+    fn asm_err(&self, e: impl Into<AsmError>) -> BackendError {
+        BackendError::inline_asm(&self.f.name, e.into())
     }
 
     /// Loads an input (or a tied read-write value) into its location.

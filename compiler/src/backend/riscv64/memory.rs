@@ -104,7 +104,11 @@ impl FnEmitter<'_, '_> {
             IrType::U64
         };
         if align > 16 && (!align.is_power_of_two() || align > 1 << 16) {
-            return Err(self.err(format!("dynalloca alignment {align}")));
+            return Err(if align.is_power_of_two() {
+                self.unsupported(format!("alignment {align} is larger than 65536"))
+            } else {
+                self.internal(format!("dynalloca alignment {align}"))
+            });
         }
         self.load_int(size, ty, false, T0)?;
         emit!(self, "\taddi\tt0, t0, 15");
@@ -121,7 +125,7 @@ impl FnEmitter<'_, '_> {
     fn atomic_size(&self, ty: IrType) -> Result<usize, BackendError> {
         match ty.size() {
             1 | 2 | 4 | 8 => Ok(ty.size()),
-            _ => Err(self.err(format!("atomic operation on {ty} (only 1, 2, 4 and 8 bytes)"))),
+            _ => Err(self.unsupported(format!("atomic operation on {ty} (only 1, 2, 4 and 8 bytes)"))),
         }
     }
 
@@ -196,7 +200,7 @@ impl FnEmitter<'_, '_> {
         self.atomic_address(ptr)?;
         if size < 4 {
             if ty.is_float() {
-                return Err(self.err(format!("atomic {} on {ty}", op.name())));
+                return Err(self.unsupported(format!("atomic {} on {ty}", op.name())));
             }
             self.subword_setup(size);
             emit!(self, "\tsll\tt1, t1, t3");
@@ -236,7 +240,7 @@ impl FnEmitter<'_, '_> {
                 AtomicRmwOp::Add => "fadd",
                 AtomicRmwOp::Sub => "fsub",
                 AtomicRmwOp::Xchg => "",
-                _ => return Err(self.err(format!("atomic {} on {ty}", op.name()))),
+                _ => return Err(self.unsupported(format!("atomic {} on {ty}", op.name()))),
             };
             let again = self.cx.labels.fresh();
             emit!(self, "\t{mv_in}\tft1, t1");

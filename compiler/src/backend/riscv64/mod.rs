@@ -244,7 +244,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     Instruction::InlineAsm(asm) => {
                         max_outputs = max_outputs.max(asm.outputs.len());
                         let (g, fl) = inline_asm::callee_saved_used(asm, &layout)
-                            .map_err(|m| BackendError::in_function(&f.name, format!("inline asm: {m}")))?;
+                            .map_err(|e| BackendError::inline_asm(&f.name, e))?;
                         for r in g {
                             if !saved_g.contains(&r) {
                                 saved_g.push(r);
@@ -271,7 +271,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     // so there is no second binary128 return register to read
                     // or set; the frontend lowers such returns through sret.
                     Instruction::GetReturnF128Second { .. } | Instruction::SetReturnF128Second { .. } => {
-                        return Err(BackendError::in_function(
+                        return Err(BackendError::internal(
                             &f.name,
                             "getretf128second/setretf128second: RISC-V LP64D has no second binary128 return \
                              register (`_Complex long double` is returned in memory)",
@@ -290,7 +290,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let asm_spill = layout.reserve(16 * max_outputs as u32, 16);
         layout.finish();
         if layout.size() > (1 << 30) {
-            return Err(BackendError::in_function(&f.name, "stack frame too large"));
+            return Err(BackendError::unsupported(&f.name, "stack frame too large"));
         }
         let vararg_save = if f.is_variadic { VARARG_SAVE } else { 0 };
         let area_top = vararg_save + 16 + layout.size() as i64;
@@ -317,8 +317,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         })
     }
 
-    fn err(&self, message: impl Into<String>) -> BackendError {
-        BackendError::in_function(&self.f.name, message)
+    /// A broken invariant of the IR in this function (an internal compiler error).
+    fn internal(&self, message: impl Into<String>) -> BackendError {
+        BackendError::internal(&self.f.name, message)
+    }
+
+    /// Input in this function that the backend cannot compile (a diagnostic).
+    fn unsupported(&self, message: impl Into<String>) -> BackendError {
+        BackendError::unsupported(&self.f.name, message)
     }
 
     /// The memory of locals-area offset `off`.
@@ -330,14 +336,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     fn slot(&self, v: Value) -> Result<Mem, BackendError> {
         match self.layout.home(v) {
             Home::Slot(off) => Ok(self.area(off)),
-            Home::None => Err(self.err(format!("{v} is used but never defined"))),
-            _ => Err(self.err(format!("{v} is an address, not a slot"))),
+            Home::None => Err(self.internal(format!("{v} is used but never defined"))),
+            _ => Err(self.internal(format!("{v} is an address, not a slot"))),
         }
     }
 
     fn param_home(&self, i: usize) -> Result<ParamHome, BackendError> {
         self.params.get(i).copied().ok_or_else(|| {
-            self.err(format!(
+            self.internal(format!(
                 "paramref {i} of a function with {} parameters",
                 self.params.len()
             ))
@@ -435,7 +441,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             } => self.atomic_load(*dest, *ptr, *ty, *ordering)?,
             AtomicStore { ptr, val, ordering, ty } => self.atomic_store(*ptr, val, *ordering, *ty)?,
             Fence { ordering } => self.fence(*ordering),
-            Phi { .. } => return Err(self.err("phi in the backend (phi elimination has not run)")),
+            Phi { .. } => return Err(self.internal("phi in the backend (phi elimination has not run)")),
             ParamRef { dest, param_idx, ty } => self.param_ref(*dest, *param_idx, *ty)?,
             GetReturnF64Second { dest } | GetReturnF32Second { dest } => {
                 let src = self.area(self.ret2);
@@ -451,7 +457,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
                 self.store_operand(src, IrType::F32, m)?;
             }
             GetReturnF128Second { .. } | SetReturnF128Second { .. } => {
-                return Err(self.err("no second binary128 return register under LP64D"))
+                return Err(self.internal("no second binary128 return register under LP64D"))
             }
             InlineAsm(asm) => self.inline_asm(asm)?,
             Intrinsic { dest, op, args, .. } => self.intrinsic(*dest, *op, args)?,

@@ -73,7 +73,7 @@ impl FnEmitter<'_, '_> {
                     self.store_fmem(FA0, ty, m);
                     return Ok(());
                 }
-                _ => return Err(self.err(format!("{} on {ty}", op.name()))),
+                _ => return Err(self.internal(format!("{} on {ty}", op.name()))),
             };
             self.load_f(lhs, ty, FT0)?;
             self.load_f(rhs, ty, FT1)?;
@@ -82,7 +82,7 @@ impl FnEmitter<'_, '_> {
             return Ok(());
         }
         if ty == IrType::Void {
-            return Err(self.err("arithmetic on void"));
+            return Err(self.internal("arithmetic on void"));
         }
         let w32 = ty.size() == 4;
         let wide = ty.size() == 8;
@@ -129,7 +129,7 @@ impl FnEmitter<'_, '_> {
             return self.unop_f128(dest, op, src);
         }
         if ty == IrType::Void {
-            return Err(self.err(format!("{} on void", op.name())));
+            return Err(self.internal(format!("{} on void", op.name())));
         }
         if ty.is_float() {
             match op {
@@ -145,7 +145,7 @@ impl FnEmitter<'_, '_> {
                     emit!(self, "\tnot\tt0, t0");
                     return self.store(T0, ty, dest);
                 }
-                _ => return Err(self.err(format!("{} on {ty}", op.name()))),
+                _ => return Err(self.internal(format!("{} on {ty}", op.name()))),
             }
         }
         let bits = ty.bits() as i64;
@@ -308,7 +308,7 @@ impl FnEmitter<'_, '_> {
             }
         } else {
             if ty == IrType::Void {
-                return Err(self.err("comparison of void"));
+                return Err(self.internal("comparison of void"));
             }
             let signed = cmp_is_signed(op, ty);
             self.load_int(lhs, ty, signed, T0)?;
@@ -320,7 +320,7 @@ impl FnEmitter<'_, '_> {
 
     pub(super) fn cast(&mut self, dest: Value, src: &Operand, from: IrType, to: IrType) -> Result<(), BackendError> {
         if from == IrType::Void || to == IrType::Void {
-            return Err(self.err("cast from or to void"));
+            return Err(self.internal("cast from or to void"));
         }
         if from.is_128() || to.is_128() || from == IrType::F128 || to == IrType::F128 {
             return self.cast_wide(dest, src, from, to);
@@ -434,7 +434,7 @@ impl FnEmitter<'_, '_> {
     ) -> Result<(), BackendError> {
         let arg = |i: usize| args.get(i).copied();
         let need =
-            |s: &Self, i: usize| arg(i).ok_or_else(|| s.err(format!("intrinsic {} needs an argument", op.name())));
+            |s: &Self, i: usize| arg(i).ok_or_else(|| s.internal(format!("intrinsic {} needs an argument", op.name())));
         let out = match op {
             IntrinsicOp::Lfence => {
                 emit!(self, "\tfence\tr, r");

@@ -22,7 +22,7 @@ use std::fmt::Write as _;
 impl FnEmitter<'_, '_> {
     pub(super) fn va_start(&mut self, va_list: Value) -> Result<(), BackendError> {
         if !self.f.is_variadic {
-            return Err(self.err("va_start in a function that is not variadic"));
+            return Err(self.internal("va_start in a function that is not variadic"));
         }
         let first = -self.vararg_save + 8 * self.own.gprs_used as i64 + self.own.stack_bytes as i64;
         self.add_imm(T0, super::regs::S0, first);
@@ -54,7 +54,7 @@ impl FnEmitter<'_, '_> {
 
     pub(super) fn va_arg(&mut self, dest: Value, va_list: Value, ty: IrType) -> Result<(), BackendError> {
         if ty == IrType::Void {
-            return Err(self.err("va_arg of void"));
+            return Err(self.internal("va_arg of void"));
         }
         let size = ty.size().max(1);
         self.va_next(va_list, size.max(8), if size > 8 { 16 } else { 8 })?;

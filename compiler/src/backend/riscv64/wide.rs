@@ -244,7 +244,7 @@ impl FnEmitter<'_, '_> {
             IrBinOp::Mul => "__multf3",
             IrBinOp::SDiv | IrBinOp::UDiv => "__divtf3",
             IrBinOp::SRem | IrBinOp::URem => "fmodl",
-            _ => return Err(self.err(format!("{} on f128", op.name()))),
+            _ => return Err(self.internal(format!("{} on f128", op.name()))),
         };
         self.load_pair(lhs, IrType::F128, A0, A1)?;
         self.load_pair(rhs, IrType::F128, A2, A3)?;
@@ -254,7 +254,7 @@ impl FnEmitter<'_, '_> {
 
     pub(super) fn unop_f128(&mut self, dest: Value, op: IrUnaryOp, src: &Operand) -> Result<(), BackendError> {
         if op != IrUnaryOp::Neg {
-            return Err(self.err(format!("{} on f128", op.name())));
+            return Err(self.internal(format!("{} on f128", op.name())));
         }
         self.load_pair(src, IrType::F128, T0, T1)?;
         self.li(T2, 1);
@@ -397,7 +397,7 @@ impl FnEmitter<'_, '_> {
                 }
                 self.store_mem(A0, t.size().max(1), m);
             }
-            _ => return Err(self.err(format!("cast from {from} to {to}"))),
+            _ => return Err(self.internal(format!("cast from {from} to {to}"))),
         }
         Ok(())
     }

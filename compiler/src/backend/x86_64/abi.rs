@@ -7,7 +7,8 @@
 //! - `__int128` takes two INTEGER registers or 16 aligned stack bytes (never
 //!   one register and the stack);
 //! - `long double` is class X87: always in memory (16 aligned);
-//! - a struct comes with the eightbyte classes lowering computed (docs/abi.md):
+//! - a struct comes with the eightbyte classes lowering recorded
+//!   ([`crate::abi::sysv`], docs/abi.md):
 //!   with a MEMORY class (or larger than 16 bytes) it is copied to the stack;
 //!   otherwise each eightbyte takes the next register of its class, and when
 //!   the registers of either class run out the whole struct goes to the stack;

@@ -158,7 +158,7 @@ impl FnEmitter<'_, '_> {
             }
             RetLoc::StructRegs(parts) => {
                 let Some(ParamHome::Buffer(off)) = self.params.first().copied() else {
-                    return Err(self.err("struct return without its buffer"));
+                    return Err(self.internal("struct return without its buffer"));
                 };
                 let buf = self.area(off);
                 for p in &parts {
@@ -172,7 +172,7 @@ impl FnEmitter<'_, '_> {
             }
             RetLoc::X87Struct => {
                 let Some(ParamHome::Buffer(off)) = self.params.first().copied() else {
-                    return Err(self.err("struct return without its buffer"));
+                    return Err(self.internal("struct return without its buffer"));
                 };
                 let m = self.area(off);
                 emit!(self, "\tfldt\t{m}");
@@ -339,7 +339,7 @@ impl FnEmitter<'_, '_> {
                 }
                 emit!(self, "\tcall\t*%r11");
             }
-            (None, None) => return Err(self.err("call without a callee")),
+            (None, None) => return Err(self.internal("call without a callee")),
         }
         if lay.stack_size > 0 {
             emit!(self, "\taddq\t${}, %rsp", lay.stack_size);
@@ -375,14 +375,14 @@ impl FnEmitter<'_, '_> {
             },
             RetLoc::X87Struct => {
                 let Some(buf) = info.args.first() else {
-                    return Err(self.err("sret call without a result buffer"));
+                    return Err(self.internal("sret call without a result buffer"));
                 };
                 self.load_int(buf, IrType::Ptr, false, Gpr::R10)?;
                 emit!(self, "\tfstpt\t(%r10)");
             }
             RetLoc::StructRegs(parts) => {
                 let Some(buf) = info.args.first() else {
-                    return Err(self.err("sret call without a result buffer"));
+                    return Err(self.internal("sret call without a result buffer"));
                 };
                 // Park the returned registers, then store them with exact sizes.
                 let s = self.area(self.scratch);

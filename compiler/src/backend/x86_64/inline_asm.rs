@@ -24,7 +24,7 @@
 
 use super::regs::{Gpr, Mem, CALLEE_SAVED};
 use super::{emit, FnEmitter};
-use crate::backend::asm_template::{is_basic_asm, parse_template, resolve, Resolved, TemplatePiece};
+use crate::backend::asm_template::{is_basic_asm, parse_template, resolve, AsmError, Resolved, TemplatePiece};
 use crate::backend::frame::{FrameLayout, Home, ValueTypes};
 use crate::backend::BackendError;
 use crate::ir::instruction::{InlineAsm, Operand};
@@ -146,7 +146,7 @@ fn seg_of(asm: &InlineAsm, k: usize) -> AddressSpace {
 }
 
 /// Assigns a location to every operand.
-fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -> Result<Plan, String> {
+fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -> Result<Plan, AsmError> {
     let no = asm.outputs.len();
     let n = no + asm.inputs.len();
     let mut taken: Vec<Gpr> = vec![Gpr::Rsp, Gpr::Rbp];
@@ -174,7 +174,7 @@ fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -
             if !taken.contains(&g) {
                 taken.push(g);
             } else if asm.clobbers.iter().any(|c| Gpr::parse(c) == Some(g)) {
-                return Err(format!("asm operand in {} which the asm clobbers", g.q()));
+                return Err(format!("asm operand in {} which the asm clobbers", g.q()).into());
             }
         }
     }
@@ -204,7 +204,7 @@ fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -
         };
         if let Some(t) = w.tied {
             if is_output || t >= no {
-                return Err(format!("asm operand {k} is tied to {t}, which is not an output"));
+                return Err(format!("asm operand {k} is tied to {t}, which is not an output").into());
             }
             continue; // resolved after the outputs
         }
@@ -235,7 +235,7 @@ fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -
                             locs[k] = Some(Loc::Frame(frame_mem(off)));
                             continue;
                         }
-                        _ => return Err("memory output without a slot".into()),
+                        _ => return Err(AsmError::internal("memory output without a slot")),
                     }
                 }
                 Some(o.value)
@@ -250,15 +250,9 @@ fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -
                 _ => Loc::Indirect(fresh_gpr(&mut taken)?),
             }
         } else if w.imm {
-            return Err(format!(
-                "asm operand {k} needs a constant ('{}')",
-                constraint_of(asm, k)
-            ));
+            return Err(format!("asm operand {k} needs a constant ('{}')", constraint_of(asm, k)).into());
         } else {
-            return Err(format!(
-                "impossible asm constraint '{}' for {ty}",
-                constraint_of(asm, k)
-            ));
+            return Err(format!("impossible asm constraint '{}' for {ty}", constraint_of(asm, k)).into());
         };
         locs[k] = Some(loc);
     }
@@ -271,7 +265,7 @@ fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -
     let locs = locs
         .into_iter()
         .enumerate()
-        .map(|(k, l)| l.ok_or_else(|| format!("asm operand {k} has no location")))
+        .map(|(k, l)| l.ok_or_else(|| AsmError::internal(format!("asm operand {k} has no location"))))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Plan {
         locs,
@@ -289,7 +283,11 @@ fn constraint_of(asm: &InlineAsm, k: usize) -> &str {
 
 /// The callee-saved registers an asm statement uses or clobbers (the
 /// prologue saves them). `frame` only shifts frame offsets, so 0 will do.
-pub(super) fn callee_saved_used(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout) -> Result<Vec<Gpr>, String> {
+pub(super) fn callee_saved_used(
+    asm: &InlineAsm,
+    types: &ValueTypes,
+    layout: &FrameLayout,
+) -> Result<Vec<Gpr>, AsmError> {
     let mut out = Vec::new();
     for c in &asm.clobbers {
         if let Some(g) = Gpr::parse(c) {
@@ -322,8 +320,9 @@ fn size_suffix(ty: IrType) -> char {
 }
 
 impl FnEmitter<'_, '_> {
-    fn asm_err(&self, m: impl Into<String>) -> BackendError {
-        self.err(format!("inline asm: {}", m.into()))
+    /// An inline-asm error: the program's unless `e` says it is internal.
+    fn asm_err(&self, e: impl Into<AsmError>) -> BackendError {
+        BackendError::inline_asm(&self.f.name, e.into())
     }
 
     /// Loads input (or read-write output) `k` into its location.
@@ -438,9 +437,9 @@ impl FnEmitter<'_, '_> {
                         self.load_mem(&src, ty.size().clamp(1, 8), false, *g);
                     }
                     Loc::Xmm(_) if p.read_write[k] && !o.is_def => {
-                        return Err(
-                            self.asm_err("read-write SSE output ('+x') not split into an output and a tied input")
-                        );
+                        return Err(self.asm_err(AsmError::internal(
+                            "read-write SSE output ('+x') not split into an output and a tied input",
+                        )));
                     }
                     _ => {}
                 }

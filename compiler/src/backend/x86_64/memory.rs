@@ -137,7 +137,11 @@ impl FnEmitter<'_, '_> {
         emit!(self, "\tsubq\t%rax, %rsp");
         if align > 16 {
             if !align.is_power_of_two() || align > 1 << 16 {
-                return Err(self.err(format!("dynalloca alignment {align}")));
+                return Err(if align.is_power_of_two() {
+                    self.unsupported(format!("alignment {align} is larger than 65536"))
+                } else {
+                    self.internal(format!("dynalloca alignment {align}"))
+                });
             }
             emit!(self, "\tandq\t${}, %rsp", -(align as i64));
         }
@@ -148,7 +152,7 @@ impl FnEmitter<'_, '_> {
     fn atomic_size(&self, ty: IrType) -> Result<usize, BackendError> {
         match ty.size() {
             1 | 2 | 4 | 8 => Ok(ty.size()),
-            _ => Err(self.err(format!("atomic operation on {ty} (only 1, 2, 4 and 8 bytes)"))),
+            _ => Err(self.unsupported(format!("atomic operation on {ty} (only 1, 2, 4 and 8 bytes)"))),
         }
     }
 
@@ -224,7 +228,7 @@ impl FnEmitter<'_, '_> {
                     let mn = match op {
                         AtomicRmwOp::Add => "add",
                         AtomicRmwOp::Sub => "sub",
-                        _ => return Err(self.err(format!("atomic {} on {ty}", op.name()))),
+                        _ => return Err(self.unsupported(format!("atomic {} on {ty}", op.name()))),
                     };
                     emit!(self, "\t{mn}{f}\t%xmm1, %xmm0");
                     emit!(self, "\t{mv}\t%xmm0, {dr}");

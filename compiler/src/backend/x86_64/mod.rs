@@ -230,7 +230,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     Instruction::InlineAsm(asm) => {
                         max_outputs = max_outputs.max(asm.outputs.len());
                         for g in inline_asm::callee_saved_used(asm, &types, &layout)
-                            .map_err(|m| BackendError::in_function(&f.name, m))?
+                            .map_err(|e| BackendError::inline_asm(&f.name, e))?
                         {
                             if !callee_saved.contains(&g) {
                                 callee_saved.push(g);
@@ -267,7 +267,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let asm_spill = layout.reserve(16 * max_outputs as u32, 16);
         layout.finish();
         if layout.size() > (1 << 30) {
-            return Err(BackendError::in_function(&f.name, "stack frame too large"));
+            return Err(BackendError::unsupported(&f.name, "stack frame too large"));
         }
         Ok(FnEmitter {
             cx,
@@ -293,8 +293,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         })
     }
 
-    fn err(&self, message: impl Into<String>) -> BackendError {
-        BackendError::in_function(&self.f.name, message)
+    /// A broken invariant of the IR in this function (an internal compiler error).
+    fn internal(&self, message: impl Into<String>) -> BackendError {
+        BackendError::internal(&self.f.name, message)
+    }
+
+    /// Input in this function that the backend cannot compile (a diagnostic).
+    fn unsupported(&self, message: impl Into<String>) -> BackendError {
+        BackendError::unsupported(&self.f.name, message)
     }
 
     /// The memory operand of locals-area offset `off`.
@@ -311,8 +317,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     fn slot(&self, v: Value) -> Result<Mem, BackendError> {
         match self.layout.home(v) {
             Home::Slot(off) => Ok(self.area(off)),
-            Home::None => Err(self.err(format!("{v} is used but never defined"))),
-            _ => Err(self.err(format!("{v} is an address, not a slot"))),
+            Home::None => Err(self.internal(format!("{v} is used but never defined"))),
+            _ => Err(self.internal(format!("{v} is an address, not a slot"))),
         }
     }
 
@@ -409,7 +415,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
                 Ok(through(scratch, 0))
             }
-            Home::None => Err(self.err(format!("{ptr} is used but never defined"))),
+            Home::None => Err(self.internal(format!("{ptr} is used but never defined"))),
             h => {
                 self.materialize(h, scratch);
                 Ok(through(scratch, 0))
@@ -457,7 +463,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     let m = self.area(off);
                     self.load_mem(&m, ty.size(), signed, r);
                 }
-                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
                 h => self.materialize(h, r),
             },
         }
@@ -639,7 +645,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     let size = if ty.size() > 8 { 16 } else { ty.size().max(1) };
                     self.copy_mem(&src, m, size);
                 }
-                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
                 h => {
                     self.materialize(h, Gpr::Rax);
                     self.store_mem(Gpr::Rax, ty.size().clamp(1, 8), m);
@@ -652,7 +658,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     /// The `rbp` displacement of a parameter's incoming stack bytes.
     fn param_home(&self, i: usize) -> Result<ParamHome, BackendError> {
         self.params.get(i).copied().ok_or_else(|| {
-            self.err(format!(
+            self.internal(format!(
                 "paramref {i} of a function with {} parameters",
                 self.params.len()
             ))
@@ -668,7 +674,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         default: BlockId,
     ) -> Result<(), BackendError> {
         if !ty.is_int_or_ptr() {
-            return Err(self.err(format!("switch on {ty}")));
+            return Err(self.internal(format!("switch on {ty}")));
         }
         if ty.is_128() {
             // Compare both halves for each case.
@@ -752,7 +758,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 let ty = self.types.of(*v);
                 match self.layout.home(*v) {
                     Home::Alloca { .. } | Home::FrameAddr(_) => Ok(Some(true)),
-                    Home::None => Err(self.err(format!("{v} is used but never defined"))),
+                    Home::None => Err(self.internal(format!("{v} is used but never defined"))),
                     h @ Home::SymbolAddr { sym, .. } => {
                         // A weak undefined symbol's address may be null.
                         if self.symbol_kind(self.layout.symbol(sym)) != SymbolKind::Got {
@@ -887,7 +893,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
                     emit!(self, "\tmfence");
                 }
             }
-            Phi { .. } => return Err(self.err("phi in the backend (phi elimination has not run)")),
+            Phi { .. } => return Err(self.internal("phi in the backend (phi elimination has not run)")),
             ParamRef { dest, param_idx, ty } => self.param_ref(*dest, *param_idx, *ty)?,
             GetReturnF64Second { dest } | GetReturnF32Second { dest } | GetReturnF128Second { dest } => {
                 let ty = self.types.of(*dest);

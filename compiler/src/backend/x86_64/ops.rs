@@ -94,7 +94,7 @@ impl FnEmitter<'_, '_> {
                     let m = self.slot(*v)?;
                     emit!(self, "\tmov{}\t{m}, %xmm{n}", fsuf(ty));
                 }
-                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
                 h => {
                     self.materialize(h, Gpr::Rax);
                     emit!(self, "\tmovq\t%rax, %xmm{n}");
@@ -140,14 +140,14 @@ impl FnEmitter<'_, '_> {
                     self.store_xmm(0, ty, &m);
                     return Ok(());
                 }
-                _ => return Err(self.err(format!("{} on {ty}", op.name()))),
+                _ => return Err(self.internal(format!("{} on {ty}", op.name()))),
             };
             emit!(self, "\t{mnemonic}{f}\t%xmm1, %xmm0");
             self.store_xmm(0, ty, &m);
             return Ok(());
         }
         if ty == IrType::Void {
-            return Err(self.err("arithmetic on void"));
+            return Err(self.internal("arithmetic on void"));
         }
         let w = if ty.size() <= 4 { 4 } else { 8 };
         let s = suffix(w);
@@ -236,7 +236,7 @@ impl FnEmitter<'_, '_> {
                 IrUnaryOp::Neg if ty == IrType::F32 => emit!(self, "\txorl\t$-2147483648, %eax"),
                 IrUnaryOp::Neg => emit!(self, "\tbtcq\t$63, %rax"),
                 IrUnaryOp::Not => emit!(self, "\tnot{s}\t{a}"),
-                _ => return Err(self.err(format!("{} on {ty}", op.name()))),
+                _ => return Err(self.internal(format!("{} on {ty}", op.name()))),
             }
             return self.store(Gpr::Rax, ty, dest);
         }
@@ -346,7 +346,7 @@ impl FnEmitter<'_, '_> {
             }
         } else {
             if ty == IrType::Void {
-                return Err(self.err("comparison of void"));
+                return Err(self.internal("comparison of void"));
             }
             let w = if ty.size() <= 4 { 4 } else { 8 };
             let s = suffix(w);
@@ -372,7 +372,7 @@ impl FnEmitter<'_, '_> {
 
     pub(super) fn cast(&mut self, dest: Value, src: &Operand, from: IrType, to: IrType) -> Result<(), BackendError> {
         if from == IrType::Void || to == IrType::Void {
-            return Err(self.err("cast from or to void"));
+            return Err(self.internal("cast from or to void"));
         }
         if from.is_128() || to.is_128() || from == IrType::F128 || to == IrType::F128 {
             return self.cast_wide(dest, src, from, to);
@@ -489,7 +489,7 @@ impl FnEmitter<'_, '_> {
     ) -> Result<(), BackendError> {
         let arg = |i: usize| args.get(i).copied();
         let need =
-            |s: &Self, i: usize| arg(i).ok_or_else(|| s.err(format!("intrinsic {} needs an argument", op.name())));
+            |s: &Self, i: usize| arg(i).ok_or_else(|| s.internal(format!("intrinsic {} needs an argument", op.name())));
         let out = match op {
             IntrinsicOp::Lfence => {
                 emit!(self, "\tlfence");

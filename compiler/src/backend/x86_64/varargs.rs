@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 impl FnEmitter<'_, '_> {
     pub(super) fn va_start(&mut self, va_list: Value) -> Result<(), BackendError> {
         let Some(rsa) = self.rsa else {
-            return Err(self.err("va_start in a function that is not variadic"));
+            return Err(self.internal("va_start in a function that is not variadic"));
         };
         let gp = 8 * self.own.gprs_used as u32;
         let fp = 48 + 16 * self.own.sses_used as u32;
@@ -80,7 +80,7 @@ impl FnEmitter<'_, '_> {
             IrType::F32 | IrType::F64 => self.va_next(true, 1, 8, false, true),
             IrType::F128 => self.va_next(false, 0, 16, true, false),
             IrType::I128 | IrType::U128 => self.va_next(false, 2, 16, true, true),
-            IrType::Void => return Err(self.err("va_arg of void")),
+            IrType::Void => return Err(self.internal("va_arg of void")),
             _ => self.va_next(false, 1, 8, false, true),
         }
         let m = self.slot(dest)?;

@@ -45,7 +45,7 @@ impl FnEmitter<'_, '_> {
                     emit!(self, "\tmovq\t{m}, {}", lo.q());
                     emit!(self, "\tmovq\t{}, {}", m.at(8), hi.q());
                 }
-                Home::None => return Err(self.err(format!("{v} is used but never defined"))),
+                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
                 h => {
                     self.materialize(h, lo);
                     emit!(self, "\txorl\t{}, {}", hi.l(), hi.l());
@@ -316,7 +316,7 @@ impl FnEmitter<'_, '_> {
             _ => {
                 emit!(self, "\tfstp\t%st(0)");
                 emit!(self, "\tfstp\t%st(0)");
-                return Err(self.err(format!("{} on f128", op.name())));
+                return Err(self.internal(format!("{} on f128", op.name())));
             }
         }
         emit!(self, "\tfstpt\t{m}");
@@ -327,7 +327,7 @@ impl FnEmitter<'_, '_> {
     pub(super) fn unop_x87(&mut self, dest: Value, op: IrUnaryOp, src: &Operand) -> Result<(), BackendError> {
         let m = self.slot(dest)?;
         if op != IrUnaryOp::Neg {
-            return Err(self.err(format!("{} on f128", op.name())));
+            return Err(self.internal(format!("{} on f128", op.name())));
         }
         self.fld(src)?;
         emit!(self, "\tfchs");
@@ -487,7 +487,7 @@ impl FnEmitter<'_, '_> {
                 self.x87_truncate_off();
                 self.store_mem(Gpr::Rax, t.size(), &m);
             }
-            _ => return Err(self.err(format!("cast from {from} to {to}"))),
+            _ => return Err(self.internal(format!("cast from {from} to {to}"))),
         }
         Ok(())
     }
