@@ -42,9 +42,19 @@ pub fn qemu_for(target: Target) -> &'static str {
 
 /// Whether the toolchain (and emulator) for `target` is installed.
 pub fn toolchain_available(target: Target) -> bool {
+    missing_tool(target).is_none()
+}
+
+/// What is missing to build and run binaries for `target` here, as a skip
+/// reason (`qemu-riscv64 missing`), or `None` when everything is installed.
+pub fn missing_tool(target: Target) -> Option<String> {
     let gcc = phicc::driver::toolchain::gcc_for(target);
     let has = |p: &str| Command::new(p).arg("--version").output().is_ok();
-    has(gcc) && (!is_foreign(target) || has(qemu_for(target)))
+    if !has(gcc) {
+        return Some(format!("{gcc} missing"));
+    }
+    let qemu = qemu_for(target);
+    (is_foreign(target) && !has(qemu)).then(|| format!("{qemu} missing"))
 }
 
 /// How a test binary's run ended, with what it printed.
