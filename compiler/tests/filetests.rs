@@ -1015,11 +1015,7 @@ fn ir_trials(f: &TestFile, skips: &mut Vec<(String, String)>) -> Vec<Trial> {
                     let (name, text, d2) = (f.name.clone(), f.text.clone(), d.clone());
                     let trial_name = format!("{}: run {}", f.name, target.name());
                     let stem = f.path.file_stem().unwrap().to_string_lossy().into_owned();
-                    let missing = match phicc::backend::target_isa(target) {
-                        Err(_) => Some(format!("no {} backend", target.name())),
-                        Ok(_) => run_target::missing_tool(target),
-                    };
-                    match missing {
+                    match run_target::cannot_run(target) {
                         Some(reason) if skip::under_ci() => trials.push(Trial::test(trial_name, move || {
                             Err(format!("{reason}, and CI=true makes a missing tool a failure").into())
                         })),

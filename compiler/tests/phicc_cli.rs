@@ -2,6 +2,12 @@
 //! contract: 0 success, 1 ill-formed program with `file:line:col: error:`,
 //! 2 bad command line, `--run-ir` exits with the program's status).
 
+#[path = "support/run_target.rs"]
+mod run_target;
+#[path = "support/skip.rs"]
+mod skip;
+
+use phicc::target::Target;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -132,9 +138,8 @@ fn emit_ir_and_print_ir_after() {
 
 #[test]
 fn compiles_links_and_runs_for_aarch64_under_qemu() {
-    let has = |p: &str| Command::new(p).arg("--version").output().is_ok();
-    if !has("aarch64-linux-gnu-gcc") || !has("qemu-aarch64") {
-        eprintln!("SKIPPED: the AArch64 toolchain or QEMU is missing (scripts/setup.sh --campaign)");
+    if let Some(reason) = run_target::missing_tool(Target::Aarch64) {
+        skip::skip("phicc_cli aarch64 under qemu", &reason);
         return;
     }
     let dir = tempfile::tempdir().unwrap();
