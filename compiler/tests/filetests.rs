@@ -7,9 +7,11 @@
 //!
 //! # IR test files
 //!
-//! Every `.ir` file under `tests/filetests/` and `corpora/{ir,regressions}/`
-//! is a module in the textual IR (so `phiopt` and the reducers read it as is)
-//! whose first comment lines are its headers:
+//! Every `.ir` file under `tests/filetests/` (by habit `pass/` for pass
+//! tests, `run/` for executable backend tests, `text/` for format examples,
+//! `verify/` for verifier tests) and `corpora/{ir,regressions}/` is a module
+//! in the textual IR (so `phiopt` and the reducers read it as is) whose first
+//! comment lines are its headers:
 //!
 //! - `; test verify` — the module verifies (SSA mode);
 //! - `; test verify-error` — it does not, and every `; error: text` line is a
