@@ -1016,7 +1016,8 @@ fn ir_trials(f: &TestFile, skips: &mut Vec<(String, String)>) -> Vec<Trial> {
                 for target in targets {
                     let (name, text, d2) = (f.name.clone(), f.text.clone(), d.clone());
                     let trial_name = format!("{}: run {}", f.name, target.name());
-                    let stem = f.path.file_stem().unwrap().to_string_lossy().into_owned();
+                    // Unique per file: the build products of trials running in parallel.
+                    let stem = f.name.trim_end_matches(".ir").replace('/', "_");
                     match run_target::cannot_run(target) {
                         Some(reason) if skip::under_ci() => trials.push(Trial::test(trial_name, move || {
                             Err(format!("{reason}, and CI=true makes a missing tool a failure").into())
