@@ -15,6 +15,8 @@
 
 #[path = "support/run_target.rs"]
 mod run_target;
+#[path = "support/skip.rs"]
+mod skip;
 
 use phicc::driver::{compile_to_ir, pipeline_for, FrontendOptions};
 use phicc::target::Target;
@@ -38,8 +40,8 @@ fn run(target: Target, exe: &Path) -> String {
 
 /// The interop test on `target`, when its backend and toolchain are here.
 fn check_target(target: Target) {
-    if phicc::backend::target_isa(target).is_err() || !run_target::toolchain_available(target) {
-        eprintln!("SKIPPED: no {} backend or toolchain here", target.name());
+    if let Some(reason) = run_target::cannot_run(target) {
+        skip::skip(&format!("abi_interop {}", target.name()), &reason);
         return;
     }
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("abi_interop_{}", target.name()));
@@ -103,6 +105,8 @@ fn check_target(target: Target) {
 fn phicc_and_gcc_call_each_other_x86_64() {
     if cfg!(target_arch = "x86_64") {
         check_target(Target::X86_64);
+    } else {
+        skip::skip("abi_interop x86_64", "not an x86-64 host");
     }
 }
 

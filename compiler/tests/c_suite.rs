@@ -21,6 +21,8 @@
 
 #[path = "support/run_target.rs"]
 mod run_target;
+#[path = "support/skip.rs"]
+mod skip;
 
 use phicc::driver::{compile_to_ir, pipeline_for, FrontendOptions};
 use phicc::ir::interp::{run, RunConfig, RunResult};
@@ -292,15 +294,8 @@ fn interpreted_riscv64() {
 /// Every file compiled by phicc for `target` and run (under QEMU when
 /// foreign), when the toolchain is installed.
 fn check_native(target: Target) {
-    if phicc::backend::target_isa(target).is_err() {
-        eprintln!("SKIPPED: no {} backend", target.name());
-        return;
-    }
-    if !run_target::toolchain_available(target) {
-        eprintln!(
-            "SKIPPED: the {} toolchain or QEMU is missing (scripts/setup.sh --campaign)",
-            target.name()
-        );
+    if let Some(reason) = run_target::cannot_run(target) {
+        skip::skip(&format!("c_suite native {}", target.name()), &reason);
         return;
     }
     check_mode(target, true);
@@ -309,7 +304,9 @@ fn check_native(target: Target) {
 #[test]
 fn native_x86_64() {
     if cfg!(target_arch = "x86_64") {
-        check_mode(Target::X86_64, true);
+        check_native(Target::X86_64);
+    } else {
+        skip::skip("c_suite native x86_64", "not an x86-64 host");
     }
 }
 

@@ -14,6 +14,8 @@ use std::process::Command;
 
 #[path = "support/run_target.rs"]
 mod run_target;
+#[path = "support/skip.rs"]
+mod skip;
 
 /// Seeds checked in CI (the script covers 1..300).
 const SEEDS: std::ops::RangeInclusive<u64> = 1..=20;
@@ -39,7 +41,7 @@ fn run_with_timeout(exe: &Path, secs: u32) -> Option<run_target::Ran> {
 #[test]
 fn csmith_sample_matches_gcc() {
     if !csmith_available() {
-        eprintln!("SKIPPED: csmith is not installed (scripts/setup.sh --campaign)");
+        skip::skip("csmith sample", "csmith missing (scripts/setup.sh --campaign)");
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -1,9 +1,9 @@
 //! Property test of the textual IR: for 10,000 random modules (every
 //! instruction, terminator, attribute and initializer; hostile names, strings
 //! and constants) `parse(print(m)) == m` and printing the result again gives
-//! the same text. Plus hand-picked edge cases and the example files in
-//! tests/ir_text_examples/, which are in canonical form (printing them back
-//! reproduces the file byte for byte).
+//! the same text. Plus hand-picked edge cases and the examples of
+//! docs/ir.md. (The example files, `tests/filetests/text/`, are checked by
+//! their `test roundtrip` header in the filetests runner.)
 
 #[path = "support/random_ir.rs"]
 mod random_ir;
@@ -321,37 +321,6 @@ fn one_line_printers_match_the_documented_syntax() {
         print_instruction(&asm),
         r#"asm "tmpl" outputs("=r" *%1) inputs("r" %2) clobbers("memory") types(i32, i32) goto(l1 bb3)"#
     );
-}
-
-/// Every example file parses, prints back to exactly its own text, and holds
-/// at least one function.
-#[test]
-fn example_files_are_canonical() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ir_text_examples");
-    let mut seen = 0;
-    for entry in std::fs::read_dir(&dir).expect("examples directory") {
-        let path = entry.unwrap().path();
-        if path.extension().and_then(|e| e.to_str()) != Some("ir") {
-            continue;
-        }
-        let src = std::fs::read_to_string(&path).unwrap();
-        let m = parse_module(&src).unwrap_or_else(|e| panic!("{}:{e}", path.display()));
-        assert!(!m.functions.is_empty(), "{}", path.display());
-        // Comments are not kept; compare against the file without its comment lines.
-        let body: String = src
-            .lines()
-            .filter(|l| !l.starts_with(';'))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        assert_eq!(
-            print_module(&m),
-            body.trim_start(),
-            "{} is not in canonical form",
-            path.display()
-        );
-        seen += 1;
-    }
-    assert!(seen >= 3, "expected at least 3 example files, found {seen}");
 }
 
 /// The examples in docs/ir.md parse: the worked example is canonical, and

@@ -5,6 +5,11 @@
 //! program's status).
 
 use phicc::exit;
+#[path = "support/run_target.rs"]
+mod run_target;
+#[path = "support/skip.rs"]
+mod skip;
+
 use phicc::target::Target;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -184,10 +189,8 @@ fn print_target_info_gives_the_tables_facts() {
 
 #[test]
 fn compiles_links_and_runs_for_aarch64_under_qemu() {
-    let has = |p: &str| Command::new(p).arg("--version").output().is_ok();
-    let t = Target::Aarch64;
-    if !has(t.gcc()) || !t.emulator().is_none_or(has) {
-        eprintln!("SKIPPED: the AArch64 toolchain or QEMU is missing (scripts/setup.sh --campaign)");
+    if let Some(reason) = run_target::missing_tool(Target::Aarch64) {
+        skip::skip("phicc_cli aarch64 under qemu", &reason);
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -202,7 +205,7 @@ fn compiles_links_and_runs_for_aarch64_under_qemu() {
             .output()
             .unwrap();
         assert!(out.status.success(), "{extra:?}: {}", text(&out.stderr));
-        let run = match t.emulator() {
+        let run = match Target::Aarch64.emulator() {
             Some(q) => Command::new(q).arg(&exe).output().unwrap(),
             None => Command::new(&exe).output().unwrap(),
         };

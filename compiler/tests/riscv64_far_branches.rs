@@ -12,6 +12,8 @@ use std::fmt::Write as _;
 
 #[path = "support/run_target.rs"]
 mod run_target;
+#[path = "support/skip.rs"]
+mod skip;
 
 /// A loop running 3 times over `n` additions that add up to 1.
 fn program(n: u32) -> String {
@@ -33,13 +35,8 @@ fn program(n: u32) -> String {
 
 #[test]
 fn branches_reach_across_a_huge_function() {
-    if !run_target::toolchain_available(Target::Riscv64) {
-        let t = Target::Riscv64;
-        eprintln!(
-            "SKIPPED: {} or {} is missing (scripts/setup.sh --campaign)",
-            t.gcc(),
-            t.info().qemu
-        );
+    if let Some(reason) = run_target::cannot_run(Target::Riscv64) {
+        skip::skip("riscv64 far branches", &reason);
         return;
     }
     let mut m = parse_module(&program(40_000)).unwrap();

@@ -1,6 +1,9 @@
 //! The C generator: deterministic, each preset produces what it emphasises,
 //! and every byte string gives a program that gcc and phicc's frontend accept.
 
+#[path = "../../compiler/tests/support/skip.rs"]
+mod skip;
+
 use arbitrary::Unstructured;
 use oracle::ccheck::lower_c;
 use oracle::cgen::{generate, generate_from, CgenConfig, Emphasis};
@@ -200,7 +203,7 @@ fn every_byte_string_gives_a_program_gcc_and_phicc_accept() {
     let dir = tempfile::tempdir().unwrap();
     let gcc = gcc_available();
     if !gcc {
-        eprintln!("SKIP (gcc part): gcc is not installed (scripts/setup.sh installs it)");
+        skip::skip("cgen programs under gcc", "gcc missing (scripts/setup.sh installs it)");
     }
     for (i, bytes) in byte_strings().iter().enumerate() {
         for e in [Emphasis::Default, Emphasis::AsmGoto] {

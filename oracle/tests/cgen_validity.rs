@@ -7,6 +7,9 @@
 //! mem2reg keeps their meaning, and without inline asm (whose outputs the
 //! interpreter invents) the interpreter prints exactly what gcc's build does.
 
+#[path = "../../compiler/tests/support/skip.rs"]
+mod skip;
+
 use oracle::ccheck::{check_c, lower_c};
 use oracle::cgen::{generate, CgenConfig, Emphasis};
 use oracle::ircheck::CheckConfig;
@@ -111,7 +114,10 @@ fn check_seed(seed: u64) -> Result<(), String> {
 fn generated_programs_are_valid_under_gcc() {
     let probe = tempfile::tempdir().unwrap();
     if !sanitizers_work(probe.path()) {
-        eprintln!("SKIP: gcc or its sanitizers (libubsan, libasan) are missing; scripts/setup.sh installs them");
+        skip::skip(
+            "generated programs under gcc sanitizers",
+            "gcc or its sanitizers (libubsan, libasan) missing; scripts/setup.sh installs them",
+        );
         return;
     }
     let seeds: Vec<u64> = (1..=20).collect();
@@ -147,7 +153,10 @@ fn asm_goto_templates_agree_across_targets() {
                 .is_ok_and(|o| o.status.success())
         };
         if !have("gcc") || !have(gcc) || !have(qemu) {
-            eprintln!("SKIP {arch}: {gcc} or {qemu} is missing; scripts/setup.sh --campaign installs them");
+            skip::skip(
+                &format!("asm goto templates on {arch}"),
+                &format!("{gcc} or {qemu} missing; scripts/setup.sh --campaign installs them"),
+            );
             continue;
         }
         for (seed, e) in [(1, Emphasis::AsmGoto), (2, Emphasis::AsmGoto), (3, Emphasis::Default)] {
@@ -195,7 +204,7 @@ fn without_asm_phiccs_interpreter_prints_what_gcc_prints() {
         .output()
         .is_ok_and(|o| o.status.success());
     if !have_gcc {
-        eprintln!("SKIP: gcc is not installed");
+        skip::skip("interpreter against gcc", "gcc missing");
         return;
     }
     let dir = tempfile::tempdir().unwrap();

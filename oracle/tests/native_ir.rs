@@ -3,11 +3,24 @@
 //! and must really compare (most runs conclusive). Skipped where the host
 //! cannot run x86-64 code, or a backend, cross toolchain or QEMU is missing.
 
+#[path = "../../compiler/tests/support/skip.rs"]
+mod skip;
+
 use oracle::irgen::{generate, input_bytes, GenMode};
 use oracle::native_ir::{prepare, run_campaign, run_campaign_on, ENTRY};
 use phicc::ir::instruction::Instruction;
 use phicc::ir::verify::{verify_module, VerifyMode};
 use phicc::target::Target;
+
+/// What is missing to run `target`'s binaries under QEMU (`qemu-riscv64 missing`).
+fn missing_tool(target: Target) -> Option<String> {
+    if phicc::backend::target_isa(target).is_err() {
+        return Some(format!("no {} backend", target.name()));
+    }
+    let has = |p: &str| std::process::Command::new(p).arg("--version").output().is_ok();
+    let missing = std::iter::once(target.gcc()).chain(target.emulator()).find(|t| !has(t));
+    missing.map(|t| format!("{t} missing"))
+}
 
 #[test]
 fn prepared_modules_are_asm_free_self_contained_and_valid() {
@@ -29,6 +42,7 @@ fn prepared_modules_are_asm_free_self_contained_and_valid() {
 #[test]
 fn native_runs_agree_with_the_interpreter() {
     if !cfg!(target_arch = "x86_64") {
+        skip::skip("native x86_64 campaign", "not an x86-64 host");
         return;
     }
     let s = run_campaign(11, 24, 2, 5_000_000, None).unwrap();
@@ -38,13 +52,8 @@ fn native_runs_agree_with_the_interpreter() {
 
 #[test]
 fn aarch64_native_runs_under_qemu_agree_with_the_interpreter() {
-    let has = |p: &str| std::process::Command::new(p).arg("--version").output().is_ok();
-    if phicc::backend::target_isa(Target::Aarch64).is_err() {
-        eprintln!("SKIPPED: no AArch64 backend");
-        return;
-    }
-    if !has(Target::Aarch64.gcc()) || !Target::Aarch64.emulator().is_none_or(has) {
-        eprintln!("SKIPPED: the AArch64 toolchain or QEMU is missing (scripts/setup.sh --campaign)");
+    if let Some(reason) = missing_tool(Target::Aarch64) {
+        skip::skip("native aarch64 campaign", &reason);
         return;
     }
     let s = run_campaign_on(Target::Aarch64, 11, 12, 2, 5_000_000, None).unwrap();
@@ -54,9 +63,8 @@ fn aarch64_native_runs_under_qemu_agree_with_the_interpreter() {
 
 #[test]
 fn riscv64_native_runs_under_qemu_agree_with_the_interpreter() {
-    let has = |p: &str| std::process::Command::new(p).arg("--version").output().is_ok();
-    if !has(Target::Riscv64.gcc()) || !Target::Riscv64.emulator().is_none_or(has) {
-        eprintln!("SKIPPED: the RISC-V 64 toolchain or QEMU is missing (scripts/setup.sh --campaign)");
+    if let Some(reason) = missing_tool(Target::Riscv64) {
+        skip::skip("native riscv64 campaign", &reason);
         return;
     }
     let s = run_campaign_on(Target::Riscv64, 11, 24, 2, 5_000_000, None).unwrap();

@@ -29,8 +29,30 @@ pub fn gcc_command(target: Target) -> Command {
 
 /// Whether the toolchain (and emulator) for `target` is installed.
 pub fn toolchain_available(target: Target) -> bool {
+    missing_tool(target).is_none()
+}
+
+/// Why binaries for `target` cannot be built and run here (no backend, or a
+/// tool missing), as a skip reason; `None` when they can.
+pub fn cannot_run(target: Target) -> Option<String> {
+    if phicc::backend::target_isa(target).is_err() {
+        return Some(format!("no {} backend", target.name()));
+    }
+    missing_tool(target)
+}
+
+/// What is missing to build and run binaries for `target` here, as a skip
+/// reason (`qemu-riscv64 missing`), or `None` when everything is installed.
+pub fn missing_tool(target: Target) -> Option<String> {
     let has = |p: &str| Command::new(p).arg("--version").output().is_ok();
-    has(target.gcc()) && target.emulator().is_none_or(has)
+    let gcc = target.gcc();
+    if !has(gcc) {
+        return Some(format!("{gcc} missing"));
+    }
+    target
+        .emulator()
+        .filter(|qemu| !has(qemu))
+        .map(|qemu| format!("{qemu} missing"))
 }
 
 /// How a test binary's run ended, with what it printed.
