@@ -15,3 +15,5 @@ pub mod ir;
 pub mod lower;
 pub mod passes;
 pub mod target;
+#[cfg(test)]
+mod test_skip;

@@ -373,7 +373,7 @@ mod tests {
                 "gcc disagrees:\n{}\n{src}",
                 String::from_utf8_lossy(&out.stderr)
             ),
-            Err(_) => eprintln!("gcc not available; skipping {checks} layout checks"),
+            Err(_) => crate::test_skip::tool_missing(&format!("{checks} layout checks"), "gcc not available"),
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

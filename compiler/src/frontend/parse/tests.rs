@@ -366,7 +366,7 @@ fn csmith_programs_parse_for_every_target() {
     let mut n = 0;
     for seed in 1..=8 {
         let Some(path) = super::super::preprocess::tests::csmith_program(&dir, seed) else {
-            eprintln!("csmith not installed; skipping");
+            crate::test_skip::tool_missing("Csmith parse", "csmith not installed");
             return;
         };
         for t in Target::ALL {
@@ -526,7 +526,7 @@ fn csmith_sweep() {
         match super::super::preprocess::tests::csmith_program(&dir, seed) {
             Some(p) => paths.push((seed, p)),
             None => {
-                eprintln!("csmith not installed; skipping");
+                crate::test_skip::tool_missing("Csmith parse", "csmith not installed");
                 return;
             }
         }

@@ -64,7 +64,7 @@ fn same_as_gcc(src: &str) {
     let ours = pp(src);
     match gcc_tokens(src) {
         Some(theirs) => assert_eq!(ours, theirs, "for:\n{src}"),
-        None => eprintln!("gcc not available; skipping comparison"),
+        None => crate::test_skip::tool_missing("comparison with gcc -E", "gcc not available"),
     }
 }
 
@@ -367,7 +367,7 @@ pub(crate) fn target_available(t: Target) -> bool {
         .iter()
         .any(|d| Path::new(d).join("stdio.h").exists());
     if !ok {
-        eprintln!("glibc headers for {} not installed; skipping", t.name());
+        crate::test_skip::tool_missing(&format!("{} headers", t.name()), "glibc headers not installed");
     }
     ok
 }
@@ -423,7 +423,7 @@ fn csmith_programs_preprocess() {
     let mut done = 0;
     for seed in 1..=5 {
         let Some(path) = csmith_program(&dir, seed) else {
-            eprintln!("csmith or its headers not installed; skipping");
+            crate::test_skip::tool_missing("Csmith preprocess", "csmith or its headers not installed");
             return;
         };
         for t in Target::ALL {

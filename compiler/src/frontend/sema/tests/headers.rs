@@ -94,7 +94,7 @@ fn csmith_programs_analyze_for_every_target() {
     let mut n = 0;
     for seed in 1..=20 {
         let Some(path) = csmith_program(&dir, seed) else {
-            eprintln!("csmith or its headers are not installed; skipping the Csmith sample");
+            crate::test_skip::tool_missing("the Csmith sample", "csmith or its headers are not installed");
             return;
         };
         for t in Target::ALL {

@@ -402,7 +402,7 @@ fn csmith_typed_trees_follow_hir_conventions() {
     let dir = tempdir("csmith_inv");
     for seed in 1..=6 {
         let Some(path) = crate::frontend::preprocess::tests::csmith_program(&dir, seed) else {
-            eprintln!("csmith not installed; skipping");
+            crate::test_skip::tool_missing("Csmith invariants", "csmith not installed");
             return;
         };
         let mut o = crate::frontend::PreprocessOptions::new(Target::X86_64);

@@ -150,12 +150,12 @@ pub(crate) fn gcc_for(t: Target) -> Option<(String, Vec<String>)> {
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
-        eprintln!("{cc} not installed; skipping the {} probe", t.name());
+        crate::test_skip::tool_missing(&format!("the {} probe", t.name()), &format!("{cc} not installed"));
         return None;
     }
     if let Some(r) = runner.first() {
         if std::process::Command::new(r).arg("--version").output().is_err() {
-            eprintln!("{r} not installed; skipping the {} probe", t.name());
+            crate::test_skip::tool_missing(&format!("the {} probe", t.name()), &format!("{r} not installed"));
             return None;
         }
     }
