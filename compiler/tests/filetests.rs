@@ -372,7 +372,7 @@ fn switch_dispatch_loop_hits_the_cost_limit() {
         .unwrap()
         .run(&mut promoted, &mut |_, _| {})
         .unwrap();
-    let kept = stats.mem2reg.allocas_kept_by_cost_limit;
+    let kept = stats.get(phicc::passes::PassKind::Mem2reg, "allocas kept by the cost limit");
     assert!(kept > 0 && kept < 600, "kept {kept}");
     let copies: usize = promoted.functions[0]
         .blocks
@@ -479,7 +479,7 @@ fn hundred_thousand_block_chain() {
     let mut pipeline = Pipeline::parse("mem2reg-pipeline").unwrap();
     pipeline.verify_each = true;
     let stats = pipeline.run(&mut m, &mut |_, _| {}).unwrap();
-    assert_eq!(stats.mem2reg.loads_removed, 2 * n + 1);
+    assert_eq!(stats.get(phicc::passes::PassKind::Mem2reg, "loads removed"), 2 * n + 1);
     assert_eq!(interp::run(&m, &cfg), before);
     assert!(!print_module(&m).contains("load"));
 }
