@@ -232,6 +232,8 @@ mod tests {
         }
         for mode in [CheckMode::Pipeline, CheckMode::PhiElimOnly] {
             let stages = mode.stages();
+            let names: Vec<&str> = stages.iter().map(|s| s.name()).collect();
+            println!("ircheck stages of {mode:?}: {names:?}");
             assert_eq!(stages[0], Stage::Input);
             let passes: Vec<PassKind> = stages[1..]
                 .iter()

@@ -234,6 +234,7 @@ mod tests {
             assert_eq!(passes_of(config), c.passes());
         }
         let stages = stages_of(Config::Mem2reg);
+        println!("localize stages of mem2reg: {stages:?}");
         for &pass in Configuration::Mem2reg.passes() {
             assert!(stages.contains(&pass.name()), "{pass} missing from {stages:?}");
         }
