@@ -207,3 +207,21 @@ fn run_copyprop(f: &mut IrFunction, c: &mut [usize]) {
 fn run_phi_elim(m: &mut IrModule, c: &mut [usize]) {
     c[0] += phi_elim::eliminate_phis(m);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The configurations run exactly these passes in this order (design.md):
+    /// changing one changes the generated code.
+    #[test]
+    fn the_configurations_are_pinned() {
+        let names = |c: Configuration| c.passes().iter().map(|p| p.name()).collect::<Vec<_>>();
+        assert_eq!(
+            names(Configuration::Mem2reg),
+            ["mem2reg", "mem2reg-params", "copyprop", "phi-elim"]
+        );
+        assert_eq!(names(Configuration::Nomem2reg), ["phi-elim"]);
+        assert_eq!(Configuration::DEFAULT, Configuration::Mem2reg);
+    }
+}
