@@ -24,7 +24,6 @@ pub mod copyprop;
 pub mod mem2reg;
 pub mod phi_elim;
 pub mod pipeline;
-pub mod toy;
 
 pub use pipeline::{list_passes, PassStats, Pipeline, PipelineError};
 
@@ -40,7 +39,6 @@ crate::named_enum! {
         Mem2regParams = "mem2reg-params",
         Copyprop = "copyprop",
         PhiElim = "phi-elim",
-        Toy = "toy",
     }
 }
 
@@ -116,14 +114,6 @@ impl PassKind {
                 about: "replace phis by copies on their incoming edges (leaves SSA form)",
                 counters: &["phis eliminated"],
             },
-            PassKind::Toy => Pass {
-                kind,
-                run: Run::Function(|f, c| c[0] += toy::count_instructions(f)),
-                needs_ssa: true,
-                leaves_ssa: false,
-                about: "count instructions (a toy)",
-                counters: &["instructions"],
-            },
         }
     }
 }
@@ -154,7 +144,6 @@ impl Configuration {
                 PassKind::Mem2reg,
                 PassKind::Mem2regParams,
                 PassKind::Copyprop,
-                PassKind::Toy,
                 PassKind::PhiElim,
             ],
         }
@@ -230,7 +219,7 @@ mod tests {
         let names = |c: Configuration| c.passes().iter().map(|p| p.name()).collect::<Vec<_>>();
         assert_eq!(
             names(Configuration::Mem2reg),
-            ["mem2reg", "mem2reg-params", "copyprop", "toy", "phi-elim"]
+            ["mem2reg", "mem2reg-params", "copyprop", "phi-elim"]
         );
         assert_eq!(names(Configuration::Nomem2reg), ["phi-elim"]);
         assert_eq!(Configuration::DEFAULT, Configuration::Mem2reg);
