@@ -241,8 +241,9 @@ mod tests {
         assert!(stages.contains(&"copyprop"), "{stages:?}");
         assert_eq!(stages.first(), Some(&"frontend"));
         assert_eq!(stages.last(), Some(&"backend"));
-        for k in 1..=passes_of(Config::Mem2reg).len() {
-            assert_eq!(stage_of_prefix(passes_of(Config::Mem2reg), k), stages[k]);
+        let passes = passes_of(Config::Mem2reg);
+        for (k, stage) in stages.iter().enumerate().take(passes.len() + 1) {
+            assert_eq!(stage_of_prefix(passes, k), *stage);
         }
         assert_eq!(stages_of(Config::Nomem2reg), ["frontend", "backend"]);
     }
