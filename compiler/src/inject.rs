@@ -10,65 +10,35 @@
 //! it is a constant `false` and the call sites guard the buggy code with
 //! `#[cfg(feature = "inject-bugs")]`, so none of it is compiled.
 
-/// The injectable bugs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Bug {
-    /// Phi copies emitted sequentially, without temporaries (the lost-copy / swap problem).
-    LostCopy,
-    /// Phi copies placed in the predecessor even on critical edges.
-    NoCriticalEdgeSplit,
-    /// Definitions after an asm goto leak along its goto edges.
-    NoAsmGotoSnapshot,
-    /// Constants stored into narrower allocas are not narrowed.
-    NoConstantNarrowing,
-    /// Volatile allocas are promoted.
-    PromoteVolatile,
-    /// Address-taken allocas are promoted.
-    PromoteAddressTaken,
-    /// Phis only at the direct dominance frontier, not the iterated one.
-    DirectDfOnly,
-    /// A load before any store reads one instead of zero.
-    WrongUninitValue,
-    /// A switch with several cases to one target gets the edge's copies once per case.
-    SwitchDupEdge,
-    /// Phis behind an indirect branch with several targets are not isolated:
-    /// the copies at its end clobber a phi destination live on another target.
-    NoIndirectIsolation,
+crate::named_enum! {
+    /// The injectable bugs.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Bug {
+        /// Phi copies emitted sequentially, without temporaries (the lost-copy / swap problem).
+        LostCopy = "lost-copy",
+        /// Phi copies placed in the predecessor even on critical edges.
+        NoCriticalEdgeSplit = "no-critical-edge-split",
+        /// Definitions after an asm goto leak along its goto edges.
+        NoAsmGotoSnapshot = "no-asm-goto-snapshot",
+        /// Constants stored into narrower allocas are not narrowed.
+        NoConstantNarrowing = "no-constant-narrowing",
+        /// Volatile allocas are promoted.
+        PromoteVolatile = "promote-volatile",
+        /// Address-taken allocas are promoted.
+        PromoteAddressTaken = "promote-address-taken",
+        /// Phis only at the direct dominance frontier, not the iterated one.
+        DirectDfOnly = "direct-df-only",
+        /// A load before any store reads one instead of zero.
+        WrongUninitValue = "wrong-uninit-value",
+        /// A switch with several cases to one target gets the edge's copies once per case.
+        SwitchDupEdge = "switch-dup-edge",
+        /// Phis behind an indirect branch with several targets are not isolated:
+        /// the copies at its end clobber a phi destination live on another target.
+        NoIndirectIsolation = "no-indirect-isolation",
+    }
 }
 
 impl Bug {
-    pub const ALL: [Bug; 10] = [
-        Bug::LostCopy,
-        Bug::NoCriticalEdgeSplit,
-        Bug::NoAsmGotoSnapshot,
-        Bug::NoConstantNarrowing,
-        Bug::PromoteVolatile,
-        Bug::PromoteAddressTaken,
-        Bug::DirectDfOnly,
-        Bug::WrongUninitValue,
-        Bug::SwitchDupEdge,
-        Bug::NoIndirectIsolation,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Bug::LostCopy => "lost-copy",
-            Bug::NoCriticalEdgeSplit => "no-critical-edge-split",
-            Bug::NoAsmGotoSnapshot => "no-asm-goto-snapshot",
-            Bug::NoConstantNarrowing => "no-constant-narrowing",
-            Bug::PromoteVolatile => "promote-volatile",
-            Bug::PromoteAddressTaken => "promote-address-taken",
-            Bug::DirectDfOnly => "direct-df-only",
-            Bug::WrongUninitValue => "wrong-uninit-value",
-            Bug::SwitchDupEdge => "switch-dup-edge",
-            Bug::NoIndirectIsolation => "no-indirect-isolation",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<Bug> {
-        Bug::ALL.into_iter().find(|b| b.name() == s)
-    }
-
     #[cfg(feature = "inject-bugs")]
     fn bit(self) -> u32 {
         1 << (self as u32)

@@ -13,6 +13,7 @@ pub mod frontend;
 pub mod inject;
 pub mod ir;
 pub mod lower;
+pub mod named;
 pub mod passes;
 pub mod target;
 #[cfg(test)]

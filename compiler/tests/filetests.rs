@@ -770,7 +770,7 @@ fn switch_dispatch_loop_hits_the_cost_limit() -> Result<(), String> {
     let stats = Pipeline::parse("mem2reg")?
         .run(&mut promoted, &mut |_, _| {})
         .map_err(|e| e.to_string())?;
-    let kept = stats.mem2reg.allocas_kept_by_cost_limit;
+    let kept = stats.get(phicc::passes::PassKind::Mem2reg, "allocas kept by the cost limit");
     if !(kept > 0 && kept < 600) {
         return Err(format!("kept {kept}"));
     }
@@ -822,8 +822,11 @@ fn hundred_thousand_block_chain() -> Result<(), String> {
     let mut pipeline = Pipeline::parse("mem2reg-pipeline")?;
     pipeline.verify_each = true;
     let stats = pipeline.run(&mut m, &mut |_, _| {}).map_err(|e| e.to_string())?;
-    if stats.mem2reg.loads_removed != 2 * n + 1 {
-        return Err(format!("{} loads removed", stats.mem2reg.loads_removed));
+    if stats.get(phicc::passes::PassKind::Mem2reg, "loads removed") != 2 * n + 1 {
+        return Err(format!(
+            "{} loads removed",
+            stats.get(phicc::passes::PassKind::Mem2reg, "loads removed")
+        ));
     }
     if interp::run(&m, &cfg) != before {
         return Err("the outcome changed".into());

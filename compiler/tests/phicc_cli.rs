@@ -318,3 +318,33 @@ fn unsupported_input_is_a_diagnostic_not_an_internal_error() {
         }
     }
 }
+
+/// `--print-ir-after` takes every pass of the pass table (and prints after
+/// each pass of the configuration that runs), and refuses other names.
+#[test]
+fn print_ir_after_takes_every_pass_of_the_table() {
+    use phicc::passes::{Configuration, PassKind};
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "f.c", "int f(int a) { int b = a + 1; return b * 2; }\n");
+    for pass in PassKind::ALL {
+        let out = phicc()
+            .args(["-S", "-o"])
+            .arg(dir.path().join("f.s"))
+            .arg(format!("--print-ir-after={pass}"))
+            .arg(&f)
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert!(out.status.success(), "{pass}: {err}");
+        let ran = Configuration::DEFAULT.passes().contains(&pass);
+        assert_eq!(
+            err.contains(&format!("; *** IR after {pass} ***")),
+            ran,
+            "{pass}: {err}"
+        );
+    }
+    let out = phicc().args(["-S", "--print-ir-after=gvn"]).arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("unknown pass `gvn`") && err.contains("copyprop"), "{err}");
+}

@@ -1,5 +1,6 @@
 //! The `phiopt` command line: exit statuses, input from a file or stdin,
-//! output to stdout or `-o`, `--run`, `--check`, `--stats` and clear errors.
+//! output to stdout or `-o`, `--run`, `--check`, `--stats`, `--list-passes`
+//! and clear errors.
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -162,4 +163,40 @@ fn backend_errors_by_kind() {
             "{target}: {err}"
         );
     }
+}
+
+/// `--list-passes` prints the pass table, and `--passes` and
+/// `--print-ir-after` take each of its passes and configuration groups.
+#[test]
+fn the_pass_table_is_listed_and_every_row_runs() {
+    use phicc::passes::{Configuration, PassKind};
+    let o = phiopt(&["--list-passes"], None);
+    assert_eq!(o.status.code(), Some(0));
+    let listing = String::from_utf8_lossy(&o.stdout);
+    for pass in PassKind::ALL {
+        assert!(
+            listing.contains(pass.name()) && listing.contains(pass.pass().about),
+            "{pass}: {listing}"
+        );
+        let spec = format!("--passes={pass}");
+        let after = format!("--print-ir-after={pass}");
+        let o = phiopt(&[&spec, &after, "--stats", "-"], Some(SWAP));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{pass}: {err}");
+        assert!(err.contains(&format!("; *** IR after {pass} ***")), "{pass}: {err}");
+        for counter in pass.pass().counters {
+            assert!(
+                err.contains(&format!("{pass}: ")) && err.contains(counter),
+                "{pass}: {err}"
+            );
+        }
+    }
+    for c in Configuration::ALL {
+        assert!(listing.contains(c.group()), "{listing}");
+        let spec = format!("--passes={}", c.group());
+        let o = phiopt(&[&spec, "--verify-each", "-"], Some(SWAP));
+        assert_eq!(o.status.code(), Some(0), "{c}: {}", String::from_utf8_lossy(&o.stderr));
+    }
+    let o = phiopt(&["--passes=phi-elim", "--print-ir-after=gvn", "-"], Some(SWAP));
+    assert_eq!(o.status.code(), Some(2));
 }

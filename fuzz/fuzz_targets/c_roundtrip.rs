@@ -1,6 +1,6 @@
 //! Generated C through phicc's frontend into the interpreter, with and
-//! without the mem2reg pipeline: the fuzzer's first byte picks the emphasis
-//! and the target, the rest drives `oracle::cgen` (every byte string is a
+//! without the passes of the pass table's checked configuration: the
+//! fuzzer's first byte picks the emphasis and the target, the rest drives `oracle::cgen` (every byte string is a
 //! UB-free program). The program is lowered in process (no assembler, no
 //! QEMU), checked like `mem2reg_roundtrip` (verifier after every pass,
 //! interpreted before and after under the same inline-asm schedules), and a

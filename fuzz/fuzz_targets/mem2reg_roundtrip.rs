@@ -1,6 +1,7 @@
-//! Alloca-form IR from the fuzzer's bytes, through mem2reg, mem2reg-params,
-//! copy propagation and phi elimination, verified after each pass and
-//! interpreted before and after under the same inline-asm schedules. A
+//! Alloca-form IR from the fuzzer's bytes, through every pass of the checked
+//! configuration of phicc's pass table (`Configuration::CHECKED`: mem2reg
+//! and what follows it), verified after each pass and interpreted before and
+//! after under the same inline-asm schedules. A
 //! verifier failure or an outcome difference panics with both outcomes and the
 //! module in textual form (ready to save as a `.ir` file and replay with phiopt).
 #![no_main]

@@ -1,5 +1,6 @@
 //! SSA-form IR (phis reading phis, critical edges) from the fuzzer's bytes,
-//! through phi elimination alone, checked like `mem2reg_roundtrip`.
+//! through the `nomem2reg` configuration of the pass table (phi elimination
+//! alone), checked like `mem2reg_roundtrip`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -1,15 +1,15 @@
 //! Drives mem2reg and phi elimination over generated programs so that a
 //! coverage build (`-C instrument-coverage`) can measure how much of
 //! `compiler/src/passes/mem2reg/` they reach: each program is lowered by
-//! phicc's frontend for x86-64 and run through mem2reg, mem2reg-params,
-//! copy propagation and phi elimination (no interpretation). Run by
+//! phicc's frontend for x86-64 and run through every pass of the checked
+//! configuration of phicc's pass table (no interpretation). Run by
 //! `scripts/mem2reg-coverage.sh`.
 //!
 //! Usage: mem2reg_coverage cgen|csmith COUNT
 
 use oracle::ccheck::lower_c_with_includes;
 use oracle::cgen::{generate, CgenConfig, Emphasis};
-use oracle::ircheck::{apply, Stage};
+use oracle::ircheck::{apply, CheckMode};
 use phicc::target::Target;
 use std::path::PathBuf;
 use std::process::Command;
@@ -39,7 +39,7 @@ fn main() {
             failed += 1;
             continue;
         };
-        for stage in [Stage::Mem2reg, Stage::Mem2regParams, Stage::Copyprop, Stage::PhiElim] {
+        for stage in CheckMode::Pipeline.stages() {
             apply(&mut m, stage);
         }
         lowered += 1;

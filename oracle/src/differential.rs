@@ -42,42 +42,22 @@ pub enum ReferenceMode {
     None,
 }
 
-/// The outcome classes of a program.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Class {
-    Agree,
-    Mismatch,
-    CompilerCrash,
-    CompilerError,
-    Timeout,
-    AllTimeout,
-    ReferenceFailure,
+phicc::named_enum! {
+    /// The outcome classes of a program.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum Class {
+        Agree = "agree",
+        Mismatch = "mismatch",
+        CompilerCrash = "compiler-crash",
+        CompilerError = "compiler-error",
+        Timeout = "timeout",
+        AllTimeout = "all-timeout",
+        ReferenceFailure = "reference-failure",
+    }
 }
 
 impl Class {
-    pub const ALL: [Class; 7] = [
-        Class::Agree,
-        Class::Mismatch,
-        Class::CompilerCrash,
-        Class::CompilerError,
-        Class::Timeout,
-        Class::AllTimeout,
-        Class::ReferenceFailure,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Class::Agree => "agree",
-            Class::Mismatch => "mismatch",
-            Class::CompilerCrash => "compiler-crash",
-            Class::CompilerError => "compiler-error",
-            Class::Timeout => "timeout",
-            Class::AllTimeout => "all-timeout",
-            Class::ReferenceFailure => "reference-failure",
-        }
-    }
-
     /// Whether the class is a finding (a compiler bug) rather than agreement or a discarded program.
     pub fn is_finding(self) -> bool {
         matches!(
@@ -470,4 +450,18 @@ pub fn assembly_files(work: &Path) -> Vec<PathBuf> {
         .collect();
     v.sort();
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Class;
+
+    /// The name table and serde spell each class the same way.
+    #[test]
+    fn class_names_match_serde() {
+        for c in Class::ALL {
+            assert_eq!(serde_json::to_string(&c).unwrap(), format!("\"{}\"", c.name()));
+            assert_eq!(Class::from_name(c.name()), Some(c));
+        }
+    }
 }

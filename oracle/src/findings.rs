@@ -34,7 +34,8 @@ pub struct FindingRecord {
     pub seed: u64,
     pub index: u64,
     pub class: Class,
-    /// First diverging stage: frontend, mem2reg, phi-elim, backend (or unknown).
+    /// First diverging stage: frontend, a pass of phicc's pass table (mem2reg,
+    /// mem2reg-params, copyprop, phi-elim, ...), backend (or unknown).
     pub stage: String,
     /// The (target/config) cells at fault.
     pub cells: Vec<String>,

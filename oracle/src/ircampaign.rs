@@ -79,9 +79,11 @@ impl Summary {
 /// The `phiopt` command that replays a finding file.
 pub fn replay_command(mode: GenMode, schedules: &[u64], fuel: u64, file: &Path) -> String {
     let passes = match mode {
-        GenMode::Alloca => "mem2reg-pipeline",
-        GenMode::Ssa => "phi-elim",
-    };
+        GenMode::Alloca => CheckMode::Pipeline,
+        GenMode::Ssa => CheckMode::PhiElimOnly,
+    }
+    .configuration()
+    .group();
     let sched: Vec<String> = schedules.iter().map(|s| s.to_string()).collect();
     // A finding made with injected bugs replays only with the same bugs on.
     let bugs: Vec<&str> = phicc::inject::active().into_iter().map(|b| b.name()).collect();

@@ -1,38 +1,33 @@
 //! The in-process IR check shared by the cargo-fuzz targets and
-//! `oracle ir-campaign`: run a module through each stage of the mem2reg
-//! pipeline (mem2reg, mem2reg-params, copyprop, phi-elim), verify the IR after
-//! every stage, and interpret the original and the transformed module under the
-//! same inline-asm schedules. Any verifier failure or outcome difference is a
-//! finding, reported with the first stage at which it appeared.
+//! `oracle ir-campaign`: run a module through each pass of a configuration of
+//! phicc's pass table (`phicc::passes`; alloca-form input gets
+//! [`Configuration::CHECKED`], SSA input `nomem2reg`, phi-elim alone), verify
+//! the IR after every pass, and interpret the original and the transformed
+//! module under the same inline-asm schedules. Any verifier failure or outcome
+//! difference is a finding, reported with the first stage (pass) at which it
+//! appeared.
 //!
 //! Outcomes that ran out of fuel are inconclusive and never a finding.
 
 use phicc::ir::interp::{self, Outcome, RunConfig, RunResult};
 use phicc::ir::module::IrModule;
 use phicc::ir::verify::{verify_module, VerifyMode};
-use phicc::passes::copyprop::propagate_copies;
-use phicc::passes::mem2reg::{promote_allocas, promote_allocas_with_params};
-use phicc::passes::phi_elim::eliminate_phis;
+use phicc::passes::{Configuration, PassKind, Pipeline, PipelineError};
 use std::fmt;
 
-/// A stage of the mem2reg pipeline, in order.
+/// Where a failure showed: the input, or the IR after a pass.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stage {
     Input,
-    Mem2reg,
-    Mem2regParams,
-    Copyprop,
-    PhiElim,
+    After(PassKind),
 }
 
 impl Stage {
+    /// `input`, or the pass's name.
     pub fn name(self) -> &'static str {
         match self {
             Stage::Input => "input",
-            Stage::Mem2reg => "mem2reg",
-            Stage::Mem2regParams => "mem2reg-params",
-            Stage::Copyprop => "copyprop",
-            Stage::PhiElim => "phi-elim",
+            Stage::After(pass) => pass.name(),
         }
     }
 }
@@ -40,10 +35,27 @@ impl Stage {
 /// Which passes a check runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CheckMode {
-    /// Alloca-form input: the whole pipeline.
+    /// Alloca-form input: the checked configuration, [`Configuration::CHECKED`].
     Pipeline,
-    /// SSA-form input: phi elimination only.
+    /// SSA-form input: the `nomem2reg` configuration (phi elimination only).
     PhiElimOnly,
+}
+
+impl CheckMode {
+    /// The configuration whose passes are checked.
+    pub fn configuration(self) -> Configuration {
+        match self {
+            CheckMode::Pipeline => Configuration::CHECKED,
+            CheckMode::PhiElimOnly => Configuration::Nomem2reg,
+        }
+    }
+
+    /// The stages a failure can be reported at, in order.
+    pub fn stages(self) -> Vec<Stage> {
+        std::iter::once(Stage::Input)
+            .chain(self.configuration().passes().iter().map(|&p| Stage::After(p)))
+            .collect()
+    }
 }
 
 /// What went wrong.
@@ -146,28 +158,27 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
     report.inconclusive = originals.iter().any(|o| o.is_inconclusive());
     report.trapped = originals.iter().any(|o| matches!(o.result, RunResult::Trap(_)));
 
-    let stages: &[Stage] = match cfg.mode {
-        CheckMode::Pipeline => &[Stage::Mem2reg, Stage::Mem2regParams, Stage::Copyprop, Stage::PhiElim],
-        CheckMode::PhiElimOnly => &[Stage::PhiElim],
-    };
-    // Run every stage with the verifier after it, keeping each stage's module.
-    let mut snapshots: Vec<(Stage, IrModule)> = Vec::with_capacity(stages.len());
+    // Run every pass with the verifier after it, keeping each pass's module.
+    let mut snapshots: Vec<(Stage, IrModule)> = Vec::new();
+    let mut pipeline = Pipeline::for_configuration(cfg.mode.configuration());
+    pipeline.verify_each = true;
     let mut m = module.clone();
-    for &stage in stages {
-        apply(&mut m, stage);
-        let mode = if stage == Stage::PhiElim {
-            VerifyMode::NonSsa
-        } else {
-            VerifyMode::Ssa
-        };
-        if let Err(e) = verify_module(&m, mode) {
-            report.failure = Some(Failure::Verifier {
-                stage,
-                message: e.to_string(),
-            });
+    let mut keep = |name: &str, after: &IrModule| {
+        if let Some(pass) = PassKind::from_name(name) {
+            snapshots.push((Stage::After(pass), after.clone()));
+        }
+    };
+    match pipeline.run(&mut m, &mut keep) {
+        Ok(_) => {}
+        Err(PipelineError::Verify { after, errors }) => {
+            let stage = PassKind::from_name(&after).map_or(Stage::Input, Stage::After);
+            report.failure = Some(Failure::Verifier { stage, message: errors });
             return report;
         }
-        snapshots.push((stage, m.clone()));
+        Err(e @ PipelineError::NotSsa { .. }) => {
+            // A configuration of the table that cannot run is a table bug.
+            panic!("{} cannot run: {e}", cfg.mode.configuration())
+        }
     }
     // Interpret the final module; only when it differs, interpret the
     // intermediate ones to name the first stage that changed the meaning.
@@ -195,27 +206,66 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
     report
 }
 
-/// Apply one stage to every defined function of `m`.
+/// Apply one stage to every defined function of `m` (the input stage and the verifier change nothing).
 pub fn apply(m: &mut IrModule, stage: Stage) {
-    match stage {
-        Stage::Input => {}
-        Stage::Mem2reg => {
-            m.for_each_function(|f| {
-                promote_allocas(f);
-                0
-            });
+    if let Stage::After(pass) = stage {
+        phicc::passes::pipeline::apply(pass, m, &mut vec![0; pass.pass().counters.len()]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stages come from phicc's pass table: every pass some
+    /// configuration runs is checked stage by stage, in the configuration's order.
+    #[test]
+    fn stages_are_the_pass_table() {
+        let checked: Vec<Stage> = [CheckMode::Pipeline, CheckMode::PhiElimOnly]
+            .iter()
+            .flat_map(|m| m.stages())
+            .collect();
+        for c in Configuration::ALL {
+            for &pass in c.passes() {
+                assert!(checked.contains(&Stage::After(pass)), "{pass} of {c} is not checked");
+            }
         }
-        Stage::Mem2regParams => {
-            m.for_each_function(|f| {
-                promote_allocas_with_params(f);
-                0
-            });
+        for mode in [CheckMode::Pipeline, CheckMode::PhiElimOnly] {
+            let stages = mode.stages();
+            let names: Vec<&str> = stages.iter().map(|s| s.name()).collect();
+            println!("ircheck stages of {mode:?}: {names:?}");
+            assert_eq!(stages[0], Stage::Input);
+            let passes: Vec<PassKind> = stages[1..]
+                .iter()
+                .map(|s| match s {
+                    Stage::After(p) => *p,
+                    Stage::Input => panic!("input twice"),
+                })
+                .collect();
+            assert_eq!(passes, mode.configuration().passes());
         }
-        Stage::Copyprop => {
-            m.for_each_function(propagate_copies);
+        // Every pass of the table but the verifier (which runs after every
+        // stage) is run by a configuration, so the checks reach it.
+        for pass in PassKind::ALL {
+            let run = Configuration::ALL.iter().any(|c| c.passes().contains(&pass));
+            assert!(
+                run || pass == PassKind::Verify,
+                "no configuration runs {pass}: nothing checks it"
+            );
         }
-        Stage::PhiElim => {
-            eliminate_phis(m);
+    }
+
+    /// Applying the checked stages in order promotes the locals and passes the check.
+    #[test]
+    fn the_checked_stages_leave_no_alloca() {
+        let text = "define @main() -> i32 {\nbb0:\n  %0 = alloca i32, size 4, align 4\n  store i32 7i32, %0\n  %1 = load i32 %0\n  ret %1\n}\n";
+        let module = phicc::ir::text::parse_module(text).unwrap();
+        let report = check_module(&module, &CheckConfig::default());
+        assert!(report.failure.is_none(), "{:?}", report.failure);
+        let mut m = module.clone();
+        for stage in CheckMode::Pipeline.stages() {
+            apply(&mut m, stage);
         }
+        assert!(!phicc::ir::text::print_module(&m).contains("alloca"));
     }
 }

@@ -1,10 +1,12 @@
 //! Finds the first diverging stage of a C finding, for bucketing: frontend,
-//! mem2reg (mem2reg, mem2reg-params, copy propagation), phi-elim or backend.
+//! one of the passes of the cell's configuration by its name in phicc's pass
+//! table (`mem2reg`, `mem2reg-params`, `copyprop`, `phi-elim`, ...), or backend.
 //!
-//! The program is re-run through phicc with the passes of the mem2reg
-//! pipeline switched on one at a time (`PHICC_DISABLE_PASSES` disables the
-//! rest): for a mismatch, `--run-ir` interprets the IR after that prefix and
-//! its output is compared with a baseline; for a crash or a rejection, `-S`
+//! The program is re-run through phicc with the passes of the cell's
+//! configuration ([`passes_of`]) switched on one at a time
+//! (`PHICC_DISABLE_PASSES` disables the rest): for a mismatch, `--run-ir`
+//! interprets the IR after that prefix and its output is compared with a
+//! baseline; for a crash or a rejection, `-S`
 //! is repeated to see which prefix first fails. The first prefix that shows
 //! the failure names the stage; none showing it means the backend. A probe
 //! phicc cannot run (no `--run-ir`, a diagnostic) gives `unknown`.
@@ -14,7 +16,8 @@
 //! inline asm as a schedule-driven black box, docs/ir.md, so a program with
 //! asm rarely prints what the hardware prints) the baseline is that
 //! pass-free interpretation itself, under several asm schedules: a pass
-//! that changes it under any of them changed the program's meaning. A `nomem2reg` cell has no pass to blame, so its
+//! that changes it under any of them changed the program's meaning. A
+//! `nomem2reg` cell has no pass to blame ([`blamed_passes`]), so its
 //! interpretation differing from the reference means the frontend.
 
 use crate::differential::{Class, Execution};
@@ -22,20 +25,40 @@ use crate::runner::{self, Job, Limits, Termination};
 use crate::target::{Config, Target};
 use crate::toolchain::Toolchain;
 use phicc::exit;
+use phicc::passes::{Configuration, PassKind};
 use std::path::Path;
 
-/// The mem2reg pipeline's passes, in order, as phicc names them.
-pub const PIPELINE: [&str; 4] = ["mem2reg", "mem2reg-params", "copyprop", "phi-elim"];
+/// The passes phicc runs in `config`, in order, from its pass table (a
+/// configuration phicc does not have, `opt` before it exists, is its default).
+pub fn passes_of(config: Config) -> &'static [PassKind] {
+    Configuration::from_name(config.name())
+        .unwrap_or(Configuration::DEFAULT)
+        .passes()
+}
+
+/// The passes of `config` a finding can be put down to: all of them, except
+/// in `nomem2reg`, whose phi-elim has no phi to eliminate in alloca-form IR.
+pub fn blamed_passes(config: Config) -> &'static [PassKind] {
+    match config {
+        Config::Nomem2reg => &[],
+        Config::Mem2reg | Config::Opt => passes_of(config),
+    }
+}
+
+/// Every stage a finding in `config` can be put in, in pipeline order.
+pub fn stages_of(config: Config) -> Vec<&'static str> {
+    let passes = blamed_passes(config).iter().map(|p| p.name());
+    std::iter::once("frontend").chain(passes).chain(["backend"]).collect()
+}
 
 /// The inline-asm schedules a program with asm is interpreted under.
 const ASM_SCHEDULES: [u64; 4] = [0, 1, 2, 3];
 
-/// The stage a prefix of `k` passes ends in, when it is the first to fail.
-fn stage_of_prefix(k: usize) -> &'static str {
+/// The stage a prefix of the first `k` of `passes` ends in, when it is the first to fail.
+fn stage_of_prefix(passes: &[PassKind], k: usize) -> &'static str {
     match k {
         0 => "frontend",
-        1..=3 => "mem2reg",
-        _ => "phi-elim",
+        _ => passes[k - 1].name(),
     }
 }
 
@@ -49,13 +72,14 @@ pub fn first_diverging_stage(
     expected: Option<&Execution>,
     work: &Path,
 ) -> String {
-    let max_prefix = if config == Config::Nomem2reg { 0 } else { PIPELINE.len() };
+    let passes = blamed_passes(config);
+    let max_prefix = passes.len();
     if matches!(class, Class::Mismatch | Class::Timeout) {
         let Some(exp) = expected else {
             return "unknown".into();
         };
         let expected = (exp.stdout_hash.clone(), exp.termination.clone());
-        let Some(unoptimized) = run_ir(tools, target, 0, 0, source) else {
+        let Some(unoptimized) = run_ir(tools, target, config, 0, 0, source) else {
             return "unknown".into();
         };
         let (schedules, baselines): (&[u64], Vec<Outcome>) = if same_outcome(&unoptimized, &expected) {
@@ -67,7 +91,7 @@ pub fn first_diverging_stage(
             // wrong pass may show under some schedules only.
             let mut baselines = vec![unoptimized];
             for &s in &ASM_SCHEDULES[1..] {
-                match run_ir(tools, target, 0, s, source) {
+                match run_ir(tools, target, config, 0, s, source) {
                     Some(o) => baselines.push(o),
                     None => return "unknown".into(),
                 }
@@ -76,9 +100,9 @@ pub fn first_diverging_stage(
         };
         for k in 1..=max_prefix {
             for (&s, baseline) in schedules.iter().zip(&baselines) {
-                match run_ir(tools, target, k, s, source) {
+                match run_ir(tools, target, config, k, s, source) {
                     None => return "unknown".into(),
-                    Some(o) if !same_outcome(&o, baseline) => return stage_of_prefix(k).into(),
+                    Some(o) if !same_outcome(&o, baseline) => return stage_of_prefix(passes, k).into(),
                     Some(_) => {}
                 }
             }
@@ -96,7 +120,7 @@ pub fn first_diverging_stage(
                     None => "unknown".into(),
                 };
             }
-            Some(true) => return stage_of_prefix(k).into(),
+            Some(true) => return stage_of_prefix(passes, k).into(),
             Some(false) => {}
         }
     }
@@ -116,12 +140,14 @@ fn same_outcome(a: &Outcome, b: &Outcome) -> bool {
     a == b
 }
 
-fn probe_job(tools: &Toolchain, k: usize) -> Job {
+/// phicc with only the first `k` passes of `config` switched on.
+fn probe_job(tools: &Toolchain, config: Config, k: usize) -> Job {
     let mut job = Job::new(&tools.phicc);
     for (key, v) in &tools.env {
         job = job.env(key, v);
     }
-    job.env("PHICC_DISABLE_PASSES", PIPELINE[k..].join(","))
+    let rest: Vec<&str> = passes_of(config)[k..].iter().map(|p| p.name()).collect();
+    job.env("PHICC_DISABLE_PASSES", rest.join(","))
 }
 
 fn probe_limits(tools: &Toolchain) -> Limits {
@@ -132,10 +158,18 @@ fn probe_limits(tools: &Toolchain) -> Limits {
     l
 }
 
-/// The outcome of interpreting the IR after the first `k` passes under asm
-/// schedule `schedule` (`None`: the probe could not run).
-fn run_ir(tools: &Toolchain, target: Target, k: usize, schedule: u64, source: &Path) -> Option<Outcome> {
-    let mut job = probe_job(tools, k)
+/// The outcome of interpreting the IR after the first `k` passes of
+/// `config` under asm schedule `schedule` (`None`: the probe could not run).
+fn run_ir(
+    tools: &Toolchain,
+    target: Target,
+    config: Config,
+    k: usize,
+    schedule: u64,
+    source: &Path,
+) -> Option<Outcome> {
+    let mut job = probe_job(tools, config, k)
+        .args(config.flags().iter().copied())
         .arg("--run-ir")
         .arg(format!("--schedule={schedule}"))
         .arg(format!("--target={target}"))
@@ -165,7 +199,7 @@ fn compile_fails(
 ) -> Option<bool> {
     let out = work.join(format!("probe-{k}.s"));
     let args = tools.phicc_args(target, config, "-S", source, &out);
-    let r = runner::run(&probe_job(tools, k).args(&args), &tools.compile_limits).ok()?;
+    let r = runner::run(&probe_job(tools, config, k).args(&args), &tools.compile_limits).ok()?;
     Some(r.termination != Termination::Exited(0))
 }
 
@@ -186,4 +220,32 @@ fn emit_ir_fails(tools: &Toolchain, target: Target, source: &Path, class: Class)
         Class::CompilerCrash => crashed,
         _ => !crashed && diagnosed,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Localization names every pass of a configuration, copyprop included,
+    /// from phicc's pass table, and knows every configuration of the table.
+    #[test]
+    fn stages_are_the_pass_table() {
+        for c in Configuration::ALL {
+            let config: Config = c.name().parse().expect("the oracle compares every configuration");
+            assert_eq!(passes_of(config), c.passes());
+        }
+        let stages = stages_of(Config::Mem2reg);
+        println!("localize stages of mem2reg: {stages:?}");
+        for &pass in Configuration::Mem2reg.passes() {
+            assert!(stages.contains(&pass.name()), "{pass} missing from {stages:?}");
+        }
+        assert!(stages.contains(&"copyprop"), "{stages:?}");
+        assert_eq!(stages.first(), Some(&"frontend"));
+        assert_eq!(stages.last(), Some(&"backend"));
+        let passes = passes_of(Config::Mem2reg);
+        for (k, stage) in stages.iter().enumerate().take(passes.len() + 1) {
+            assert_eq!(stage_of_prefix(passes, k), *stage);
+        }
+        assert_eq!(stages_of(Config::Nomem2reg), ["frontend", "backend"]);
+    }
 }

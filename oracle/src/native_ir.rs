@@ -376,8 +376,13 @@ pub fn check_config_on(
     }
 }
 
-/// The configurations checked: the IR as generated, and after mem2reg.
-pub const CONFIGS: [(&str, &str); 2] = [("nomem2reg", "phi-elim"), ("mem2reg", "mem2reg-pipeline")];
+/// The configurations checked, by name and `--passes` group: every one of
+/// phicc's pass table (`nomem2reg`: the IR as generated; `mem2reg`: after mem2reg).
+pub fn configs() -> impl Iterator<Item = (&'static str, &'static str)> {
+    phicc::passes::Configuration::ALL
+        .into_iter()
+        .map(|c| (c.name(), c.group()))
+}
 
 /// Checks input `index` of campaign `seed` in every configuration, for x86-64.
 pub fn check_input(seed: u64, index: u64, work: &Path, fuel: u64) -> (IrModule, Vec<(&'static str, Verdict)>) {
@@ -409,7 +414,7 @@ pub fn check_input_on(
         verdicts.push(("driver", Verdict::BuildError("cannot build the C driver".into())));
         return (module, verdicts);
     }
-    for (name, passes) in CONFIGS {
+    for (name, passes) in configs() {
         verdicts.push((name, check_config_on(target, &module, passes, &dir, &o_path, fuel)));
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -6,6 +6,8 @@
 //! (`--run`), or interprets it before and after the passes and compares the
 //! outcomes (`--check`), which is how every repro of the harness is replayed.
 //! `--emit-asm` prints the backend's assembly instead of the IR.
+//! `--list-passes` prints the pass table (`phicc::passes`): every pass and
+//! configuration `--passes` and `--print-ir-after` accept.
 //!
 //! Exit status (the constants of `phicc::exit`): 0 on success (and when
 //! `--check` finds the outcomes equal or inconclusive), 1 when `--check` finds
@@ -14,13 +16,13 @@
 //! (`--emit-asm`), 70 when the IR breaks an invariant of the backend (an
 //! internal compiler error, as in `phicc`).
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 use phicc::exit;
 use phicc::ir::interp::{self, Outcome, RunConfig};
 use phicc::ir::module::IrModule;
 use phicc::ir::text::{parse_module, print_module};
 use phicc::ir::verify::{verify_module, VerifyMode};
-use phicc::passes::Pipeline;
+use phicc::passes::{list_passes, PassKind, Pipeline};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -32,10 +34,13 @@ struct Cli {
     /// Input IR file (`-` or absent: standard input).
     input: Option<PathBuf>,
 
-    /// Comma-separated passes to run, in order: verify, mem2reg, mem2reg-params,
-    /// copyprop, phi-elim, mem2reg-pipeline.
+    /// Comma-separated passes to run, in order (the names are filled in from the pass table).
     #[arg(long, value_name = "P1,P2,...", default_value = "")]
     passes: String,
+
+    /// Print every pass (what it runs on, SSA form in and out, counters) and configuration, and exit.
+    #[arg(long)]
+    list_passes: bool,
 
     /// Run the IR verifier after every pass.
     #[arg(long)]
@@ -101,8 +106,32 @@ fn status(code: i32) -> ExitCode {
     ExitCode::from(code as u8)
 }
 
+/// The command line, with the pass names of `--passes` and `--print-ir-after` read from the table.
+fn parse_cli() -> Cli {
+    let names = phicc::passes::pipeline::spec_names().join(", ");
+    let passes: Vec<&str> = PassKind::ALL.iter().map(|k| k.name()).collect();
+    let matches = Cli::command()
+        .mut_arg("passes", |a| {
+            a.help(format!(
+                "Comma-separated passes to run, in order: {names} (see --list-passes)"
+            ))
+        })
+        .mut_arg("print_ir_after", |a| {
+            a.help(format!(
+                "Print the IR to standard error after the named pass ({} or all)",
+                passes.join(", ")
+            ))
+        })
+        .get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = parse_cli();
+    if cli.list_passes {
+        print!("{}", list_passes());
+        return ExitCode::SUCCESS;
+    }
     match real_main(&cli) {
         Ok(code) => code,
         Err(Failure::Usage(msg)) => {
@@ -123,16 +152,23 @@ fn real_main(cli: &Cli) -> Result<ExitCode, Failure> {
     }
     let (name, text) = read_input(cli.input.as_deref())?;
     let module = parse_module(&text).map_err(|e| Failure::Usage(format!("{name}:{e}")))?;
+    let mut pipeline = Pipeline::parse(&cli.passes).map_err(Failure::Usage)?;
+    pipeline.verify_each = cli.verify_each;
+    if let Some(bad) = cli
+        .print_ir_after
+        .iter()
+        .find(|p| *p != "all" && PassKind::from_name(p).is_none())
+    {
+        return Err(Failure::Usage(format!("--print-ir-after: unknown pass `{bad}`")));
+    }
     // Invalid input is the user's error (exit 2); a verifier failure after a
     // pass is a finding (exit 1). So the input is verified first when any
     // verification was asked for.
-    if cli.verify_each || cli.check || cli.passes.split(',').any(|p| p.trim() == "verify") {
+    if cli.verify_each || cli.check || pipeline.passes.contains(&PassKind::Verify) {
         if let Err(e) = verify_module(&module, VerifyMode::Ssa) {
             return Err(Failure::Usage(format!("{name}: the input does not verify:\n{e}")));
         }
     }
-    let mut pipeline = Pipeline::parse(&cli.passes).map_err(Failure::Usage)?;
-    pipeline.verify_each = cli.verify_each;
     let schedules = parse_list::<u64>(&cli.schedule, "--schedule")?;
     let args: Vec<u128> = match &cli.args {
         Some(a) => parse_list::<i128>(a, "--args")?

@@ -2,11 +2,12 @@
 //! pass pipeline, then either the interpreter (`--run-ir`) or assembly and
 //! the target's gcc to assemble and link.
 //!
-//! Configurations (docs/architecture.md#configurations): `mem2reg` (the default) runs lowering ->
-//! mem2reg -> mem2reg-params -> copyprop -> phi-elim -> backend;
-//! `-fno-mem2reg` (`nomem2reg`) runs lowering -> phi-elim (a no-op on
-//! alloca form) -> backend. `PHICC_DISABLE_PASSES=a,b` removes named passes
-//! from either; `PHICC_INJECT_BUG` / `--inject-bug` switch on injected bugs.
+//! Configurations (docs/architecture.md#configurations) are rows of the pass table (`passes/mod.rs`):
+//! `mem2reg` (the default; SSA construction, copy propagation, SSA
+//! destruction) and `-fno-mem2reg` (`nomem2reg`: phi-elim alone, a no-op on
+//! alloca form). `PHICC_DISABLE_PASSES=a,b` removes named passes from either,
+//! and `--print-ir-after=P` takes `lowering`, any pass of the table, or
+//! `all`. `PHICC_INJECT_BUG` / `--inject-bug` switch on injected bugs.
 //!
 //! Objects: x86-64 modules without inline asm are assembled by the
 //! integrated assembler (`backend::assemble_object`); anything else, or any
@@ -33,7 +34,7 @@ use crate::ir::interp::{self, RunConfig, RunResult};
 use crate::ir::module::IrModule;
 use crate::ir::text::print_module;
 use crate::ir::verify::{verify_module, VerifyMode};
-use crate::passes::{PassKind, Pipeline};
+use crate::passes::{Configuration, PassKind, Pipeline};
 use crate::target::Target;
 use std::ffi::OsString;
 use std::io::Write;
@@ -156,14 +157,20 @@ pub fn compile_to_ir(path: &Path, opts: &FrontendOptions) -> Result<Compiled, Co
 /// The pipeline of a configuration (`mem2reg` or `nomem2reg`) without the
 /// passes named in `disabled`.
 pub fn pipeline_for(mem2reg: bool, disabled: &[String]) -> Result<Pipeline, String> {
-    let spec = if mem2reg {
-        crate::passes::pipeline::MEM2REG_PIPELINE
+    let config = if mem2reg {
+        Configuration::Mem2reg
     } else {
-        "phi-elim"
+        Configuration::Nomem2reg
     };
-    let mut p = Pipeline::parse(spec)?;
+    pipeline_for_configuration(config, disabled)
+}
+
+/// The passes of `config` without those named in `disabled` (each must be a
+/// pass of the table).
+pub fn pipeline_for_configuration(config: Configuration, disabled: &[String]) -> Result<Pipeline, String> {
+    let mut p = Pipeline::for_configuration(config);
     for name in disabled {
-        if !PassKind::ALL.iter().any(|k| k.name() == name) {
+        if PassKind::from_name(name).is_none() {
             let valid: Vec<&str> = PassKind::ALL.iter().map(|k| k.name()).collect();
             return Err(format!(
                 "unknown pass `{name}` in PHICC_DISABLE_PASSES (valid: {})",
@@ -173,6 +180,25 @@ pub fn pipeline_for(mem2reg: bool, disabled: &[String]) -> Result<Pipeline, Stri
     }
     p.passes.retain(|k| !disabled.iter().any(|d| d == k.name()));
     Ok(p)
+}
+
+/// Checks the names given to `--print-ir-after`: `lowering`, a pass of the
+/// table, or `all`.
+fn check_print_ir_after(names: &[String]) -> Result<(), Failure> {
+    let known = |n: &str| n == "lowering" || n == "all" || PassKind::from_name(n).is_some();
+    match names.iter().find(|n| !known(n)) {
+        None => Ok(()),
+        Some(bad) => {
+            let valid: Vec<&str> = std::iter::once("lowering")
+                .chain(PassKind::ALL.iter().map(|k| k.name()))
+                .chain(std::iter::once("all"))
+                .collect();
+            Err(Failure {
+                message: format!("unknown pass `{bad}` in --print-ir-after (valid: {})", valid.join(", ")),
+                status: exit::USAGE,
+            })
+        }
+    }
 }
 
 /// The pass names in `PHICC_DISABLE_PASSES`.
@@ -339,6 +365,7 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
         let bugs = crate::inject::parse_bug_list(list).map_err(fail)?;
         crate::inject::set_injected(&bugs).map_err(fail)?;
     }
+    check_print_ir_after(&cli.print_ir_after)?;
     if cli.files.is_empty() {
         return Err(fail("no input files"));
     }
@@ -511,7 +538,12 @@ fn compile_one(cli: &cli::Cli, path: &Path, fe: &FrontendOptions) -> Result<IrMo
 }
 
 fn run_pipeline(cli: &cli::Cli, m: &mut IrModule) -> Result<(), Failure> {
-    let mut p = pipeline_for(!cli.no_mem2reg, &disabled_from_env()).map_err(fail)?;
+    let config = if cli.no_mem2reg {
+        Configuration::Nomem2reg
+    } else {
+        Configuration::DEFAULT
+    };
+    let mut p = pipeline_for_configuration(config, &disabled_from_env()).map_err(fail)?;
     p.verify_each = cli.verify_each;
     let print_after = &cli.print_ir_after;
     let mut hook = |pass: &str, m: &IrModule| {

@@ -6,49 +6,27 @@
 //! `break` needs an enclosing loop, a call needs a cheap enough callee, ...).
 //! A weight of 0 switches a kind off.
 
-/// What a generated program concentrates on (`oracle cgen --emphasis`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum Emphasis {
-    /// A balanced mix of every feature.
-    Default,
-    /// Swaps, k-way rotations and copy chains inside loops: the lost-copy and
-    /// swap problems of phi elimination after copy propagation.
-    LostCopy,
-    /// Per-target `asm goto` with outputs (values live on only one edge) and
-    /// empty-template asm with tied operands.
-    AsmGoto,
-    /// `main` with a couple of hundred locals and dispatch loops over
-    /// ~100-case switches that assign every local: enough phis to trigger
-    /// mem2reg's phi copy-cost limit.
-    SwitchCost,
-    /// Computed-goto dispatch tables (`&&label`, `goto *p`).
-    ComputedGoto,
-    /// Many parameters (more than the argument registers of every target),
-    /// parameters modified in the body, address-taken locals passed by pointer.
-    Params,
-}
-
-impl Emphasis {
-    /// Every preset, in declaration order.
-    pub const ALL: [Emphasis; 6] = [
-        Emphasis::Default,
-        Emphasis::LostCopy,
-        Emphasis::AsmGoto,
-        Emphasis::SwitchCost,
-        Emphasis::ComputedGoto,
-        Emphasis::Params,
-    ];
-
-    /// The name used on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Emphasis::Default => "default",
-            Emphasis::LostCopy => "lost-copy",
-            Emphasis::AsmGoto => "asm-goto",
-            Emphasis::SwitchCost => "switch-cost",
-            Emphasis::ComputedGoto => "computed-goto",
-            Emphasis::Params => "params",
-        }
+phicc::named_enum! {
+    /// What a generated program concentrates on (`oracle cgen --emphasis`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+    pub enum Emphasis {
+        /// A balanced mix of every feature.
+        Default = "default",
+        /// Swaps, k-way rotations and copy chains inside loops: the lost-copy and
+        /// swap problems of phi elimination after copy propagation.
+        LostCopy = "lost-copy",
+        /// Per-target `asm goto` with outputs (values live on only one edge) and
+        /// empty-template asm with tied operands.
+        AsmGoto = "asm-goto",
+        /// `main` with a couple of hundred locals and dispatch loops over
+        /// ~100-case switches that assign every local: enough phis to trigger
+        /// mem2reg's phi copy-cost limit.
+        SwitchCost = "switch-cost",
+        /// Computed-goto dispatch tables (`&&label`, `goto *p`).
+        ComputedGoto = "computed-goto",
+        /// Many parameters (more than the argument registers of every target),
+        /// parameters modified in the body, address-taken locals passed by pointer.
+        Params = "params",
     }
 }
 
@@ -258,5 +236,20 @@ impl CgenConfig {
             }
         }
         c
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Emphasis;
+    use clap::ValueEnum;
+
+    /// The name table and `--emphasis` spell each preset the same way.
+    #[test]
+    fn emphasis_names_match_the_command_line() {
+        for e in Emphasis::ALL {
+            assert_eq!(e.to_possible_value().unwrap().get_name(), e.name());
+            assert_eq!(Emphasis::from_name(e.name()), Some(e));
+        }
     }
 }
