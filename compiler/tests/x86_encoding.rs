@@ -16,7 +16,7 @@ use std::process::Command;
 fn corpus_assembly() -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
     let mut out = Vec::new();
-    let mut ir: Vec<_> = std::fs::read_dir(root.join("backend"))
+    let mut ir: Vec<_> = std::fs::read_dir(root.join("filetests").join("run"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "ir"))
