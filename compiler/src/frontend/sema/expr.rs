@@ -13,7 +13,7 @@ use super::super::hir::{CastKind, Expr, ExprKind, Init, StaticInit, UnaryOp};
 use super::super::literal::{IntLitType, Prefix};
 use super::super::source::{PResult, Span};
 use super::super::types::{ArrayLen, CType, IntKind, QualType, RecordId};
-use super::conv::cast_kind;
+use super::conv::{bitfield_width, cast_kind};
 use super::scope::{ObjRef, Ordinary};
 use super::ty::{self, q, unqual};
 use super::{const_eval, err, Sema};
@@ -575,7 +575,11 @@ impl Sema {
         }
         match cast_kind(&v.ty.ty, &to.ty) {
             Some(k) => {
-                if *v.ty.ty == *to.ty {
+                // A cast of a bit-field to its own declared type is still a
+                // conversion: the result is a full `unsigned int` (say), no
+                // longer a bit-field that promotes to `int` (C11 6.3.1.1p2,
+                // 6.5.4p5; gcc.c-torture/execute/bitfld-1.c).
+                if *v.ty.ty == *to.ty && bitfield_width(&v).is_none() {
                     return Ok(Expr { ty: to, span, ..v });
                 }
                 Ok(Expr {
