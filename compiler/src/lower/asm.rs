@@ -9,7 +9,9 @@
 //!   inputs, as gcc numbers them, so `%N` in the template keeps its meaning.
 //!   Read-write memory outputs (`+m`) stay as written.
 //! * A memory-constraint input gets the address of its lvalue; any other
-//!   input its value. `"i"`-style inputs that are a global's address carry the
+//!   input its value. A record of 1, 2, 4 or 8 bytes under a register
+//!   constraint is that many bytes read as one integer, as gcc gives it an
+//!   integer mode (inputs and outputs alike). `"i"`-style inputs that are a global's address carry the
 //!   symbol name. A matching constraint naming an output (`"[v]"`) becomes
 //!   that output's number.
 //! * `asm goto` labels are CFG edges; the block ends right after the asm
@@ -35,11 +37,27 @@ fn address_symbol(e: &Expr) -> Option<&Expr> {
     }
 }
 
+/// The integer type a record of `size` bytes travels in as a register
+/// operand: gcc gives a record of 1, 2, 4 or 8 bytes its integer mode, so
+/// `"r"(s)` or `"0"(s)` carries the record's bytes, not its address.
+fn record_register_type(size: u64) -> Option<IrType> {
+    Some(match size {
+        1 => IrType::U8,
+        2 => IrType::U16,
+        4 => IrType::U32,
+        8 => IrType::U64,
+        _ => return None,
+    })
+}
+
 impl FnLower<'_, '_> {
-    /// The IR type an asm operand of this C type has.
-    fn operand_type(&self, e: &Expr) -> LResult<IrType> {
+    /// The IR type an asm operand of this C type has under `constraint`.
+    fn operand_type(&self, e: &Expr, constraint: &str) -> LResult<IrType> {
         Ok(match self.repr(&e.ty.ty, e.span)? {
             Repr::Scalar(t) => t,
+            Repr::Aggregate { size, .. } if !InlineAsm::is_memory_constraint(constraint) => {
+                record_register_type(size).unwrap_or(IrType::Ptr)
+            }
             _ => IrType::Ptr,
         })
     }
@@ -52,7 +70,7 @@ impl FnLower<'_, '_> {
             if !o.expr.is_lvalue() {
                 return Err(Diagnostic::error(o.expr.span, "asm output operand is not an lvalue"));
             }
-            let ty = self.operand_type(&o.expr)?;
+            let ty = self.operand_type(&o.expr, &o.constraint)?;
             let p = self.place(&o.expr)?;
             if p.bitfield.is_some() {
                 return Err(Diagnostic::error(o.expr.span, "asm output operand is a bit-field"));
@@ -78,9 +96,19 @@ impl FnLower<'_, '_> {
         let mut symbols = Vec::new();
         for inp in &a.inputs {
             let memory = InlineAsm::is_memory_constraint(&inp.constraint);
-            let ty = self.operand_type(&inp.expr)?;
+            let ty = self.operand_type(&inp.expr, &inp.constraint)?;
+            let small_record = match self.repr(&inp.expr.ty.ty, inp.expr.span)? {
+                Repr::Aggregate { size, align } if !memory && record_register_type(size).is_some() => Some(align),
+                _ => None,
+            };
             let value: Operand = if memory && inp.expr.is_lvalue() {
                 self.place(&inp.expr)?.addr.into()
+            } else if let Some(align) = small_record {
+                // The record's bytes, read as one integer.
+                let Operand::Value(addr) = self.scalar(&inp.expr)? else {
+                    return Err(Diagnostic::error(inp.expr.span, "asm input record has no address"));
+                };
+                self.load_at(addr, align, ty).into()
             } else {
                 self.scalar(&inp.expr)?
             };
