@@ -243,6 +243,11 @@ pub struct Local {
     /// Alignment in bytes (type alignment, raised by `_Alignas`/`aligned`).
     pub align: u64,
     pub is_param: bool,
+    /// A local register variable (`register long x asm("r10")`, gcc manual
+    /// "Specifying Registers for Local Variables"): the register it is in
+    /// when it is a register-constraint asm operand. Elsewhere it is an
+    /// ordinary automatic variable, as in gcc.
+    pub asm_register: Option<String>,
     pub span: Span,
 }
 

@@ -14,6 +14,10 @@
 //!   integer mode (inputs and outputs alike). `"i"`-style inputs that are a global's address carry the
 //!   symbol name. A matching constraint naming an output (`"[v]"`) becomes
 //!   that output's number.
+//! * A local register variable (`register long x asm("r10")`) that is an
+//!   operand under a register constraint gets the constraint `{r10}`
+//!   (exactly that register; gcc manual, "Specifying Registers for Local
+//!   Variables").
 //! * `asm goto` labels are CFG edges; the block ends right after the asm
 //!   with a branch to the fall-through block.
 
@@ -34,6 +38,32 @@ fn address_symbol(e: &Expr) -> Option<&Expr> {
         },
         ExprKind::Cast(_, x) => address_symbol(x),
         _ => None,
+    }
+}
+
+/// The register a local register variable (`register long x asm("r10")`)
+/// names, when `e` is that variable or its value.
+fn register_variable(lower: &FnLower<'_, '_>, e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Local(id) => lower.local(*id).asm_register.clone(),
+        ExprKind::Load(x) => register_variable(lower, x),
+        _ => None,
+    }
+}
+
+/// A register-class constraint (`r`, `=r`, `+&r`, `g`, ...) narrowed to one
+/// register: `{reg}` after the same `= + &` prefix, which every backend reads
+/// as "exactly this register". gcc manual, "Specifying Registers for Local
+/// Variables": a local register variable that is an asm operand with a
+/// register constraint is in its register. Other constraints stay.
+fn bind_register(constraint: &str, reg: &str) -> String {
+    let body = constraint.trim_start_matches(['=', '+', '&']);
+    let prefix = &constraint[..constraint.len() - body.len()];
+    let first = body.split(',').next().unwrap_or("");
+    if first.chars().any(|c| matches!(c, 'r' | 'g' | 'q' | 'R' | 'l')) {
+        format!("{prefix}{{{reg}}}")
+    } else {
+        constraint.to_string()
     }
 }
 
@@ -75,9 +105,12 @@ impl FnLower<'_, '_> {
             if p.bitfield.is_some() {
                 return Err(Diagnostic::error(o.expr.span, "asm output operand is a bit-field"));
             }
-            let mut constraint = o.constraint.clone();
-            if let Some(rest) = o.constraint.strip_prefix('+') {
-                if !InlineAsm::is_memory_constraint(&o.constraint) {
+            let mut constraint = match register_variable(self, &o.expr) {
+                Some(reg) => bind_register(&o.constraint, &reg),
+                None => o.constraint.clone(),
+            };
+            if let Some(rest) = constraint.clone().strip_prefix('+') {
+                if !InlineAsm::is_memory_constraint(&constraint) {
                     constraint = format!("={rest}");
                     let cur = self.load_at(p.addr, p.align, ty);
                     tied.push((i, cur.into(), ty, None));
@@ -129,7 +162,10 @@ impl FnLower<'_, '_> {
                         ))
                     }
                 },
-                None => inp.constraint.clone(),
+                None => match register_variable(self, &inp.expr) {
+                    Some(reg) => bind_register(&inp.constraint, &reg),
+                    None => inp.constraint.clone(),
+                },
             };
             inputs.push(AsmInput {
                 constraint,

@@ -297,6 +297,7 @@ impl FnBuilder {
             ty,
             align,
             is_param: false,
+            asm_register: None,
             span: Span::default(),
         });
         LocalId(self.locals.len() as u32 - 1)
