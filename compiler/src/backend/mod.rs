@@ -390,7 +390,8 @@ fn emit_function_header(f: &IrFunction, desc: &TargetDesc, out: &mut String) {
     if let Some(v) = &f.visibility {
         data::emit_visibility(out, &f.name, v);
     }
-    out.push_str("\t.p2align\t4\n\t.type\t");
+    let p2 = f.align.map_or(4, |a| a.max(16).trailing_zeros());
+    let _ = write!(out, "\t.p2align\t{p2}\n\t.type\t");
     push_symbol(out, &f.name);
     out.push_str(", ");
     out.push(desc.type_prefix);

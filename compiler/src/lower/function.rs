@@ -80,6 +80,7 @@ pub(super) fn lower_function<'p>(cx: &mut ModuleCx<'p>, f: &'p hir::Function) ->
     ir.section = g.attrs.section.clone();
     ir.visibility = g.attrs.visibility.clone();
     ir.is_weak = g.attrs.weak;
+    ir.align = g.attrs.align;
     ir.is_used = g.attrs.used;
     let param_offset = usize::from(sig.sret);
     if f.params.len() + param_offset != sig.params.len() {

@@ -116,13 +116,31 @@ impl Sema {
             }
             A::AlignofExpr(x) => {
                 let v = self.expr(x)?;
-                let a = self.alignof_type(&v.ty, span)?;
+                let member = match (&x.kind, &v.kind) {
+                    (
+                        A::Member(_, name) | A::Arrow(_, name),
+                        ExprKind::Member {
+                            base, bitfield: None, ..
+                        },
+                    ) => match &*base.ty.ty {
+                        CType::Record(id) => self.member_decl_align(*id, name),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let a = match member.or_else(|| self.declared_align(&v)) {
+                    Some(a) => a,
+                    None => self.alignof_type(&v.ty, span)?,
+                };
                 Ok(mk(ExprKind::Int(a as i128), ty::size_t(), span))
             }
             A::AlignofType(tn) => {
                 let t = self.type_name(tn)?;
                 self.vla_pending.clear();
-                let a = self.alignof_type(&t, span)?;
+                let a = match self.typedef_align(&tn.specs, &tn.declarator.derived) {
+                    Some(a) => a,
+                    None => self.alignof_type(&t, span)?,
+                };
                 Ok(mk(ExprKind::Int(a as i128), ty::size_t(), span))
             }
             A::Call(f, args) => self.call(f, args, span),
@@ -676,6 +694,34 @@ impl Sema {
         let count = self.load_local(vs.count, ty::size_t(), span);
         let unit = mk(ExprKind::Int(vs.unit as i128), ty::size_t(), span);
         Ok(self.mk_binary(super::super::hir::BinaryOp::Mul, count, unit, ty::size_t(), span))
+    }
+
+    /// GNU `__alignof__` of a declared object or function names the
+    /// declaration's alignment, `aligned`/`_Alignas` included (gcc's
+    /// `c_alignof_expr`: `DECL_ALIGN` of a variable or function), not just its
+    /// type's. A function without `aligned` has the target's function
+    /// alignment (gcc's `FUNCTION_BOUNDARY`: 1 byte on x86-64, 4 on AArch64,
+    /// 2 on RISC-V with compressed instructions). gcc.c-torture/execute/
+    /// align-3.c; /work/shared/bugs/repro-11.c.
+    fn declared_align(&self, e: &Expr) -> Option<u64> {
+        match &e.kind {
+            ExprKind::Local(id) => self.func.as_ref().map(|f| f.locals[id.0 as usize].align),
+            ExprKind::Global(id) => {
+                let g = &self.globals[id.0 as usize];
+                if ty::is_function(&g.ty.ty) {
+                    let boundary = match self.target {
+                        crate::target::Target::X86_64 => 1,
+                        crate::target::Target::Aarch64 => 4,
+                        crate::target::Target::Riscv64 => 2,
+                    };
+                    Some(g.attrs.align.unwrap_or(boundary))
+                } else {
+                    let natural = self.types.align_of(&g.ty.ty).ok()?;
+                    Some(g.attrs.align.map_or(natural, |a| a.max(natural)))
+                }
+            }
+            _ => None,
+        }
     }
 
     fn alignof_type(&self, t: &QualType, span: Span) -> PResult<u64> {

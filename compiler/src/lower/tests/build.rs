@@ -246,6 +246,7 @@ impl ProgramBuilder {
                 bit_width: *w,
                 packed: false,
                 aligned: None,
+                type_align: None,
             })
             .collect();
         self.p
