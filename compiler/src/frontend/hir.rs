@@ -336,6 +336,12 @@ pub enum CastKind {
     PtrToPtr,
     /// `(void)e`: evaluate for side effects.
     ToVoid,
+    /// An integer value of the operand's own type reduced to its low `n`
+    /// bits, zero- or sign-extended by the type's signedness: GCC gives a
+    /// bit-field wider than `int` (`unsigned long long b : 40`) a type of
+    /// exactly its width, so arithmetic on it wraps at that width. Sema puts
+    /// it around such arithmetic (see `sema/conv.rs`, `gcc_precision`).
+    BitPrecision(u32),
 }
 
 #[derive(Clone, Debug)]

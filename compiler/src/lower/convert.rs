@@ -12,7 +12,7 @@ use crate::frontend::hir::{CastKind, Expr};
 use crate::frontend::source::Diagnostic;
 use crate::ir::constants::IrConst;
 use crate::ir::instruction::Operand;
-use crate::ir::ops::IrCmpOp;
+use crate::ir::ops::{IrBinOp, IrCmpOp};
 use crate::ir::types::IrType;
 
 impl FnLower<'_, '_> {
@@ -37,6 +37,21 @@ impl FnLower<'_, '_> {
             CastKind::ToVoid => v,
             CastKind::ToBool => self.bool_of(v, from),
             CastKind::PtrToPtr => v,
+            CastKind::BitPrecision(bits) => {
+                let width = (to.size() * 8) as u32;
+                if from != to || !to.is_integer() || bits == 0 || bits >= width {
+                    return Err(format!("invalid {bits}-bit reduction from {from} to {to}"));
+                }
+                if to.is_signed() {
+                    let k = Operand::Const(IrConst::from_i64(i64::from(width - bits), to));
+                    let up = self.b.binop(IrBinOp::Shl, to, v, k.clone());
+                    self.b.binop(IrBinOp::AShr, to, up.into(), k).into()
+                } else {
+                    let mask = (u128::MAX >> (128 - bits)) as i128;
+                    let m = Operand::Const(IrConst::from_i128(mask, to));
+                    self.b.binop(IrBinOp::And, to, v, m).into()
+                }
+            }
             CastKind::IntToInt | CastKind::IntToPtr | CastKind::PtrToInt => {
                 if from.is_float() || to.is_float() {
                     return Err(format!("invalid integer conversion from {from} to {to}"));

@@ -335,11 +335,13 @@ impl Sema {
                         ),
                     ));
                 }
+                let p = self.operand_precision(&v);
                 let v = self.promote(v);
                 if op == U::Plus {
                     return Ok(Expr { span, ..v });
                 }
-                Ok(self.mk_unary(UnaryOp::Neg, v, span))
+                let r = self.mk_unary(UnaryOp::Neg, v, span);
+                Ok(self.with_gcc_precision(r, &[p]))
             }
             U::BitNot => {
                 let v = self.rvalue_of(x)?;
@@ -347,8 +349,10 @@ impl Sema {
                 if ty::int_kind(&v.ty.ty, &self.types).is_none() {
                     return Err(err(span, "wrong type argument to bit-complement"));
                 }
+                let p = self.operand_precision(&v);
                 let v = self.promote(v);
-                Ok(self.mk_unary(UnaryOp::BitNot, v, span))
+                let r = self.mk_unary(UnaryOp::BitNot, v, span);
+                Ok(self.with_gcc_precision(r, &[p]))
             }
             U::Not => {
                 let v = self.scalar_of(x, " (operand of '!')")?;
@@ -596,8 +600,10 @@ impl Sema {
                 // A cast of a bit-field to its own declared type is still a
                 // conversion: the result is a full `unsigned int` (say), no
                 // longer a bit-field that promotes to `int` (C11 6.3.1.1p2,
-                // 6.5.4p5; gcc.c-torture/execute/bitfld-1.c).
-                if *v.ty.ty == *to.ty && bitfield_width(&v).is_none() {
+                // 6.5.4p5; gcc.c-torture/execute/bitfld-1.c). Likewise
+                // arithmetic GCC does at a bit-field's precision: after the
+                // cast it is of the full type (bitfld-5.c).
+                if *v.ty.ty == *to.ty && bitfield_width(&v).is_none() && self.gcc_precision(&v).is_none() {
                     return Ok(Expr { ty: to, span, ..v });
                 }
                 Ok(Expr {
