@@ -15,6 +15,23 @@ use crate::ir::instruction::Operand;
 use crate::ir::ops::{IrBinOp, IrCmpOp};
 use crate::ir::types::IrType;
 
+/// Whether integer constant `c` of IR type `from` converts to `f64` exactly.
+fn int_const_exact_in_f64(c: &IrConst, from: IrType) -> bool {
+    let Some(v) = c.to_i128() else { return true };
+    let bits = from.bits();
+    let v = if from.is_unsigned() && bits < 128 {
+        v & ((1i128 << bits) - 1)
+    } else {
+        v
+    };
+    let f = if from == IrType::U128 {
+        v as u128 as f64
+    } else {
+        v as f64
+    };
+    f.is_finite() && f.abs() < 2f64.powi(127) && f as i128 == v
+}
+
 impl FnLower<'_, '_> {
     /// Lowers `(to) operand` for a scalar cast; `None` for `(void)`.
     pub fn cast_expr(&mut self, kind: CastKind, operand: &Expr, to: &Expr) -> LResult<Option<Operand>> {
@@ -63,7 +80,14 @@ impl FnLower<'_, '_> {
                     return Ok(v);
                 }
                 match v {
-                    Operand::Const(c) if kind != CastKind::FloatToInt => {
+                    // Constants are f64: an integer that a long double holds
+                    // exactly but a double does not is converted at run time.
+                    Operand::Const(c)
+                        if kind != CastKind::FloatToInt
+                            && !(kind == CastKind::IntToFloat
+                                && to == IrType::F128
+                                && !int_const_exact_in_f64(&c, from)) =>
+                    {
                         Operand::Const(c.coerce_to_with_src(to, Some(from)))
                     }
                     v => self.b.cast(from, to, v).into(),
