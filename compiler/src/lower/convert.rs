@@ -61,7 +61,7 @@ impl FnLower<'_, '_> {
                 }
                 if to.is_signed() {
                     let k = Operand::Const(IrConst::from_i64(i64::from(width - bits), to));
-                    let up = self.b.binop(IrBinOp::Shl, to, v, k.clone());
+                    let up = self.b.binop(IrBinOp::Shl, to, v, k);
                     self.b.binop(IrBinOp::AShr, to, up.into(), k).into()
                 } else {
                     let mask = (u128::MAX >> (128 - bits)) as i128;
