@@ -2,8 +2,9 @@
  * (C11 6.2.4p7: its lifetime ends; 6.8.6.1p1: a goto never enters such a
  * scope, so the VLAs live at the label are a prefix of those at the goto).
  * A loop made of a backward goto over a VLA declaration must not grow the
- * stack. From gcc.c-torture/execute/vla-dealloc-1.c, which overflowed the
- * stack under phicc: each loop here would leak about 80 MB. */
+ * stack. From gcc.c-torture/execute/vla-dealloc-1.c (the label in an inner
+ * block) and 20040811-1.c, which overflowed the stack under phicc: each loop
+ * here would leak about 80 MB. */
 #include "test.h"
 
 static void *volatile p;
@@ -18,6 +19,23 @@ lab:;
     x[n % 100] = 2;
     p = x;
     sum += x[0] + x[n % 100];
+    n++;
+    if (n < 20000)
+        goto lab;
+    return sum;
+}
+
+/* Backward goto to a label in an inner block before the declaration. */
+static long inner_label(void) {
+    int n = 0;
+    long sum = 0;
+    if (0) {
+    lab:;
+    }
+    int x[n % 100 + 1000];
+    x[n % 100] = 3;
+    p = x;
+    sum += x[n % 100];
     n++;
     if (n < 20000)
         goto lab;
@@ -61,6 +79,7 @@ top:
 
 int main(void) {
     ASSERT(60200, backward());
+    ASSERT(60000, inner_label());
     ASSERT(59998, forward());
     ASSERT(79, nested(1000));
     return test_done();
