@@ -430,7 +430,19 @@ fn emit_function_header(f: &IrFunction, desc: &TargetDesc, out: &mut String) {
     if let Some(v) = &f.visibility {
         data::emit_visibility(out, &f.name, v);
     }
-    out.push_str("\t.p2align\t4\n\t.type\t");
+    match f.align.filter(|&a| a > 16) {
+        // `aligned(n)` above the usual 16: padded with `int3` on x86-64
+        // (with NOPs gas jumps over long padding, which the integrated
+        // assembler does not copy); never executed, as it follows the
+        // previous function's return.
+        Some(a) if desc.target == Target::X86_64 => {
+            let _ = write!(out, "\t.p2align\t{},0xcc\n\t.type\t", a.trailing_zeros());
+        }
+        Some(a) => {
+            let _ = write!(out, "\t.p2align\t{}\n\t.type\t", a.trailing_zeros());
+        }
+        None => out.push_str("\t.p2align\t4\n\t.type\t"),
+    }
     push_symbol(out, &f.name);
     out.push_str(", ");
     out.push(desc.type_prefix);

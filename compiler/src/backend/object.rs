@@ -410,6 +410,14 @@ impl ObjectBuilder {
         self.emit(&bytes);
     }
 
+    fn align_fill(&mut self, a: u64, fill: u8) {
+        let s = &mut self.sections[self.current];
+        s.align = s.align.max(a);
+        let off = self.offset() as u64;
+        let pad = (a - off % a) % a;
+        self.emit(&vec![fill; pad as usize]);
+    }
+
     fn data_expr(&mut self, size: u8, e: &str) -> Result<(), String> {
         let x = parse_expr(e).ok_or_else(|| format!("bad data expression `{e}`"))?;
         match (&x.symbol, &x.minus) {
@@ -518,11 +526,19 @@ impl ObjectBuilder {
                 self.sym(&sym).size = Some(size);
             }
             ".p2align" => {
-                let n = parse_int(split_operands(args).first().copied().unwrap_or("")).ok_or_else(bad)?;
+                let ops = split_operands(args);
+                let n = parse_int(ops.first().copied().unwrap_or("")).ok_or_else(bad)?;
                 if !(0..=16).contains(&n) {
                     return Err(bad());
                 }
-                self.align(1 << n, code);
+                match ops.get(1).filter(|f| !f.trim().is_empty()) {
+                    // `.p2align n, fill`: the padding is that byte, code or not (as gas).
+                    Some(f) => {
+                        let fill = parse_int(f).ok_or_else(bad)?;
+                        self.align_fill(1 << n, fill as u8);
+                    }
+                    None => self.align(1 << n, code),
+                }
             }
             ".byte" | ".short" | ".value" | ".2byte" | ".long" | ".4byte" | ".quad" | ".8byte" => {
                 let size = match name {

@@ -243,6 +243,11 @@ pub struct Local {
     /// Alignment in bytes (type alignment, raised by `_Alignas`/`aligned`).
     pub align: u64,
     pub is_param: bool,
+    /// A local register variable (`register long x asm("r10")`, gcc manual
+    /// "Specifying Registers for Local Variables"): the register it is in
+    /// when it is a register-constraint asm operand. Elsewhere it is an
+    /// ordinary automatic variable, as in gcc.
+    pub asm_register: Option<String>,
     pub span: Span,
 }
 
@@ -331,6 +336,12 @@ pub enum CastKind {
     PtrToPtr,
     /// `(void)e`: evaluate for side effects.
     ToVoid,
+    /// An integer value of the operand's own type reduced to its low `n`
+    /// bits, zero- or sign-extended by the type's signedness: GCC gives a
+    /// bit-field wider than `int` (`unsigned long long b : 40`) a type of
+    /// exactly its width, so arithmetic on it wraps at that width. Sema puts
+    /// it around such arithmetic (see `sema/conv.rs`, `gcc_precision`).
+    BitPrecision(u32),
 }
 
 #[derive(Clone, Debug)]

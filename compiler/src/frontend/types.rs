@@ -267,6 +267,9 @@ pub struct Member {
     /// `__attribute__((packed))` / `aligned(n)` on the member.
     pub packed: bool,
     pub aligned: Option<u64>,
+    /// The alignment of the member's type when an `aligned` typedef set it
+    /// (it may be lower than the natural one: gcc's typedef variant types).
+    pub type_align: Option<u64>,
 }
 
 /// A struct or union: incomplete until [`TypeContext::complete_record`].
@@ -366,7 +369,7 @@ impl TypeContext {
                     elem,
                     len: ArrayLen::Unknown,
                 } if i == last && !attrs.is_union => (0, self.align_of(&elem.ty)?),
-                t => (self.size_of(t)?, self.align_of(t)?),
+                t => (self.size_of(t)?, m.type_align.map_or_else(|| self.align_of(t), Ok)?),
             };
             specs.push(FieldSpec {
                 size,
@@ -463,6 +466,7 @@ mod tests {
             bit_width: None,
             packed: false,
             aligned: None,
+            type_align: None,
         }
     }
 

@@ -113,6 +113,9 @@ pub struct IrFunction {
     pub global_init_label_blocks: Vec<BlockId>,
     pub ret_eightbyte_classes: Vec<EightbyteClass>,
     pub is_gnu_inline_def: bool,
+    /// `__attribute__((aligned(n)))` on the function: the code starts at a
+    /// multiple of `n` (never below the backends' 16).
+    pub align: Option<u64>,
 }
 
 impl IrFunction {

@@ -9,9 +9,15 @@
 //!   inputs, as gcc numbers them, so `%N` in the template keeps its meaning.
 //!   Read-write memory outputs (`+m`) stay as written.
 //! * A memory-constraint input gets the address of its lvalue; any other
-//!   input its value. `"i"`-style inputs that are a global's address carry the
+//!   input its value. A record of 1, 2, 4 or 8 bytes under a register
+//!   constraint is that many bytes read as one integer, as gcc gives it an
+//!   integer mode (inputs and outputs alike). `"i"`-style inputs that are a global's address carry the
 //!   symbol name. A matching constraint naming an output (`"[v]"`) becomes
 //!   that output's number.
+//! * A local register variable (`register long x asm("r10")`) that is an
+//!   operand under a register constraint gets the constraint `{r10}`
+//!   (exactly that register; gcc manual, "Specifying Registers for Local
+//!   Variables").
 //! * `asm goto` labels are CFG edges; the block ends right after the asm
 //!   with a branch to the fall-through block.
 
@@ -35,11 +41,53 @@ fn address_symbol(e: &Expr) -> Option<&Expr> {
     }
 }
 
+/// The register a local register variable (`register long x asm("r10")`)
+/// names, when `e` is that variable or its value.
+fn register_variable(lower: &FnLower<'_, '_>, e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Local(id) => lower.local(*id).asm_register.clone(),
+        ExprKind::Load(x) => register_variable(lower, x),
+        _ => None,
+    }
+}
+
+/// A register-class constraint (`r`, `=r`, `+&r`, `g`, ...) narrowed to one
+/// register: `{reg}` after the same `= + &` prefix, which every backend reads
+/// as "exactly this register". gcc manual, "Specifying Registers for Local
+/// Variables": a local register variable that is an asm operand with a
+/// register constraint is in its register. Other constraints stay.
+fn bind_register(constraint: &str, reg: &str) -> String {
+    let body = constraint.trim_start_matches(['=', '+', '&']);
+    let prefix = &constraint[..constraint.len() - body.len()];
+    let first = body.split(',').next().unwrap_or("");
+    if first.chars().any(|c| matches!(c, 'r' | 'g' | 'q' | 'R' | 'l')) {
+        format!("{prefix}{{{reg}}}")
+    } else {
+        constraint.to_string()
+    }
+}
+
+/// The integer type a record of `size` bytes travels in as a register
+/// operand: gcc gives a record of 1, 2, 4 or 8 bytes its integer mode, so
+/// `"r"(s)` or `"0"(s)` carries the record's bytes, not its address.
+fn record_register_type(size: u64) -> Option<IrType> {
+    Some(match size {
+        1 => IrType::U8,
+        2 => IrType::U16,
+        4 => IrType::U32,
+        8 => IrType::U64,
+        _ => return None,
+    })
+}
+
 impl FnLower<'_, '_> {
-    /// The IR type an asm operand of this C type has.
-    fn operand_type(&self, e: &Expr) -> LResult<IrType> {
+    /// The IR type an asm operand of this C type has under `constraint`.
+    fn operand_type(&self, e: &Expr, constraint: &str) -> LResult<IrType> {
         Ok(match self.repr(&e.ty.ty, e.span)? {
             Repr::Scalar(t) => t,
+            Repr::Aggregate { size, .. } if !InlineAsm::is_memory_constraint(constraint) => {
+                record_register_type(size).unwrap_or(IrType::Ptr)
+            }
             _ => IrType::Ptr,
         })
     }
@@ -52,14 +100,17 @@ impl FnLower<'_, '_> {
             if !o.expr.is_lvalue() {
                 return Err(Diagnostic::error(o.expr.span, "asm output operand is not an lvalue"));
             }
-            let ty = self.operand_type(&o.expr)?;
+            let ty = self.operand_type(&o.expr, &o.constraint)?;
             let p = self.place(&o.expr)?;
             if p.bitfield.is_some() {
                 return Err(Diagnostic::error(o.expr.span, "asm output operand is a bit-field"));
             }
-            let mut constraint = o.constraint.clone();
-            if let Some(rest) = o.constraint.strip_prefix('+') {
-                if !InlineAsm::is_memory_constraint(&o.constraint) {
+            let mut constraint = match register_variable(self, &o.expr) {
+                Some(reg) => bind_register(&o.constraint, &reg),
+                None => o.constraint.clone(),
+            };
+            if let Some(rest) = constraint.clone().strip_prefix('+') {
+                if !InlineAsm::is_memory_constraint(&constraint) {
                     constraint = format!("={rest}");
                     let cur = self.load_at(p.addr, p.align, ty);
                     tied.push((i, cur.into(), ty, None));
@@ -78,9 +129,19 @@ impl FnLower<'_, '_> {
         let mut symbols = Vec::new();
         for inp in &a.inputs {
             let memory = InlineAsm::is_memory_constraint(&inp.constraint);
-            let ty = self.operand_type(&inp.expr)?;
+            let ty = self.operand_type(&inp.expr, &inp.constraint)?;
+            let small_record = match self.repr(&inp.expr.ty.ty, inp.expr.span)? {
+                Repr::Aggregate { size, align } if !memory && record_register_type(size).is_some() => Some(align),
+                _ => None,
+            };
             let value: Operand = if memory && inp.expr.is_lvalue() {
                 self.place(&inp.expr)?.addr.into()
+            } else if let Some(align) = small_record {
+                // The record's bytes, read as one integer.
+                let Operand::Value(addr) = self.scalar(&inp.expr)? else {
+                    return Err(Diagnostic::error(inp.expr.span, "asm input record has no address"));
+                };
+                self.load_at(addr, align, ty).into()
             } else {
                 self.scalar(&inp.expr)?
             };
@@ -101,7 +162,10 @@ impl FnLower<'_, '_> {
                         ))
                     }
                 },
-                None => inp.constraint.clone(),
+                None => match register_variable(self, &inp.expr) {
+                    Some(reg) => bind_register(&inp.constraint, &reg),
+                    None => inp.constraint.clone(),
+                },
             };
             inputs.push(AsmInput {
                 constraint,

@@ -12,8 +12,25 @@ use crate::frontend::hir::{CastKind, Expr};
 use crate::frontend::source::Diagnostic;
 use crate::ir::constants::IrConst;
 use crate::ir::instruction::Operand;
-use crate::ir::ops::IrCmpOp;
+use crate::ir::ops::{IrBinOp, IrCmpOp};
 use crate::ir::types::IrType;
+
+/// Whether integer constant `c` of IR type `from` converts to `f64` exactly.
+fn int_const_exact_in_f64(c: &IrConst, from: IrType) -> bool {
+    let Some(v) = c.to_i128() else { return true };
+    let bits = from.bits();
+    let v = if from.is_unsigned() && bits < 128 {
+        v & ((1i128 << bits) - 1)
+    } else {
+        v
+    };
+    let f = if from == IrType::U128 {
+        v as u128 as f64
+    } else {
+        v as f64
+    };
+    f.is_finite() && f.abs() < 2f64.powi(127) && f as i128 == v
+}
 
 impl FnLower<'_, '_> {
     /// Lowers `(to) operand` for a scalar cast; `None` for `(void)`.
@@ -37,6 +54,21 @@ impl FnLower<'_, '_> {
             CastKind::ToVoid => v,
             CastKind::ToBool => self.bool_of(v, from),
             CastKind::PtrToPtr => v,
+            CastKind::BitPrecision(bits) => {
+                let width = (to.size() * 8) as u32;
+                if from != to || !to.is_integer() || bits == 0 || bits >= width {
+                    return Err(format!("invalid {bits}-bit reduction from {from} to {to}"));
+                }
+                if to.is_signed() {
+                    let k = Operand::Const(IrConst::from_i64(i64::from(width - bits), to));
+                    let up = self.b.binop(IrBinOp::Shl, to, v, k);
+                    self.b.binop(IrBinOp::AShr, to, up.into(), k).into()
+                } else {
+                    let mask = (u128::MAX >> (128 - bits)) as i128;
+                    let m = Operand::Const(IrConst::from_i128(mask, to));
+                    self.b.binop(IrBinOp::And, to, v, m).into()
+                }
+            }
             CastKind::IntToInt | CastKind::IntToPtr | CastKind::PtrToInt => {
                 if from.is_float() || to.is_float() {
                     return Err(format!("invalid integer conversion from {from} to {to}"));
@@ -48,7 +80,14 @@ impl FnLower<'_, '_> {
                     return Ok(v);
                 }
                 match v {
-                    Operand::Const(c) if kind != CastKind::FloatToInt => {
+                    // Constants are f64: an integer that a long double holds
+                    // exactly but a double does not is converted at run time.
+                    Operand::Const(c)
+                        if kind != CastKind::FloatToInt
+                            && !(kind == CastKind::IntToFloat
+                                && to == IrType::F128
+                                && !int_const_exact_in_f64(&c, from)) =>
+                    {
                         Operand::Const(c.coerce_to_with_src(to, Some(from)))
                     }
                     v => self.b.cast(from, to, v).into(),

@@ -45,6 +45,12 @@ pub(crate) struct FnLower<'c, 'p> {
     pub func: &'p hir::Function,
     pub locals: Vec<Option<LocalSlot>>,
     labels: FxHashMap<LabelId, BlockId>,
+    /// `vla_saves.len()` where each label already lowered stands.
+    pub label_vla_depth: FxHashMap<LabelId, usize>,
+    /// Forward `goto`s from inside VLA scopes: per label, the block each
+    /// jumps to and the VLA saves open at the jump (the block, filled in at
+    /// the label, frees the VLAs the label is outside of).
+    pub pending_vla_gotos: FxHashMap<LabelId, Vec<(BlockId, Vec<Value>)>>,
     pub breaks: Vec<JumpTarget>,
     pub continues: Vec<JumpTarget>,
     /// Blocks of the `case`/`default` positions of the enclosing switches.
@@ -74,6 +80,7 @@ pub(super) fn lower_function<'p>(cx: &mut ModuleCx<'p>, f: &'p hir::Function) ->
     ir.section = g.attrs.section.clone();
     ir.visibility = g.attrs.visibility.clone();
     ir.is_weak = g.attrs.weak;
+    ir.align = g.attrs.align;
     ir.is_used = g.attrs.used;
     let param_offset = usize::from(sig.sret);
     if f.params.len() + param_offset != sig.params.len() {
@@ -93,6 +100,8 @@ pub(super) fn lower_function<'p>(cx: &mut ModuleCx<'p>, f: &'p hir::Function) ->
         func: f,
         locals: vec![None; f.locals.len()],
         labels: FxHashMap::default(),
+        label_vla_depth: FxHashMap::default(),
+        pending_vla_gotos: FxHashMap::default(),
         breaks: Vec::new(),
         continues: Vec::new(),
         cases: Vec::new(),
@@ -143,6 +152,10 @@ pub(super) fn lower_function<'p>(cx: &mut ModuleCx<'p>, f: &'p hir::Function) ->
         fl.param_arrival(lid, i + param_offset, &sig.params[i + param_offset])?;
     }
     fl.stmt(&f.body)?;
+    if !fl.pending_vla_gotos.is_empty() {
+        // Sema rejects a `goto` to a label the function does not define.
+        return Err(Diagnostic::error(f.span, "a goto names a label that was never placed"));
+    }
     let fallthrough = if g.name == "main" && sig.ret == IrType::I32 {
         Terminator::Return(Some(Operand::Const(IrConst::I32(0))))
     } else {

@@ -5,8 +5,9 @@
 //! (`continue` target) and one after the loop (`break` target). Labels get
 //! their block on first mention, so a `goto` may precede its label. Storage
 //! of VLAs is allocated by `dynalloca` after a `stacksave` taken at the first
-//! VLA of a block; the block's normal end, and any `break`/`continue` that
-//! leaves it, restores the stack.
+//! VLA of a block; the block's normal end, and any `break`/`continue`/`goto`
+//! that leaves it, restores the stack (a forward `goto` through a block
+//! filled in when its label is reached, where the label's VLA depth is known).
 
 use super::function::{FnLower, JumpTarget};
 use super::LResult;
@@ -152,12 +153,41 @@ impl FnLower<'_, '_> {
             StmtKind::Return(value) => self.ret(value.as_ref()),
             StmtKind::Label(l) => {
                 let block = self.label_block(*l);
+                let depth = self.vla_saves.len();
+                self.label_vla_depth.insert(*l, depth);
+                if let Some(jumps) = self.pending_vla_gotos.remove(l) {
+                    self.b.branch(block);
+                    for (from, saves) in jumps {
+                        self.b.start(from);
+                        if let Some(&save) = saves.get(depth) {
+                            self.b.emit(Instruction::StackRestore { ptr: save });
+                        }
+                        self.b.branch(block);
+                    }
+                }
                 self.b.start(block);
                 Ok(())
             }
             StmtKind::Goto(l) => {
+                // C11 6.8.6.1p1 forbids jumping into the scope of a VLA, so
+                // the VLAs live at the label are a prefix of those live here:
+                // the others are freed, as when their block ends (a loop
+                // made of `goto` must not grow the stack: gcc.c-torture/
+                // execute/vla-dealloc-1.c).
                 let block = self.label_block(*l);
-                self.b.branch(block);
+                if self.vla_saves.is_empty() || !self.b.is_open() {
+                    self.b.branch(block);
+                } else if let Some(&depth) = self.label_vla_depth.get(l) {
+                    if let Some(&save) = self.vla_saves.get(depth) {
+                        self.b.emit(Instruction::StackRestore { ptr: save });
+                    }
+                    self.b.branch(block);
+                } else {
+                    let from = self.b.new_block();
+                    let saves = self.vla_saves.clone();
+                    self.pending_vla_gotos.entry(*l).or_default().push((from, saves));
+                    self.b.branch(from);
+                }
                 Ok(())
             }
             StmtKind::GotoIndirect { target, targets } => {

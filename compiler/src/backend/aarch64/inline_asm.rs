@@ -10,7 +10,8 @@
 //! (32/64-bit logical immediate), `M`/`N` (32/64-bit MOV immediate), `S`
 //! (a symbol), `Z` (the constant zero, rendered as the zero register), `g`
 //! and `X` (a constant as an immediate, else a register), digits (tied to
-//! that output), with the `= + &` prefixes; only the first of
+//! that output), `{xN}` (exactly that general register: a local register
+//! variable), with the `= + &` prefixes; only the first of
 //! comma-separated alternatives counts. A constant that does not fit the
 //! immediate class falls back to a register when the constraint allows one.
 //!
@@ -66,6 +67,8 @@ struct Wants {
     imm: Vec<char>,
     tied: Option<usize>,
     read_write: bool,
+    /// `{xN}`: exactly this general register (a local register variable).
+    fixed: Option<Xr>,
 }
 
 fn parse_constraint(c: &str) -> Result<Wants, String> {
@@ -118,6 +121,17 @@ fn parse_constraint(c: &str) -> Result<Wants, String> {
                 }
                 let n: String = chars[start..=i].iter().collect();
                 w.tied = Some(n.parse().map_err(|_| format!("bad constraint '{c}'"))?);
+            }
+            '{' => {
+                let end = chars[i..].iter().position(|&c| c == '}').map(|e| i + e);
+                let name: String = chars[i + 1..end.unwrap_or(chars.len())].iter().collect();
+                match (end, Xr::parse(&name)) {
+                    (Some(e), Some(x)) if !matches!(x.0, 16..=18 | 29..) => {
+                        w.fixed = Some(x);
+                        i = e;
+                    }
+                    _ => return Err(format!("invalid register name '{name}' for an asm operand")),
+                }
             }
             'k' | 'p' | 'Y' => return Err(format!("unsupported asm constraint '{c}'")),
             _ => return Err(format!("unknown asm constraint '{c}'")),
@@ -183,6 +197,15 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout) -> Result<Plan, AsmError> {
     for i in &asm.inputs {
         wants.push(parse_constraint(&i.constraint)?);
     }
+    // Fixed registers are reserved first.
+    for w in &wants {
+        if let Some(x) = w.fixed {
+            if taken_x.contains(&x) {
+                return Err(format!("asm operand in {} which the asm clobbers", x.x()));
+            }
+        }
+    }
+    taken_x.extend(wants.iter().filter_map(|w| w.fixed));
     let mut locs: Vec<Option<Loc>> = vec![None; n];
     let fresh_x = |taken: &mut Vec<Xr>| -> Result<Xr, String> {
         let x = gpr_pool()
@@ -223,6 +246,8 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout) -> Result<Plan, AsmError> {
                 value: value.unwrap_or(0),
                 symbol,
             }
+        } else if let Some(x) = w.fixed {
+            Loc::Reg(x)
         } else if w.gpr && ty.size() <= 8 {
             Loc::Reg(fresh_x(&mut taken_x)?)
         } else if w.fpr {

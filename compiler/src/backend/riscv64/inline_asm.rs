@@ -7,7 +7,8 @@
 //! printed `0(reg)`, for AMOs and LR/SC), `i`/`n`/`s` (any constant or
 //! symbol), `I` (a 12-bit signed constant), `J` (zero), `K` (a 5-bit
 //! unsigned constant), `g` (constant, else register), digits (tied to that
-//! output), with the `= + &` prefixes. Letters of one alternative combine
+//! output), `{reg}` (exactly that integer register: a local register
+//! variable), with the `= + &` prefixes. Letters of one alternative combine
 //! (`rJ`: zero as an immediate, anything else in a register); only the
 //! first of comma-separated alternatives counts. Every register operand gets
 //! a distinct register (so early-clobber outputs never share with inputs),
@@ -65,6 +66,8 @@ struct Wants {
     tied: Option<usize>,
     early_clobber: bool,
     read_write: bool,
+    /// `{reg}`: exactly this integer register (a local register variable).
+    fixed: Option<Gpr>,
 }
 
 impl Wants {
@@ -117,6 +120,17 @@ fn parse_constraint(c: &str) -> Result<Wants, String> {
                 }
                 let n: String = chars[start..=i].iter().collect();
                 w.tied = Some(n.parse().map_err(|_| format!("bad constraint '{c}'"))?);
+            }
+            '{' => {
+                let end = chars[i..].iter().position(|&c| c == '}').map(|e| i + e);
+                let name: String = chars[i + 1..end.unwrap_or(chars.len())].iter().collect();
+                match (end, Gpr::parse(&name)) {
+                    (Some(e), Some(g)) if GPR_POOL.contains(&g.0) => {
+                        w.fixed = Some(g);
+                        i = e;
+                    }
+                    _ => return Err(format!("invalid register name '{name}' for an asm operand")),
+                }
             }
             _ => return Err(format!("unknown asm constraint '{c}'")),
         }
@@ -177,6 +191,15 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, As
     for i in &asm.inputs {
         wants.push(parse_constraint(&i.constraint)?);
     }
+    // Fixed registers are reserved first.
+    for w in &wants {
+        if let Some(g) = w.fixed {
+            if taken.contains(&g) {
+                return Err(format!("asm operand in {} which the asm clobbers", g.name()));
+            }
+        }
+    }
+    taken.extend(wants.iter().filter_map(|w| w.fixed));
     let fresh_gpr = |taken: &mut Vec<Gpr>| -> Result<Gpr, String> {
         let g = GPR_POOL
             .iter()
@@ -217,6 +240,8 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, As
                 value: const_value.unwrap_or(0),
                 symbol,
             }
+        } else if let Some(g) = w.fixed {
+            Loc::Reg(g)
         } else if w.gpr && ty.size() <= 8 {
             Loc::Reg(fresh_gpr(&mut taken)?)
         } else if w.fpr {

@@ -5,7 +5,8 @@
 //! Constraints: `r q R l` (any general register), `a b c d S D` (that
 //! register), `x v Yz` (an SSE register), `m o V` (memory), `i n I J K L M N
 //! e Z s` (immediates, or `sym` for a symbolic input), `g` and `X` (constant
-//! as an immediate, else a register), digits (tied to that output), with the
+//! as an immediate, else a register), digits (tied to that output), `{reg}`
+//! (exactly that general register: a local register variable), with the
 //! `= + &` prefixes; only the first of comma-separated alternatives counts.
 //! Every operand gets a location: each register operand a distinct register
 //! (so early-clobber outputs never share with inputs), a tied input its
@@ -78,6 +79,18 @@ fn parse_constraint(c: &str) -> Result<Wants, String> {
             'S' => w.fixed = Some(Gpr::Rsi),
             'D' => w.fixed = Some(Gpr::Rdi),
             'A' => w.fixed = Some(Gpr::Rax),
+            '{' => {
+                // `{reg}`: exactly this register (a local register variable).
+                let end = chars[i..].iter().position(|&c| c == '}').map(|e| i + e);
+                let name: String = chars[i + 1..end.unwrap_or(chars.len())].iter().collect();
+                match (end, Gpr::parse(&name)) {
+                    (Some(e), Some(g)) if g != Gpr::Rsp && g != Gpr::Rbp => {
+                        w.fixed = Some(g);
+                        i = e;
+                    }
+                    _ => return Err(format!("invalid register name '{name}' for an asm operand")),
+                }
+            }
             'x' | 'v' => w.xmm = true,
             'Y' => {
                 w.xmm = true;

@@ -9,12 +9,14 @@
 //! `__int128`, a struct's INTEGER and SSE eightbytes together), else the
 //! next overflow slot (16-aligned for 16-byte scalars and for a struct of
 //! one `long double`); `long double` and MEMORY-class structs always come
-//! from the overflow area. Known gap: other structs aligned to 16 (with an
-//! `__int128` or `long double` member among others) are read from an 8-byte
-//! aligned overflow slot, since `vaargstruct` does not carry the alignment.
+//! from the overflow area. A struct aligned to 16 or more is read from a
+//! 16-aligned overflow slot; `vaargstruct` carries no alignment, so it is
+//! the alignment of its destination, the temporary lowering made for the
+//! type.
 
 use super::regs::{Gpr, Mem};
 use super::{emit, FnEmitter};
+use crate::backend::frame::Home;
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::types::{AddressSpace, EightbyteClass, IrType};
@@ -153,9 +155,13 @@ impl FnEmitter<'_, '_> {
         }
         emit!(self, ".Ltmp{stack}:");
         emit!(self, "\tmovq\t8(%rcx), %rsi");
-        if classes == [EightbyteClass::Memory, EightbyteClass::NoClass] {
-            // A lone long double (16-aligned). Other 16-aligned structs are
-            // not recognisable: `vaargstruct` carries no alignment.
+        // psABI 3.5.7, va_arg step 7: a type aligned to more than 8 bytes
+        // (a lone long double, a struct with an `aligned(16)` or `__int128`
+        // member, ...) sits 16-aligned in the overflow area, as the caller
+        // placed it. `vaargstruct` carries no alignment, but its destination
+        // is the temporary lowering made with the type's alignment.
+        let over_aligned = matches!(self.layout.home(dest), Home::Alloca { align, .. } if align >= 16);
+        if over_aligned || classes == [EightbyteClass::Memory, EightbyteClass::NoClass] {
             emit!(self, "\taddq\t$15, %rsi");
             emit!(self, "\tandq\t$-16, %rsi");
         }

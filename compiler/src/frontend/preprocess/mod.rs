@@ -10,8 +10,9 @@
 //! nested `#if`s. `#if` lines are expanded in isolation and evaluated by
 //! `expr.rs`. Header search is in `headers.rs`.
 //!
-//! `#pragma once` is handled here; every other `#pragma` (and `_Pragma`) is
-//! passed to the parser as one `Pragma` token holding the rest of the line,
+//! `#pragma once` and GCC's `#pragma push_macro("NAME")`/`pop_macro("NAME")`
+//! (which save and restore one macro's definition, or its absence) are handled
+//! here; every other `#pragma` (and `_Pragma`) is passed to the parser as one `Pragma` token holding the rest of the line,
 //! which is how `#pragma pack` reaches struct layout.
 
 mod conditional;
@@ -168,6 +169,8 @@ pub struct Preprocessor<'a> {
     pub(super) include_stack: Vec<IncludeFrame>,
     search_dirs: Vec<SearchDir>,
     once: FxHashSet<PathBuf>,
+    /// Per macro name: the definitions saved by `#pragma push_macro`, innermost last.
+    pushed_macros: FxHashMap<Text, Vec<Option<MacroDef>>>,
     files: FxHashMap<PathBuf, FileId>,
     file_tokens: FxHashMap<FileId, Arc<Vec<Token>>>,
     /// Per file: the macro of an include guard wrapping the whole file, if any.
@@ -273,6 +276,7 @@ impl<'a> Preprocessor<'a> {
             include_stack: Vec::new(),
             search_dirs,
             once: FxHashSet::default(),
+            pushed_macros: FxHashMap::default(),
             files: FxHashMap::default(),
             file_tokens: FxHashMap::default(),
             guards: FxHashMap::default(),
@@ -720,13 +724,43 @@ impl<'a> Preprocessor<'a> {
             }
             return None;
         }
+        self.push_pop_macro(rest);
         let mut t = Token::new(TokenKind::Pragma, spell(rest).as_bytes(), hash.span);
         t.at_bol = true;
         Some(t)
     }
 
+    /// GCC's `#pragma push_macro("NAME")` saves the current definition of NAME
+    /// (or that it is undefined); `#pragma pop_macro("NAME")` restores the last
+    /// one saved, and is ignored when nothing was pushed, as in GCC. The pragma
+    /// still reaches the output, as `gcc -E` keeps it.
+    fn push_pop_macro(&mut self, rest: &[Token]) {
+        let [op, l, name, r] = rest else { return };
+        let push = op.is_ident("push_macro");
+        if !(push || op.is_ident("pop_macro"))
+            || !l.is_punct(Punct::LParen)
+            || !r.is_punct(Punct::RParen)
+            || name.kind != TokenKind::Str
+            || name.text.first() != Some(&b'"')
+            || name.text.len() < 2
+        {
+            return;
+        }
+        let key: Text = Arc::from(&name.text[1..name.text.len() - 1]);
+        if push {
+            let def = self.macros.get(&key).cloned();
+            self.pushed_macros.entry(key).or_default().push(def);
+        } else if let Some(def) = self.pushed_macros.get_mut(&key).and_then(|v| v.pop()) {
+            match def {
+                Some(d) => self.macros.insert(key, d),
+                None => self.macros.remove(&key),
+            };
+        }
+    }
+
     /// The `Pragma` token for `_Pragma("...")`, as a one-token line.
     pub(super) fn pragma_line(&mut self, span: Span, toks: Vec<Token>) -> Vec<Token> {
+        self.push_pop_macro(&toks);
         let mut t = Token::new(TokenKind::Pragma, spell(&toks).as_bytes(), span);
         t.at_bol = true;
         vec![t]

@@ -162,13 +162,17 @@ impl Sema {
                 if matches!(op, Div | Rem) && matches!(b.kind, ExprKind::Int(0)) {
                     self.warn(span, "division by zero");
                 }
+                let (pa, pb) = (self.operand_precision(&a), self.operand_precision(&b));
                 let (a, b, t) = self.usual_arith(a, b);
-                Ok(self.mk_binary(op, a, b, t, span))
+                let r = self.mk_binary(op, a, b, t, span);
+                Ok(self.with_gcc_precision(r, &[pa, pb]))
             }
             Add => {
                 if is_arith(self, &a) && is_arith(self, &b) {
+                    let (pa, pb) = (self.operand_precision(&a), self.operand_precision(&b));
                     let (a, b, t) = self.usual_arith(a, b);
-                    return Ok(self.mk_binary(op, a, b, t, span));
+                    let r = self.mk_binary(op, a, b, t, span);
+                    return Ok(self.with_gcc_precision(r, &[pa, pb]));
                 }
                 if ap && is_int(self, &b) {
                     return self.ptr_add(a, b, false, span);
@@ -180,8 +184,10 @@ impl Sema {
             }
             Sub => {
                 if is_arith(self, &a) && is_arith(self, &b) {
+                    let (pa, pb) = (self.operand_precision(&a), self.operand_precision(&b));
                     let (a, b, t) = self.usual_arith(a, b);
-                    return Ok(self.mk_binary(op, a, b, t, span));
+                    let r = self.mk_binary(op, a, b, t, span);
+                    return Ok(self.with_gcc_precision(r, &[pa, pb]));
                 }
                 if ap && is_int(self, &b) {
                     return self.ptr_add(a, b, true, span);
@@ -195,10 +201,12 @@ impl Sema {
                 if !is_int(self, &a) || !is_int(self, &b) {
                     return Err(self.invalid_operands(op, &a, &b, span));
                 }
+                let pa = self.operand_precision(&a);
                 let a = self.promote(a);
                 let b = self.promote(b);
                 let t = a.ty.clone();
-                Ok(self.mk_binary(op, a, b, t, span))
+                let r = self.mk_binary(op, a, b, t, span);
+                Ok(self.with_gcc_precision(r, &[pa]))
             }
             Eq | Ne | Lt | Le | Gt | Ge => {
                 if is_arith(self, &a) && is_arith(self, &b) {

@@ -66,6 +66,55 @@ pub(super) fn bitfield_width(e: &Expr) -> Option<u32> {
 }
 
 impl Sema {
+    /// The precision GCC gives a value when it is narrower than its C type:
+    /// a bit-field wider than `int` but narrower than its declared type
+    /// (`unsigned long long b : 40`) has a type of exactly its width (the
+    /// width of a bit-field is implementation-defined territory: C11
+    /// 6.7.2.1p5 and J.3.9), and so has arithmetic on it (see
+    /// [`Sema::with_gcc_precision`]). Narrower bit-fields promote to `int`
+    /// (6.3.1.1p2). gcc.c-torture/execute/bitfld-3.c, bitfld-5.c,
+    /// pr32244-1.c, pr34971.c.
+    pub(super) fn gcc_precision(&self, e: &Expr) -> Option<u32> {
+        if let ExprKind::Cast(CastKind::BitPrecision(bits), _) = &e.kind {
+            return Some(*bits);
+        }
+        let w = bitfield_width(e)?;
+        let k = ty::int_kind(&e.ty.ty, &self.types)?;
+        (w > 32 && u64::from(w) < k.size() * 8).then_some(w)
+    }
+
+    /// What [`Sema::with_gcc_precision`] needs of an operand, taken before
+    /// the conversions: its bit-field precision, if any, and the width of
+    /// its promoted type.
+    pub(super) fn operand_precision(&self, e: &Expr) -> (Option<u32>, u32) {
+        let promoted = ty::int_kind(&e.ty.ty, &self.types).map_or(0, |k| (k.promote().size() * 8) as u32);
+        (self.gcc_precision(e), promoted)
+    }
+
+    /// The result of arithmetic on operands described by `operands`
+    /// ([`Sema::operand_precision`]), reduced as GCC computes it when an
+    /// operand has a bit-field precision: in the type of the greatest
+    /// precision among the (promoted) operands, so wrapping at that width
+    /// when it is below the result type's.
+    pub(super) fn with_gcc_precision(&self, result: Expr, operands: &[(Option<u32>, u32)]) -> Expr {
+        if operands.iter().all(|(p, _)| p.is_none()) {
+            return result;
+        }
+        let Some(k) = ty::int_kind(&result.ty.ty, &self.types) else {
+            return result;
+        };
+        let bits = operands.iter().map(|&(p, w)| p.unwrap_or(w)).max().unwrap_or(0);
+        if bits == 0 || u64::from(bits) >= k.size() * 8 {
+            return result;
+        }
+        let (ty, span) = (result.ty.clone(), result.span);
+        Expr {
+            kind: ExprKind::Cast(CastKind::BitPrecision(bits), Box::new(result)),
+            ty,
+            span,
+        }
+    }
+
     /// The value of an operand (6.3.2.1): lvalues of object type are read,
     /// arrays decay to a pointer to their first element, function designators
     /// to a pointer to the function.

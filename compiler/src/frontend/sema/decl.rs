@@ -623,7 +623,9 @@ impl Sema {
         }
         let local = self.new_local(name.clone(), t.clone(), local_align, false, nspan)?;
         if is_register {
-            self.fcx(nspan)?.register_locals.push(local);
+            let f = self.fcx(nspan)?;
+            f.register_locals.push(local);
+            f.locals[local.0 as usize].asm_register = id.asm_label.clone();
         }
         declare(self, local, t.clone());
         let init = match (&id.init, auto_value) {

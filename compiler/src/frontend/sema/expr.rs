@@ -13,7 +13,7 @@ use super::super::hir::{CastKind, Expr, ExprKind, Init, StaticInit, UnaryOp};
 use super::super::literal::{IntLitType, Prefix};
 use super::super::source::{PResult, Span};
 use super::super::types::{ArrayLen, CType, IntKind, QualType, RecordId};
-use super::conv::cast_kind;
+use super::conv::{bitfield_width, cast_kind};
 use super::scope::{ObjRef, Ordinary};
 use super::ty::{self, q, unqual};
 use super::{const_eval, err, Sema};
@@ -116,13 +116,31 @@ impl Sema {
             }
             A::AlignofExpr(x) => {
                 let v = self.expr(x)?;
-                let a = self.alignof_type(&v.ty, span)?;
+                let member = match (&x.kind, &v.kind) {
+                    (
+                        A::Member(_, name) | A::Arrow(_, name),
+                        ExprKind::Member {
+                            base, bitfield: None, ..
+                        },
+                    ) => match &*base.ty.ty {
+                        CType::Record(id) => self.member_decl_align(*id, name),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let a = match member.or_else(|| self.declared_align(&v)) {
+                    Some(a) => a,
+                    None => self.alignof_type(&v.ty, span)?,
+                };
                 Ok(mk(ExprKind::Int(a as i128), ty::size_t(), span))
             }
             A::AlignofType(tn) => {
                 let t = self.type_name(tn)?;
                 self.vla_pending.clear();
-                let a = self.alignof_type(&t, span)?;
+                let a = match self.typedef_align(&tn.specs, &tn.declarator.derived) {
+                    Some(a) => a,
+                    None => self.alignof_type(&t, span)?,
+                };
                 Ok(mk(ExprKind::Int(a as i128), ty::size_t(), span))
             }
             A::Call(f, args) => self.call(f, args, span),
@@ -317,11 +335,13 @@ impl Sema {
                         ),
                     ));
                 }
+                let p = self.operand_precision(&v);
                 let v = self.promote(v);
                 if op == U::Plus {
                     return Ok(Expr { span, ..v });
                 }
-                Ok(self.mk_unary(UnaryOp::Neg, v, span))
+                let r = self.mk_unary(UnaryOp::Neg, v, span);
+                Ok(self.with_gcc_precision(r, &[p]))
             }
             U::BitNot => {
                 let v = self.rvalue_of(x)?;
@@ -329,8 +349,10 @@ impl Sema {
                 if ty::int_kind(&v.ty.ty, &self.types).is_none() {
                     return Err(err(span, "wrong type argument to bit-complement"));
                 }
+                let p = self.operand_precision(&v);
                 let v = self.promote(v);
-                Ok(self.mk_unary(UnaryOp::BitNot, v, span))
+                let r = self.mk_unary(UnaryOp::BitNot, v, span);
+                Ok(self.with_gcc_precision(r, &[p]))
             }
             U::Not => {
                 let v = self.scalar_of(x, " (operand of '!')")?;
@@ -575,7 +597,13 @@ impl Sema {
         }
         match cast_kind(&v.ty.ty, &to.ty) {
             Some(k) => {
-                if *v.ty.ty == *to.ty {
+                // A cast of a bit-field to its own declared type is still a
+                // conversion: the result is a full `unsigned int` (say), no
+                // longer a bit-field that promotes to `int` (C11 6.3.1.1p2,
+                // 6.5.4p5; gcc.c-torture/execute/bitfld-1.c). Likewise
+                // arithmetic GCC does at a bit-field's precision: after the
+                // cast it is of the full type (bitfld-5.c).
+                if *v.ty.ty == *to.ty && bitfield_width(&v).is_none() && self.gcc_precision(&v).is_none() {
                     return Ok(Expr { ty: to, span, ..v });
                 }
                 Ok(Expr {
@@ -672,6 +700,34 @@ impl Sema {
         let count = self.load_local(vs.count, ty::size_t(), span);
         let unit = mk(ExprKind::Int(vs.unit as i128), ty::size_t(), span);
         Ok(self.mk_binary(super::super::hir::BinaryOp::Mul, count, unit, ty::size_t(), span))
+    }
+
+    /// GNU `__alignof__` of a declared object or function names the
+    /// declaration's alignment, `aligned`/`_Alignas` included (gcc's
+    /// `c_alignof_expr`: `DECL_ALIGN` of a variable or function), not just its
+    /// type's. A function without `aligned` has the target's function
+    /// alignment (gcc's `FUNCTION_BOUNDARY`: 1 byte on x86-64, 4 on AArch64,
+    /// 2 on RISC-V with compressed instructions). gcc.c-torture/execute/
+    /// align-3.c; /work/shared/bugs/repro-11.c.
+    fn declared_align(&self, e: &Expr) -> Option<u64> {
+        match &e.kind {
+            ExprKind::Local(id) => self.func.as_ref().map(|f| f.locals[id.0 as usize].align),
+            ExprKind::Global(id) => {
+                let g = &self.globals[id.0 as usize];
+                if ty::is_function(&g.ty.ty) {
+                    let boundary = match self.target {
+                        crate::target::Target::X86_64 => 1,
+                        crate::target::Target::Aarch64 => 4,
+                        crate::target::Target::Riscv64 => 2,
+                    };
+                    Some(g.attrs.align.unwrap_or(boundary))
+                } else {
+                    let natural = self.types.align_of(&g.ty.ty).ok()?;
+                    Some(g.attrs.align.map_or(natural, |a| a.max(natural)))
+                }
+            }
+            _ => None,
+        }
     }
 
     fn alignof_type(&self, t: &QualType, span: Span) -> PResult<u64> {

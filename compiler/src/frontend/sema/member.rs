@@ -83,6 +83,33 @@ impl Sema {
         None
     }
 
+    /// The alignment of member `name`'s declaration (gcc's `DECL_ALIGN` of
+    /// the field, which `__alignof__(s.m)` reports): its type's (or its
+    /// `aligned` typedef's), lowered by `packed` and record packing, raised
+    /// by `aligned` on the member.
+    pub(super) fn member_decl_align(&self, id: RecordId, name: &str) -> Option<u64> {
+        let rec = self.types.records.get(id.0 as usize)?;
+        let layout = rec.layout.as_ref()?;
+        for m in &rec.members {
+            match &m.name {
+                Some(n) if &**n == name => {
+                    let natural = m.type_align.map_or_else(|| self.types.align_of(&m.ty.ty).ok(), Some)?;
+                    let packed = if m.packed { 1 } else { natural.min(layout.align) };
+                    return Some(m.aligned.map_or(packed, |a| a.max(packed)));
+                }
+                None if m.bit_width.is_none() => {
+                    if let CType::Record(sub) = &*m.ty.ty {
+                        if let Some(a) = self.member_decl_align(*sub, name) {
+                            return Some(a);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
     /// `base.name` (6.5.2.3); `base` is a record lvalue or value.
     pub(super) fn member(&mut self, base: Expr, name: &str, span: Span) -> PResult<Expr> {
         let CType::Record(id) = &*base.ty.ty else {

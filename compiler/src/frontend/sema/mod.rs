@@ -334,6 +334,7 @@ impl Sema {
             ty,
             align,
             is_param,
+            asm_register: None,
             span,
         });
         Ok(id)

@@ -109,7 +109,8 @@ impl Sema {
                                 ty: base.ty.clone(),
                                 bit_width: None,
                                 packed: battrs.packed,
-                                aligned: battrs.aligned.max(base.align),
+                                aligned: battrs.aligned,
+                                type_align: self.typedef_align(specs, &[]),
                             });
                             spans.push(*fspan);
                         } else {
@@ -154,12 +155,14 @@ impl Sema {
                             Some(w) => Some(self.bit_width(w, &t, name.is_some(), &what)?),
                             None => None,
                         };
+                        let derived = fd.declarator.as_ref().map_or(&[][..], |d| &d.derived[..]);
                         members.push(Member {
                             name,
                             ty: t,
                             bit_width,
                             packed: attrs.packed,
-                            aligned: attrs.aligned.max(base.align),
+                            aligned: attrs.aligned,
+                            type_align: self.typedef_align(specs, derived).filter(|_| bit_width.is_none()),
                         });
                         spans.push(nspan);
                     }

@@ -246,6 +246,7 @@ impl ProgramBuilder {
                 bit_width: *w,
                 packed: false,
                 aligned: None,
+                type_align: None,
             })
             .collect();
         self.p
@@ -297,6 +298,7 @@ impl FnBuilder {
             ty,
             align,
             is_param: false,
+            asm_register: None,
             span: Span::default(),
         });
         LocalId(self.locals.len() as u32 - 1)

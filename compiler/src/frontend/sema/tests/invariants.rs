@@ -103,7 +103,7 @@ impl<'a> Checker<'a> {
                     CastKind::PtrToInt => matches!(unq(&x.ty), CType::Pointer(_)),
                     CastKind::IntToFloat | CastKind::FloatToFloat => matches!(unq(&e.ty), CType::Float(_)),
                     CastKind::FloatToInt => matches!(unq(&x.ty), CType::Float(_)),
-                    CastKind::IntToInt => {
+                    CastKind::IntToInt | CastKind::BitPrecision(_) => {
                         super::super::ty::int_kind(unq(&e.ty), self.cx()).is_some()
                             && super::super::ty::int_kind(unq(&x.ty), self.cx()).is_some()
                     }
