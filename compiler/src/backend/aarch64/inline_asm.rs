@@ -201,7 +201,7 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout) -> Result<Plan, AsmError> {
     for w in &wants {
         if let Some(x) = w.fixed {
             if taken_x.contains(&x) {
-                return Err(format!("asm operand in {} which the asm clobbers", x.x()));
+                return Err(format!("asm operand in {} which the asm clobbers", x.x()).into());
             }
         }
     }

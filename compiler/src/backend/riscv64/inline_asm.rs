@@ -195,7 +195,7 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, As
     for w in &wants {
         if let Some(g) = w.fixed {
             if taken.contains(&g) {
-                return Err(format!("asm operand in {} which the asm clobbers", g.name()));
+                return Err(format!("asm operand in {} which the asm clobbers", g.name()).into());
             }
         }
     }
