@@ -36,7 +36,10 @@ impl Preprocessor<'_> {
         let (name, angled) = match header_name(rest) {
             Some(h) => h,
             None => {
-                let expanded = self.expand_isolated(rest)?;
+                self.in_include_line = true;
+                let expanded = self.expand_isolated(rest);
+                self.in_include_line = false;
+                let expanded = expanded?;
                 header_name(&expanded)
                     .ok_or_else(|| Diagnostic::error(hash.span, "#include expects \"FILENAME\" or <FILENAME>"))?
             }

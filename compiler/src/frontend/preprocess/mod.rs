@@ -182,6 +182,10 @@ pub struct Preprocessor<'a> {
     builtin_file: FileId,
     /// Expanding a `#if` line (`defined` protects its operand).
     pub(super) in_if_line: bool,
+    /// Expanding a computed `#include` line: the first token of each
+    /// expansion takes no space from its invocation (gcc glues the header
+    /// name from the macro bodies' own spacing).
+    pub(super) in_include_line: bool,
 }
 
 /// Preprocesses the file at `path`.
@@ -285,6 +289,7 @@ impl<'a> Preprocessor<'a> {
             warnings: Vec::new(),
             builtin_file: FileId(0),
             in_if_line: false,
+            in_include_line: false,
         };
         let mut builtin = opts.target.predefined_macros();
         for m in &opts.macros {

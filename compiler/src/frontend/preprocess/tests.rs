@@ -517,3 +517,27 @@ fn printed_glibc_headers_relex_identically() {
     assert_eq!(a.len(), b.len());
     assert!(a == b);
 }
+
+#[test]
+fn computed_include_joins_expansions_without_their_invocation_space() {
+    // gcc takes each token's spacing from the macro body when it glues a
+    // `< ... >` header name, so the first token of an expansion has none.
+    let dir = std::env::temp_dir().join(format!("phicc_pp_computed_{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub/42test.h"), "found\n").unwrap();
+    let main = dir.join("main.c");
+    std::fs::write(
+        &main,
+        "#define funnyname 42test.h\n#define incdir sub/\n#define incname < incdir funnyname >\n#include incname\ny incdir x\n",
+    )
+    .unwrap();
+    let mut o = opts();
+    o.include_dirs.push(dir.clone());
+    let mut sm = SourceMap::new();
+    let p = preprocess_file(&mut sm, &main, &o).unwrap_or_else(|e| panic!("{}", e.render(&sm)));
+    let toks: Vec<String> = p.tokens.iter().map(|t| t.str().into_owned()).collect();
+    assert_eq!(toks[..5], ["found", "y", "sub", "/", "x"]);
+    // Outside an #include line the invocation's spacing is kept.
+    assert!(p.tokens[2].has_space);
+    let _ = std::fs::remove_dir_all(&dir);
+}
