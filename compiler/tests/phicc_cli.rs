@@ -221,3 +221,59 @@ fn compiles_assembles_and_links_mixed_inputs() {
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("helper"), "{}", text(&out.stderr));
 }
+
+/// The symbols (`nm` names) an object or executable defines.
+fn defined_symbols(path: &Path) -> Vec<String> {
+    let out = Command::new("nm").arg("--defined-only").arg(path).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(2).map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn unreferenced_internal_definitions_are_not_emitted() {
+    // repro-07: undefined functions and objects that only unreferenced
+    // `static` / `static inline` definitions refer to do not break the link.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let f = write(
+        d,
+        "u.c",
+        "extern int missing_fn(void); extern int missing_obj;\n\
+         static inline int wrap(void) { return missing_fn(); }\n\
+         static int plain(void) { return wrap() + missing_obj; }\n\
+         static int *data = &missing_obj;\n\
+         static int *table[] = { &missing_obj };\n\
+         static int chain2(void) { return 4; }\n\
+         static int chain1(void) { return chain2(); }\n\
+         static int (*kept)(void) = chain1;\n\
+         int use_kept(void) { return kept(); }\n\
+         __attribute__((used)) static int pinned(void) { return 1; }\n\
+         int main(void) { return use_kept() - 4; }\n",
+    );
+    for conf in [&[][..], &["-fno-mem2reg"][..]] {
+        let obj = d.join("u.o");
+        let out = phicc()
+            .arg("-c")
+            .args(conf)
+            .arg(&f)
+            .arg("-o")
+            .arg(&obj)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let syms = defined_symbols(&obj);
+        for gone in ["wrap", "plain", "data", "table"] {
+            assert!(!syms.iter().any(|s| s == gone), "{gone} emitted: {syms:?}");
+        }
+        for kept in ["chain1", "chain2", "kept", "use_kept", "pinned", "main"] {
+            assert!(syms.iter().any(|s| s == kept), "{kept} dropped: {syms:?}");
+        }
+        let exe = d.join("u");
+        let out = phicc().args(conf).arg(&f).arg("-o").arg(&exe).output().unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(Command::new(&exe).status().unwrap().code(), Some(0));
+    }
+}

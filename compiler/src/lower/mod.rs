@@ -25,7 +25,8 @@
 //! (values), `place` (lvalues, bit-fields, unaligned accesses), `convert`
 //! (C11 6.3 conversions), `call` (calls and their ABI metadata), `init`
 //! (run-time initializers), `static_data` (globals and string literals),
-//! `asm` (inline assembly), `builtins` (builtins, atomics, `va_*`).
+//! `asm` (inline assembly), `builtins` (builtins, atomics, `va_*`), `unused`
+//! (drops unreferenced `static` functions and data).
 
 mod abi;
 mod asm;
@@ -44,6 +45,7 @@ mod stmt;
 mod switch;
 #[cfg(test)]
 mod tests;
+mod unused;
 
 pub use abi::StructAbi;
 pub use repr::{Repr, Types};
@@ -78,6 +80,7 @@ pub fn lower_program(program: &Program) -> Result<IrModule, Diagnostic> {
     static_data::lower_static_data(&mut cx, &mut module)?;
     cx.declare_remaining(&mut module)?;
     module.toplevel_asm = program.toplevel_asm.clone();
+    unused::drop_unreferenced_internals(&mut module);
     Ok(module)
 }
 
