@@ -9,7 +9,8 @@
 //!   slot (struct parameters are copied from the `paramref` address with
 //!   `memcpy`); the first N allocas are the N parameters' slots;
 //! * `&&`, `||`, `?:` are control flow, never `select` (side effects are
-//!   kept even when one side is constant); a result crosses blocks through a
+//!   kept even when one side is constant, but a constant condition branches
+//!   unconditionally, so the dead side is pruned); a result crosses blocks through a
 //!   temporary alloca (mem2reg turns it into a phi);
 //! * `switch` is the `Switch` terminator (GNU case ranges expanded when small,
 //!   compare chains otherwise), computed goto is `IndirectBranch` over every
