@@ -15,6 +15,7 @@ pub const BUILTIN_HEADERS: &[(&str, &str)] = &[
     ("stdbool.h", include_str!("../../../include/stdbool.h")),
     ("stdalign.h", include_str!("../../../include/stdalign.h")),
     ("stdnoreturn.h", include_str!("../../../include/stdnoreturn.h")),
+    ("stdatomic.h", include_str!("../../../include/stdatomic.h")),
     ("float.h", include_str!("../../../include/float.h")),
     ("limits.h", include_str!("../../../include/limits.h")),
 ];
