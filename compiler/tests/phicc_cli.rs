@@ -490,6 +490,12 @@ fn gcc_driver_queries_and_modes() {
             "{err}"
         );
     }
+    let (st, _, err) = run_in(d, phicc().args(["-Wa,--noexecstack", "-c", "k.c"]));
+    assert_eq!(st, Some(1));
+    assert!(
+        err.contains("'-Wa,--noexecstack': assembler options are not supported"),
+        "{err}"
+    );
     let (st, _, err) = run_in(d, phicc().args(["-MF"]));
     assert_eq!(st, Some(1));
     assert!(err.contains("missing argument to '-MF'"), "{err}");

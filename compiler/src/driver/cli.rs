@@ -222,7 +222,7 @@ pub fn scan(args: impl IntoIterator<Item = OsString>) -> Result<(Vec<OsString>, 
             "-shared" => g.shared = true,
             "-rdynamic" => g.rdynamic = true,
             "-s" => g.strip = true,
-            "-pie" | "-static-pie" => g.pie = Some(true),
+            "-pie" => g.pie = Some(true),
             "-no-pie" => g.pie = Some(false),
             "-M" => g.dep_only = Some(DepHeaders::All),
             "-MM" => g.dep_only = Some(DepHeaders::User),
@@ -291,6 +291,11 @@ pub fn scan(args: impl IntoIterator<Item = OsString>) -> Result<(Vec<OsString>, 
                 }
             }
             _ if is_clap_short(&s) || is_ignored(&s) => rest.push(a),
+            _ if s.starts_with("-Wa,") => {
+                return Err(format!(
+                    "'{s}': assembler options are not supported (phicc assembles itself)"
+                ))
+            }
             _ => return Err(format!("unrecognized command-line option '{s}'")),
         }
     }
