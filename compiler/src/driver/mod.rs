@@ -534,7 +534,7 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
 
     if cli.preprocess_only {
         let mut all = String::new();
-        for f in &c_files {
+        for f in &cli.files {
             let mut sm = SourceMap::new();
             let pp =
                 preprocess::preprocess_file(&mut sm, f, &fe.preprocess_options()).map_err(|d| fail(d.render(&sm)))?;
