@@ -432,11 +432,82 @@ fn linker_flags_reach_the_linker() {
     assert_eq!(st, Some(0), "{err}");
     assert!(err.contains("-pthread") && err.contains("--sysroot=/"), "{err}");
     assert_eq!(run_in(d, &mut Command::new(d.join("t"))).0, Some(0));
-    // No position-independent code yet: -shared says so instead of building a broken library.
-    let (st, _, err) = run_in(d, phicc().args(["-shared", "-fPIC", "e.c", "-o", "e.so"]));
-    assert_eq!(st, Some(1));
-    assert!(err.contains("-shared is not supported yet"), "{err}");
-    assert!(!d.join("e.so").exists());
+}
+
+#[test]
+fn shared_libraries_of_position_independent_code() {
+    // -fPIC reaches preemptible symbols through the GOT and PLT, so the
+    // objects link into a shared library, on every target; a program built
+    // by phicc or by gcc uses it.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "lib.c",
+        "int counter = 5;
+static int hidden = 3;
+extern int ext_var;
+         __attribute__((visibility(\"hidden\"))) int twice(int x) { return 2 * x; }
+         int bump(int k) { counter += k + hidden; return counter; }
+         int call_bump(void) { return bump(1) + twice(ext_var); }
+         int (*fp)(int) = bump;
+const char *msg = \"hi\";
+         #if __PIC__ != 2
+#error -fPIC defines __PIC__
+#endif
+",
+    );
+    write(
+        d,
+        "main.c",
+        "#include <stdio.h>
+int ext_var = 100;
+         int bump(int); int call_bump(void); extern int counter; extern int (*fp)(int); extern const char *msg;
+         int main(void) { int a = bump(2); int b = call_bump(); int c = fp(0);
+         printf(\"%d %d %d %s %d\\n\", a, b, c, msg, counter); return 0; }
+",
+    );
+    let expected = "10 214 17 hi 17\n";
+    for (target, gcc, qemu) in [
+        ("x86_64", "gcc", None),
+        (
+            "aarch64",
+            "aarch64-linux-gnu-gcc",
+            Some(("qemu-aarch64", "/usr/aarch64-linux-gnu")),
+        ),
+        (
+            "riscv64",
+            "riscv64-linux-gnu-gcc",
+            Some(("qemu-riscv64", "/usr/riscv64-linux-gnu")),
+        ),
+    ] {
+        let t = format!("--target={target}");
+        let lib = format!("libpic{target}.so");
+        let (st, _, err) = run_in(d, phicc().args([&t, "-fPIC", "-shared", "lib.c", "-o", &lib]));
+        assert_eq!(st, Some(0), "{target}: {err}");
+        // Compiled with -fPIC -c, then linked by gcc -shared, as build systems do.
+        let (st, _, err) = run_in(d, phicc().args([&t, "-fPIC", "-c", "lib.c", "-o", "lib.o"]));
+        assert_eq!(st, Some(0), "{target}: {err}");
+        let (st, _, err) = run_in(d, Command::new(gcc).args(["-shared", "lib.o", "-o", "libpic2.so"]));
+        assert_eq!(st, Some(0), "{target}: {err}");
+        let lib_flag = format!("-lpic{target}");
+        let (st, _, err) = run_in(d, phicc().args([&t, "main.c", "-L.", &lib_flag, "-o", "m1"]));
+        assert_eq!(st, Some(0), "{target}: {err}");
+        let (st, _, err) = run_in(d, Command::new(gcc).args(["main.c", "-L.", &lib_flag, "-o", "m2"]));
+        assert_eq!(st, Some(0), "{target}: {err}");
+        for exe in ["m1", "m2"] {
+            let mut cmd = match qemu {
+                None => Command::new(d.join(exe)),
+                Some((q, root)) => {
+                    let mut c = Command::new(q);
+                    c.args(["-L", root]).arg(d.join(exe));
+                    c
+                }
+            };
+            let (st, out, err) = run_in(d, cmd.env("LD_LIBRARY_PATH", d));
+            assert_eq!((st, out.as_str()), (Some(0), expected), "{target} {exe}: {err}");
+        }
+    }
 }
 
 #[test]

@@ -138,7 +138,10 @@ pub struct GccFlags {
     pub linker_args: Vec<(usize, String)>,
     /// `-pthread`: `_REENTRANT` defined, libpthread linked.
     pub pthread: bool,
+    /// `-shared`: link a shared library (sources compiled as with `-fPIC`).
     pub shared: bool,
+    /// `-fPIC`/`-fpic`: position-independent code (`-fno-pic` undoes it).
+    pub pic: bool,
     pub rdynamic: bool,
     /// `-s`: strip the executable.
     pub strip: bool,
@@ -220,6 +223,17 @@ pub fn scan(args: impl IntoIterator<Item = OsString>) -> Result<(Vec<OsString>, 
                 rest.push("-D_REENTRANT".into());
             }
             "-shared" => g.shared = true,
+            "-fPIC" | "-fpic" => {
+                g.pic = true;
+                let level = if s == "-fPIC" { "2" } else { "1" };
+                rest.push(format!("-D__PIC__={level}").into());
+                rest.push(format!("-D__pic__={level}").into());
+            }
+            "-fno-PIC" | "-fno-pic" => {
+                g.pic = false;
+                rest.push("-U__PIC__".into());
+                rest.push("-U__pic__".into());
+            }
             "-rdynamic" => g.rdynamic = true,
             "-s" => g.strip = true,
             "-pie" => g.pie = Some(true),

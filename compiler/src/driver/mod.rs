@@ -23,8 +23,10 @@
 //! gcc's driver flags (see `cli`): `-M`/`-MM` print a make rule instead
 //! of compiling, `-MD`/`-MMD` write one beside it (gcc's mkdeps format);
 //! `-Wl,`/`-Xlinker`, `-pthread`, `-rdynamic`, `-s`, `-pie`/`-no-pie` and
-//! `--sysroot` reach the linking gcc; `-shared` is refused (no
-//! position-independent code yet); `-save-temps` keeps `.i` and `.s`.
+//! `--sysroot` reach the linking gcc; `-fPIC`/`-fpic` (and `-shared` for
+//! the sources it compiles) emit position-independent code, reaching
+//! preemptible symbols through the GOT and PLT; `-save-temps` keeps `.i`
+//! and `.s`.
 //!
 //! [`compile_to_ir`] and [`pipeline_for`] are the library entry points the
 //! test suites and the harness use to do in process what `phicc --run-ir` does.
@@ -492,11 +494,6 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
     if cli.files.is_empty() {
         return Err(fail("no input files"));
     }
-    if cli.gcc.shared {
-        return Err(fail(
-            "-shared is not supported yet: phicc does not generate position-independent code",
-        ));
-    }
     let fe = frontend_options(cli, target);
     let c_files: Vec<&PathBuf> = (0..cli.files.len())
         .filter(|&i| lang_of(cli, i) == Some(cli::Lang::C))
@@ -606,7 +603,10 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
             if cli.verify_each {
                 crate::backend::check_precondition(&m).map_err(|e| ice(e.to_string()))?;
             }
-            let asm = crate::backend::emit_verified_assembly(&m, target).map_err(|e| fail(e.to_string()))?;
+            let emit = crate::backend::EmitOptions {
+                pic: cli.gcc.pic || cli.gcc.shared,
+            };
+            let asm = crate::backend::emit_verified_assembly_with(&m, target, emit).map_err(|e| fail(e.to_string()))?;
             let t2 = Instant::now();
             let report = |assemble: Duration| {
                 if cli.time_phases {
@@ -669,6 +669,7 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
     let output = cli.output.clone().unwrap_or_else(|| PathBuf::from("a.out"));
     let mut flags: Vec<String> = Vec::new();
     for (on, flag) in [
+        (cli.gcc.shared, "-shared"),
         (cli.gcc.pthread, "-pthread"),
         (cli.gcc.rdynamic, "-rdynamic"),
         (cli.gcc.strip, "-s"),
