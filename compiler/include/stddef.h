@@ -47,6 +47,7 @@ typedef struct {
   long long __max_align_ll __attribute__((__aligned__(__alignof__(long long))));
   long double __max_align_ld __attribute__((__aligned__(__alignof__(long double))));
 } max_align_t;
+#undef offsetof
 #define offsetof(type, member) __builtin_offsetof(type, member)
 #endif
 #endif

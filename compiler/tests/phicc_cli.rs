@@ -1,8 +1,9 @@
 //! The `phicc` command line: modes, outputs and exit statuses (driver
 //! contract, `phicc::exit`: 0 success, 1 ill-formed program with
 //! `file:line:col: error:` or a construct the backend cannot compile, 2 bad
-//! command line, 70 internal compiler error, `--run-ir` exits with the
-//! program's status).
+//! command line, an unknown gcc flag 1 as in gcc, 70 internal compiler error,
+//! `--run-ir` exits with the program's status), and gcc's driver flags
+//! compared with gcc.
 
 use phicc::exit;
 #[path = "support/run_target.rs"]
@@ -319,6 +320,293 @@ fn unsupported_input_is_a_diagnostic_not_an_internal_error() {
     }
 }
 
+/// The symbols (`nm` names) an object or executable defines.
+fn defined_symbols(path: &Path) -> Vec<String> {
+    let out = Command::new("nm").arg("--defined-only").arg(path).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(2).map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn unreferenced_internal_definitions_are_not_emitted() {
+    // repro-07: undefined functions and objects that only unreferenced
+    // `static` / `static inline` definitions refer to do not break the link.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let f = write(
+        d,
+        "u.c",
+        "extern int missing_fn(void); extern int missing_obj;\n\
+         static inline int wrap(void) { return missing_fn(); }\n\
+         static int plain(void) { return wrap() + missing_obj; }\n\
+         static int *data = &missing_obj;\n\
+         static int *table[] = { &missing_obj };\n\
+         static int chain2(void) { return 4; }\n\
+         static int chain1(void) { return chain2(); }\n\
+         static int (*kept)(void) = chain1;\n\
+         int use_kept(void) { return kept(); }\n\
+         __attribute__((used)) static int pinned(void) { return 1; }\n\
+         int main(void) { return use_kept() - 4; }\n",
+    );
+    for conf in [&[][..], &["-fno-mem2reg"][..]] {
+        let obj = d.join("u.o");
+        let out = phicc()
+            .arg("-c")
+            .args(conf)
+            .arg(&f)
+            .arg("-o")
+            .arg(&obj)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let syms = defined_symbols(&obj);
+        for gone in ["wrap", "plain", "data", "table"] {
+            assert!(!syms.iter().any(|s| s == gone), "{gone} emitted: {syms:?}");
+        }
+        for kept in ["chain1", "chain2", "kept", "use_kept", "pinned", "main"] {
+            assert!(syms.iter().any(|s| s == kept), "{kept} dropped: {syms:?}");
+        }
+        let exe = d.join("u");
+        let out = phicc().args(conf).arg(&f).arg("-o").arg(&exe).output().unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(Command::new(&exe).status().unwrap().code(), Some(0));
+    }
+}
+
+/// Runs a command and returns (status, stdout, stderr).
+fn run_in(dir: &Path, cmd: &mut Command) -> (Option<i32>, String, String) {
+    let out = cmd.current_dir(dir).output().unwrap();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// A small tree for the dependency flags: `m.c` includes a local header
+/// and one found through `-I inc`.
+fn dependency_tree(d: &Path) {
+    std::fs::create_dir_all(d.join("inc")).unwrap();
+    std::fs::create_dir_all(d.join("out")).unwrap();
+    write(
+        d,
+        "m.c",
+        "#include \"a.h\"\n#include <b.h>\nint main(void) { return A + B - 3; }\n",
+    );
+    write(d, "a.h", "#define A 1\n");
+    write(&d.join("inc"), "b.h", "#define B 2\n");
+}
+
+#[test]
+fn dependency_flags_write_what_gcc_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    dependency_tree(d);
+    // The same rule as gcc's, byte for byte, for each way of asking.
+    for args in [
+        &["-Iinc", "-MM", "m.c"][..],
+        &["-Iinc", "-MM", "-MP", "m.c"][..],
+        &["-Iinc", "-MM", "-MT", "x y", "-MQ", "$z w", "m.c"][..],
+        &["-isystem", "inc", "-MM", "m.c"][..],
+    ] {
+        let ours = run_in(d, phicc().args(args));
+        let gccs = run_in(d, Command::new("gcc").args(args));
+        assert_eq!(ours.0, Some(0), "{args:?}: {}", ours.2);
+        assert_eq!(ours.1, gccs.1, "{args:?}");
+    }
+    // -M lists system headers too (gcc adds its own stdc-predef.h and stddef.h, which phicc has not).
+    let (st, out, _) = run_in(d, phicc().args(["-Iinc", "-M", "m.c"]));
+    assert_eq!(st, Some(0));
+    assert!(out.starts_with("m.o: m.c a.h inc/b.h\n"), "{out}");
+    write(d, "s.c", "#include <stdio.h>\n#include \"a.h\"\n");
+    let (_, out, _) = run_in(d, phicc().args(["-M", "s.c"]));
+    assert!(out.contains("/usr/include/stdio.h") && out.contains(" \\\n "), "{out}");
+    // -MD / -MMD beside a compile: the file named after -o, or -MF.
+    for (args, file) in [
+        (&["-Iinc", "-MMD", "-MP", "-c", "m.c", "-o", "out/x.o"][..], "out/x.d"),
+        (
+            &["-Iinc", "-MD", "-MF", "deps.txt", "-MT", "t", "-c", "m.c"][..],
+            "deps.txt",
+        ),
+        (&["-Iinc", "-MMD", "-S", "m.c", "-o", "out/y.s"][..], "out/y.d"),
+        (&["-Iinc", "-MMD", "m.c", "-o", "prog"][..], "prog.d"),
+        (&["-Iinc", "-MMD", "-c", "m.c"][..], "m.d"),
+        (&["-Iinc", "-Wp,-MMD,wp.d", "-c", "m.c"][..], "wp.d"),
+    ] {
+        let (st, _, err) = run_in(d, Command::new("gcc").args(args));
+        assert_eq!(st, Some(0), "gcc {args:?}: {err}");
+        let theirs = std::fs::read_to_string(d.join(file)).unwrap();
+        std::fs::remove_file(d.join(file)).unwrap();
+        let (st, _, err) = run_in(d, phicc().args(args));
+        assert_eq!(st, Some(0), "{args:?}: {err}");
+        let ours = std::fs::read_to_string(d.join(file)).unwrap();
+        // gcc's -MD also lists its own stdc-predef.h.
+        assert_eq!(ours, theirs.replace(" /usr/include/stdc-predef.h", ""), "{args:?}");
+    }
+}
+
+#[test]
+fn preprocessor_flags_reach_the_preprocessor() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for sub in ["q", "i", "s"] {
+        std::fs::create_dir_all(d.join(sub)).unwrap();
+    }
+    write(&d.join("q"), "h.h", "#define WHERE 1\n");
+    write(&d.join("i"), "h.h", "#define WHERE 2\n");
+    write(&d.join("s"), "sys.h", "#define SYS 30\n");
+    write(d, "pre.h", "#define PRE 400\n");
+    write(
+        d,
+        "p.c",
+        "#include \"h.h\"\n#include <sys.h>\n#ifndef _REENTRANT\n#define _REENTRANT 0\n#endif\n\
+         #ifdef GONE\n#error GONE\n#endif\n\
+         int main(void) { return WHERE + SYS + PRE + FROM_WP + _REENTRANT * 1000; }\n",
+    );
+    let status = |args: &[&str]| {
+        let (st, _, err) = run_in(d, phicc().arg("--run-ir").args(args).arg("p.c"));
+        assert!(st.is_some_and(|s| s != 1), "{args:?}: {err}");
+        st.unwrap()
+    };
+    let base = ["-Wp,-DFROM_WP=5,-DGONE,-UGONE", "-include", "pre.h", "-isystem", "s"];
+    // -iquote serves "h.h" before -I; without it, -I does. 400+30+5 = 435 (mod 256 = 179).
+    assert_eq!(status(&[&base[..], &["-iquote", "q", "-Ii"]].concat()), (1 + 435) % 256);
+    assert_eq!(status(&[&base[..], &["-Ii"]].concat()), (2 + 435) % 256);
+    // -Wp,-I is an include directory; -pthread defines _REENTRANT.
+    assert_eq!(
+        status(&[&base[..], &["-Wp,-Ii", "-pthread"]].concat()),
+        (2 + 435 + 1000) % 256
+    );
+    // An -iquote directory does not serve <...>.
+    write(d, "a.c", "#include <h.h>\nint main(void) { return WHERE; }\n");
+    let (st, _, err) = run_in(d, phicc().args(["--run-ir", "-iquote", "q", "a.c"]));
+    assert_eq!(st, Some(1), "{err}");
+    assert!(err.contains("h.h: No such file"), "{err}");
+}
+
+#[test]
+fn linker_flags_reach_the_linker() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "e.c",
+        "int exported_fn(void) { return 7; }\nint main(void) { return exported_fn() - 7; }\n",
+    );
+    let elf_type = |exe: &str| {
+        let (_, out, _) = run_in(d, Command::new("readelf").args(["-h", exe]));
+        out.lines().find(|l| l.contains("Type:")).unwrap_or("").to_string()
+    };
+    let dynsyms = |exe: &str| run_in(d, Command::new("nm").args(["-D", exe])).1;
+    // -Wl,-E and -Xlinker -E and -rdynamic export main's symbols.
+    for flags in [&["-Wl,-E"][..], &["-Xlinker", "-E"][..], &["-rdynamic"][..], &[][..]] {
+        let (st, _, err) = run_in(d, phicc().args(flags).args(["e.c", "-o", "e1"]));
+        assert_eq!(st, Some(0), "{flags:?}: {err}");
+        assert_eq!(run_in(d, &mut Command::new(d.join("e1"))).0, Some(0));
+        assert_eq!(dynsyms("e1").contains("exported_fn"), !flags.is_empty(), "{flags:?}");
+    }
+    // A -Wl option with commas is split as gcc splits it.
+    let (st, _, err) = run_in(
+        d,
+        phicc().args(["-Wl,--defsym,extra_sym=0x10", "-Wl,-E", "e.c", "-o", "e2"]),
+    );
+    assert_eq!(st, Some(0), "{err}");
+    assert!(run_in(d, Command::new("nm").arg("e2")).1.contains("extra_sym"));
+    // -s strips; -no-pie and -pie choose the ELF type.
+    run_in(d, phicc().args(["-s", "-no-pie", "e.c", "-o", "e3"]));
+    assert!(run_in(d, Command::new("nm").arg("e3")).2.contains("no symbols"));
+    assert!(elf_type("e3").contains("EXEC"), "{}", elf_type("e3"));
+    run_in(d, phicc().args(["-pie", "e.c", "-o", "e4"]));
+    assert!(elf_type("e4").contains("DYN"), "{}", elf_type("e4"));
+    assert_eq!(run_in(d, &mut Command::new(d.join("e4"))).0, Some(0));
+    // -pthread links libpthread; --sysroot=/ is the host's own root.
+    write(
+        d,
+        "t.c",
+        "#include <pthread.h>\nstatic void *f(void *p) { return p; }\n\
+         int main(void) { pthread_t t; void *r; pthread_create(&t, 0, f, (void *)5); pthread_join(t, &r); return (long)r - 5; }\n",
+    );
+    let (st, _, err) = run_in(d, phicc().args(["-pthread", "--sysroot=/", "t.c", "-o", "t", "-v"]));
+    assert_eq!(st, Some(0), "{err}");
+    assert!(err.contains("-pthread") && err.contains("--sysroot=/"), "{err}");
+    assert_eq!(run_in(d, &mut Command::new(d.join("t"))).0, Some(0));
+}
+
+#[test]
+fn shared_libraries_of_position_independent_code() {
+    // -fPIC reaches preemptible symbols through the GOT and PLT, so the
+    // objects link into a shared library, on every target; a program built
+    // by phicc or by gcc uses it.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "lib.c",
+        "int counter = 5;
+static int hidden = 3;
+extern int ext_var;
+         __attribute__((visibility(\"hidden\"))) int twice(int x) { return 2 * x; }
+         int bump(int k) { counter += k + hidden; return counter; }
+         int call_bump(void) { return bump(1) + twice(ext_var); }
+         int (*fp)(int) = bump;
+const char *msg = \"hi\";
+         #if __PIC__ != 2
+#error -fPIC defines __PIC__
+#endif
+",
+    );
+    write(
+        d,
+        "main.c",
+        "#include <stdio.h>
+int ext_var = 100;
+         int bump(int); int call_bump(void); extern int counter; extern int (*fp)(int); extern const char *msg;
+         int main(void) { int a = bump(2); int b = call_bump(); int c = fp(0);
+         printf(\"%d %d %d %s %d\\n\", a, b, c, msg, counter); return 0; }
+",
+    );
+    let expected = "10 214 17 hi 17\n";
+    for (target, gcc, qemu) in [
+        ("x86_64", "gcc", None),
+        (
+            "aarch64",
+            "aarch64-linux-gnu-gcc",
+            Some(("qemu-aarch64", "/usr/aarch64-linux-gnu")),
+        ),
+        (
+            "riscv64",
+            "riscv64-linux-gnu-gcc",
+            Some(("qemu-riscv64", "/usr/riscv64-linux-gnu")),
+        ),
+    ] {
+        let t = format!("--target={target}");
+        let lib = format!("libpic{target}.so");
+        let (st, _, err) = run_in(d, phicc().args([&t, "-fPIC", "-shared", "lib.c", "-o", &lib]));
+        assert_eq!(st, Some(0), "{target}: {err}");
+        // Compiled with -fPIC -c, then linked by gcc -shared, as build systems do.
+        let (st, _, err) = run_in(d, phicc().args([&t, "-fPIC", "-c", "lib.c", "-o", "lib.o"]));
+        assert_eq!(st, Some(0), "{target}: {err}");
+        let (st, _, err) = run_in(d, Command::new(gcc).args(["-shared", "lib.o", "-o", "libpic2.so"]));
+        assert_eq!(st, Some(0), "{target}: {err}");
+        let lib_flag = format!("-lpic{target}");
+        let (st, _, err) = run_in(d, phicc().args([&t, "main.c", "-L.", &lib_flag, "-o", "m1"]));
+        assert_eq!(st, Some(0), "{target}: {err}");
+        let (st, _, err) = run_in(d, Command::new(gcc).args(["main.c", "-L.", &lib_flag, "-o", "m2"]));
+        assert_eq!(st, Some(0), "{target}: {err}");
+        for exe in ["m1", "m2"] {
+            let mut cmd = match qemu {
+                None => Command::new(d.join(exe)),
+                Some((q, root)) => {
+                    let mut c = Command::new(q);
+                    c.args(["-L", root]).arg(d.join(exe));
+                    c
+                }
+            };
+            let (st, out, err) = run_in(d, cmd.env("LD_LIBRARY_PATH", d));
+            assert_eq!((st, out.as_str()), (Some(0), expected), "{target} {exe}: {err}");
+        }
+    }
+}
+
 /// `--print-ir-after` takes every pass of the pass table (and prints after
 /// each pass of the configuration that runs), and refuses other names.
 #[test]
@@ -347,4 +635,66 @@ fn print_ir_after_takes_every_pass_of_the_table() {
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(err.contains("unknown pass `gvn`") && err.contains("copyprop"), "{err}");
+}
+
+#[test]
+fn gcc_driver_queries_and_modes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (st, out, _) = run_in(d, phicc().arg("-dumpversion"));
+    assert_eq!((st, out.as_str()), (Some(0), "4.9.0\n"));
+    let (_, out, _) = run_in(d, phicc().arg("-dumpmachine"));
+    assert_eq!(out, "x86_64-linux-gnu\n");
+    let (_, out, _) = run_in(d, phicc().args(["--target=riscv64", "-dumpmachine"]));
+    assert_eq!(out, "riscv64-linux-gnu\n");
+    let (_, out, _) = run_in(d, phicc().arg("-print-file-name=libc.a"));
+    let (_, gccs, _) = run_in(d, Command::new("gcc").arg("-print-file-name=libc.a"));
+    assert_eq!(out, gccs);
+    let (st, _, err) = run_in(d, phicc().arg("-v"));
+    assert_eq!(st, Some(0));
+    assert!(
+        err.contains("phicc version") && err.contains("Target: x86_64-linux-gnu"),
+        "{err}"
+    );
+    // -x c compiles a file whatever its name; -x none goes back to extensions.
+    write(d, "prog.txt", "int main(void) { return 4; }\n");
+    write(d, "two.c", "int two(void) { return 2; }\n");
+    let (st, _, err) = run_in(
+        d,
+        phicc().args(["-x", "c", "prog.txt", "-x", "none", "two.c", "-o", "x"]),
+    );
+    assert_eq!(st, Some(0), "{err}");
+    assert_eq!(run_in(d, &mut Command::new(d.join("x"))).0, Some(4));
+    let (st, _, _) = run_in(d, phicc().args(["prog.txt", "-o", "y"]));
+    assert_eq!(st, Some(1), "a .txt file is a linker input without -x");
+    // -save-temps keeps the preprocessed text and the assembly.
+    write(d, "k.c", "#define K 9\nint main(void) { return K; }\n");
+    let (st, _, err) = run_in(d, phicc().args(["-save-temps", "k.c", "-o", "k"]));
+    assert_eq!(st, Some(0), "{err}");
+    assert!(std::fs::read_to_string(d.join("k.i")).unwrap().contains("return 9;"));
+    assert!(std::fs::read_to_string(d.join("k.s")).unwrap().contains("main"));
+    // Warning flags are accepted; an unknown flag is an error naming it (exit 1, as gcc).
+    let (st, _, err) = run_in(d, phicc().args(["-Wall", "-Wextra", "-Wno-unused", "-c", "k.c"]));
+    assert_eq!(st, Some(0), "{err}");
+    for bad in ["-frobnicate-not", "-Q", "-qux"] {
+        let (st, _, err) = run_in(d, phicc().args([bad, "k.c"]));
+        if bad.starts_with("-f") {
+            assert_eq!(st, Some(0), "-f flags are accepted: {err}");
+            continue;
+        }
+        assert_eq!(st, Some(1), "{bad}");
+        assert!(
+            err.contains(&format!("unrecognized command-line option '{bad}'")),
+            "{err}"
+        );
+    }
+    let (st, _, err) = run_in(d, phicc().args(["-Wa,--noexecstack", "-c", "k.c"]));
+    assert_eq!(st, Some(1));
+    assert!(
+        err.contains("'-Wa,--noexecstack': assembler options are not supported"),
+        "{err}"
+    );
+    let (st, _, err) = run_in(d, phicc().args(["-MF"]));
+    assert_eq!(st, Some(1));
+    assert!(err.contains("missing argument to '-MF'"), "{err}");
 }

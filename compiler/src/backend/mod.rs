@@ -185,15 +185,25 @@ pub struct ModuleContext<'m> {
 
 impl<'m> ModuleContext<'m> {
     pub fn new(module: &'m IrModule) -> ModuleContext<'m> {
+        Self::with_options(module, EmitOptions::default())
+    }
+
+    /// Under `pic`, a symbol another module may preempt (external linkage,
+    /// default visibility) is not "defined" here: it is reached through the
+    /// GOT and PLT, as `-fPIC` code for a shared library must be.
+    pub fn with_options(module: &'m IrModule, opts: EmitOptions) -> ModuleContext<'m> {
+        let binds_locally = |is_static: bool, visibility: &Option<String>| {
+            !opts.pic || is_static || visibility.as_deref().is_some_and(|v| v != "default")
+        };
         let mut defined = FxHashSet::default();
         let mut thread_local = FxHashSet::default();
         for f in &module.functions {
-            if !f.is_declaration && !f.is_gnu_inline_def {
+            if !f.is_declaration && !f.is_gnu_inline_def && binds_locally(f.is_static, &f.visibility) {
                 defined.insert(f.name.as_str());
             }
         }
         for g in &module.globals {
-            if !g.is_extern {
+            if !g.is_extern && binds_locally(g.is_static, &g.visibility) {
                 defined.insert(g.name.as_str());
             }
             if g.is_thread_local {
@@ -204,7 +214,9 @@ impl<'m> ModuleContext<'m> {
             defined.insert(name.as_str());
         }
         for (alias, _, _) in &module.aliases {
-            defined.insert(alias.as_str());
+            if !opts.pic {
+                defined.insert(alias.as_str());
+            }
         }
         ModuleContext {
             module,
@@ -346,14 +358,27 @@ pub fn emit_assembly(m: &IrModule, target: Target) -> Result<String, BackendErro
     emit_verified_assembly(m, target)
 }
 
+/// How the backend emits a module.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EmitOptions {
+    /// Position-independent code for a shared library (`-fPIC`): symbols
+    /// with external linkage and default visibility go through the GOT/PLT.
+    pub pic: bool,
+}
+
 /// [`emit_assembly`] for a module the caller knows to verify (the driver's
 /// own lowering and passes, whose output the test suites verify): only the
 /// cheap phi-free check runs, not the whole verifier again.
 pub fn emit_verified_assembly(m: &IrModule, target: Target) -> Result<String, BackendError> {
+    emit_verified_assembly_with(m, target, EmitOptions::default())
+}
+
+/// [`emit_verified_assembly`] with [`EmitOptions`].
+pub fn emit_verified_assembly_with(m: &IrModule, target: Target, opts: EmitOptions) -> Result<String, BackendError> {
     check_phi_free(m)?;
     let isa = target_isa(target)?;
     let desc = isa.desc();
-    let mut cx = ModuleContext::new(m);
+    let mut cx = ModuleContext::with_options(m, opts);
     let mut out = String::with_capacity(4096 + 64 * m.functions.iter().map(|f| f.num_instructions()).sum::<usize>());
     for line in &m.toplevel_asm {
         out.push_str(line);

@@ -15,10 +15,19 @@
 //!
 //! Exit status: 0 success; 1 the program is ill-formed (a `file:line:col:
 //! error:` diagnostic with the source line and a caret) or the assembler or
-//! linker failed; 2 bad command line; 70 internal compiler error (a caught
+//! linker failed, or a gcc flag is unknown (as gcc); 2 bad command line
+//! (clap's usage errors); 70 internal compiler error (a caught
 //! panic, or IR that fails the verifier under `--verify-each`). `--run-ir`
 //! exits with the program's status; a trap exits 134 and running out of fuel
 //! 124, each with a message on standard error.
+//!
+//! gcc's driver flags (see `cli`): `-M`/`-MM` print a make rule instead
+//! of compiling, `-MD`/`-MMD` write one beside it (gcc's mkdeps format);
+//! `-Wl,`/`-Xlinker`, `-pthread`, `-rdynamic`, `-s`, `-pie`/`-no-pie` and
+//! `--sysroot` reach the linking gcc; `-fPIC`/`-fpic` (and `-shared` for
+//! the sources it compiles) emit position-independent code, reaching
+//! preemptible symbols through the GOT and PLT; `-save-temps` keeps `.i`
+//! and `.s`.
 //!
 //! [`compile_to_ir`] and [`pipeline_for`] are the library entry points the
 //! test suites and the harness use to do in process what `phicc --run-ir` does.
@@ -47,6 +56,11 @@ pub struct FrontendOptions {
     pub target: Target,
     pub include_dirs: Vec<PathBuf>,
     pub macros: Vec<CmdlineMacro>,
+    /// `-iquote`, `-isystem`, `-include`, `--sysroot` (see `PreprocessOptions`).
+    pub quote_dirs: Vec<PathBuf>,
+    pub system_dirs: Vec<PathBuf>,
+    pub pre_includes: Vec<PathBuf>,
+    pub sysroot: Option<PathBuf>,
     /// Run the IR verifier on the lowered module (tests and the library
     /// default; the `phicc` driver only under `--verify-each`).
     pub verify: bool,
@@ -63,6 +77,10 @@ impl FrontendOptions {
             target,
             include_dirs: Vec::new(),
             macros: Vec::new(),
+            quote_dirs: Vec::new(),
+            system_dirs: Vec::new(),
+            pre_includes: Vec::new(),
+            sysroot: None,
             verify: true,
             free_trees: true,
         }
@@ -73,6 +91,10 @@ impl FrontendOptions {
             target: self.target,
             include_dirs: self.include_dirs.clone(),
             macros: self.macros.clone(),
+            quote_dirs: self.quote_dirs.clone(),
+            system_dirs: self.system_dirs.clone(),
+            pre_includes: self.pre_includes.clone(),
+            sysroot: self.sysroot.clone(),
         }
     }
 }
@@ -83,6 +105,8 @@ pub struct Compiled {
     pub module: IrModule,
     pub warnings: String,
     pub times: PhaseTimes,
+    /// The headers the file read (for `-MD`).
+    pub dependencies: Vec<preprocess::Dependency>,
 }
 
 /// Wall-clock time of each frontend phase of one file.
@@ -125,6 +149,7 @@ pub fn compile_to_ir(path: &Path, opts: &FrontendOptions) -> Result<Compiled, Co
         .map_err(|d| CompileError::Diagnostic(d.render(&sm)))?;
     lap(&mut times.preprocess);
     let mut warnings = pp.warnings;
+    let dependencies = pp.dependencies;
     let tu = crate::frontend::parse_tokens(pp.tokens, opts.target)
         .map_err(|d| CompileError::Diagnostic(render_all(&warnings, &sm) + &d.render(&sm)))?;
     lap(&mut times.parse);
@@ -151,6 +176,7 @@ pub fn compile_to_ir(path: &Path, opts: &FrontendOptions) -> Result<Compiled, Co
         module,
         warnings: render_all(&warnings, &sm),
         times,
+        dependencies,
     })
 }
 
@@ -281,9 +307,13 @@ pub fn main(args: Vec<OsString>) -> i32 {
 fn real_main(args: Vec<OsString>) -> i32 {
     let cli = match cli::parse(args) {
         Ok(c) => c,
-        Err(e) => {
+        Err(cli::CliError::Usage(e)) => {
             let _ = e.print();
             return if e.use_stderr() { exit::USAGE } else { exit::SUCCESS };
+        }
+        Err(cli::CliError::Flag(m)) => {
+            eprintln!("phicc: error: {m}");
+            return exit::ERROR;
         }
     };
     match drive(&cli) {
@@ -323,6 +353,10 @@ fn frontend_options(cli: &cli::Cli, target: Target) -> FrontendOptions {
         target,
         include_dirs: cli.include.clone(),
         macros,
+        quote_dirs: cli.gcc.quote_dirs.clone(),
+        system_dirs: cli.gcc.system_dirs.clone(),
+        pre_includes: cli.gcc.pre_includes.clone(),
+        sysroot: cli.gcc.sysroot.clone(),
         verify: cli.verify_each || cli.syntax_only,
         free_trees: false,
     }
@@ -334,6 +368,123 @@ fn is_c_source(p: &Path) -> bool {
 
 fn is_asm_source(p: &Path) -> bool {
     p.extension().is_some_and(|e| e == "s" || e == "S")
+}
+
+/// The language of input `i`: its `-x`, else its extension.
+fn lang_of(cli: &cli::Cli, i: usize) -> Option<cli::Lang> {
+    let f = &cli.files[i];
+    match cli.gcc.langs.get(i).copied().flatten() {
+        Some(l) => Some(l),
+        None if is_c_source(f) => Some(cli::Lang::C),
+        None if is_asm_source(f) => Some(cli::Lang::Assembler),
+        None => None,
+    }
+}
+
+/// The make rule `-M` and `-MD` write, as gcc's mkdeps does: targets, `:`,
+/// the source and its headers, lines broken before 72 columns, then with
+/// `-MP` an empty rule per header.
+fn dependency_rule(
+    targets: &[String],
+    source: &Path,
+    deps: &[preprocess::Dependency],
+    headers: cli::DepHeaders,
+    phony: bool,
+) -> String {
+    const COLMAX: usize = 72;
+    let mut out = String::new();
+    let mut col = 0;
+    let write = |out: &mut String, name: &str, col: &mut usize| {
+        if *col > 0 {
+            if *col + name.len() > COLMAX {
+                out.push_str(" \\\n");
+                *col = 0;
+            }
+            *col += 1;
+            out.push(' ');
+        }
+        *col += name.len();
+        out.push_str(name);
+    };
+    for t in targets {
+        write(&mut out, t, &mut col);
+    }
+    out.push(':');
+    col += 1;
+    let names: Vec<String> = std::iter::once(source.to_string_lossy().into_owned())
+        .chain(
+            deps.iter()
+                .filter(|d| headers == cli::DepHeaders::All || !d.system)
+                .map(|d| d.path.to_string_lossy().into_owned()),
+        )
+        .map(|n| cli::quote_make_target(&n))
+        .collect();
+    for n in &names {
+        write(&mut out, n, &mut col);
+    }
+    out.push('\n');
+    if phony {
+        for n in &names[1..] {
+            out.push_str(n);
+            out.push_str(":\n");
+        }
+    }
+    out
+}
+
+/// The targets of a dependency rule: `-MT`/`-MQ`, else `default`.
+fn dependency_targets(cli: &cli::Cli, default: &Path) -> Vec<String> {
+    if cli.gcc.dep_targets.is_empty() {
+        vec![cli::quote_make_target(&default.to_string_lossy())]
+    } else {
+        cli.gcc.dep_targets.clone()
+    }
+}
+
+/// `-MD`/`-MMD`: writes the rule of source `src` whose output is `out`
+/// to `-MF`, else `out` with its extension replaced by `.d`.
+fn write_side_dependencies(
+    cli: &cli::Cli,
+    src: &Path,
+    out: &Path,
+    deps: &[preprocess::Dependency],
+) -> Result<(), Failure> {
+    let Some(headers) = cli.gcc.dep_side else {
+        return Ok(());
+    };
+    let file = cli.gcc.dep_file.clone().unwrap_or_else(|| out.with_extension("d"));
+    let rule = dependency_rule(&dependency_targets(cli, out), src, deps, headers, cli.gcc.dep_phony);
+    std::fs::write(&file, rule).map_err(|e| fail(format!("cannot write {}: {e}", file.display())))
+}
+
+/// `-dumpversion`, `-dumpmachine`, `-print-file-name=`, `-print-prog-name=`.
+fn answer_query(q: &cli::Query, target: Target, sysroot: Option<&Path>) -> Result<i32, Failure> {
+    let text = match q {
+        cli::Query::DumpVersion => format!(
+            "{}.{}.0",
+            crate::frontend::predefined::GNUC,
+            crate::frontend::predefined::GNUC_MINOR
+        ),
+        cli::Query::DumpMachine => target.triple().to_string(),
+        // Libraries and programs are the target's gcc's: ask it.
+        cli::Query::PrintFileName(name) | cli::Query::PrintProgName(name) => {
+            let flag = match q {
+                cli::Query::PrintFileName(_) => "-print-file-name=",
+                _ => "-print-prog-name=",
+            };
+            let mut cmd = std::process::Command::new(target.gcc());
+            if let Some(root) = sysroot {
+                cmd.arg(format!("--sysroot={}", root.display()));
+            }
+            let out = cmd
+                .arg(format!("{flag}{name}"))
+                .output()
+                .map_err(|e| fail(format!("cannot run {}: {e}", target.gcc())))?;
+            String::from_utf8_lossy(&out.stdout).trim_end().to_string()
+        }
+    };
+    write_output(None, &format!("{text}\n"))?;
+    Ok(0)
 }
 
 fn write_output(path: Option<&Path>, text: &str) -> Result<(), Failure> {
@@ -365,12 +516,55 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
         let bugs = crate::inject::parse_bug_list(list).map_err(fail)?;
         crate::inject::set_injected(&bugs).map_err(fail)?;
     }
+    if let Some(q) = &cli.gcc.query {
+        return answer_query(q, target, cli.gcc.sysroot.as_deref());
+    }
+    if cli.gcc.verbose {
+        eprintln!(
+            "phicc version {} (gcc {}.{} compatible)\nTarget: {}",
+            env!("CARGO_PKG_VERSION"),
+            crate::frontend::predefined::GNUC,
+            crate::frontend::predefined::GNUC_MINOR,
+            target.triple()
+        );
+        if cli.files.is_empty() {
+            return Ok(0);
+        }
+    }
     check_print_ir_after(&cli.print_ir_after)?;
     if cli.files.is_empty() {
         return Err(fail("no input files"));
     }
     let fe = frontend_options(cli, target);
-    let c_files: Vec<&PathBuf> = cli.files.iter().filter(|p| is_c_source(p)).collect();
+    let c_files: Vec<&PathBuf> = (0..cli.files.len())
+        .filter(|&i| lang_of(cli, i) == Some(cli::Lang::C))
+        .map(|i| &cli.files[i])
+        .collect();
+
+    if let Some(headers) = cli.gcc.dep_only {
+        // -M / -MM: the rule instead of the preprocessed text.
+        let mut all = String::new();
+        for f in &c_files {
+            let mut sm = SourceMap::new();
+            let pp =
+                preprocess::preprocess_file(&mut sm, f, &fe.preprocess_options()).map_err(|d| fail(d.render(&sm)))?;
+            let stem = f
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let targets = dependency_targets(cli, Path::new(&format!("{stem}.o")));
+            all.push_str(&dependency_rule(
+                &targets,
+                f,
+                &pp.dependencies,
+                headers,
+                cli.gcc.dep_phony,
+            ));
+        }
+        let out = cli.gcc.dep_file.as_deref().or(cli.output.as_deref());
+        write_output(out, &all)?;
+        return Ok(0);
+    }
     let single_output = cli.preprocess_only || cli.emit_ir || cli.assembly_only || cli.compile_only;
     if cli.output.is_some() && single_output && cli.files.len() > 1 && !cli.preprocess_only {
         return Err(fail("cannot specify -o with -c, -S or --emit-ir and multiple files"));
@@ -424,8 +618,23 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
         let stem = f
             .file_stem()
             .map_or_else(|| format!("in{i}"), |s| s.to_string_lossy().into_owned());
-        if is_c_source(f) {
-            let mut m = compile_one(cli, f, &fe)?;
+        let lang = lang_of(cli, i);
+        if lang == Some(cli::Lang::C) {
+            if cli.gcc.save_temps {
+                let mut sm = SourceMap::new();
+                let pp = preprocess::preprocess_file(&mut sm, f, &fe.preprocess_options())
+                    .map_err(|d| fail(d.render(&sm)))?;
+                write_output(
+                    Some(Path::new(&format!("{stem}.i"))),
+                    &preprocess::print_tokens(&pp.tokens),
+                )?;
+            }
+            let (mut m, deps) = compile_one_with_deps(cli, f, &fe)?;
+            let dep_out = match &cli.output {
+                Some(o) if cli.files.len() == 1 || cli.assembly_only || cli.compile_only => o.clone(),
+                _ => PathBuf::from(format!("{stem}.o")),
+            };
+            write_side_dependencies(cli, f, &dep_out, &deps)?;
             let t0 = Instant::now();
             run_pipeline(cli, &mut m)?;
             let t1 = Instant::now();
@@ -436,7 +645,11 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
             if cli.verify_each {
                 crate::backend::check_precondition(&m).map_err(|e| ice(e.to_string()))?;
             }
-            let asm = crate::backend::emit_verified_assembly(&m, target).map_err(|e| backend_failure(f, &e))?;
+            let emit = crate::backend::EmitOptions {
+                pic: cli.gcc.pic || cli.gcc.shared,
+            };
+            let asm =
+                crate::backend::emit_verified_assembly_with(&m, target, emit).map_err(|e| backend_failure(f, &e))?;
             let t2 = Instant::now();
             let report = |assemble: Duration| {
                 if cli.time_phases {
@@ -453,6 +666,9 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
                 write_output(Some(&out), &asm)?;
                 report(Duration::ZERO);
                 continue;
+            }
+            if cli.gcc.save_temps {
+                write_output(Some(Path::new(&format!("{stem}.s"))), &asm)?;
             }
             let obj = if cli.compile_only {
                 cli.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}.o")))
@@ -474,7 +690,7 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
             }
             report(t3.elapsed());
             objects.push(obj);
-        } else if is_asm_source(f) {
+        } else if lang == Some(cli::Lang::Assembler) {
             if cli.assembly_only {
                 continue;
             }
@@ -494,6 +710,22 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
         return Ok(exit::SUCCESS);
     }
     let output = cli.output.clone().unwrap_or_else(|| PathBuf::from("a.out"));
+    let mut flags: Vec<String> = Vec::new();
+    for (on, flag) in [
+        (cli.gcc.shared, "-shared"),
+        (cli.gcc.pthread, "-pthread"),
+        (cli.gcc.rdynamic, "-rdynamic"),
+        (cli.gcc.strip, "-s"),
+        (cli.gcc.pie == Some(true), "-pie"),
+        (cli.gcc.pie == Some(false), "-no-pie"),
+    ] {
+        if on {
+            flags.push(flag.to_string());
+        }
+    }
+    if let Some(root) = &cli.gcc.sysroot {
+        flags.push(format!("--sysroot={}", root.display()));
+    }
     toolchain::link(&toolchain::LinkJob {
         target,
         inputs: &objects,
@@ -501,6 +733,9 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
         static_link: cli.static_link,
         libs: &cli.libs,
         lib_dirs: &cli.lib_dirs,
+        linker_args: &cli.gcc.linker_args,
+        flags: &flags,
+        verbose: cli.gcc.verbose,
     })
     .map_err(fail)?;
     Ok(exit::SUCCESS)
@@ -508,6 +743,15 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
 
 /// C file to IR, printing warnings and `--print-ir-after=lowering`.
 fn compile_one(cli: &cli::Cli, path: &Path, fe: &FrontendOptions) -> Result<IrModule, Failure> {
+    compile_one_with_deps(cli, path, fe).map(|(m, _)| m)
+}
+
+/// [`compile_one`], also returning the headers the file read.
+fn compile_one_with_deps(
+    cli: &cli::Cli,
+    path: &Path,
+    fe: &FrontendOptions,
+) -> Result<(IrModule, Vec<preprocess::Dependency>), Failure> {
     match compile_to_ir(path, fe) {
         Ok(c) => {
             if !cli.no_warnings {
@@ -527,7 +771,7 @@ fn compile_one(cli: &cli::Cli, path: &Path, fe: &FrontendOptions) -> Result<IrMo
             if cli.print_ir_after.iter().any(|p| p == "lowering" || p == "all") {
                 eprintln!("; *** IR after lowering ***\n{}", print_module(&c.module));
             }
-            Ok(c.module)
+            Ok((c.module, c.dependencies))
         }
         Err(CompileError::Diagnostic(text)) => Err(Failure {
             message: text,

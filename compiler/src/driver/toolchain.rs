@@ -36,6 +36,12 @@ pub struct LinkJob<'a> {
     pub static_link: bool,
     pub libs: &'a [String],
     pub lib_dirs: &'a [PathBuf],
+    /// `-Wl,`/`-Xlinker` arguments, each after the first `n` inputs.
+    pub linker_args: &'a [(usize, String)],
+    /// gcc link flags (`-pthread`, `-rdynamic`, `-s`, `-pie`, `--sysroot=`).
+    pub flags: &'a [String],
+    /// `-v`: show the command.
+    pub verbose: bool,
 }
 
 /// Links objects (and archives) into an executable.
@@ -44,7 +50,17 @@ pub fn link(job: &LinkJob<'_>) -> Result<(), String> {
     if job.static_link {
         cmd.arg("-static");
     }
-    cmd.args(job.inputs).arg("-o").arg(job.output);
+    cmd.args(job.flags);
+    for (i, input) in job.inputs.iter().enumerate() {
+        for (_, a) in job.linker_args.iter().filter(|(n, _)| *n == i) {
+            cmd.arg("-Xlinker").arg(a);
+        }
+        cmd.arg(input);
+    }
+    for (_, a) in job.linker_args.iter().filter(|(n, _)| *n >= job.inputs.len()) {
+        cmd.arg("-Xlinker").arg(a);
+    }
+    cmd.arg("-o").arg(job.output);
     for d in job.lib_dirs {
         cmd.arg("-L").arg(d);
     }
@@ -54,5 +70,8 @@ pub fn link(job: &LinkJob<'_>) -> Result<(), String> {
     // gcc expands `fabs`, `sqrt` and friends inline, so C programs built by
     // gcc link without -lm; phicc calls them, so libm is always linked.
     cmd.arg("-lm");
+    if job.verbose {
+        eprintln!("{cmd:?}");
+    }
     run(cmd)
 }

@@ -26,7 +26,6 @@ pub fn predefined_macros(target: Target) -> String {
     def("__STDC_UTF_16__", "1");
     def("__STDC_UTF_32__", "1");
     def("__STDC_IEC_559__", "1");
-    def("__STDC_NO_ATOMICS__", "1");
     def("__STDC_NO_COMPLEX__", "1");
     def("__STDC_NO_THREADS__", "1");
     // GNU identity.
@@ -157,6 +156,102 @@ pub fn predefined_macros(target: Target) -> String {
     }
     def("__INTMAX_C(c)", "c ## L");
     def("__UINTMAX_C(c)", "c ## UL");
+    // gcc's <stdint.h>/<stdatomic.h> types and the rest of
+    // `gcc -dM -E - </dev/null` that applies (glibc's int_fast16_t and
+    // wider are `long`; RISC-V has no byte or halfword atomics).
+    for (bits, sty, uty, smax, umax, fsty, futy, fsmax, fumax, fwidth) in [
+        (
+            8,
+            "signed char",
+            "unsigned char",
+            "0x7f",
+            "0xff",
+            "signed char",
+            "unsigned char",
+            "0x7f",
+            "0xff",
+            8,
+        ),
+        (
+            16,
+            "short int",
+            "short unsigned int",
+            "0x7fff",
+            "0xffff",
+            "long int",
+            "long unsigned int",
+            "0x7fffffffffffffffL",
+            "0xffffffffffffffffUL",
+            64,
+        ),
+        (
+            32,
+            "int",
+            "unsigned int",
+            "0x7fffffff",
+            "0xffffffffU",
+            "long int",
+            "long unsigned int",
+            "0x7fffffffffffffffL",
+            "0xffffffffffffffffUL",
+            64,
+        ),
+        (
+            64,
+            "long int",
+            "long unsigned int",
+            "0x7fffffffffffffffL",
+            "0xffffffffffffffffUL",
+            "long int",
+            "long unsigned int",
+            "0x7fffffffffffffffL",
+            "0xffffffffffffffffUL",
+            64,
+        ),
+    ] {
+        def(&format!("__INT_LEAST{bits}_TYPE__"), sty);
+        def(&format!("__UINT_LEAST{bits}_TYPE__"), uty);
+        def(&format!("__INT_LEAST{bits}_MAX__"), smax);
+        def(&format!("__UINT_LEAST{bits}_MAX__"), umax);
+        def(&format!("__INT_LEAST{bits}_WIDTH__"), &bits.to_string());
+        def(&format!("__INT_FAST{bits}_TYPE__"), fsty);
+        def(&format!("__UINT_FAST{bits}_TYPE__"), futy);
+        def(&format!("__INT_FAST{bits}_MAX__"), fsmax);
+        def(&format!("__UINT_FAST{bits}_MAX__"), fumax);
+        def(&format!("__INT_FAST{bits}_WIDTH__"), &fwidth.to_string());
+    }
+    let small_lock_free = match target {
+        Target::X86_64 | Target::Aarch64 => "2",
+        Target::Riscv64 => "1",
+    };
+    for (name, lock_free) in [
+        ("BOOL", small_lock_free),
+        ("CHAR", small_lock_free),
+        ("CHAR16_T", small_lock_free),
+        ("CHAR32_T", "2"),
+        ("WCHAR_T", "2"),
+        ("SHORT", small_lock_free),
+        ("INT", "2"),
+        ("LONG", "2"),
+        ("LLONG", "2"),
+        ("POINTER", "2"),
+    ] {
+        def(&format!("__GCC_ATOMIC_{name}_LOCK_FREE"), lock_free);
+    }
+    def("__GCC_ATOMIC_TEST_AND_SET_TRUEVAL", "1");
+    def("__GCC_IEC_559", "2");
+    def("__FLT_IS_IEC_60559__", "2");
+    def("__DBL_IS_IEC_60559__", "2");
+    def("__LDBL_IS_IEC_60559__", "2");
+    def("__FLT_EVAL_METHOD_TS_18661_3__", "0");
+    def("__FINITE_MATH_ONLY__", "0");
+    def("__GCC_CONSTRUCTIVE_SIZE", "64");
+    def("__GCC_DESTRUCTIVE_SIZE", "64");
+    def("__GNUC_EXECUTION_CHARSET_NAME", "\"UTF-8\"");
+    def("__GNUC_WIDE_EXECUTION_CHARSET_NAME", "\"UTF-32LE\"");
+    // What gcc's implicit <stdc-predef.h> adds.
+    def("__STDC_ISO_10646__", "201706L");
+    def("__STDC_IEC_60559_BFP__", "201404L");
     // Floating point (float.h reads these).
     def("__FLT_EVAL_METHOD__", "0");
     def("__FLT_RADIX__", "2");

@@ -333,8 +333,15 @@ impl FnLower<'_, '_> {
     }
 
     /// Branches to `t` when the scalar `e` is nonzero, else to `f`.
+    /// A constant condition branches unconditionally: the dead side has no
+    /// predecessor, so lowering prunes it with its calls (as gcc -O0 drops
+    /// `if (0)`, `0 && f()`, `0 ? f() : x`).
     pub fn branch_on(&mut self, e: &Expr, t: BlockId, f: BlockId) -> LResult<()> {
         match &e.kind {
+            ExprKind::Int(v) => {
+                self.b.branch(if *v != 0 { t } else { f });
+                Ok(())
+            }
             ExprKind::LogAnd(a, b) => {
                 let mid = self.b.new_block();
                 self.branch_on(a, mid, f)?;

@@ -9,7 +9,8 @@
 //!   slot (struct parameters are copied from the `paramref` address with
 //!   `memcpy`); the first N allocas are the N parameters' slots;
 //! * `&&`, `||`, `?:` are control flow, never `select` (side effects are
-//!   kept even when one side is constant); a result crosses blocks through a
+//!   kept even when one side is constant, but a constant condition branches
+//!   unconditionally, so the dead side is pruned); a result crosses blocks through a
 //!   temporary alloca (mem2reg turns it into a phi);
 //! * `switch` is the `Switch` terminator (GNU case ranges expanded when small,
 //!   compare chains otherwise), computed goto is `IndirectBranch` over every
@@ -25,7 +26,8 @@
 //! (values), `place` (lvalues, bit-fields, unaligned accesses), `convert`
 //! (C11 6.3 conversions), `call` (calls and their ABI metadata), `init`
 //! (run-time initializers), `static_data` (globals and string literals),
-//! `asm` (inline assembly), `builtins` (builtins, atomics, `va_*`).
+//! `asm` (inline assembly), `builtins` (builtins, atomics, `va_*`), `unused`
+//! (drops unreferenced `static` functions and data).
 
 mod abi;
 mod asm;
@@ -44,6 +46,7 @@ mod stmt;
 mod switch;
 #[cfg(test)]
 mod tests;
+mod unused;
 
 pub use crate::abi::StructAbi;
 pub use repr::{Repr, Types};
@@ -78,6 +81,7 @@ pub fn lower_program(program: &Program) -> Result<IrModule, Diagnostic> {
     static_data::lower_static_data(&mut cx, &mut module)?;
     cx.declare_remaining(&mut module)?;
     module.toplevel_asm = program.toplevel_asm.clone();
+    unused::drop_unreferenced_internals(&mut module);
     Ok(module)
 }
 

@@ -90,6 +90,8 @@ pub(super) fn lower_static_data(cx: &mut ModuleCx<'_>, module: &mut IrModule) ->
             None => (scalar.unwrap_or(IrType::I8), GlobalInit::Zero),
             Some(init) => encode(cx, init, scalar, size).map_err(|m| Diagnostic::error(g.span, m))?,
         };
+        // A static flexible array member's initializer extends the object.
+        let size = size.max(g.init.as_ref().map_or(0, |i| i.size));
         module.globals.push(IrGlobal {
             name: g.name.clone(),
             ty,

@@ -2,6 +2,22 @@
    plus inline asm whose meaning does not depend on the target. */
 #include "test.h"
 
+/* Declared by hand (no <alloca.h>): still the builtin, as in gcc; there is
+   no library function `alloca` to call (repro-12). */
+void *alloca(unsigned long size);
+void *__builtin_alloca(unsigned long size);
+
+static int sum_alloca(int n) {
+    int *v = alloca(n * sizeof(int));
+    int *w = __builtin_alloca(n * sizeof(int));
+    int s = 0;
+    for (int i = 0; i < n; i++)
+        v[i] = i, w[i] = 2 * i;
+    for (int i = 0; i < n; i++)
+        s += v[i] + w[i];
+    return s;
+}
+
 int main(void) {
     ASSERT(0x3412, __builtin_bswap16(0x1234));
     ASSERT(0x78563412, __builtin_bswap32(0x12345678));
@@ -66,6 +82,7 @@ int main(void) {
     for (int i = 0; i < 32; i++)
         mem[i] = (char)i;
     ASSERT(31, mem[31]);
+    ASSERT(135, sum_alloca(10));
     int x = 41;
     __asm__ volatile("" ::: "memory");
     __asm__ volatile("" : : "r"(x));

@@ -2,6 +2,10 @@
 #include "test.h"
 
 static int calls;
+/* The unevaluated operand of a decided && / || may be anything (C11 6.6p3). */
+static int or_const = 2 || 1 / 0;
+static int and_const = 0 && 1 / 0;
+enum { DECIDED = 1 || (1 / 0) };
 static int side(int v) { calls++; return v; }
 
 int main(void) {
@@ -100,5 +104,8 @@ int main(void) {
     ASSERT(7, 1 + 2 * 3 == 7 ? 7 : 0);
     ASSERT(1, (3 > 2) == 1);
     ASSERT(10, k > 2 ? k * 2 : k);
+    ASSERT(1, or_const);
+    ASSERT(0, and_const);
+    ASSERT(1, DECIDED);
     return test_done();
 }

@@ -10,6 +10,13 @@ struct pt gpt = {.y = 9};
 struct rect grect = {{1, 2}, {3, 4}, "box"};
 char gstr[] = "hello";
 char *gptr = "world";
+/* A flexible array member initialized statically (GNU; repro-06). */
+struct flex { int n; int v[]; };
+struct flex gflex = {3, {10, 20, 30}};
+struct flex gflex_empty = {7};
+struct cflex { short n; char s[]; };
+struct cflex gcflex = {.s = "abc", .n = 2};
+int after_flex = 77;
 int *gaddr = &garr[2];
 int gmatrix[2][3] = {{1, 2, 3}, {4, 5, 6}};
 int gflat[2][2] = {1, 2, 3, 4};
@@ -96,5 +103,16 @@ int main(void) {
     int n = 4;
     int dyn[3] = {n, n * 2, n * 3};
     ASSERT(24, dyn[0] + dyn[1] + dyn[2]);
+    ASSERT(3, gflex.n);
+    ASSERT(10, gflex.v[0]);
+    ASSERT(30, gflex.v[2]);
+    ASSERT(4, sizeof gflex);
+    ASSERT(7, gflex_empty.n);
+    ASSERT(2, gcflex.n);
+    ASSERT('c', gcflex.s[2]);
+    ASSERT(0, gcflex.s[3]);
+    static struct flex local_flex = {2, {5, 6}};
+    ASSERT(11, local_flex.v[0] + local_flex.v[1]);
+    ASSERT(77, after_flex);
     return test_done();
 }

@@ -20,7 +20,39 @@ static long vla_size(int n) {
     return sizeof(buf);
 }
 
+/* Arrays whose element type is a VLA, static pointers to VLAs, and VLA
+   parameters of several dimensions (6.7.6.2; repro-03). */
+int last_of_3d(int s, int m[2][3][s]);
+int last_of_3d(int s, int m[2][3][s]) { return m[1][2][s - 1] + (int)sizeof m[0]; }
+
+static int middle_fixed(int r, int c) {
+    int a[r][2][c];
+    for (int i = 0; i < r; i++)
+        for (int j = 0; j < 2; j++)
+            for (int k = 0; k < c; k++)
+                a[i][j][k] = i * 100 + j * 10 + k;
+    return a[r - 1][1][c - 1] + (int)sizeof a[0] + (int)sizeof(int[2][c]);
+}
+
+static int arrays_of_vlas(int h, int w) {
+    int a[2][h][w];
+    static int (*p)[h][w];
+    typedef int T[h];
+    T b[3];
+    p = &a[1];
+    (*p)[h - 1][w - 1] = 42;
+    b[2][h - 1] = 5;
+    return (int)sizeof *p + a[1][h - 1][w - 1] + (int)sizeof b + b[2][h - 1] + (int)sizeof a;
+}
+
 int main(void) {
+    ASSERT(60 + 42 + 36 + 5 + 120, arrays_of_vlas(3, 5));
+    ASSERT(213 + 32 + 32, middle_fixed(3, 4));
+    {
+        int m[2][3][4] = {{{0}}};
+        m[1][2][3] = 48;
+        ASSERT(48 + 48, last_of_3d(4, m));
+    }
     int n = 5;
     int a[n];
     ASSERT(20, sizeof(a));

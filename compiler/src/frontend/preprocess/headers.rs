@@ -15,6 +15,7 @@ pub const BUILTIN_HEADERS: &[(&str, &str)] = &[
     ("stdbool.h", include_str!("../../../include/stdbool.h")),
     ("stdalign.h", include_str!("../../../include/stdalign.h")),
     ("stdnoreturn.h", include_str!("../../../include/stdnoreturn.h")),
+    ("stdatomic.h", include_str!("../../../include/stdatomic.h")),
     ("float.h", include_str!("../../../include/float.h")),
     ("limits.h", include_str!("../../../include/limits.h")),
 ];
@@ -81,8 +82,16 @@ pub fn search(dirs: &[SearchDir], start: usize, name: &str) -> Option<FoundHeade
 
 /// Looks a quoted include up next to the including file first.
 pub fn search_quoted(dirs: &[SearchDir], including_file: &str, name: &str) -> Option<FoundHeader> {
-    if !name.is_empty() && !including_file.starts_with(BUILTIN_DIR) && !including_file.starts_with('<') {
-        let dir = Path::new(including_file).parent().unwrap_or(Path::new(""));
+    // The `<built-in>` buffer's `-include` lines look in the working directory.
+    let builtin_buffer = including_file == "<built-in>";
+    if !name.is_empty()
+        && (builtin_buffer || !including_file.starts_with(BUILTIN_DIR) && !including_file.starts_with('<'))
+    {
+        let dir = if builtin_buffer {
+            Path::new("")
+        } else {
+            Path::new(including_file).parent().unwrap_or(Path::new(""))
+        };
         let p = dir.join(name);
         if p.is_file() {
             return Some(FoundHeader {

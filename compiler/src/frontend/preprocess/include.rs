@@ -24,7 +24,7 @@ impl Preprocessor<'_> {
             return search(&self.search_dirs, start, name);
         }
         if angled {
-            search(&self.search_dirs, 0, name)
+            search(&self.search_dirs, self.angled_start, name)
         } else {
             let from = cur.map(|f| f.path.to_string_lossy().into_owned()).unwrap_or_default();
             search_quoted(&self.search_dirs, &from, name)
@@ -36,7 +36,10 @@ impl Preprocessor<'_> {
         let (name, angled) = match header_name(rest) {
             Some(h) => h,
             None => {
-                let expanded = self.expand_isolated(rest)?;
+                self.in_include_line = true;
+                let expanded = self.expand_isolated(rest);
+                self.in_include_line = false;
+                let expanded = expanded?;
                 header_name(&expanded)
                     .ok_or_else(|| Diagnostic::error(hash.span, "#include expects \"FILENAME\" or <FILENAME>"))?
             }
@@ -45,6 +48,18 @@ impl Preprocessor<'_> {
         let Some(found) = self.find_header(&name, angled, next) else {
             return Err(Diagnostic::error(span, format!("{name}: No such file or directory")));
         };
+        if found.builtin.is_none() && self.dependency_set.insert(found.path.clone()) {
+            // Found in a system directory, or next to a header found in one.
+            let in_system = |i: Option<usize>| i.is_some_and(|i| i >= self.first_system);
+            let system = match found.dir_index {
+                Some(_) => in_system(found.dir_index),
+                None => in_system(self.current_file().and_then(|f| f.dir_index)),
+            };
+            self.dependencies.push(super::Dependency {
+                path: found.path.clone(),
+                system,
+            });
+        }
         if self.once.contains(&found.path) {
             return Ok(());
         }

@@ -147,7 +147,7 @@ impl Preprocessor<'_> {
             t.span = inv.span;
             t.at_bol = false;
             if i == 0 {
-                t.has_space = inv.has_space;
+                t.has_space = inv.has_space && !self.in_include_line;
                 t.at_bol = inv.at_bol;
             }
         }

@@ -51,6 +51,17 @@ pub struct PreprocessOptions {
     /// `-I` directories, searched first.
     pub include_dirs: Vec<PathBuf>,
     pub macros: Vec<CmdlineMacro>,
+    /// `-iquote` directories: for `#include "..."` only, before `-I`.
+    pub quote_dirs: Vec<PathBuf>,
+    /// `-isystem` directories: after `-I`, before the compiler's and the
+    /// target's headers; what they hold are system headers (`-MM`).
+    pub system_dirs: Vec<PathBuf>,
+    /// `-include` files, read as `#include "file"` before the main file
+    /// (looked up in the working directory first).
+    pub pre_includes: Vec<PathBuf>,
+    /// `--sysroot`: the target's headers are `SYSROOT/usr/include/<triple>`
+    /// and `SYSROOT/usr/include`.
+    pub sysroot: Option<PathBuf>,
 }
 
 impl PreprocessOptions {
@@ -59,6 +70,10 @@ impl PreprocessOptions {
             target,
             include_dirs: Vec::new(),
             macros: Vec::new(),
+            quote_dirs: Vec::new(),
+            system_dirs: Vec::new(),
+            pre_includes: Vec::new(),
+            sysroot: None,
         }
     }
 }
@@ -68,6 +83,18 @@ impl PreprocessOptions {
 pub struct Preprocessed {
     pub tokens: Vec<Token>,
     pub warnings: Vec<Diagnostic>,
+    /// The files `#include` read, in the order first met (the compiler's
+    /// own headers, which are no files, left out): what `-M` lists.
+    pub dependencies: Vec<Dependency>,
+}
+
+/// A header the preprocessor read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dependency {
+    pub path: PathBuf,
+    /// Found in a system directory (`-isystem` or the target's), which
+    /// `-MM` leaves out.
+    pub system: bool,
 }
 
 /// Upper bound on tokens processed, so that exponential macro tricks end in an error.
@@ -168,6 +195,12 @@ pub struct Preprocessor<'a> {
     conds: Vec<Cond>,
     pub(super) include_stack: Vec<IncludeFrame>,
     search_dirs: Vec<SearchDir>,
+    /// `search_dirs[..angled_start]` are `-iquote` directories.
+    pub(super) angled_start: usize,
+    /// `search_dirs[first_system..]` hold system headers.
+    pub(super) first_system: usize,
+    pub(super) dependencies: Vec<Dependency>,
+    pub(super) dependency_set: FxHashSet<PathBuf>,
     once: FxHashSet<PathBuf>,
     /// Per macro name: the definitions saved by `#pragma push_macro`, innermost last.
     pushed_macros: FxHashMap<Text, Vec<Option<MacroDef>>>,
@@ -185,6 +218,10 @@ pub struct Preprocessor<'a> {
     builtin_file: FileId,
     /// Expanding a `#if` line (`defined` protects its operand).
     pub(super) in_if_line: bool,
+    /// Expanding a computed `#include` line: the first token of each
+    /// expansion takes no space from its invocation (gcc glues the header
+    /// name from the macro bodies' own spacing).
+    pub(super) in_include_line: bool,
 }
 
 /// Preprocesses the file at `path`.
@@ -207,6 +244,7 @@ pub fn preprocess_source(
     Ok(Preprocessed {
         tokens,
         warnings: pp.warnings,
+        dependencies: pp.dependencies,
     })
 }
 
@@ -246,14 +284,25 @@ fn date_time() -> (String, String) {
 
 impl<'a> Preprocessor<'a> {
     fn new(sm: &'a mut SourceMap, opts: &PreprocessOptions, main_file: FileId) -> Preprocessor<'a> {
-        let mut search_dirs: Vec<SearchDir> = opts.include_dirs.iter().map(|d| SearchDir::Path(d.clone())).collect();
+        let mut search_dirs: Vec<SearchDir> = opts.quote_dirs.iter().map(|d| SearchDir::Path(d.clone())).collect();
+        let angled_start = search_dirs.len();
+        search_dirs.extend(opts.include_dirs.iter().map(|d| SearchDir::Path(d.clone())));
+        let first_system = search_dirs.len();
+        search_dirs.extend(opts.system_dirs.iter().map(|d| SearchDir::Path(d.clone())));
         search_dirs.push(SearchDir::Builtin);
-        search_dirs.extend(
-            opts.target
-                .system_include_dirs()
-                .iter()
-                .map(|d| SearchDir::Path(d.into())),
-        );
+        match &opts.sysroot {
+            Some(root) => {
+                let usr = root.join("usr/include");
+                search_dirs.push(SearchDir::Path(usr.join(opts.target.triple())));
+                search_dirs.push(SearchDir::Path(usr));
+            }
+            None => search_dirs.extend(
+                opts.target
+                    .system_include_dirs()
+                    .iter()
+                    .map(|d| SearchDir::Path(d.into())),
+            ),
+        }
         let (date, time) = date_time();
         let mut macros = FxHashMap::default();
         for (name, b) in [
@@ -275,6 +324,10 @@ impl<'a> Preprocessor<'a> {
             conds: Vec::new(),
             include_stack: Vec::new(),
             search_dirs,
+            angled_start,
+            first_system,
+            dependencies: Vec::new(),
+            dependency_set: FxHashSet::default(),
             once: FxHashSet::default(),
             pushed_macros: FxHashMap::default(),
             files: FxHashMap::default(),
@@ -289,6 +342,7 @@ impl<'a> Preprocessor<'a> {
             warnings: Vec::new(),
             builtin_file: FileId(0),
             in_if_line: false,
+            in_include_line: false,
         };
         let mut builtin = crate::frontend::predefined::predefined_macros(opts.target);
         for m in &opts.macros {
@@ -296,6 +350,9 @@ impl<'a> Preprocessor<'a> {
                 CmdlineMacro::Define(n, v) => builtin.push_str(&format!("#define {n} {v}\n")),
                 CmdlineMacro::Undef(n) => builtin.push_str(&format!("#undef {n}\n")),
             }
+        }
+        for f in &opts.pre_includes {
+            builtin.push_str(&format!("#include \"{}\"\n", f.display()));
         }
         pp.builtin_file = pp.sm.add_file("<built-in>", builtin.into_bytes());
         pp

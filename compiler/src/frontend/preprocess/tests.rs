@@ -517,3 +517,108 @@ fn printed_glibc_headers_relex_identically() {
     assert_eq!(a.len(), b.len());
     assert!(a == b);
 }
+
+#[test]
+fn computed_include_joins_expansions_without_their_invocation_space() {
+    // gcc takes each token's spacing from the macro body when it glues a
+    // `< ... >` header name, so the first token of an expansion has none.
+    let dir = std::env::temp_dir().join(format!("phicc_pp_computed_{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub/42test.h"), "found\n").unwrap();
+    let main = dir.join("main.c");
+    std::fs::write(
+        &main,
+        "#define funnyname 42test.h\n#define incdir sub/\n#define incname < incdir funnyname >\n#include incname\ny incdir x\n",
+    )
+    .unwrap();
+    let mut o = opts();
+    o.include_dirs.push(dir.clone());
+    let mut sm = SourceMap::new();
+    let p = preprocess_file(&mut sm, &main, &o).unwrap_or_else(|e| panic!("{}", e.render(&sm)));
+    let toks: Vec<String> = p.tokens.iter().map(|t| t.str().into_owned()).collect();
+    assert_eq!(toks[..5], ["found", "y", "sub", "/", "x"]);
+    // Outside an #include line the invocation's spacing is kept.
+    assert!(p.tokens[2].has_space);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The `gcc -dM -E` macros gcc's and glibc's headers read (repro-13), with
+/// the value each target's gcc gives them.
+#[test]
+fn predefined_macros_match_each_targets_gcc() {
+    let mut names: Vec<String> = Vec::new();
+    for kind in ["LEAST", "FAST"] {
+        for bits in [8, 16, 32, 64] {
+            for what in ["TYPE", "MAX"] {
+                names.push(format!("__INT_{kind}{bits}_{what}__"));
+                names.push(format!("__UINT_{kind}{bits}_{what}__"));
+            }
+            names.push(format!("__INT_{kind}{bits}_WIDTH__"));
+        }
+    }
+    for t in [
+        "BOOL", "CHAR", "CHAR16_T", "CHAR32_T", "WCHAR_T", "SHORT", "INT", "LONG", "LLONG", "POINTER",
+    ] {
+        names.push(format!("__GCC_ATOMIC_{t}_LOCK_FREE"));
+    }
+    for n in [
+        "__GCC_ATOMIC_TEST_AND_SET_TRUEVAL",
+        "__GCC_IEC_559",
+        "__FLT_EVAL_METHOD_TS_18661_3__",
+        "__FINITE_MATH_ONLY__",
+        "__STDC_ISO_10646__",
+        "__STDC_IEC_60559_BFP__",
+        "__GNUC_EXECUTION_CHARSET_NAME",
+        "__SIZE_TYPE__",
+        "__INT64_TYPE__",
+        "__ATOMIC_SEQ_CST",
+    ] {
+        names.push(n.to_string());
+    }
+    for target in Target::ALL {
+        let gcc = target.gcc();
+        let out = Command::new(gcc)
+            .args(["-dM", "-E", "-x", "c", "/dev/null"])
+            .output()
+            .unwrap_or_else(|e| panic!("{gcc}: {e}"));
+        assert!(out.status.success(), "{gcc} -dM -E failed");
+        let defs: std::collections::HashMap<String, String> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| {
+                let rest = l.strip_prefix("#define ")?;
+                let (name, value) = rest.split_once(' ').unwrap_or((rest, ""));
+                Some((name.to_string(), value.to_string()))
+            })
+            .collect();
+        let src: String = names.iter().map(|n| format!("{n}\n")).collect();
+        let mut sm = SourceMap::new();
+        let p = preprocess_source(&mut sm, "t.c", src.into_bytes(), &PreprocessOptions::new(target)).unwrap();
+        let mut lines: Vec<Vec<String>> = Vec::new();
+        for tok in p.tokens.iter().filter(|t| t.kind != TokenKind::Eof) {
+            if tok.at_bol || lines.is_empty() {
+                lines.push(Vec::new());
+            }
+            lines.last_mut().unwrap().push(tok.str().into_owned());
+        }
+        assert_eq!(lines.len(), names.len(), "{target:?}: {lines:?}");
+        for (name, ours) in names.iter().zip(&lines) {
+            let theirs = defs.get(name).unwrap_or_else(|| panic!("{gcc} does not define {name}"));
+            assert_eq!(
+                ours.join(" "),
+                theirs.split_whitespace().collect::<Vec<_>>().join(" "),
+                "{target:?} {name}"
+            );
+        }
+    }
+}
+
+#[test]
+fn stddef_replaces_a_programs_offsetof_silently() {
+    // As gcc's <stddef.h>, which #undefs offsetof first (repro-13).
+    let mut sm = SourceMap::new();
+    let src = b"#define offsetof(t, m) ((unsigned long)&((t *)0)->m)\n#include <stddef.h>\noffsetof(S, f)\n";
+    let p = preprocess_source(&mut sm, "t.c", src.to_vec(), &opts()).unwrap();
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    let toks: Vec<String> = p.tokens.iter().map(|t| t.str().into_owned()).collect();
+    assert!(toks.join(" ").contains("__builtin_offsetof ( S , f )"), "{toks:?}");
+}

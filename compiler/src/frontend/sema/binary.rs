@@ -112,6 +112,14 @@ impl Sema {
                     let v = if op == ast::BinaryOp::LogAnd { x && y } else { x || y };
                     return Ok(mk(ExprKind::Int(v as i128), ty::int(), span));
                 }
+                // A constant left operand that decides the result makes an
+                // integer constant expression whatever the unevaluated right
+                // one is (C11 6.6p3: `1 || 1 / 0`, `0 && f()`).
+                match (op, truth(&a)) {
+                    (ast::BinaryOp::LogAnd, Some(false)) => return Ok(mk(ExprKind::Int(0), ty::int(), span)),
+                    (ast::BinaryOp::LogOr, Some(true)) => return Ok(mk(ExprKind::Int(1), ty::int(), span)),
+                    _ => {}
+                }
                 let k = if op == ast::BinaryOp::LogAnd {
                     ExprKind::LogAnd(Box::new(a), Box::new(b))
                 } else {

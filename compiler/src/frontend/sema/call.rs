@@ -6,13 +6,15 @@
 //! first (`builtins.rs`). Also the `va_list` operands of the varargs builtins.
 
 use super::super::ast;
-use super::super::hir::{Expr, ExprKind};
+use super::super::hir::{Expr, ExprKind, GlobalKind};
 use super::super::source::{PResult, Span};
 use super::super::types::{CType, QualType};
 use super::conv::AssignCtx;
 use super::expr::mk;
+use super::scope::{ObjRef, Ordinary};
 use super::ty::{self, unqual};
 use super::{err, Sema};
+use std::sync::Arc;
 
 impl Sema {
     /// A `va_list` operand: an lvalue of type `va_list`, or (for a `va_list`
@@ -43,6 +45,13 @@ impl Sema {
         let mut fname = "function".to_string();
         if let ast::ExprKind::Ident(name) = &callee.kind {
             fname = name.to_string();
+            if let Some(builtin) = self.declared_builtin(name) {
+                // gcc knows `alloca` by name: declaring it by hand does not
+                // make it a library call.
+                if let Some(r) = self.builtin_call(&builtin, args, span)? {
+                    return Ok(r);
+                }
+            }
             if self.scopes.lookup(name).is_none() {
                 if let Some(r) = self.builtin_call(name, args, span)? {
                     return Ok(r);
@@ -54,6 +63,25 @@ impl Sema {
         }
         let f = self.rvalue_of(callee)?;
         self.finish_call(f, &fname, args, span)
+    }
+
+    /// The builtin a call of `name` means when `name` is declared as a
+    /// function the unit does not define: `alloca` and `__builtin_alloca`
+    /// are `__builtin_alloca` (there is no library function of either name).
+    fn declared_builtin(&self, name: &str) -> Option<Arc<str>> {
+        let builtin: Arc<str> = match name {
+            "alloca" | "__builtin_alloca" => "__builtin_alloca".into(),
+            _ => return None,
+        };
+        match self.scopes.lookup(name)? {
+            Ordinary::Object {
+                obj: ObjRef::Global(g), ..
+            } => {
+                let g = &self.globals[g.0 as usize];
+                (g.kind == GlobalKind::Function && !g.is_definition).then_some(builtin)
+            }
+            _ => None,
+        }
     }
 
     /// A call of the function pointer value `f` with arguments converted by

@@ -493,7 +493,8 @@ impl Sema {
         auto_type: bool,
     ) -> PResult<()> {
         self.check_redeclaration(name, nspan, false)?;
-        if ty::is_variably_modified(&t.ty) {
+        // A static object may not be a VLA; a pointer to one is fine (6.7.6.2p2).
+        if matches!(&*t.ty, CType::Array { .. }) && ty::is_variably_modified(&t.ty) {
             return Err(err(nspan, format!("storage size of '{name}' isn't constant")));
         }
         let auto_value = if auto_type {

@@ -388,7 +388,11 @@ impl Sema {
                 }
             )
         {
-            return Err(err(span, "initialization of a flexible array member is not supported"));
+            if !self.static_fam {
+                return Err(err(span, "initialization of a flexible array member is not supported"));
+            }
+            // A static flexible array member: sized by its initializer (GNU).
+            return self.walk_list(t, base, items, span, out, &mut Some(0));
         }
         let Some(frame) = self.frame_for(t, base, track.is_some()) else {
             return Err(err(span, "invalid initializer"));
@@ -561,7 +565,10 @@ impl Sema {
                     ..
                 }
             ) {
-                return Err(err(span, "initialization of a flexible array member is not supported"));
+                let fam_string = matches!(&src, Src::Str(e) if self.static_fam && self.string_matches(&sub_ty, e));
+                if !fam_string {
+                    return Err(err(span, "initialization of a flexible array member is not supported"));
+                }
             }
             if let Src::Str(e) = &src {
                 if self.string_matches(&sub_ty, e) {

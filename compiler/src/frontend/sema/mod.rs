@@ -236,6 +236,9 @@ struct Sema {
     defining: Vec<RecordId>,
     depth: usize,
     stack_base: usize,
+    /// Inside a static initializer: a flexible array member may be
+    /// initialized (GNU), making the object larger than its type.
+    static_fam: bool,
 }
 
 impl Sema {
@@ -263,6 +266,7 @@ impl Sema {
             defining: Vec::new(),
             depth: 0,
             stack_base: stack_address(),
+            static_fam: false,
         }
     }
 

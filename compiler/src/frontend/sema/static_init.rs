@@ -22,22 +22,36 @@ impl Sema {
         init: &Initializer,
         span: Span,
     ) -> PResult<(QualType, StaticInit)> {
-        let (t, leaves, _) = self.leaves(t, init, span)?;
-        let size = self.size_of(&t, span)?;
+        let saved = std::mem::replace(&mut self.static_fam, true);
+        let walked = self.leaves(t, init, span);
+        self.static_fam = saved;
+        let (t, leaves, _) = walked?;
+        let mut size = self.size_of(&t, span)?;
+        // An initialized flexible array member extends the object (GNU).
+        if matches!(&*t.ty, CType::Record(_)) {
+            for l in &leaves {
+                size = size.max(l.offset.saturating_add(self.leaf_extent(l)));
+            }
+        }
         let mut img = Image::default();
         for l in leaves {
-            let extent = match &l.value {
-                LeafValue::Bytes(b) => b.len() as u64,
-                LeafValue::Expr(_) => l
-                    .bitfield
-                    .map_or_else(|| self.types.size_of(&l.ty.ty).unwrap_or(0), |bf| bf.unit_size as u64),
-            };
+            let extent = self.leaf_extent(&l);
             if l.offset.checked_add(extent).is_none_or(|end| end > size) {
                 return Err(err(l.span, "initializer does not fit in the object"));
             }
             self.write_leaf(&mut img, l)?;
         }
         Ok((t, img.finish(size)))
+    }
+
+    /// The bytes one leaf writes (a bit-field: its storage unit).
+    fn leaf_extent(&self, l: &Leaf) -> u64 {
+        match &l.value {
+            LeafValue::Bytes(b) => b.len() as u64,
+            LeafValue::Expr(_) => l
+                .bitfield
+                .map_or_else(|| self.types.size_of(&l.ty.ty).unwrap_or(0), |bf| bf.unit_size as u64),
+        }
     }
 
     /// A static object initialized by one analyzed value (`__auto_type`).

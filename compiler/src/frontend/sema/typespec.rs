@@ -306,7 +306,8 @@ impl Sema {
         match &*elem.ty {
             CType::Function { .. } => return Err(err(span, "declaration of an array of functions")),
             CType::Void => return Err(err(span, "declaration of an array of 'void'")),
-            t if !ty::is_complete(t, &self.types) => {
+            // An array of VLAs (6.7.6.2p4): its size is known at run time.
+            t if !ty::is_complete(t, &self.types) && !ty::is_vla(t) => {
                 return Err(err(
                     span,
                     format!("array type has incomplete element type '{}'", self.type_str(&elem)),
@@ -324,6 +325,14 @@ impl Sema {
                         return Err(err(e.span, "size of array has non-integer type"));
                     }
                     match x.kind {
+                        // A constant number of VLAs is itself a VLA.
+                        ExprKind::Int(v) if v >= 0 && ty::is_vla(&elem.ty) => {
+                            if self.in_prototype > 0 || self.vla_size_of(&elem.ty).is_none() {
+                                ArrayLen::Variable
+                            } else {
+                                return self.make_vla(elem, x, span);
+                            }
+                        }
                         ExprKind::Int(v) => {
                             if v < 0 {
                                 return Err(err(e.span, "size of array is negative"));

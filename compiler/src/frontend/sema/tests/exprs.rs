@@ -460,3 +460,19 @@ fn math_classification_builtins() {
     assert_eq!(ret_sexp(&p, "g"), "10:int");
     assert!(error("int f(int i) { return __builtin_isnan(i); }").contains("non-floating-point"));
 }
+
+#[test]
+fn decided_logical_operators_are_integer_constant_expressions() {
+    // repro-05 (C11 6.6p3): the unevaluated operand may contain `1 / 0`.
+    let p = ok("int a = 2 || 1 / 0; int b = 0 && 1 / 0; int n;
+                enum { E = 1 || (1 / 0), F = 0 && n };
+                int c[E + 1]; int d = F;
+                int f(int x) { return 0 && x; }
+                int g(int x) { return 1 || x; }");
+    assert_eq!(init_bytes(init_of(&p, "a"))[0], Some(1));
+    assert_eq!(init_bytes(init_of(&p, "b"))[0], Some(0));
+    assert_eq!(ret_sexp(&p, "f"), "0:int");
+    assert_eq!(ret_sexp(&p, "g"), "1:int");
+    // An undecided left operand still needs a constant right one.
+    assert!(error("int n; int a = 1 && n;").contains("not constant"));
+}
