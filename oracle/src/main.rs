@@ -41,6 +41,9 @@ enum Command {
     /// Reduce a failing IR file to a small module that fails the same way.
     /// Prints the reduced IR (or writes it with -o) and the command that shows the failure.
     ReduceIr(commands::reduce_ir::Args),
+    /// Compile time of phicc next to gcc -O0 on Csmith programs 1..COUNT
+    /// (-c, or --syntax-only for the frontend): wall and CPU time, per-phase sums.
+    BenchCompile(commands::bench_compile::Args),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         Command::NativeIr(args) => commands::native_ir::run(args),
         Command::Cgen(args) => commands::cgen::run(args),
         Command::ReduceIr(args) => commands::reduce_ir::run(args),
+        Command::BenchCompile(args) => commands::bench_compile::run(args),
     };
     match result {
         Ok(code) => code,

@@ -19,9 +19,20 @@ pub struct Args {
     /// What `--generator cgen` programs concentrate on.
     #[arg(long, value_enum, default_value_t = Emphasis::Default)]
     pub emphasis: Emphasis,
+    /// With `--generator cgen`: program of generator seed s uses preset
+    /// s % 6 of the emphasis list (default, lost-copy, asm-goto, switch-cost,
+    /// computed-goto, params) instead of `--emphasis`.
+    #[arg(long)]
+    pub cycle_emphasis: bool,
     /// Campaign seed: program i is a function of (seed, i).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Generator seeds used as they are, program i being the generator's
+    /// program for the i-th of them (`csmith --seed N`, `oracle cgen --seed
+    /// N`): `1..300` (inclusive, as `seq 1 300`) or `3,17,250`. The count is
+    /// their number unless --count is smaller; --seed is then only a label.
+    #[arg(long, value_parser = parse_seeds)]
+    pub program_seeds: Option<SeedList>,
     /// Programs 0..N of the (unsharded) campaign.
     #[arg(long)]
     pub count: Option<u64>,
@@ -51,6 +62,32 @@ pub struct Args {
     pub quiet: bool,
 }
 
+/// A list of generator seeds (`--program-seeds`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeedList(pub Vec<u64>);
+
+/// Parse `A..B` (inclusive), `A..=B`, or a comma-separated list of seeds and ranges.
+pub fn parse_seeds(s: &str) -> Result<SeedList, String> {
+    let mut v = Vec::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let num = |x: &str| x.trim().parse::<u64>().map_err(|_| format!("`{x}` is not a seed"));
+        match part.split_once("..") {
+            Some((a, b)) => {
+                let (a, b) = (num(a)?, num(b.strip_prefix('=').unwrap_or(b))?);
+                if a > b {
+                    return Err(format!("{part}: empty range"));
+                }
+                v.extend(a..=b);
+            }
+            None => v.push(num(part)?),
+        }
+    }
+    if v.is_empty() {
+        return Err("no seeds".into());
+    }
+    Ok(SeedList(v))
+}
+
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     let (k, n) = s.split_once('/').ok_or("expected K/N")?;
     let k: u64 = k.parse().map_err(|_| "K is not a number")?;
@@ -64,6 +101,11 @@ fn parse_shard(s: &str) -> Result<(u64, u64), String> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut generator = Generator::new(args.generator);
     generator.emphasis = args.emphasis;
+    generator.cycle_emphasis = args.cycle_emphasis;
+    anyhow::ensure!(
+        args.program_seeds.is_none() || args.generator != GeneratorKind::Irgen,
+        "--program-seeds takes C generators (csmith, cgen)"
+    );
     if let Some(a) = &args.csmith_args {
         generator.csmith.args = a.split_whitespace().map(String::from).collect();
     }
@@ -80,7 +122,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let spec_diff = diff.spec(ReferenceMode::Host);
     let spec = CampaignSpec {
         generator: args.generator,
-        emphasis: (args.generator == GeneratorKind::Cgen).then(|| args.emphasis.name().to_string()),
+        emphasis: (args.generator == GeneratorKind::Cgen).then(|| {
+            if args.cycle_emphasis {
+                "cycle".to_string()
+            } else {
+                args.emphasis.name().to_string()
+            }
+        }),
         seed: args.seed,
         shard: args.shard,
         targets: spec_diff.targets,
@@ -88,6 +136,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         reference: spec_diff.reference,
         compiler: tools.phicc.clone(),
         inject_bug: diff.inject_bug.clone(),
+        program_seeds: args.program_seeds.clone().map(|s| s.0),
     };
     let c = Campaign {
         spec,
@@ -141,4 +190,19 @@ fn resolve(p: &std::path::Path) -> PathBuf {
         return std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
     }
     p.to_path_buf()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_lists_are_inclusive_ranges_and_lists() {
+        assert_eq!(parse_seeds("1..3").unwrap().0, vec![1, 2, 3]);
+        assert_eq!(parse_seeds("1..=2,7").unwrap().0, vec![1, 2, 7]);
+        assert_eq!(parse_seeds("5").unwrap().0, vec![5]);
+        assert!(parse_seeds("3..1").is_err());
+        assert!(parse_seeds("x").is_err());
+        assert!(parse_seeds("").is_err());
+    }
 }
