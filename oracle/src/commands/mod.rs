@@ -5,8 +5,12 @@
 pub mod bench_compile;
 pub mod campaign;
 pub mod cgen;
+pub mod cgen_validity;
+pub mod csmith_run_ir;
 pub mod diff;
+pub mod first_findings;
 pub mod ir_campaign;
+pub mod localize_check;
 pub mod merge;
 pub mod native_ir;
 pub mod reduce;
