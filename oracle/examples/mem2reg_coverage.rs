@@ -2,8 +2,8 @@
 //! coverage build (`-C instrument-coverage`) can measure how much of
 //! `compiler/src/passes/mem2reg/` they reach: each program is lowered by
 //! phicc's frontend for x86-64 and run through mem2reg, mem2reg-params,
-//! copy propagation and phi elimination (no interpretation). Run by
-//! `scripts/mem2reg-coverage.sh`.
+//! copy propagation and phi elimination (no interpretation). Built with
+//! coverage instrumentation and run by `oracle coverage`.
 //!
 //! Usage: mem2reg_coverage cgen|csmith COUNT
 

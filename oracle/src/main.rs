@@ -56,6 +56,11 @@ enum Command {
     /// Per injected bug: a short cgen campaign, and whether its findings are
     /// bucketed in the stage the bug lives in. Exit status 1 when not.
     LocalizeCheck(commands::localize_check::Args),
+    /// Our mem2reg timed against LLVM's (opt-15) on synthetic shapes.
+    BenchMem2reg(commands::bench_mem2reg::Args),
+    /// Coverage of compiler/src/passes/mem2reg/ reached by cgen and Csmith
+    /// programs (nightly toolchain with llvm-tools).
+    Coverage(commands::coverage::Args),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +79,8 @@ fn main() -> ExitCode {
         Command::CgenValidity(args) => commands::cgen_validity::run(args),
         Command::FirstFindings(args) => commands::first_findings::run(args),
         Command::LocalizeCheck(args) => commands::localize_check::run(args),
+        Command::BenchMem2reg(args) => commands::bench_mem2reg::run(args),
+        Command::Coverage(args) => commands::coverage::run(args),
     };
     match result {
         Ok(code) => code,

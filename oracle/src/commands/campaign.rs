@@ -60,6 +60,34 @@ pub struct Args {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// First check that the compiler builds a trivial program for every
+    /// target (a tool error, exit 2, with its diagnostics when it does not).
+    #[arg(long)]
+    pub probe: bool,
+}
+
+/// phicc compiles and the target's gcc links `int main(void) { return 0; }` for every target.
+pub fn probe(tools: &crate::toolchain::Toolchain, targets: &[crate::target::Target]) -> anyhow::Result<()> {
+    let dir = tempfile::Builder::new().prefix("oracle-probe-").tempdir()?;
+    let src = dir.path().join("p.c");
+    std::fs::write(&src, "int main(void) { return 0; }\n")?;
+    for &t in targets {
+        let asm = dir.path().join(format!("p-{t}.s"));
+        let step = tools.compile(t, crate::target::Config::Mem2reg, &src, &asm)?;
+        let step = if step.ok() {
+            tools.link(t, &asm, &dir.path().join(format!("p-{t}")))?
+        } else {
+            step
+        };
+        anyhow::ensure!(
+            step.ok(),
+            "campaign: cannot build a trivial program for {t} ({}): {}\n{}",
+            step.outcome.describe(),
+            step.command,
+            step.stderr
+        );
+    }
+    Ok(())
 }
 
 /// A list of generator seeds (`--program-seeds`).
@@ -114,6 +142,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut tools = diff.toolchain();
     if args.generator != GeneratorKind::Irgen {
         tools.phicc = resolve(&tools.phicc);
+    }
+    if args.probe && args.generator != GeneratorKind::Irgen {
+        probe(&tools, &diff.targets)?;
     }
     // Csmith and cgen programs print the same on every target (cgen's
     // per-target asm templates compute the same values, see oracle::cgen),

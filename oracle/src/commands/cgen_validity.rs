@@ -50,7 +50,13 @@ const ASAN_OPTIONS: &str = "detect_leaks=0:detect_stack_use_after_return=1";
 /// Build `src` with `gcc flags...` into `dir/tag`, run it (for `target`:
 /// natively or under QEMU) and return its standard output, or why it failed.
 /// The second value is the compiler's stderr (its warnings).
-pub fn build_and_run(dir: &Path, src: &Path, tag: &str, target: Target, flags: &[&str]) -> Result<(Vec<u8>, String), String> {
+pub fn build_and_run(
+    dir: &Path,
+    src: &Path,
+    tag: &str,
+    target: Target,
+    flags: &[&str],
+) -> Result<(Vec<u8>, String), String> {
     let exe = dir.join(tag);
     let limits = Limits {
         address_space: Some(4 << 30),
@@ -78,7 +84,10 @@ pub fn build_and_run(dir: &Path, src: &Path, tag: &str, target: Target, flags: &
         return Err(format!(
             "{tag} run: {}: {}",
             run.termination.describe(),
-            String::from_utf8_lossy(&run.stderr.bytes).chars().take(300).collect::<String>()
+            String::from_utf8_lossy(&run.stderr.bytes)
+                .chars()
+                .take(300)
+                .collect::<String>()
         ));
     }
     Ok((run.stdout.bytes, warnings))
@@ -136,7 +145,13 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let probe = tempfile::tempdir()?;
     let probe_src = probe.path().join("p.c");
     std::fs::write(&probe_src, "int main(void) { return 0; }\n")?;
-    if let Err(e) = build_and_run(probe.path(), &probe_src, "probe", Target::host(), &["-fsanitize=undefined,address"]) {
+    if let Err(e) = build_and_run(
+        probe.path(),
+        &probe_src,
+        "probe",
+        Target::host(),
+        &["-fsanitize=undefined,address"],
+    ) {
         eprintln!("cgen-validity: gcc's sanitizers do not work here (libasan/libubsan missing?): {e}");
         return Ok(ExitCode::from(2));
     }
@@ -144,7 +159,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     println!("== cgen validity: {} programs, {jobs} jobs", a.count);
     let seeds: Vec<u64> = (1..=a.count).collect();
     let results = crate::sweep::map(&seeds, jobs, "programs", a.quiet, |seed| {
-        let dir = tempfile::Builder::new().prefix("oracle-cgen-valid-").tempdir().map_err(|e| e.to_string())?;
+        let dir = tempfile::Builder::new()
+            .prefix("oracle-cgen-valid-")
+            .tempdir()
+            .map_err(|e| e.to_string())?;
         check_seed(seed, dir.path())
     });
     let mut fails = 0;

@@ -57,7 +57,11 @@ pub enum Outcome {
 }
 
 fn first_line(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).chars().take(300).collect::<String>().replace('\n', " ")
+    String::from_utf8_lossy(bytes)
+        .chars()
+        .take(300)
+        .collect::<String>()
+        .replace('\n', " ")
 }
 
 fn check_seed(a: &Args, tools: &Toolchain, csmith: &CsmithOptions, seed: u64) -> anyhow::Result<Outcome> {
@@ -92,7 +96,11 @@ fn check_source(a: &Args, tools: &Toolchain, src: &Path, dir: &Path) -> anyhow::
     }
     let want = r.stdout.bytes;
     let phicc = tools.phicc.display().to_string();
-    let include: Vec<String> = tools.include_dirs.iter().map(|d| format!("-I{}", d.display())).collect();
+    let include: Vec<String> = tools
+        .include_dirs
+        .iter()
+        .map(|d| format!("-I{}", d.display()))
+        .collect();
     for t in Target::ALL {
         let job = Job::new(&phicc)
             .args([format!("--target={t}"), "--emit-ir".into(), "-w".into()])

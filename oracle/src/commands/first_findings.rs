@@ -229,7 +229,9 @@ fn native_program(
             return Ok(Native::Unusable(format!("phicc {config}: {}", why.replace('\n', " "))));
         }
         if output_of(&asm, config.name())?.as_ref() != Some(&reference.stdout.bytes) {
-            return Ok(Native::Unusable(format!("phicc {config} (no injected bug) differs from gcc -O0")));
+            return Ok(Native::Unusable(format!(
+                "phicc {config} (no injected bug) differs from gcc -O0"
+            )));
         }
         clean_asm.push(std::fs::read(&asm)?);
     }
@@ -274,7 +276,11 @@ fn lowered(g: Gen, count: u64, csmith: &CsmithOptions) -> (Vec<Option<IrModule>>
 
 /// Programs checked until the first finding (1-based), the number of
 /// findings, the time, and the inconclusive (out of fuel) runs on the way.
-fn hunt(modules: &[Option<IrModule>], cfg: &CheckConfig, stop_at_first: bool) -> (Option<usize>, usize, Duration, usize) {
+fn hunt(
+    modules: &[Option<IrModule>],
+    cfg: &CheckConfig,
+    stop_at_first: bool,
+) -> (Option<usize>, usize, Duration, usize) {
     let start = Instant::now();
     let (mut found, mut findings, mut inconclusive) = (None, 0, 0);
     for (i, m) in modules.iter().enumerate() {
@@ -318,7 +324,10 @@ fn in_process(a: &Args, gens: &[Gen], csmith: &CsmithOptions) -> anyhow::Result<
     println!("\nno injected bug (false findings, cost of the whole corpus):");
     for (g, modules, _) in &corpora {
         let (_, findings, time, inconclusive) = hunt(modules, &cfg, false);
-        println!("  {:7} {findings} findings, {inconclusive} out of fuel, {time:.1?}", g.name());
+        println!(
+            "  {:7} {findings} findings, {inconclusive} out of fuel, {time:.1?}",
+            g.name()
+        );
     }
     print!("\n{:24}", "injected bug");
     for (g, _, _) in &corpora {

@@ -107,7 +107,11 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
         } else {
             "OK".to_string()
         };
-        let found = if found.is_empty() { "-".to_string() } else { found.join(", ") };
+        let found = if found.is_empty() {
+            "-".to_string()
+        } else {
+            found.join(", ")
+        };
         println!("{:<24} expected {stage:<9} found: {found:<40} {verdict}", bug.name());
     }
     Ok(status)

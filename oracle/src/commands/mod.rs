@@ -3,9 +3,11 @@
 //! C-level commands (diff, campaign, reduce, merge) share [`DiffArgs`].
 
 pub mod bench_compile;
+pub mod bench_mem2reg;
 pub mod campaign;
 pub mod cgen;
 pub mod cgen_validity;
+pub mod coverage;
 pub mod csmith_run_ir;
 pub mod diff;
 pub mod first_findings;
