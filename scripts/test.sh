@@ -34,7 +34,7 @@ csmith_sample() { # TARGET COUNT
         --targets "$1" --reference per-target --compiler target/debug/phicc --jobs 2 --quiet \
         --out "$out" >"$out.log" 2>&1 || status=$?
     if [ $status != 0 ]; then cat "$out.log"; return $status; fi
-    grep -E '^(Programs|this run):' "$out.log"
+    grep -E '^(Programs|this run):|^\| agree' "$out.log"
 }
 csmith_sample x86_64 12
 csmith_sample aarch64 6
