@@ -172,14 +172,14 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     }
     print!("\n{:<24}", "injected bug");
     for g in &gens {
-        print!("{:>20}", format!("{}: first finding", g.name()));
+        print!(" {:>23}", format!("{}: first finding", g.name()));
     }
     println!();
     for bug in Bug::ALL {
         print!("{:<24}", bug.name());
         for f in &firsts {
             let cell = f.get(&bug).map_or(format!("none in {}", a.count), |s| format!("#{s}"));
-            print!("{cell:>20}");
+            print!(" {cell:>23}");
         }
         println!();
     }
