@@ -33,8 +33,9 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// Run a tool to its end (no practical time limit), failing with its stderr.
-fn tool(job: Job, what: &str) -> anyhow::Result<String> {
+/// Run a tool to its end (no practical time limit), failing with its
+/// stderr; returns its stdout and stderr.
+fn tool(job: Job, what: &str) -> anyhow::Result<(String, String)> {
     let limits = Limits {
         address_space: None,
         output_cap: 16 << 20,
@@ -47,13 +48,14 @@ fn tool(job: Job, what: &str) -> anyhow::Result<String> {
         r.termination.describe(),
         String::from_utf8_lossy(&r.stderr.bytes)
     );
-    Ok(String::from_utf8_lossy(&r.stdout.bytes).into_owned())
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    Ok((text(&r.stdout.bytes), text(&r.stderr.bytes)))
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let root = std::fs::canonicalize(workspace())?;
     let toolchain = format!("+{}", a.toolchain);
-    let sysroot = tool(
+    let (sysroot, _) = tool(
         Job::new("rustc").args([toolchain.as_str(), "--print", "sysroot"]),
         "rustc --print sysroot",
     )?;
@@ -95,7 +97,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let work = tempfile::tempdir()?;
     for generator in &a.generators {
         let profraw = work.path().join(format!("{generator}-%p.profraw"));
-        tool(
+        let (_, lowered) = tool(
             Job::new(&exe)
                 .args([generator.clone(), a.count.to_string()])
                 .env("LLVM_PROFILE_FILE", &profraw),
@@ -119,7 +121,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 .arg(&profdata),
             "llvm-profdata merge",
         )?;
-        let report = tool(
+        let (report, _) = tool(
             Job::new(bin.join("llvm-cov"))
                 .arg("report")
                 .arg(&exe)
@@ -128,7 +130,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 .arg(root.join("compiler/src/passes/mem2reg/")),
             "llvm-cov report",
         )?;
-        println!("== {generator}: {} programs", a.count);
+        println!("== {generator}: {} programs ({})", a.count, lowered.trim());
         print!("{}", report.replace(&format!("{}/", root.display()), ""));
     }
     Ok(ExitCode::SUCCESS)
