@@ -20,4 +20,4 @@ exec target/release/oracle campaign \
     --compiler target/release/phicc \
     --targets "${TARGETS:-x86_64,aarch64,riscv64}" \
     --configs "${CONFIGS:-nomem2reg,mem2reg}" \
-    --quiet --out "$out"
+    --probe --quiet --out "$out"

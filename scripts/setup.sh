@@ -3,14 +3,17 @@
 #   scripts/setup.sh            the test suite's needs (Rust tools, gcc)
 #   scripts/setup.sh --campaign also the cross toolchains, QEMU, Csmith and cvise
 #   scripts/setup.sh --csmith   the test suite's needs and Csmith (its native sample)
+#   scripts/setup.sh --llvm     the test suite's needs and LLVM 15 (opt-15, for bench-mem2reg)
 # Debian packages come from apt-get (you are root on the project machines);
 # Rust tools from crates.io. Safe to run repeatedly: it only installs what is absent.
 set -euo pipefail
 
 want_campaign=0
 want_csmith=0
+want_llvm=0
 [ "${1:-}" = "--campaign" ] && want_campaign=1
 [ "${1:-}" = "--csmith" ] && want_csmith=1
+[ "${1:-}" = "--llvm" ] && want_llvm=1
 
 apt_updated=0
 apt_install() {
@@ -46,4 +49,8 @@ fi
 
 if [ $want_csmith = 1 ]; then
     apt_install csmith libcsmith-dev
+fi
+
+if [ $want_llvm = 1 ]; then
+    apt_install llvm-15
 fi

@@ -19,15 +19,23 @@ cargo build --workspace --all-targets --locked 2>&1 | tail -n 3
 echo "== injected bugs: each found by a short IR campaign"
 cargo test -q --locked -p oracle --features inject-bugs --test injected_bugs
 
-echo "== csmith sample: 12 programs compiled by phicc for x86-64, run natively, checked against gcc -O0"
-# (the debug build from above: no release build needed)
-PHICC=$PWD/target/debug/phicc SEEDS="1 2 3 4 5 6 7 8 9 10 11 12" JOBS=2 scripts/csmith-native.sh
-
-echo "== csmith sample: 6 programs compiled by phicc for AArch64, run under QEMU, checked against aarch64 gcc -O0"
-PHICC=$PWD/target/debug/phicc SEEDS="1 2 3 4 5 6" JOBS=2 scripts/csmith-native.sh --target=aarch64
-
-echo "== csmith sample: 6 programs compiled by phicc for RISC-V 64, run under QEMU, checked against riscv64 gcc -O0"
-PHICC=$PWD/target/debug/phicc SEEDS="1 2 3 4 5 6" JOBS=2 scripts/csmith-native.sh --target=riscv64
+# Csmith samples through `oracle campaign` (the debug builds from above: no
+# release build needed): `csmith --seed 1..N` with Csmith's default options,
+# compiled by phicc in both configurations, run natively or under QEMU, and
+# checked against the target's own gcc -O0 (exit 1 on any finding).
+csmith_sample() { # TARGET COUNT
+    echo "== csmith sample: $2 programs compiled by phicc for $1, checked against $1 gcc -O0"
+    local out=target/csmith-sample/$1 status=0
+    rm -rf "$out" && mkdir -p target/csmith-sample
+    target/debug/oracle campaign --generator csmith --csmith-args= --program-seeds "1..$2" \
+        --targets "$1" --reference per-target --compiler target/debug/phicc --jobs 2 --quiet \
+        --out "$out" >"$out.log" 2>&1 || status=$?
+    if [ $status != 0 ]; then cat "$out.log"; return $status; fi
+    grep -E '^(Programs|this run):|^\| agree' "$out.log"
+}
+csmith_sample x86_64 12
+csmith_sample aarch64 6
+csmith_sample riscv64 6
 
 echo "== tests"
 if cargo nextest --version >/dev/null 2>&1; then

@@ -1,4 +1,4 @@
-//! A CI-sized sample of the Csmith check (`scripts/csmith-run-ir.sh` runs
+//! A CI-sized sample of the Csmith check (`oracle csmith-run-ir` runs
 //! seeds 1..300): for a few seeds, the program Csmith generates is compiled
 //! by gcc -O0 (the reference checksum) and, in process, lowered for every
 //! target (verified) and interpreted for x86-64 with and without the mem2reg

@@ -2,8 +2,8 @@
 //! coverage build (`-C instrument-coverage`) can measure how much of
 //! `compiler/src/passes/mem2reg/` they reach: each program is lowered by
 //! phicc's frontend for x86-64 and run through every pass of the checked
-//! configuration of phicc's pass table (no interpretation). Run by
-//! `scripts/mem2reg-coverage.sh`.
+//! configuration of phicc's pass table (no interpretation). Built with
+//! coverage instrumentation and run by `oracle coverage`.
 //!
 //! Usage: mem2reg_coverage cgen|csmith COUNT
 

@@ -40,6 +40,10 @@ pub struct CampaignSpec {
     pub reference: crate::differential::ReferenceMode,
     pub compiler: PathBuf,
     pub inject_bug: Option<String>,
+    /// Program `i` is the generator's program for seed `program_seeds[i]`
+    /// itself (`csmith --seed N`) rather than for a function of `(seed, i)`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub program_seeds: Option<Vec<u64>>,
 }
 
 /// How long a run goes on.
@@ -89,7 +93,33 @@ impl Campaign {
     /// How many indices this shard has under the count budget.
     fn shard_len(&self) -> Option<u64> {
         let (k, n) = self.spec.shard;
-        self.budget.count.map(|c| if c >= k { (c - k) / n + 1 } else { 0 })
+        self.count().map(|c| if c >= k { (c - k) / n + 1 } else { 0 })
+    }
+
+    /// Program indices `0..count` of the unsharded campaign (`--count`, at
+    /// most the number of `--program-seeds`).
+    fn count(&self) -> Option<u64> {
+        let listed = self.spec.program_seeds.as_ref().map(|v| v.len() as u64);
+        match (self.budget.count, listed) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Program `i`.
+    fn generate(&self, i: u64) -> anyhow::Result<Program> {
+        match &self.spec.program_seeds {
+            Some(seeds) => Ok(Program::C(self.generator.generate_c(seeds[i as usize])?)),
+            None => self.generator.generate(self.spec.seed, i),
+        }
+    }
+
+    /// The command that prints program `i` on its own.
+    fn describe(&self, i: u64) -> String {
+        match &self.spec.program_seeds {
+            Some(seeds) => self.generator.describe_c(seeds[i as usize]),
+            None => self.generator.describe(self.spec.seed, i),
+        }
     }
 }
 
@@ -98,8 +128,8 @@ pub fn run(c: &Campaign) -> anyhow::Result<RunStats> {
     let (k, n) = c.spec.shard;
     anyhow::ensure!(n >= 1 && (1..=n).contains(&k), "--shard {k}/{n}: expected 1 <= K <= N");
     anyhow::ensure!(
-        c.budget.count.is_some() || c.budget.time.is_some(),
-        "give --count or --minutes"
+        c.count().is_some() || c.budget.time.is_some(),
+        "give --count, --minutes or --program-seeds"
     );
     std::fs::create_dir_all(&c.out)?;
     check_spec(&c.out, &c.spec)?;
@@ -122,7 +152,7 @@ pub fn run(c: &Campaign) -> anyhow::Result<RunStats> {
                 }
                 let j = next.fetch_add(1, Ordering::Relaxed);
                 let i = c.index(j);
-                if c.budget.count.is_some_and(|cnt| i >= cnt) || c.budget.time.is_some_and(|t| start.elapsed() >= t) {
+                if c.count().is_some_and(|cnt| i >= cnt) || c.budget.time.is_some_and(|t| start.elapsed() >= t) {
                     break;
                 }
                 if store.is_done(i) {
@@ -239,7 +269,7 @@ fn check_program(c: &Campaign, i: u64) -> anyhow::Result<Checked> {
         dir: format!("findings/{id}"),
         reduced_hash: None,
     };
-    match c.generator.generate(c.spec.seed, i)? {
+    match c.generate(i)? {
         Program::Ir(module) => {
             let t0 = Instant::now();
             let cfg = CheckConfig {
@@ -366,7 +396,7 @@ fn finding_files(c: &Campaign, rec: &FindingRecord, report: &DiffReport, text: &
     let details = serde_json::json!({
         "record": rec,
         "bucket": rec.bucket(),
-        "generated_by": c.generator.describe(c.spec.seed, rec.index),
+        "generated_by": c.describe(rec.index),
         "replay": replay,
         "report": report,
     });

@@ -20,6 +20,7 @@ pub mod native_ir;
 pub mod reduce_ir;
 pub mod report;
 pub mod runner;
+pub mod sweep;
 pub mod target;
 pub mod toolchain;
 pub mod util;

@@ -41,6 +41,26 @@ enum Command {
     /// Reduce a failing IR file to a small module that fails the same way.
     /// Prints the reduced IR (or writes it with -o) and the command that shows the failure.
     ReduceIr(commands::reduce_ir::Args),
+    /// Compile time of phicc next to gcc -O0 on Csmith programs 1..COUNT
+    /// (-c, or --syntax-only for the frontend): wall and CPU time, per-phase sums.
+    BenchCompile(commands::bench_compile::Args),
+    /// Csmith programs through phicc --run-ir (both configurations) and
+    /// lowering for every target, against gcc -O0. Exit status 1 on any failure.
+    CsmithRunIr(commands::csmith_run_ir::Args),
+    /// Validity of cgen programs under gcc: warnings, UBSan+ASan, -O0 == -O2,
+    /// the plain-C asm fallback, and the same output on every target.
+    CgenValidity(commands::cgen_validity::Args),
+    /// Per injected bug: the first program of each generator that shows it
+    /// (natively, or --in-process through the IR interpreter).
+    FirstFindings(commands::first_findings::Args),
+    /// Per injected bug: a short cgen campaign, and whether its findings are
+    /// bucketed in the stage the bug lives in. Exit status 1 when not.
+    LocalizeCheck(commands::localize_check::Args),
+    /// Our mem2reg timed against LLVM's (opt-15) on synthetic shapes.
+    BenchMem2reg(commands::bench_mem2reg::Args),
+    /// Coverage of compiler/src/passes/mem2reg/ reached by cgen and Csmith
+    /// programs (nightly toolchain with llvm-tools).
+    Coverage(commands::coverage::Args),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +74,13 @@ fn main() -> ExitCode {
         Command::NativeIr(args) => commands::native_ir::run(args),
         Command::Cgen(args) => commands::cgen::run(args),
         Command::ReduceIr(args) => commands::reduce_ir::run(args),
+        Command::BenchCompile(args) => commands::bench_compile::run(args),
+        Command::CsmithRunIr(args) => commands::csmith_run_ir::run(args),
+        Command::CgenValidity(args) => commands::cgen_validity::run(args),
+        Command::FirstFindings(args) => commands::first_findings::run(args),
+        Command::LocalizeCheck(args) => commands::localize_check::run(args),
+        Command::BenchMem2reg(args) => commands::bench_mem2reg::run(args),
+        Command::Coverage(args) => commands::coverage::run(args),
     };
     match result {
         Ok(code) => code,

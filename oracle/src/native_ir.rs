@@ -354,16 +354,16 @@ pub fn check_config_on(
         Ok(o) => return Verdict::BuildError(format!("gcc: {}", String::from_utf8_lossy(&o.stderr))),
         Err(e) => return Verdict::BuildError(format!("cannot run gcc: {e}")),
     }
-    let mut run = Command::new("timeout");
-    run.arg("10");
-    if let Some(q) = emulator(target) {
-        run.arg(q);
-    }
-    let run = run.arg(&exe).output();
-    let got = match run {
-        Ok(o) if o.status.code() == Some(124) => return Verdict::Inconclusive("native run timed out".into()),
-        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).into_owned(),
-        Ok(o) => format!("{}exit status {:?}\n", String::from_utf8_lossy(&o.stdout), o.status),
+    // Contained like every other program run: own process group, rlimits, 10 s.
+    let limits = crate::runner::Limits::with_timeout(std::time::Duration::from_secs(10));
+    let got = match phicc_runner::run_binary(emulator(target), &exe, &[], &limits) {
+        Ok(r) => match r.termination {
+            crate::runner::Termination::Timeout | crate::runner::Termination::ResourceLimit(_) => {
+                return Verdict::Inconclusive(format!("native run: {}", r.termination.describe()))
+            }
+            crate::runner::Termination::Exited(0) => String::from_utf8_lossy(&r.stdout.bytes).into_owned(),
+            t => format!("{}{}\n", String::from_utf8_lossy(&r.stdout.bytes), t.describe()),
+        },
         Err(e) => return Verdict::BuildError(format!("cannot run {}: {e}", exe.display())),
     };
     if got == want {

@@ -23,6 +23,8 @@ pub struct Toolchain {
     pub env: Vec<(String, String)>,
     /// `-I` directories for the program (Csmith's headers).
     pub include_dirs: Vec<PathBuf>,
+    /// Pass `--verify-each` to phicc (the default; see [`Toolchain::phicc_args`]).
+    pub verify_each: bool,
     pub compile_limits: Limits,
     /// Limits of a binary built by phicc; its timeout is raised for slow
     /// programs, see [`Toolchain::run_timeout_after`].
@@ -48,6 +50,7 @@ impl Toolchain {
             phicc,
             env: Vec::new(),
             include_dirs: Vec::new(),
+            verify_each: true,
             compile_limits: Limits {
                 address_space: Some(4 << 30),
                 ..Limits::with_timeout(Duration::from_secs(60))
@@ -64,7 +67,9 @@ impl Toolchain {
         // The verifier after lowering and after every pass: IR a pass breaks
         // is a compiler crash (exit 70) naming the pass, not code that may
         // happen to print the right checksum (about 5% of a compile).
-        args.push("--verify-each".into());
+        if self.verify_each {
+            args.push("--verify-each".into());
+        }
         args.push("-w".into());
         for dir in &self.include_dirs {
             args.push(format!("-I{}", dir.display()));

@@ -197,3 +197,38 @@ fn a_directory_holding_another_campaign_is_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("different campaign"));
 }
+
+#[test]
+fn program_seeds_are_the_generator_seeds_themselves() {
+    use oracle::cgen::{generate, CgenConfig, Emphasis};
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("seeds");
+    // --count 100 is capped by the three listed seeds; every program is a finding.
+    let mut cmd = c_campaign(&out, 100, &["--program-seeds=4,9..10", "--cycle-emphasis"]);
+    cmd.env("FAKE_PHICC_SELECT", "1");
+    run(cmd);
+    assert_eq!(done(&out), BTreeSet::from([0, 1, 2]));
+    let text = std::fs::read_to_string(out.join("findings.jsonl")).unwrap();
+    let mut seeds = BTreeSet::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let index = v["index"].as_u64().unwrap();
+        let seed = [4, 9, 10][index as usize];
+        let emphasis = Emphasis::ALL[(seed % 6) as usize];
+        let dir = out.join(v["dir"].as_str().unwrap());
+        let program = std::fs::read_to_string(dir.join("program.c")).unwrap();
+        assert_eq!(
+            program,
+            generate(seed, &CgenConfig::preset(emphasis)),
+            "program {index}"
+        );
+        let details: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("finding.json")).unwrap()).unwrap();
+        assert_eq!(
+            details["generated_by"],
+            format!("oracle cgen --seed {seed} --emphasis {}", emphasis.name())
+        );
+        seeds.insert(seed);
+    }
+    assert_eq!(seeds, BTreeSet::from([4, 9, 10]));
+}

@@ -1,4 +1,4 @@
-//! A fast sample of `scripts/cgen-validity.sh` (issue 9, item 4): generated
+//! A fast sample of `oracle cgen-validity` (issue 9, item 4): generated
 //! programs compile without uninitialized / sequence-point / overflow
 //! warnings, run clean under UBSan and ASan, print the same at -O0 and -O2,
 //! and their asm goto templates agree with their plain-C fallback and (when
@@ -73,7 +73,7 @@ fn sanitizers_work(dir: &Path) -> bool {
     build_and_run(dir, "probe", "gcc", &["-fsanitize=undefined,address"], None).is_ok()
 }
 
-/// The checks of `scripts/cgen-validity.sh` for one seed.
+/// The checks of `oracle cgen-validity` for one seed.
 fn check_seed(seed: u64) -> Result<(), String> {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

@@ -8,7 +8,7 @@
 //! - `switch`: a sequence of 84-case switch dispatch loops (a VM
 //!   interpreter's pattern, docs/ssa.md#phi-copy-cost-limit) updating a few variables per case.
 //!
-//! Included by `benches/mem2reg.rs` and `examples/mem2reg_bench.rs` with `#[path]`.
+//! Included by `benches/mem2reg.rs` and by `oracle bench-mem2reg` (oracle/src/commands/bench_mem2reg.rs) with `#[path]`.
 
 #![allow(dead_code)]
 

@@ -19,9 +19,20 @@ pub struct Args {
     /// What `--generator cgen` programs concentrate on.
     #[arg(long, value_enum, default_value_t = Emphasis::Default)]
     pub emphasis: Emphasis,
+    /// With `--generator cgen`: program of generator seed s uses preset
+    /// s % 6 of the emphasis list (default, lost-copy, asm-goto, switch-cost,
+    /// computed-goto, params) instead of `--emphasis`.
+    #[arg(long)]
+    pub cycle_emphasis: bool,
     /// Campaign seed: program i is a function of (seed, i).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Generator seeds used as they are, program i being the generator's
+    /// program for the i-th of them (`csmith --seed N`, `oracle cgen --seed
+    /// N`): `1..300` (inclusive, as `seq 1 300`) or `3,17,250`. The count is
+    /// their number unless --count is smaller; --seed is then only a label.
+    #[arg(long, value_parser = parse_seeds)]
+    pub program_seeds: Option<SeedList>,
     /// Programs 0..N of the (unsharded) campaign.
     #[arg(long)]
     pub count: Option<u64>,
@@ -49,6 +60,60 @@ pub struct Args {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// First check that the compiler builds a trivial program for every
+    /// target (a tool error, exit 2, with its diagnostics when it does not).
+    #[arg(long)]
+    pub probe: bool,
+}
+
+/// phicc compiles and the target's gcc links `int main(void) { return 0; }` for every target.
+pub fn probe(tools: &crate::toolchain::Toolchain, targets: &[crate::target::Target]) -> anyhow::Result<()> {
+    let dir = tempfile::Builder::new().prefix("oracle-probe-").tempdir()?;
+    let src = dir.path().join("p.c");
+    std::fs::write(&src, "int main(void) { return 0; }\n")?;
+    for &t in targets {
+        let asm = dir.path().join(format!("p-{t}.s"));
+        let step = tools.compile(t, crate::target::Config::Mem2reg, &src, &asm)?;
+        let step = if step.ok() {
+            tools.link(t, &asm, &dir.path().join(format!("p-{t}")))?
+        } else {
+            step
+        };
+        anyhow::ensure!(
+            step.ok(),
+            "campaign: cannot build a trivial program for {t} ({}): {}\n{}",
+            step.outcome.describe(),
+            step.command,
+            step.stderr
+        );
+    }
+    Ok(())
+}
+
+/// A list of generator seeds (`--program-seeds`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeedList(pub Vec<u64>);
+
+/// Parse `A..B` (inclusive), `A..=B`, or a comma-separated list of seeds and ranges.
+pub fn parse_seeds(s: &str) -> Result<SeedList, String> {
+    let mut v = Vec::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let num = |x: &str| x.trim().parse::<u64>().map_err(|_| format!("`{x}` is not a seed"));
+        match part.split_once("..") {
+            Some((a, b)) => {
+                let (a, b) = (num(a)?, num(b.strip_prefix('=').unwrap_or(b))?);
+                if a > b {
+                    return Err(format!("{part}: empty range"));
+                }
+                v.extend(a..=b);
+            }
+            None => v.push(num(part)?),
+        }
+    }
+    if v.is_empty() {
+        return Err("no seeds".into());
+    }
+    Ok(SeedList(v))
 }
 
 fn parse_shard(s: &str) -> Result<(u64, u64), String> {
@@ -64,6 +129,11 @@ fn parse_shard(s: &str) -> Result<(u64, u64), String> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut generator = Generator::new(args.generator);
     generator.emphasis = args.emphasis;
+    generator.cycle_emphasis = args.cycle_emphasis;
+    anyhow::ensure!(
+        args.program_seeds.is_none() || args.generator != GeneratorKind::Irgen,
+        "--program-seeds takes C generators (csmith, cgen)"
+    );
     if let Some(a) = &args.csmith_args {
         generator.csmith.args = a.split_whitespace().map(String::from).collect();
     }
@@ -73,6 +143,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.generator != GeneratorKind::Irgen {
         tools.phicc = resolve(&tools.phicc);
     }
+    if args.probe && args.generator != GeneratorKind::Irgen {
+        probe(&tools, &diff.targets)?;
+    }
     // Csmith and cgen programs print the same on every target (cgen's
     // per-target asm templates compute the same values, see oracle::cgen),
     // so one host reference serves all targets: a per-target reference
@@ -80,7 +153,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let spec_diff = diff.spec(ReferenceMode::Host);
     let spec = CampaignSpec {
         generator: args.generator,
-        emphasis: (args.generator == GeneratorKind::Cgen).then(|| args.emphasis.name().to_string()),
+        emphasis: (args.generator == GeneratorKind::Cgen).then(|| {
+            if args.cycle_emphasis {
+                "cycle".to_string()
+            } else {
+                args.emphasis.name().to_string()
+            }
+        }),
         seed: args.seed,
         shard: args.shard,
         targets: spec_diff.targets,
@@ -88,6 +167,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         reference: spec_diff.reference,
         compiler: tools.phicc.clone(),
         inject_bug: diff.inject_bug.clone(),
+        program_seeds: args.program_seeds.clone().map(|s| s.0),
     };
     let c = Campaign {
         spec,
@@ -141,4 +221,19 @@ fn resolve(p: &std::path::Path) -> PathBuf {
         return std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
     }
     p.to_path_buf()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seed_lists_are_inclusive_ranges_and_lists() {
+        assert_eq!(parse_seeds("1..3").unwrap().0, vec![1, 2, 3]);
+        assert_eq!(parse_seeds("1..=2,7").unwrap().0, vec![1, 2, 7]);
+        assert_eq!(parse_seeds("5").unwrap().0, vec![5]);
+        assert!(parse_seeds("3..1").is_err());
+        assert!(parse_seeds("x").is_err());
+        assert!(parse_seeds("").is_err());
+    }
 }

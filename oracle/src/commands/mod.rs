@@ -2,10 +2,17 @@
 //! its entry point; the work is done by the library modules they call. The
 //! C-level commands (diff, campaign, reduce, merge) share [`DiffArgs`].
 
+pub mod bench_compile;
+pub mod bench_mem2reg;
 pub mod campaign;
 pub mod cgen;
+pub mod cgen_validity;
+pub mod coverage;
+pub mod csmith_run_ir;
 pub mod diff;
+pub mod first_findings;
 pub mod ir_campaign;
+pub mod localize_check;
 pub mod merge;
 pub mod native_ir;
 pub mod reduce;

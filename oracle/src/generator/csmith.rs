@@ -1,4 +1,4 @@
-//! Runs the Csmith binary (`std::process`) to produce one C program per seed.
+//! Runs the Csmith binary (through the runner) to produce one C program per seed.
 //!
 //! The option set is chosen for a compiler under construction and for
 //! throughput; every program also carries it in its header comment:
@@ -33,25 +33,31 @@ impl Default for CsmithOptions {
 impl CsmithOptions {
     /// The program for `seed`.
     pub fn generate(&self, seed: u64) -> anyhow::Result<String> {
-        let out = std::process::Command::new(&self.binary)
+        // Through the runner like every other program: Csmith can loop on rare seeds.
+        let job = crate::runner::Job::new(&self.binary)
             .arg("--seed")
             .arg(seed.to_string())
-            .args(&self.args)
-            .stdin(std::process::Stdio::null())
-            .output()
-            .map_err(|e| {
-                anyhow::anyhow!(
-                    "cannot run {} ({e}); run scripts/setup.sh --campaign",
-                    self.binary.display()
-                )
-            })?;
+            .args(&self.args);
+        let limits = crate::runner::Limits {
+            output_cap: 16 << 20,
+            ..crate::runner::Limits::with_timeout(std::time::Duration::from_secs(60))
+        };
+        let out = crate::runner::run(&job, &limits).map_err(|e| {
+            anyhow::anyhow!(
+                "cannot run {} ({e}); run scripts/setup.sh --campaign",
+                self.binary.display()
+            )
+        })?;
         anyhow::ensure!(
-            out.status.success() && !out.stdout.is_empty(),
-            "{} failed: {}",
+            out.termination == crate::runner::Termination::Exited(0)
+                && !out.stdout.bytes.is_empty()
+                && !out.stdout.truncated,
+            "{} failed ({}): {}",
             self.command(seed),
-            String::from_utf8_lossy(&out.stderr)
+            out.termination.describe(),
+            String::from_utf8_lossy(&out.stderr.bytes)
         );
-        Ok(String::from_utf8(out.stdout)?)
+        Ok(String::from_utf8(out.stdout.bytes)?)
     }
 
     /// The command line that prints the program for `seed`.

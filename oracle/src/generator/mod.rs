@@ -59,6 +59,9 @@ pub struct Generator {
     pub csmith: csmith::CsmithOptions,
     /// The `cgen` preset.
     pub emphasis: Emphasis,
+    /// `cgen`: the program of generator seed `s` uses preset
+    /// `Emphasis::ALL[s % 6]` instead of [`Generator::emphasis`].
+    pub cycle_emphasis: bool,
     pub ir_mode: GenMode,
 }
 
@@ -68,16 +71,15 @@ impl Generator {
             kind,
             csmith: csmith::CsmithOptions::default(),
             emphasis: Emphasis::Default,
+            cycle_emphasis: false,
             ir_mode: GenMode::Alloca,
         }
     }
 
     /// Program `index` of the campaign seeded with `seed`.
     pub fn generate(&self, seed: u64, index: u64) -> anyhow::Result<Program> {
-        let s = program_seed(seed, index);
         Ok(match self.kind {
-            GeneratorKind::Csmith => Program::C(self.csmith.generate(s)?),
-            GeneratorKind::Cgen => Program::C(crate::cgen::generate(s, &CgenConfig::preset(self.emphasis))),
+            GeneratorKind::Csmith | GeneratorKind::Cgen => Program::C(self.generate_c(program_seed(seed, index))?),
             GeneratorKind::Irgen => {
                 let bytes = crate::irgen::input_bytes(seed, index);
                 Program::Ir(Box::new(crate::irgen::generate(&bytes, self.ir_mode)))
@@ -85,13 +87,39 @@ impl Generator {
         })
     }
 
+    /// The C program of generator seed `s` itself (`csmith --seed s`,
+    /// `oracle cgen --seed s`), as `--program-seeds` campaigns use.
+    pub fn generate_c(&self, s: u64) -> anyhow::Result<String> {
+        match self.kind {
+            GeneratorKind::Csmith => self.csmith.generate(s),
+            GeneratorKind::Cgen => Ok(crate::cgen::generate(s, &CgenConfig::preset(self.emphasis_of(s)))),
+            GeneratorKind::Irgen => anyhow::bail!("irgen programs are not C"),
+        }
+    }
+
+    /// The `cgen` preset of generator seed `s`.
+    pub fn emphasis_of(&self, s: u64) -> Emphasis {
+        if self.cycle_emphasis {
+            Emphasis::ALL[(s % Emphasis::ALL.len() as u64) as usize]
+        } else {
+            self.emphasis
+        }
+    }
+
     /// The command that prints program `index` on its own.
     pub fn describe(&self, seed: u64, index: u64) -> String {
-        let s = program_seed(seed, index);
+        match self.kind {
+            GeneratorKind::Irgen => format!("irgen input_bytes({seed}, {index}), mode {:?}", self.ir_mode),
+            _ => self.describe_c(program_seed(seed, index)),
+        }
+    }
+
+    /// The command that prints the C program of generator seed `s`.
+    pub fn describe_c(&self, s: u64) -> String {
         match self.kind {
             GeneratorKind::Csmith => self.csmith.command(s),
-            GeneratorKind::Cgen => format!("oracle cgen --seed {s} --emphasis {}", self.emphasis.name()),
-            GeneratorKind::Irgen => format!("irgen input_bytes({seed}, {index}), mode {:?}", self.ir_mode),
+            GeneratorKind::Cgen => format!("oracle cgen --seed {s} --emphasis {}", self.emphasis_of(s).name()),
+            GeneratorKind::Irgen => format!("irgen seed {s}"),
         }
     }
 
