@@ -19,10 +19,13 @@
 //! foreign target), and run (under QEMU user-mode for a foreign target); the
 //! return value and the final bytes of every global must be equal.
 //! Interpreter traps and fuel exhaustion are inconclusive (the program
-//! itself went wrong, or ran too long).
+//! itself went wrong, or ran too long). A native run that times out (10 s)
+//! when the interpreter finished is a finding of its own, [`Verdict::Timeout`]:
+//! termination is an outcome, and a program the interpreter finishes within
+//! its fuel runs natively in milliseconds.
 
 use crate::irgen::{generate, input_bytes, GenMode};
-use phicc::ir::interp::{run, RunConfig, RunResult};
+use phicc::ir::interp::{run_counting, RunConfig, RunResult};
 use phicc::ir::reexports::*;
 use phicc::ir::text::print_module;
 use phicc::passes::Pipeline;
@@ -229,8 +232,13 @@ fn guarded_conversion(
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     Agree,
-    /// The interpreter trapped or ran out of fuel, or the native run timed out.
+    /// The interpreter trapped or ran out of fuel.
     Inconclusive(String),
+    /// The interpreter finished (in the given number of steps) but the native
+    /// run timed out: the compiled program no longer terminates.
+    Timeout {
+        interpreter_steps: u64,
+    },
     /// Native and interpreted runs differ: a backend (or pipeline) bug.
     Mismatch {
         native: String,
@@ -320,7 +328,7 @@ pub fn check_config_on(
     if let Err(e) = p.run(&mut m, &mut |_, _| {}) {
         return Verdict::BuildError(format!("pipeline: {e}"));
     }
-    let o = run(
+    let (o, steps) = run_counting(
         &m,
         &RunConfig {
             entry: ENTRY.into(),
@@ -361,7 +369,11 @@ pub fn check_config_on(
     }
     let run = run.arg(&exe).output();
     let got = match run {
-        Ok(o) if o.status.code() == Some(124) => return Verdict::Inconclusive("native run timed out".into()),
+        Ok(o) if o.status.code() == Some(124) => {
+            return Verdict::Timeout {
+                interpreter_steps: steps,
+            }
+        }
         Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).into_owned(),
         Ok(o) => format!("{}exit status {:?}\n", String::from_utf8_lossy(&o.stdout), o.status),
         Err(e) => return Verdict::BuildError(format!("cannot run {}: {e}", exe.display())),
@@ -443,6 +455,9 @@ impl NativeSummary {
         for (i, c, v, p) in &self.findings {
             let what = match v {
                 Verdict::Mismatch { .. } => "mismatch".to_string(),
+                Verdict::Timeout { interpreter_steps } => {
+                    format!("timeout (the interpreter finished in {interpreter_steps} steps)")
+                }
                 Verdict::BuildError(e) => format!("build error: {}", e.lines().next().unwrap_or("")),
                 other => format!("{other:?}"),
             };
