@@ -295,6 +295,33 @@ mod tests {
         }
     }
 
+    /// The termination rule makes no false finding: a loop that needs more
+    /// than the configured fuel after the passes but finishes within the rule's
+    /// limit passes, and an original that never ends is inconclusive, not a finding.
+    #[test]
+    fn termination_rule_has_no_false_findings() {
+        let count_to = |n: u32| {
+            format!(
+                "define @main() -> i32 {{\nbb0:\n  %0 = alloca i32, size 4, align 4\n  br bb1\nbb1:\n  %1 = load i32 %0\n  %2 = add i32 %1, 1i32\n  store i32 %2, %0\n  %3 = cmp slt i32 %2, {n}i32\n  condbr %3, bb1, bb2\nbb2:\n  ret %2\n}}\n"
+            )
+        };
+        // About 6 steps per iteration; with 200 fuel the original's 1,000
+        // iterations run out, with 10,000 they finish.
+        let module = phicc::ir::text::parse_module(&count_to(1000)).unwrap();
+        let tight = CheckConfig {
+            fuel: 200,
+            ..CheckConfig::default()
+        };
+        let report = check_module(&module, &tight);
+        assert!(report.inconclusive && report.failure.is_none(), "{report:?}");
+        let report = check_module(&module, &CheckConfig::default());
+        assert!(!report.inconclusive && report.failure.is_none(), "{report:?}");
+        // A loop far longer than the fuel (2^31 iterations): inconclusive, never "no longer terminates".
+        let endless = phicc::ir::text::parse_module(&count_to(0).replace("slt", "sge")).unwrap();
+        let report = check_module(&endless, &CheckConfig::default());
+        assert!(report.inconclusive && report.failure.is_none(), "{report:?}");
+    }
+
     /// Applying the checked stages in order promotes the locals and passes the check.
     #[test]
     fn the_checked_stages_leave_no_alloca() {
