@@ -35,6 +35,10 @@ crate::named_enum! {
         /// Phis behind an indirect branch with several targets are not isolated:
         /// the copies at its end clobber a phi destination live on another target.
         NoIndirectIsolation = "no-indirect-isolation",
+        /// The phi copies of a block's edge to itself (a single-block loop) are
+        /// dropped as if they were self-copies: the loop's counter never
+        /// changes and a terminating loop runs forever.
+        SelfLoopNoCopy = "self-loop-no-copy",
     }
 }
 

@@ -698,3 +698,79 @@ fn gcc_driver_queries_and_modes() {
     assert_eq!(st, Some(1));
     assert!(err.contains("missing argument to '-MF'"), "{err}");
 }
+
+/// `-fopt-bisect-limit=N` (LLVM's opt-bisect-limit): the first N (pass,
+/// function) applications run, the rest are skipped, each printed on standard
+/// error; phi-elim is required and not numbered; the program still runs the
+/// same; the numbering continues across the files of one compile.
+#[test]
+fn opt_bisect_limit_runs_only_the_first_applications() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "int f(int a) { int b = a + 1; return b * 2; }\nint main(void) { int x = f(3); return x; }\n";
+    let f = write(dir.path(), "two.c", src);
+    let bisect = |limit: &str| {
+        let out = phicc()
+            .arg("--run-ir")
+            .arg(format!("-fopt-bisect-limit={limit}"))
+            .arg("--print-ir-after=phi-elim")
+            .arg(&f)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(8), "limit {limit}: {}", text(&out.stderr));
+        text(&out.stderr)
+    };
+    let err = bisect("1");
+    let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("BISECT:")).collect();
+    assert_eq!(
+        lines,
+        [
+            "BISECT: running pass (1) mem2reg on function (f)",
+            "BISECT: NOT running pass (2) mem2reg on function (main)",
+            "BISECT: NOT running pass (3) mem2reg-params on function (f)",
+            "BISECT: NOT running pass (4) mem2reg-params on function (main)",
+            "BISECT: NOT running pass (5) copyprop on function (f)",
+            "BISECT: NOT running pass (6) copyprop on function (main)",
+            "BISECT: running required pass phi-elim on module",
+        ],
+        "{err}"
+    );
+    // f's local was promoted, main's was not (its alloca is still in the IR).
+    let ir = err.split("; *** IR after phi-elim ***").nth(1).unwrap();
+    let (f_body, main) = ir.split_once("define @main(").unwrap();
+    assert!(main.contains("alloca"), "{ir}");
+    assert_eq!(
+        f_body.matches("= alloca").count(),
+        1,
+        "only f's parameter slot stays: {ir}"
+    );
+
+    // 0 skips every counted application; -1 runs all of them, still printed.
+    assert!(bisect("0").contains("BISECT: NOT running pass (1) mem2reg on function (f)"));
+    let all = bisect("-1");
+    assert!(!all.contains("NOT running"), "{all}");
+    assert!(
+        all.contains("BISECT: running pass (6) copyprop on function (main)"),
+        "{all}"
+    );
+
+    // Two files: the second file's applications are numbered 7 to 12.
+    let g = write(dir.path(), "g.c", "int g(int a) { int c = a; return c; }\n");
+    let out = phicc()
+        .current_dir(dir.path())
+        .args(["-c", "-fopt-bisect-limit=7"])
+        .arg(&f)
+        .arg(&g)
+        .output()
+        .unwrap();
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("BISECT: running pass (7) mem2reg on function (g)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("BISECT: NOT running pass (8) mem2reg-params on function (g)"),
+        "{err}"
+    );
+    assert!(!err.contains("(13)"), "{err}");
+}

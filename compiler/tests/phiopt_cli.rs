@@ -119,6 +119,84 @@ fn bad_input_is_exit_2_with_a_position() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("does not verify"));
 }
 
+/// A terminating single-block loop: the counter %1 runs 0..10 (42 steps).
+const COUNT_TO_10: &str = "define @main() -> i32 {
+bb0:
+  br bb1
+bb1:
+  %1 = phi i32 [0i32, bb0], [%2, bb1]
+  %2 = add i32 %1, 1i32
+  %3 = cmp slt i32 %2, 10i32
+  condbr %3, bb1, bb2
+bb2:
+  ret %2
+}
+";
+
+/// `phiopt --check --against FILE` on a hand-written pair: a program that no
+/// longer terminates is a finding (exit 1) even though it only "ran out of
+/// fuel"; the transformed run gets at least 8 x the original's steps + 10000
+/// whatever `--fuel` says; an original that runs out of fuel is inconclusive.
+#[test]
+fn check_reports_a_program_that_no_longer_terminates() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    };
+    let stuck = write("stuck.ir", &COUNT_TO_10.replace("add i32 %1, 1i32", "add i32 %1, 0i32"));
+    let o = phiopt(&["--check", "--fuel=100000", "--against", &stuck], Some(COUNT_TO_10));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("NO LONGER TERMINATES"), "{out}");
+    assert!(
+        out.contains("finished in 42 steps") && out.contains("the limit is 10336"),
+        "{out}"
+    );
+
+    // Slower but finishing (about 4,000 steps) is no finding, even with 1,000 fuel.
+    let slow = write(
+        "slow.ir",
+        &COUNT_TO_10.replace("10i32", "1000i32").replace("ret %2", "ret 10i32"),
+    );
+    let o = phiopt(&["--check", "--fuel=1000", "--against", &slow], Some(COUNT_TO_10));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("same outcome (returned 10"), "{out}");
+
+    // The original itself out of fuel: inconclusive, exit 0.
+    let o = phiopt(
+        &["--check", "--fuel=1000", "--against", &stuck],
+        Some(&std::fs::read_to_string(&stuck).unwrap()),
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("inconclusive (the original ran out of fuel)"), "{out}");
+}
+
+/// With the injected bug `self-loop-no-copy`, phi elimination turns the
+/// committed regression (a terminating single-block loop) into one that runs
+/// forever, and `phiopt --check` exits 1; without the bug it passes. Runs in a
+/// build with the feature: `cargo test -p phicc --features inject-bugs --test phiopt_cli`.
+#[cfg(feature = "inject-bugs")]
+#[test]
+fn check_finds_the_injected_self_loop_hang() {
+    let file = format!(
+        "{}/../corpora/regressions/self-loop-no-copy.ir",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let args = ["--passes=phi-elim", "--verify-each", "--check", "--schedule=0,1", &file];
+    let o = phiopt(&args, None);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
+    let mut buggy = args.to_vec();
+    buggy.push("--inject-bug=self-loop-no-copy");
+    let o = phiopt(&buggy, None);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("schedule 0: NO LONGER TERMINATES"), "{out}");
+}
+
 #[test]
 fn inject_bug_needs_the_feature() {
     let o = phiopt(&["--inject-bug=lost-copy", "--passes=phi-elim"], Some(SWAP));

@@ -285,11 +285,12 @@ fn check_program(c: &Campaign, i: u64) -> anyhow::Result<Checked> {
             let Some(failure) = report.failure else {
                 return Ok((Class::Agree, timings, None));
             };
-            let rec = record(
-                Class::Mismatch,
-                failure.stage().name().to_string(),
-                vec!["ir/mem2reg".into()],
-            );
+            // A program that no longer terminates is bucketed apart from a wrong outcome.
+            let class = match failure {
+                crate::ircheck::Failure::Hang { .. } => Class::Timeout,
+                _ => Class::Mismatch,
+            };
+            let rec = record(class, failure.stage().name().to_string(), vec!["ir/mem2reg".into()]);
             let replay = crate::ircampaign::replay_command(
                 crate::irgen::GenMode::Alloca,
                 &cfg.schedules,
@@ -309,7 +310,7 @@ fn check_program(c: &Campaign, i: u64) -> anyhow::Result<Checked> {
                 ),
                 ("report.txt".to_string(), failure.to_string().into_bytes()),
             ];
-            Ok((Class::Mismatch, timings, Some((rec, files))))
+            Ok((class, timings, Some((rec, files))))
         }
         Program::C(text) => {
             let work = tempfile::Builder::new().prefix("oracle-prog-").tempdir()?;

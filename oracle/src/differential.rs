@@ -17,8 +17,12 @@
 //! 3. *compiler error*: phicc (or the assembler/linker on its output)
 //!    rejected a program the reference accepts;
 //! 4. *mismatch*: a binary's stdout or exit status differs from the reference;
-//! 5. *timeout*: some binaries timed out (every one timing out is discarded
-//!    as `all-timeout`: the program is merely slow);
+//! 5. *timeout*: a binary timed out. With a reference this is a finding even
+//!    when every binary timed out: the reference finished within its short
+//!    limit and each binary had at least ten times that (the run limit, or 30
+//!    times the reference's time), so termination is an outcome the compiled
+//!    program lost. Only without a reference (`--reference none`) is every
+//!    binary timing out discarded as `all-timeout`: the program is merely slow;
 //! 6. *agree*.
 
 use crate::runner::{Captured, RunResult, Termination};
@@ -405,7 +409,7 @@ fn classify(mut cells: Vec<Cell>, timings: Timings, mode: ReferenceMode) -> Diff
         .into_iter()
         .find(|k| at_fault.iter().any(|(c, _, _)| c == k))
         .unwrap_or(Class::Agree);
-    let class = if class == Class::Timeout && timeouts == tested {
+    let class = if class == Class::Timeout && timeouts == tested && mode == ReferenceMode::None {
         Class::AllTimeout
     } else {
         class

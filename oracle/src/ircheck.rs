@@ -7,9 +7,14 @@
 //! difference is a finding, reported with the first stage (pass) at which it
 //! appeared.
 //!
-//! Outcomes that ran out of fuel are inconclusive and never a finding.
+//! Termination is an outcome: when the original finishes in S interpreter
+//! steps and the transformed module has not finished after
+//! `phicc::ir::interp::hang_limit(S)` = 8·S + 10,000 steps (its fuel is raised
+//! to at least that), the finding is "no longer terminates after PASS"
+//! ([`Failure::Hang`]). Only an original that runs out of fuel makes a run
+//! inconclusive.
 
-use phicc::ir::interp::{self, Outcome, RunConfig, RunResult};
+use phicc::ir::interp::{self, hang_limit, Outcome, RunConfig, RunResult};
 use phicc::ir::module::IrModule;
 use phicc::ir::verify::{verify_module, VerifyMode};
 use phicc::passes::{Configuration, PassKind, Pipeline, PipelineError};
@@ -70,12 +75,21 @@ pub enum Failure {
         before: Outcome,
         after: Outcome,
     },
+    /// The original finished in `steps` steps; after `stage` the program had
+    /// not finished after `limit` ([`hang_limit`]) steps.
+    Hang {
+        stage: Stage,
+        schedule: u64,
+        before: Outcome,
+        steps: u64,
+        limit: u64,
+    },
 }
 
 impl Failure {
     pub fn stage(&self) -> Stage {
         match self {
-            Failure::Verifier { stage, .. } | Failure::Mismatch { stage, .. } => *stage,
+            Failure::Verifier { stage, .. } | Failure::Mismatch { stage, .. } | Failure::Hang { stage, .. } => *stage,
         }
     }
 
@@ -85,6 +99,7 @@ impl Failure {
         match self {
             Failure::Verifier { stage, .. } => format!("verifier after {}", stage.name()),
             Failure::Mismatch { stage, .. } => format!("mismatch after {}", stage.name()),
+            Failure::Hang { stage, .. } => format!("no longer terminates after {}", stage.name()),
         }
     }
 }
@@ -100,6 +115,14 @@ impl fmt::Display for Failure {
                 "outcome changed after {} (schedule {schedule}):\n--- original ---\n{before}\n--- after {} ---\n{after}",
                 stage.name(),
                 stage.name()
+            ),
+            Failure::Hang { stage, schedule, before, steps, limit } => write!(
+                f,
+                "no longer terminates after {} (schedule {schedule}): the original finished in {steps} steps, the program after {} had not finished after {limit} ({} x {steps} + {})\n--- original ---\n{before}",
+                stage.name(),
+                stage.name(),
+                interp::HANG_FACTOR,
+                interp::HANG_SLACK
             ),
         }
     }
@@ -143,20 +166,20 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
         });
         return report;
     }
-    let run = |m: &IrModule, seed: u64| {
-        interp::run(
+    let run = |m: &IrModule, seed: u64, fuel: u64| {
+        interp::run_counting(
             m,
             &RunConfig {
                 entry: "main".into(),
                 args: vec![],
                 schedule_seed: seed,
-                fuel: cfg.fuel,
+                fuel,
             },
         )
     };
-    let originals: Vec<Outcome> = cfg.schedules.iter().map(|&s| run(module, s)).collect();
-    report.inconclusive = originals.iter().any(|o| o.is_inconclusive());
-    report.trapped = originals.iter().any(|o| matches!(o.result, RunResult::Trap(_)));
+    let originals: Vec<(Outcome, u64)> = cfg.schedules.iter().map(|&s| run(module, s, cfg.fuel)).collect();
+    report.inconclusive = originals.iter().any(|(o, _)| o.is_inconclusive());
+    report.trapped = originals.iter().any(|(o, _)| matches!(o.result, RunResult::Trap(_)));
 
     // Run every pass with the verifier after it, keeping each pass's module.
     let mut snapshots: Vec<(Stage, IrModule)> = Vec::new();
@@ -182,24 +205,41 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
     }
     // Interpret the final module; only when it differs, interpret the
     // intermediate ones to name the first stage that changed the meaning.
-    let differs = |m: &IrModule| {
-        cfg.schedules.iter().zip(&originals).find_map(|(&seed, before)| {
-            let after = run(m, seed);
-            let conclusive = !before.is_inconclusive() && !after.is_inconclusive();
-            (conclusive && *before != after).then(|| (seed, before.clone(), after))
+    // The transformed run gets at least the termination rule's limit, so
+    // that running out of fuel is a finding.
+    let differs = |m: &IrModule, stage: Stage| {
+        cfg.schedules.iter().zip(&originals).find_map(|(&seed, original)| {
+            let (before, steps) = original;
+            if before.is_inconclusive() {
+                return None;
+            }
+            let fuel = interp::fuel_after(cfg.fuel, original);
+            let (after, _) = run(m, seed, fuel);
+            if after.is_inconclusive() {
+                Some(Failure::Hang {
+                    stage,
+                    schedule: seed,
+                    before: before.clone(),
+                    steps: *steps,
+                    limit: hang_limit(*steps),
+                })
+            } else {
+                (*before != after).then(|| Failure::Mismatch {
+                    stage,
+                    schedule: seed,
+                    before: before.clone(),
+                    after,
+                })
+            }
         })
     };
-    if differs(&m).is_none() {
+    let last = snapshots.last().map_or(Stage::Input, |(s, _)| *s);
+    if differs(&m, last).is_none() {
         return report;
     }
     for (stage, sm) in &snapshots {
-        if let Some((schedule, before, after)) = differs(sm) {
-            report.failure = Some(Failure::Mismatch {
-                stage: *stage,
-                schedule,
-                before,
-                after,
-            });
+        if let Some(failure) = differs(sm, *stage) {
+            report.failure = Some(failure);
             return report;
         }
     }
@@ -253,6 +293,33 @@ mod tests {
                 "no configuration runs {pass}: nothing checks it"
             );
         }
+    }
+
+    /// The termination rule makes no false finding: a loop that needs more
+    /// than the configured fuel after the passes but finishes within the rule's
+    /// limit passes, and an original that never ends is inconclusive, not a finding.
+    #[test]
+    fn termination_rule_has_no_false_findings() {
+        let count_to = |n: u32| {
+            format!(
+                "define @main() -> i32 {{\nbb0:\n  %0 = alloca i32, size 4, align 4\n  br bb1\nbb1:\n  %1 = load i32 %0\n  %2 = add i32 %1, 1i32\n  store i32 %2, %0\n  %3 = cmp slt i32 %2, {n}i32\n  condbr %3, bb1, bb2\nbb2:\n  ret %2\n}}\n"
+            )
+        };
+        // About 6 steps per iteration; with 200 fuel the original's 1,000
+        // iterations run out, with 10,000 they finish.
+        let module = phicc::ir::text::parse_module(&count_to(1000)).unwrap();
+        let tight = CheckConfig {
+            fuel: 200,
+            ..CheckConfig::default()
+        };
+        let report = check_module(&module, &tight);
+        assert!(report.inconclusive && report.failure.is_none(), "{report:?}");
+        let report = check_module(&module, &CheckConfig::default());
+        assert!(!report.inconclusive && report.failure.is_none(), "{report:?}");
+        // A loop far longer than the fuel (2^31 iterations): inconclusive, never "no longer terminates".
+        let endless = phicc::ir::text::parse_module(&count_to(0).replace("slt", "sge")).unwrap();
+        let report = check_module(&endless, &CheckConfig::default());
+        assert!(report.inconclusive && report.failure.is_none(), "{report:?}");
     }
 
     /// Applying the checked stages in order promotes the locals and passes the check.

@@ -19,10 +19,13 @@
 //! foreign target), and run (under QEMU user-mode for a foreign target); the
 //! return value and the final bytes of every global must be equal.
 //! Interpreter traps and fuel exhaustion are inconclusive (the program
-//! itself went wrong, or ran too long).
+//! itself went wrong, or ran too long). A native run that times out (10 s)
+//! when the interpreter finished is a finding of its own, [`Verdict::Timeout`]:
+//! termination is an outcome, and a program the interpreter finishes within
+//! its fuel runs natively in milliseconds.
 
 use crate::irgen::{generate, input_bytes, GenMode};
-use phicc::ir::interp::{run, RunConfig, RunResult};
+use phicc::ir::interp::{run_counting, RunConfig, RunResult};
 use phicc::ir::reexports::*;
 use phicc::ir::text::print_module;
 use phicc::passes::Pipeline;
@@ -229,8 +232,13 @@ fn guarded_conversion(
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     Agree,
-    /// The interpreter trapped or ran out of fuel, or the native run timed out.
+    /// The interpreter trapped or ran out of fuel.
     Inconclusive(String),
+    /// The interpreter finished (in the given number of steps) but the native
+    /// run timed out: the compiled program no longer terminates.
+    Timeout {
+        interpreter_steps: u64,
+    },
     /// Native and interpreted runs differ: a backend (or pipeline) bug.
     Mismatch {
         native: String,
@@ -320,7 +328,7 @@ pub fn check_config_on(
     if let Err(e) = p.run(&mut m, &mut |_, _| {}) {
         return Verdict::BuildError(format!("pipeline: {e}"));
     }
-    let o = run(
+    let (o, steps) = run_counting(
         &m,
         &RunConfig {
             entry: ENTRY.into(),
@@ -358,7 +366,14 @@ pub fn check_config_on(
     let limits = crate::runner::Limits::with_timeout(std::time::Duration::from_secs(10));
     let got = match phicc_runner::run_binary(emulator(target), &exe, &[], &limits) {
         Ok(r) => match r.termination {
-            crate::runner::Termination::Timeout | crate::runner::Termination::ResourceLimit(_) => {
+            // The interpreter finished (an inconclusive run returned above):
+            // a native run that does not is a finding.
+            crate::runner::Termination::Timeout => {
+                return Verdict::Timeout {
+                    interpreter_steps: steps,
+                }
+            }
+            crate::runner::Termination::ResourceLimit(_) => {
                 return Verdict::Inconclusive(format!("native run: {}", r.termination.describe()))
             }
             crate::runner::Termination::Exited(0) => String::from_utf8_lossy(&r.stdout.bytes).into_owned(),
@@ -443,6 +458,9 @@ impl NativeSummary {
         for (i, c, v, p) in &self.findings {
             let what = match v {
                 Verdict::Mismatch { .. } => "mismatch".to_string(),
+                Verdict::Timeout { interpreter_steps } => {
+                    format!("timeout (the interpreter finished in {interpreter_steps} steps)")
+                }
                 Verdict::BuildError(e) => format!("build error: {}", e.lines().next().unwrap_or("")),
                 other => format!("{other:?}"),
             };

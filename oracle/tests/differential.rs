@@ -27,6 +27,16 @@ fn diff_with(
     targets: &[Target],
     tweak: impl FnOnce(&mut Toolchain),
 ) -> DiffReport {
+    diff_against(program, env, targets, ReferenceMode::Host, tweak)
+}
+
+fn diff_against(
+    program: &str,
+    env: &[(&str, &str)],
+    targets: &[Target],
+    reference: ReferenceMode,
+    tweak: impl FnOnce(&mut Toolchain),
+) -> DiffReport {
     let dir = tempfile::tempdir().unwrap();
     let src = dir.path().join("program.c");
     std::fs::write(&src, program).unwrap();
@@ -37,7 +47,7 @@ fn diff_with(
     let spec = DiffSpec {
         targets: targets.to_vec(),
         configs: Config::DEFAULT.to_vec(),
-        reference: ReferenceMode::Host,
+        reference,
     };
     diff_program(&tools, &spec, &src, dir.path()).unwrap()
 }
@@ -101,20 +111,23 @@ fn rejecting_a_valid_program_or_emitting_bad_assembly_is_a_compiler_error() {
     }
 }
 
+/// Termination is an outcome: a binary that times out where the reference
+/// finished is a finding, even when every configuration times out; only
+/// without a reference is "all timed out" discarded as a slow program.
 #[test]
-fn some_binaries_timing_out_is_a_finding_all_is_discarded() {
+fn a_timeout_is_a_finding_when_the_reference_finished() {
     let quick = |t: &mut Toolchain| t.run_limits.timeout = Duration::from_millis(700);
     let some = diff_with(SWAP, &[("FAKE_PHICC_BUG", "slow")], &[host()], quick);
     assert_eq!(some.class, Class::Timeout, "{}", some.table());
     assert!(some.class.is_finding());
-    let all = diff_with(
-        SWAP,
-        &[("FAKE_PHICC_BUG", "slow"), ("FAKE_PHICC_BUG_EVERYWHERE", "1")],
-        &[host()],
-        quick,
-    );
-    assert_eq!(all.class, Class::AllTimeout, "{}", all.table());
-    assert!(!all.class.is_finding());
+    let everywhere = [("FAKE_PHICC_BUG", "slow"), ("FAKE_PHICC_BUG_EVERYWHERE", "1")];
+    let all = diff_with(SWAP, &everywhere, &[host()], quick);
+    assert_eq!(all.class, Class::Timeout, "{}", all.table());
+    assert!(all.class.is_finding());
+    assert_eq!(all.signature(), format!("timeout:{0}/mem2reg,{0}/nomem2reg", host()));
+    let unreferenced = diff_against(SWAP, &everywhere, &[host()], ReferenceMode::None, quick);
+    assert_eq!(unreferenced.class, Class::AllTimeout, "{}", unreferenced.table());
+    assert!(!unreferenced.class.is_finding());
 }
 
 #[test]

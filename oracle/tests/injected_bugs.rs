@@ -1,6 +1,9 @@
 //! Every injected bug is found by a short deterministic IR campaign, and the
-//! first finding of `lost-copy` and `no-asm-goto-snapshot` reduces to at most
-//! 15 instructions: the proof that the harness has teeth (issue "IR fuzzing").
+//! first finding of `lost-copy`, `no-asm-goto-snapshot` and
+//! `self-loop-no-copy` reduces to at most 15 instructions: the proof that the
+//! harness has teeth (issue "IR fuzzing"). `self-loop-no-copy` makes
+//! terminating loops run forever, which the check reports as "no longer
+//! terminates" (termination is an outcome, issue 17 item 1).
 //!
 //! Compiled only with the `inject-bugs` feature; `scripts/test.sh` runs
 //! `cargo test -p oracle --features inject-bugs --test injected_bugs`. One test
@@ -65,7 +68,10 @@ fn injected_bugs_are_found_and_reduced() {
             first.index,
             first.signature
         ));
-        if matches!(bug, Bug::LostCopy | Bug::NoAsmGotoSnapshot) {
+        if bug == Bug::SelfLoopNoCopy {
+            assert_eq!(first.signature, "no longer terminates after phi-elim", "{report}");
+        }
+        if matches!(bug, Bug::LostCopy | Bug::NoAsmGotoSnapshot | Bug::SelfLoopNoCopy) {
             let (module, _) = check_input(&c, first.index);
             let check_mode = if mode == GenMode::Ssa {
                 CheckMode::PhiElimOnly
@@ -78,6 +84,7 @@ fn injected_bugs_are_found_and_reduced() {
                 fuel: 200_000,
             });
             let (reduced, sig) = r.reduce(&module).expect("the finding fails the check");
+            assert_eq!(sig, first.signature, "the reducer keeps the signature");
             let n = body_instruction_count(&reduced);
             report.push_str(&format!(", reduced to {n} instructions ({sig})"));
             assert!(
@@ -103,6 +110,7 @@ fn regressions_fail_with_their_bug() {
         ("lost-copy.ir", Bug::LostCopy, CheckMode::PhiElimOnly),
         ("no-asm-goto-snapshot.ir", Bug::NoAsmGotoSnapshot, CheckMode::Pipeline),
         ("lost-copy-from-c.ir", Bug::LostCopy, CheckMode::Pipeline),
+        ("self-loop-no-copy.ir", Bug::SelfLoopNoCopy, CheckMode::PhiElimOnly),
     ] {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
         let m = phicc::ir::text::parse_module(&text).unwrap();
@@ -117,6 +125,10 @@ fn regressions_fail_with_their_bug() {
         );
         set_injected(&[]).unwrap();
         assert!(failed.failure.is_some(), "{file} does not fail with {}", bug.name());
+        if bug == Bug::SelfLoopNoCopy {
+            let sig = failed.failure.unwrap().signature();
+            assert_eq!(sig, "no longer terminates after phi-elim");
+        }
     }
 }
 

@@ -9,9 +9,16 @@
 //! `--list-passes` prints the pass table (`phicc::passes`): every pass and
 //! configuration `--passes` and `--print-ir-after` accept.
 //!
+//! `--check` follows the termination rule of `phicc::ir::interp::hang_limit`:
+//! when the original finishes in S steps, the transformed program runs with
+//! at least 8·S + 10,000 fuel, and running out of it is a finding ("no longer
+//! terminates"). `--against FILE` checks FILE (after `--passes`) against the
+//! input instead of the input after the passes: a hand-written pair.
+//!
 //! Exit status (the constants of `phicc::exit`): 0 on success (and when
-//! `--check` finds the outcomes equal or inconclusive), 1 when `--check` finds
-//! a difference or a verifier failure after a pass, 2 for unreadable or
+//! `--check` finds the outcomes equal, or the original itself runs out of
+//! fuel), 1 when `--check` finds a difference, a program that no longer
+//! terminates, or a verifier failure after a pass, 2 for unreadable or
 //! invalid input, bad flags, and IR the backend cannot compile
 //! (`--emit-asm`), 70 when the IR breaks an invariant of the backend (an
 //! internal compiler error, as in `phicc`).
@@ -70,9 +77,15 @@ struct Cli {
     #[arg(long, value_name = "N", default_value_t = 10_000_000)]
     fuel: u64,
 
-    /// Interpret before and after the passes and exit 1 if the outcomes differ.
+    /// Interpret before and after the passes and exit 1 if the outcomes differ
+    /// or the program no longer terminates (8 x the original's steps + 10000).
     #[arg(long)]
     check: bool,
+
+    /// With `--check`: the transformed program is FILE (after `--passes`),
+    /// not the input after the passes.
+    #[arg(long, value_name = "FILE", requires = "check")]
+    against: Option<PathBuf>,
 
     /// Print pass statistics to standard error.
     #[arg(long)]
@@ -184,16 +197,26 @@ fn real_main(cli: &Cli) -> Result<ExitCode, Failure> {
         schedule_seed: seed,
         fuel: cli.fuel,
     };
-    let before: Vec<Outcome> = if cli.check {
+    let before: Vec<(Outcome, u64)> = if cli.check {
         schedules
             .iter()
-            .map(|&s| interp::run(&module, &config(&cli.entry, s)))
+            .map(|&s| interp::run_counting(&module, &config(&cli.entry, s)))
             .collect()
     } else {
         Vec::new()
     };
 
-    let mut transformed = module;
+    let mut transformed = match &cli.against {
+        Some(path) => {
+            let (other, text) = read_input(Some(path))?;
+            let m = parse_module(&text).map_err(|e| Failure::Usage(format!("{other}:{e}")))?;
+            if let Err(e) = verify_module(&m, VerifyMode::Ssa) {
+                return Err(Failure::Usage(format!("{other}: the input does not verify:\n{e}")));
+            }
+            m
+        }
+        None => module,
+    };
     let print_after = &cli.print_ir_after;
     let mut hook = |pass: &str, m: &IrModule| {
         if print_after.iter().any(|p| p == pass || p == "all") {
@@ -214,10 +237,23 @@ fn real_main(cli: &Cli) -> Result<ExitCode, Failure> {
 
     let mut code = ExitCode::SUCCESS;
     if cli.check {
-        for (seed, before) in schedules.iter().zip(&before) {
-            let after = interp::run(&transformed, &config(&cli.entry, *seed));
-            if before.is_inconclusive() || after.is_inconclusive() {
-                println!("{name}: schedule {seed}: inconclusive (out of fuel)");
+        for (seed, original) in schedules.iter().zip(&before) {
+            let (before, steps) = original;
+            let mut after_config = config(&cli.entry, *seed);
+            after_config.fuel = interp::fuel_after(cli.fuel, original);
+            let after = interp::run(&transformed, &after_config);
+            if before.is_inconclusive() {
+                println!("{name}: schedule {seed}: inconclusive (the original ran out of fuel)");
+            } else if after.is_inconclusive() {
+                println!(
+                    "{name}: schedule {seed}: NO LONGER TERMINATES: the original finished in {steps} steps; after the passes the program had not finished after {} steps (the limit is {} = {} x {steps} + {})",
+                    after_config.fuel,
+                    interp::hang_limit(*steps),
+                    interp::HANG_FACTOR,
+                    interp::HANG_SLACK
+                );
+                println!("--- before passes ---\n{before}");
+                code = status(exit::ERROR);
             } else if *before != after {
                 println!("{name}: schedule {seed}: MISMATCH");
                 println!("--- before passes ---\n{before}\n--- after passes ---\n{after}");

@@ -67,6 +67,12 @@ pub struct Cli {
     /// Skip mem2reg: lowering -> phi elimination -> backend (configuration `nomem2reg`).
     #[arg(long = "fno-mem2reg")]
     pub no_mem2reg: bool,
+    /// LLVM's opt-bisect-limit: run only the first N (pass, function)
+    /// applications of the pipeline, printing each as `BISECT: running pass
+    /// (K) ...` or `BISECT: NOT running pass (K) ...` on standard error (a
+    /// negative N runs all and prints them; phi-elim is required and always runs).
+    #[arg(long = "fopt-bisect-limit", value_name = "N", allow_hyphen_values = true)]
+    pub opt_bisect_limit: Option<i64>,
     /// Print the IR after lowering (to the output file or standard output) and stop.
     #[arg(long)]
     pub emit_ir: bool,
@@ -353,6 +359,7 @@ pub fn normalize_args(args: impl IntoIterator<Item = OsString>) -> Vec<OsString>
         match s {
             "-static" => out.push("--static".into()),
             "-fno-mem2reg" => out.push("--fno-mem2reg".into()),
+            _ if s.starts_with("-fopt-bisect-limit=") => out.push(format!("-{s}").into()),
             "-fsyntax-only" => out.push("--fsyntax-only".into()),
             "-O" => out.push("-O1".into()),
             "-pedantic" | "-pedantic-errors" | "-ansi" | "-pipe" => {}

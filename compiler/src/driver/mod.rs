@@ -8,6 +8,8 @@
 //! alloca form). `PHICC_DISABLE_PASSES=a,b` removes named passes from either,
 //! and `--print-ir-after=P` takes `lowering`, any pass of the table, or
 //! `all`. `PHICC_INJECT_BUG` / `--inject-bug` switch on injected bugs.
+//! `-fopt-bisect-limit=N` runs only the first N pass applications
+//! ([`crate::passes::OptBisect`]), numbered across all the files of one compile.
 //!
 //! Objects: x86-64 modules without inline asm are assembled by the
 //! integrated assembler (`backend::assemble_object`); anything else, or any
@@ -43,7 +45,7 @@ use crate::ir::interp::{self, RunConfig, RunResult};
 use crate::ir::module::IrModule;
 use crate::ir::text::print_module;
 use crate::ir::verify::{verify_module, VerifyMode};
-use crate::passes::{Configuration, PassKind, Pipeline};
+use crate::passes::{Configuration, OptBisect, PassKind, Pipeline};
 use crate::target::Target;
 use std::ffi::OsString;
 use std::io::Write;
@@ -604,7 +606,7 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
             write_output(cli.output.as_deref(), &print_module(&m))?;
             return Ok(exit::SUCCESS);
         }
-        run_pipeline(cli, &mut m)?;
+        run_pipeline(cli, &mut m, &mut 0)?;
         return run_ir(cli, &m);
     }
 
@@ -614,6 +616,8 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
         .tempdir()
         .map_err(|e| fail(format!("cannot create a temporary directory: {e}")))?;
     let mut objects: Vec<PathBuf> = Vec::new();
+    // -fopt-bisect-limit numbers the applications across all files of the compile.
+    let mut bisect_counted = 0;
     for (i, f) in cli.files.iter().enumerate() {
         let stem = f
             .file_stem()
@@ -636,7 +640,7 @@ fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
             };
             write_side_dependencies(cli, f, &dep_out, &deps)?;
             let t0 = Instant::now();
-            run_pipeline(cli, &mut m)?;
+            run_pipeline(cli, &mut m, &mut bisect_counted)?;
             let t1 = Instant::now();
             // Under --verify-each the backend's precondition (verified, phi-free
             // IR) is checked too; IR our own passes broke is an internal error,
@@ -781,7 +785,9 @@ fn compile_one_with_deps(
     }
 }
 
-fn run_pipeline(cli: &cli::Cli, m: &mut IrModule) -> Result<(), Failure> {
+/// Runs the configuration's passes over `m`; `bisect_counted` carries the
+/// `-fopt-bisect-limit` numbering from one file to the next.
+fn run_pipeline(cli: &cli::Cli, m: &mut IrModule, bisect_counted: &mut u64) -> Result<(), Failure> {
     let config = if cli.no_mem2reg {
         Configuration::Nomem2reg
     } else {
@@ -789,13 +795,18 @@ fn run_pipeline(cli: &cli::Cli, m: &mut IrModule) -> Result<(), Failure> {
     };
     let mut p = pipeline_for_configuration(config, &disabled_from_env()).map_err(fail)?;
     p.verify_each = cli.verify_each;
+    p.bisect = cli.opt_bisect_limit.map(|n| OptBisect {
+        counted: *bisect_counted,
+        ..OptBisect::with_limit(n)
+    });
     let print_after = &cli.print_ir_after;
     let mut hook = |pass: &str, m: &IrModule| {
         if print_after.iter().any(|p| p == pass || p == "all") {
             eprintln!("; *** IR after {pass} ***\n{}", print_module(m));
         }
     };
-    p.run(m, &mut hook).map_err(|e| ice(e.to_string()))?;
+    let stats = p.run(m, &mut hook).map_err(|e| ice(e.to_string()))?;
+    *bisect_counted = stats.bisect_counted;
     Ok(())
 }
 

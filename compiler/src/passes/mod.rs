@@ -25,7 +25,7 @@ pub mod mem2reg;
 pub mod phi_elim;
 pub mod pipeline;
 
-pub use pipeline::{list_passes, PassStats, Pipeline, PipelineError};
+pub use pipeline::{list_passes, OptBisect, PassStats, Pipeline, PipelineError};
 
 use crate::ir::module::{IrFunction, IrModule};
 use mem2reg::PromoteStats;
@@ -63,6 +63,9 @@ pub struct Pass {
     pub needs_ssa: bool,
     /// The output is no longer SSA form (the verifier checks non-SSA rules after it).
     pub leaves_ssa: bool,
+    /// The backend cannot do without it (it accepts no phi): `-fopt-bisect-limit`
+    /// never skips it and does not count it (LLVM's required passes).
+    pub required: bool,
     /// One line for `phiopt --list-passes`.
     pub about: &'static str,
     /// What the runner counts, for `--stats`.
@@ -79,6 +82,7 @@ impl PassKind {
                 run: Run::Verify,
                 needs_ssa: false,
                 leaves_ssa: false,
+                required: false,
                 about: "run the IR verifier (SSA rules until phi-elim has run, non-SSA rules after)",
                 counters: &[],
             },
@@ -87,6 +91,7 @@ impl PassKind {
                 run: Run::Function(run_mem2reg),
                 needs_ssa: true,
                 leaves_ssa: false,
+                required: false,
                 about: "promote allocas to SSA values with pruned phis (parameters excluded)",
                 counters: &PROMOTE_COUNTERS,
             },
@@ -95,6 +100,7 @@ impl PassKind {
                 run: Run::Function(run_mem2reg_params),
                 needs_ssa: true,
                 leaves_ssa: false,
+                required: false,
                 about: "promote allocas, parameter allocas with a visible store included",
                 counters: &PROMOTE_COUNTERS,
             },
@@ -103,6 +109,7 @@ impl PassKind {
                 run: Run::Function(run_copyprop),
                 needs_ssa: true,
                 leaves_ssa: false,
+                required: false,
                 about: "replace uses of copies by their sources and delete dead copies",
                 counters: &["changes"],
             },
@@ -111,6 +118,7 @@ impl PassKind {
                 run: Run::Module(run_phi_elim),
                 needs_ssa: false,
                 leaves_ssa: true,
+                required: true,
                 about: "replace phis by copies on their incoming edges (leaves SSA form)",
                 counters: &["phis eliminated"],
             },

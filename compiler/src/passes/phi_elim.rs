@@ -166,6 +166,11 @@ fn eliminate_in_function(func: &mut IrFunction, next_label: &mut u32) -> usize {
         let tmps: Vec<Option<Value>> = conflicting.iter().map(|&c| c.then(|| func.fresh_value())).collect();
 
         for &edge in &edges {
+            #[cfg(feature = "inject-bugs")]
+            if enabled(Bug::SelfLoopNoCopy) && edge == target {
+                // The injected mistake: a self-loop's back edge taken for a self-copy.
+                continue;
+            }
             let copies: Vec<(Value, Operand)> = phis
                 .iter()
                 .zip(&tmps)

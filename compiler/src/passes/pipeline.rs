@@ -8,6 +8,19 @@
 //! leaves it (`phi-elim`) has run and the non-SSA form after it; a pass that
 //! needs SSA input after that is refused: copy propagation, for one, is only
 //! valid on SSA form (docs/ssa.md#no-copy-propagation-after-phi-elimination).
+//!
+//! Bisection ([`OptBisect`], `phicc -fopt-bisect-limit=N`, after LLVM's
+//! `-opt-bisect-limit`): the pipeline's applications are numbered 1, 2, ...
+//! in the order they run, and only those numbered up to N run; each one is
+//! printed on standard error as `BISECT: running pass (K) NAME on function
+//! (F)` or `BISECT: NOT running pass (K) ...`. A function pass is one
+//! application per defined function (every function for the first pass, then
+//! every function for the next); a module pass that is not required is one
+//! application `on module`. A required pass (phi-elim: the backend accepts no
+//! phi) always runs and is not numbered, like LLVM's required passes; it is
+//! printed as `BISECT: running required pass NAME on module`. So a phi-elim
+//! bug in function F shows up at the application that first gives F phis
+//! (mem2reg on F). The verifier is not a transformation and is never counted.
 
 use super::{Configuration, PassKind, Run};
 use crate::ir::module::IrModule;
@@ -20,6 +33,39 @@ pub struct Pipeline {
     pub passes: Vec<PassKind>,
     /// Run the verifier after every pass.
     pub verify_each: bool,
+    /// Run only the first applications (`-fopt-bisect-limit`).
+    pub bisect: Option<OptBisect>,
+}
+
+/// LLVM's opt-bisect: only applications numbered up to `limit` run (see the
+/// module documentation for what an application is).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptBisect {
+    /// The last application that runs; `None` runs every one (and still prints them, as LLVM's -1).
+    pub limit: Option<u64>,
+    /// Applications already numbered by earlier modules of the same compile;
+    /// this run numbers from `counted + 1`.
+    pub counted: u64,
+}
+
+impl OptBisect {
+    /// The bisection of `-fopt-bisect-limit=N` (a negative N runs everything).
+    pub fn with_limit(n: i64) -> OptBisect {
+        OptBisect {
+            limit: u64::try_from(n).ok(),
+            counted: 0,
+        }
+    }
+
+    /// Number the next application and say whether it runs, printing the `BISECT:` line.
+    fn next(&mut self, pass: PassKind, on: &str) -> bool {
+        self.counted += 1;
+        let k = self.counted;
+        let run = self.limit.is_none_or(|l| k <= l);
+        let not = if run { "" } else { "NOT " };
+        eprintln!("BISECT: {not}running pass ({k}) {} on {on}", pass.name());
+        run
+    }
 }
 
 /// Counts from one pipeline run.
@@ -30,6 +76,9 @@ pub struct PassStats {
     /// Each pass run that has counters, in order of its first run, with its
     /// counters (parallel to [`Pass::counters`](super::Pass::counters)) summed over its runs.
     pub counters: Vec<(PassKind, Vec<usize>)>,
+    /// The number of the last application `-fopt-bisect-limit` numbered, this
+    /// run's included (0 without bisection): the next module's `counted`.
+    pub bisect_counted: u64,
 }
 
 impl PassStats {
@@ -102,6 +151,7 @@ impl Pipeline {
         Ok(Pipeline {
             passes,
             verify_each: false,
+            bisect: None,
         })
     }
 
@@ -110,6 +160,7 @@ impl Pipeline {
         Pipeline {
             passes: config.passes().to_vec(),
             verify_each: false,
+            bisect: None,
         }
     }
 
@@ -123,14 +174,31 @@ impl Pipeline {
         let mut stats = PassStats::default();
         // The input is taken to be SSA (alloca form is SSA too).
         let mut ssa = true;
+        let mut bisect = self.bisect;
         for &kind in &self.passes {
             let pass = kind.pass();
             if pass.needs_ssa && !ssa {
                 return Err(PipelineError::NotSsa { pass: kind.name() });
             }
-            match pass.run {
-                Run::Verify => verify(module, ssa, kind.name())?,
-                _ => apply(kind, module, stats.slots(kind)),
+            match (pass.run, bisect.as_mut()) {
+                (Run::Verify, _) => verify(module, ssa, kind.name())?,
+                (_, None) => apply(kind, module, stats.slots(kind)),
+                (_, Some(_)) if pass.required => {
+                    eprintln!("BISECT: running required pass {} on module", kind.name());
+                    apply(kind, module, stats.slots(kind));
+                }
+                (Run::Module(f), Some(b)) => {
+                    if b.next(kind, "module") {
+                        f(module, stats.slots(kind));
+                    }
+                }
+                (Run::Function(f), Some(b)) => {
+                    for func in module.functions.iter_mut().filter(|f| !f.is_declaration) {
+                        if b.next(kind, &format!("function ({})", func.name)) {
+                            f(func, stats.slots(kind));
+                        }
+                    }
+                }
             }
             ssa &= !pass.leaves_ssa;
             stats.passes_run.push(kind.name());
@@ -140,6 +208,7 @@ impl Pipeline {
             after_pass(kind.name(), module);
         }
         stats.counters.retain(|(_, v)| !v.is_empty());
+        stats.bisect_counted = bisect.map_or(0, |b| b.counted);
         Ok(stats)
     }
 }
@@ -255,6 +324,42 @@ mod tests {
         for name in PassKind::ALL.iter().map(|k| k.name()).chain(["mem2reg-pipeline"]) {
             assert!(e.contains(name), "{e}");
         }
+    }
+
+    /// `-fopt-bisect-limit`: function passes count once per defined function,
+    /// in pipeline order; phi-elim is required and uncounted; the numbering
+    /// continues from `counted`.
+    #[test]
+    fn bisect_runs_only_the_first_applications() {
+        let text = "define @f() -> i32 {\nbb0:\n  %0 = alloca i32, size 4, align 4\n  store i32 7i32, %0\n  %1 = load i32 %0\n  ret %1\n}\ndefine @g() -> i32 {\nbb1:\n  %0 = alloca i32, size 4, align 4\n  store i32 8i32, %0\n  %1 = load i32 %0\n  ret %1\n}\n";
+        let run = |limit: i64, counted: u64| {
+            let mut m = crate::ir::text::parse_module(text).unwrap();
+            let mut p = Pipeline::for_configuration(Configuration::Mem2reg);
+            p.bisect = Some(OptBisect {
+                counted,
+                ..OptBisect::with_limit(limit)
+            });
+            let stats = p.run(&mut m, &mut |_, _| {}).unwrap();
+            let promoted: Vec<bool> = m
+                .functions
+                .iter()
+                .map(|f| {
+                    !crate::ir::text::print_module(&IrModule {
+                        functions: vec![f.clone()],
+                        ..IrModule::default()
+                    })
+                    .contains("alloca")
+                })
+                .collect();
+            (promoted, stats.bisect_counted)
+        };
+        // mem2reg (f) = 1, mem2reg (g) = 2, then mem2reg-params and copyprop on each: 6 in all.
+        assert_eq!(run(0, 0), (vec![false, false], 6));
+        assert_eq!(run(1, 0), (vec![true, false], 6));
+        assert_eq!(run(2, 0), (vec![true, true], 6));
+        assert_eq!(run(-1, 0), (vec![true, true], 6));
+        // Numbering from an earlier file's 10: application 11 runs, 12 does not.
+        assert_eq!(run(11, 10), (vec![true, false], 16));
     }
 
     #[test]

@@ -49,6 +49,7 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         Bug::NoCriticalEdgeSplit => (PHI_ELIM, Emphasis::Default),
         Bug::SwitchDupEdge => (PHI_ELIM, Emphasis::SwitchCost),
         Bug::NoIndirectIsolation => (PHI_ELIM, Emphasis::ComputedGoto),
+        Bug::SelfLoopNoCopy => (PHI_ELIM, Emphasis::Default),
         Bug::NoAsmGotoSnapshot => (PROMOTE, Emphasis::AsmGoto),
         Bug::NoConstantNarrowing => (PROMOTE, Emphasis::Default),
         Bug::PromoteVolatile => (PROMOTE, Emphasis::Default),

@@ -12,7 +12,8 @@
 //!   allocas changes no other pointer value;
 //! - calls to declared functions go to a small libc shim or become recorded
 //!   events whose return values hash the event history;
-//! - inline asm is driven by a seeded schedule; fuel bounds the run.
+//! - inline asm is driven by a seeded schedule; fuel bounds the run, and
+//!   [`run_counting`] reports the steps used ([`hang_limit`]: the termination rule).
 //!
 //! The interpreter never panics: malformed modules end in a trap.
 //! Layout: `memory.rs` (objects, addresses), `prepare.rs` (per-run resolution of
@@ -136,7 +137,8 @@ pub enum RunResult {
     /// `exit(status)` was called.
     Exited(i32),
     Trap(TrapKind),
-    /// Fuel ran out: inconclusive, never a mismatch.
+    /// Fuel ran out: inconclusive when the original program did this too;
+    /// after a transformation whose original finished, see [`HANG_FACTOR`].
     OutOfFuel,
 }
 
@@ -200,6 +202,34 @@ impl fmt::Display for Outcome {
             writeln!(f, "  @{name} = [{}]", hex.join(" "))?;
         }
         Ok(())
+    }
+}
+
+/// The termination rule of every before/after check (ircheck, `phiopt
+/// --check`): a transformed program may take [`HANG_FACTOR`] times the steps
+/// its original took, plus [`HANG_SLACK`]; one that has not finished by then
+/// while the original finished "no longer terminates" — a finding, not an
+/// inconclusive run. Passes remove loads and stores and phi elimination adds at
+/// most a copy or two per phi read (plus a branch per split edge), so a correct
+/// pipeline stays far below 8x; the slack covers tiny programs.
+pub const HANG_FACTOR: u64 = 8;
+/// See [`HANG_FACTOR`].
+pub const HANG_SLACK: u64 = 10_000;
+
+/// The steps a transformed program may take when its original finished in
+/// `original_steps`: `HANG_FACTOR * original_steps + HANG_SLACK`.
+pub fn hang_limit(original_steps: u64) -> u64 {
+    original_steps.saturating_mul(HANG_FACTOR).saturating_add(HANG_SLACK)
+}
+
+/// The fuel to give the transformed run, given the configured `fuel` and the
+/// original's `(outcome, steps)`: at least [`hang_limit`] when the original
+/// finished, so that running out of it proves the termination rule broken.
+pub fn fuel_after(fuel: u64, original: &(Outcome, u64)) -> u64 {
+    if original.0.is_inconclusive() {
+        fuel
+    } else {
+        fuel.max(hang_limit(original.1))
     }
 }
 
