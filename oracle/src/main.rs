@@ -41,6 +41,10 @@ enum Command {
     /// Reduce a failing IR file to a small module that fails the same way.
     /// Prints the reduced IR (or writes it with -o) and the command that shows the failure.
     ReduceIr(commands::reduce_ir::Args),
+    /// Build zlib, Lua and SQLite with phicc through their own build systems,
+    /// run their tests and compare with the target's gcc -O0 build.
+    /// Exit status: 0 all pass, 1 a failure, 2 tool error.
+    Realprogs(commands::realprogs::Args),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +58,7 @@ fn main() -> ExitCode {
         Command::NativeIr(args) => commands::native_ir::run(args),
         Command::Cgen(args) => commands::cgen::run(args),
         Command::ReduceIr(args) => commands::reduce_ir::run(args),
+        Command::Realprogs(args) => commands::realprogs::run(args),
     };
     match result {
         Ok(code) => code,

@@ -8,6 +8,7 @@ pub mod diff;
 pub mod ir_campaign;
 pub mod merge;
 pub mod native_ir;
+pub mod realprogs;
 pub mod reduce;
 pub mod reduce_ir;
 
