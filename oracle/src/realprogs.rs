@@ -114,6 +114,9 @@ pub struct Setup {
     pub run_timeout: Duration,
     /// Parallel jobs of `make`.
     pub make_jobs: usize,
+    /// Soft stack limit of program runs in MiB (`ulimit -s`; QEMU sizes the
+    /// guest stack from it); `None` inherits the caller's (usually 8 MiB).
+    pub stack_mib: Option<u64>,
 }
 
 /// One build: its directory, whether it succeeded, its binaries.
@@ -311,14 +314,11 @@ pub fn build(setup: &Setup, program: Program, target: Target, compiler: Compiler
         time: Duration::ZERO,
     };
     let tarball = archive(&setup.sources, program)?;
-    let top = tarball
-        .file_name()
-        .and_then(|n| n.to_str())
-        .and_then(|n| n.strip_suffix(".tar.gz"))
-        .expect("archive name ends in .tar.gz")
-        .to_string();
+    // The snapshot's single top-level directory becomes `<program>/`,
+    // whatever it is called (a GitHub archive names it after the full commit).
+    let scratch = format!("{}.extract", program.name());
     let extract = format!(
-        "rm -rf {top} && tar xzf {} && mv {top} {}",
+        "rm -rf {scratch} && mkdir {scratch} && tar xzf {} -C {scratch} && mv {scratch}/* {} && rmdir {scratch}",
         crate::util::shell_quote(&tarball.display().to_string()),
         program.name()
     );
@@ -371,7 +371,11 @@ fn build_lua(setup: &Setup, b: &mut Build, cc: &str, opt: &str) -> Result<()> {
         .arg("-c")
         .arg(format!("{cc} -Wl,-E -o p p.c"))
         .cwd(&probe_dir);
-    let r = runner::run(&probe, &Limits::with_timeout(setup.build_timeout))?;
+    let limits = Limits {
+        address_space: None,
+        ..Limits::with_timeout(setup.build_timeout)
+    };
+    let r = runner::run(&probe, &limits)?;
     if r.termination != Termination::Exited(0) {
         let why = first_error(&String::from_utf8_lossy(&r.stderr.bytes));
         b.notes.push(format!(
@@ -429,14 +433,22 @@ pub fn run_contained(
         file_size: 1 << 30,
         output_cap: 256 << 20,
     };
-    let job = match target.emulator() {
-        None => Job::new(binary.as_os_str()),
-        Some(qemu) => {
-            limits.timeout *= 10;
-            limits.cpu_seconds = limits.timeout.as_secs() + 1;
-            limits.address_space = limits.address_space.map(|a| a + runner::QEMU_ADDRESS_SPACE_OVERHEAD);
-            Job::new(qemu).arg(binary.as_os_str())
-        }
+    let mut argv: Vec<std::ffi::OsString> = Vec::new();
+    if let Some(qemu) = target.emulator() {
+        limits.timeout *= 10;
+        limits.cpu_seconds = limits.timeout.as_secs() + 1;
+        limits.address_space = limits.address_space.map(|a| a + runner::QEMU_ADDRESS_SPACE_OVERHEAD);
+        argv.push(qemu.into());
+    }
+    argv.push(binary.into_os_string());
+    let job = match setup.stack_mib {
+        None => Job::new(argv.remove(0)).args(argv),
+        // The runner sets no stack limit: a shell sets it and execs the program.
+        Some(mib) => Job::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -s {} && exec \"$@\"", mib * 1024))
+            .arg("sh")
+            .args(argv),
     };
     let before = children_cpu();
     let r: RunResult = runner::run(&job.args(args).cwd(cwd), &limits).with_context(|| format!("running {label}"))?;
@@ -456,7 +468,16 @@ fn checked(t: &mut Tested, run: Run) -> Run {
     if !run.exited_ok() {
         let err = String::from_utf8_lossy(&run.stderr);
         let out = String::from_utf8_lossy(&run.stdout);
-        let tail: Vec<&str> = out.lines().chain(err.lines()).rev().take(3).collect();
+        // The last lines of output, each cut to 160 characters (Lua prints
+        // long lines of progress dots).
+        let tail: Vec<String> = out
+            .lines()
+            .chain(err.lines())
+            .filter(|l| !l.trim().is_empty())
+            .rev()
+            .take(3)
+            .map(|l| l.chars().take(160).collect())
+            .collect();
         t.failures.push(format!(
             "{}: {} ({})",
             run.label,

@@ -45,6 +45,12 @@ pub struct Args {
     /// Parallel jobs of make (default: every core).
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// Stack limit of program runs in MiB (default: inherited, usually 8).
+    /// phicc's frames are many times gcc's (issue 14), so Lua's deep-recursion
+    /// tests need more than gcc's build does; the verdict at the default stack
+    /// is the one that counts.
+    #[arg(long)]
+    pub stack_mib: Option<u64>,
     /// Keep the build directories (default: delete a build once it passed).
     #[arg(long)]
     pub keep: bool,
@@ -95,6 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         build_timeout: Duration::from_secs_f64(args.build_timeout),
         run_timeout: Duration::from_secs_f64(args.run_timeout),
         make_jobs: super::jobs_or_every_core(args.jobs),
+        stack_mib: args.stack_mib,
     };
     let programs = if args.programs.is_empty() {
         Program::ALL.to_vec()
