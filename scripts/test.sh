@@ -29,6 +29,12 @@ PHICC=$PWD/target/debug/phicc SEEDS="1 2 3 4 5 6" JOBS=2 scripts/csmith-native.s
 echo "== csmith sample: 6 programs compiled by phicc for RISC-V 64, run under QEMU, checked against riscv64 gcc -O0"
 PHICC=$PWD/target/debug/phicc SEEDS="1 2 3 4 5 6" JOBS=2 scripts/csmith-native.sh --target=riscv64
 
+echo "== realprogs: zlib built by phicc (mem2reg) for x86-64 through configure + make, tested, compared with gcc -O0 (~30 s)"
+# Needs the snapshots in ../shared/realprogs (or REALPROGS_SOURCES); missing
+# sources are an error, not a skip.
+scripts/realprogs.sh x86_64 mem2reg zlib -- --work target/realprogs \
+    ${REALPROGS_SOURCES:+--sources "$REALPROGS_SOURCES"}
+
 echo "== tests"
 if cargo nextest --version >/dev/null 2>&1; then
     cargo nextest run --workspace --locked --no-fail-fast
