@@ -525,7 +525,7 @@ fn zlib_inputs(dir: &Path, b: &Build) -> Result<Vec<PathBuf>> {
         x ^= x >> 17;
         x ^= x << 5;
         let run = (x >> 24) as usize % 8 + 1;
-        bin.extend(std::iter::repeat((x & 0xff) as u8).take(run));
+        bin.resize(bin.len() + run, (x & 0xff) as u8);
     }
     bin.truncate(1 << 20);
     let bin_path = dir.join("random.bin");
