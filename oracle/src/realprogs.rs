@@ -13,7 +13,10 @@
 //! run as plain processes contained by the runner (process group, deadline);
 //! every program binary runs through the runner too, natively or under the
 //! target's QEMU user-mode emulator, and its CPU time is read from
-//! `getrusage(RUSAGE_CHILDREN)` around the run (runs are sequential).
+//! `getrusage(RUSAGE_CHILDREN)` around the run (runs are sequential). The
+//! stack limit is inherited unless [`Setup::stack_mib`] sets one: phicc's
+//! frames are many times gcc's (issue 14), so Lua's C-stack-overflow tests
+//! need more than the default 8 MiB with phicc's build.
 //!
 //! The tests:
 //! - zlib: what `make test` does (`minigzip` round trip of "hello world",
