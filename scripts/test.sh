@@ -37,6 +37,12 @@ csmith_sample x86_64 12
 csmith_sample aarch64 6
 csmith_sample riscv64 6
 
+echo "== realprogs: zlib built by phicc (mem2reg) for x86-64 through configure + make, tested, compared with gcc -O0 (~30 s)"
+# Needs the snapshots in ../shared/realprogs (or REALPROGS_SOURCES); missing
+# sources are an error, not a skip.
+scripts/realprogs.sh x86_64 mem2reg zlib -- --work target/realprogs \
+    ${REALPROGS_SOURCES:+--sources "$REALPROGS_SOURCES"}
+
 echo "== tests"
 if cargo nextest --version >/dev/null 2>&1; then
     cargo nextest run --workspace --locked --no-fail-fast

@@ -17,6 +17,7 @@ pub mod ircheck;
 pub mod irgen;
 pub mod localize;
 pub mod native_ir;
+pub mod realprogs;
 pub mod reduce_ir;
 pub mod report;
 pub mod runner;

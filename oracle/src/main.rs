@@ -61,6 +61,10 @@ enum Command {
     /// Coverage of compiler/src/passes/mem2reg/ reached by cgen and Csmith
     /// programs (nightly toolchain with llvm-tools).
     Coverage(commands::coverage::Args),
+    /// Build zlib, Lua and SQLite with phicc through their own build systems,
+    /// run their tests and compare with the target's gcc -O0 build.
+    /// Exit status: 0 all pass, 1 a failure, 2 tool error.
+    Realprogs(commands::realprogs::Args),
 }
 
 fn main() -> ExitCode {
@@ -81,6 +85,7 @@ fn main() -> ExitCode {
         Command::LocalizeCheck(args) => commands::localize_check::run(args),
         Command::BenchMem2reg(args) => commands::bench_mem2reg::run(args),
         Command::Coverage(args) => commands::coverage::run(args),
+        Command::Realprogs(args) => commands::realprogs::run(args),
     };
     match result {
         Ok(code) => code,

@@ -15,6 +15,7 @@ pub mod ir_campaign;
 pub mod localize_check;
 pub mod merge;
 pub mod native_ir;
+pub mod realprogs;
 pub mod reduce;
 pub mod reduce_ir;
 
