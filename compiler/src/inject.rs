@@ -1,4 +1,4 @@
-//! Injected bugs: named, switchable mistakes in mem2reg and phi elimination,
+//! Injected bugs: named, switchable mistakes in mem2reg, phi elimination and DCE,
 //! compiled in only with the `inject-bugs` cargo feature. They measure the
 //! power of the harness: every one must be found by a short deterministic
 //! campaign and reduced to a small repro (docs/architecture.md#injected-bugs;
@@ -35,6 +35,8 @@ crate::named_enum! {
         /// Phis behind an indirect branch with several targets are not isolated:
         /// the copies at its end clobber a phi destination live on another target.
         NoIndirectIsolation = "no-indirect-isolation",
+        /// DCE removes an unused load from a volatile alloca (a volatile access is an event).
+        DceRemovesVolatile = "dce-removes-volatile",
     }
 }
 

@@ -6,7 +6,8 @@
 //! SSA form and whether it leaves SSA form (phi elimination), a one-line
 //! description and the names of its statistics counters. [`Configuration`]
 //! names the pipelines the compiler runs: `mem2reg` (mem2reg, mem2reg-params,
-//! copyprop, phi-elim; the default) and `nomem2reg` (phi-elim alone).
+//! copyprop, phi-elim; the default), `nomem2reg` (phi-elim alone) and `opt`
+//! (`-O1`: the mem2reg pipeline with dead code elimination before phi-elim).
 //!
 //! Everything else iterates this table: [`Pipeline::parse`] (phiopt
 //! `--passes`, groups `<configuration>-pipeline`), `phiopt --list-passes`,
@@ -21,6 +22,7 @@
 //! runner adds those stats into the row's counters.
 
 pub mod copyprop;
+pub mod dce;
 pub mod mem2reg;
 pub mod phi_elim;
 pub mod pipeline;
@@ -38,6 +40,7 @@ crate::named_enum! {
         Mem2reg = "mem2reg",
         Mem2regParams = "mem2reg-params",
         Copyprop = "copyprop",
+        Dce = "dce",
         PhiElim = "phi-elim",
     }
 }
@@ -106,6 +109,14 @@ impl PassKind {
                 about: "replace uses of copies by their sources and delete dead copies",
                 counters: &["changes"],
             },
+            PassKind::Dce => Pass {
+                kind,
+                run: Run::Function(run_dce),
+                needs_ssa: true,
+                leaves_ssa: false,
+                about: "remove dead pure instructions and dead phi cycles (mark-sweep from the side effects)",
+                counters: &["instructions removed", "phis removed"],
+            },
             PassKind::PhiElim => Pass {
                 kind,
                 run: Run::Module(run_phi_elim),
@@ -125,6 +136,7 @@ crate::named_enum! {
     pub enum Configuration {
         Nomem2reg = "nomem2reg",
         Mem2reg = "mem2reg",
+        Opt = "opt",
     }
 }
 
@@ -134,7 +146,7 @@ impl Configuration {
 
     /// What the in-process check (the oracle's `ircheck`, the fuzz targets)
     /// runs over alloca-form IR, stage by stage: the configuration with the most passes.
-    pub const CHECKED: Configuration = Configuration::Mem2reg;
+    pub const CHECKED: Configuration = Configuration::Opt;
 
     /// The passes, in order.
     pub fn passes(self) -> &'static [PassKind] {
@@ -146,6 +158,13 @@ impl Configuration {
                 PassKind::Copyprop,
                 PassKind::PhiElim,
             ],
+            Configuration::Opt => &[
+                PassKind::Mem2reg,
+                PassKind::Mem2regParams,
+                PassKind::Copyprop,
+                PassKind::Dce,
+                PassKind::PhiElim,
+            ],
         }
     }
 
@@ -154,6 +173,7 @@ impl Configuration {
         match self {
             Configuration::Nomem2reg => "nomem2reg-pipeline",
             Configuration::Mem2reg => "mem2reg-pipeline",
+            Configuration::Opt => "opt-pipeline",
         }
     }
 
@@ -162,6 +182,7 @@ impl Configuration {
         match self {
             Configuration::Nomem2reg => "`-fno-mem2reg`: every local stays in memory (phi-elim is a no-op)",
             Configuration::Mem2reg => "the default: SSA construction, copy propagation, SSA destruction",
+            Configuration::Opt => "`-O1` (`-O2`, `-O3`, `-Os`): the default pipeline plus the SSA optimizations",
         }
     }
 }
@@ -204,6 +225,12 @@ fn run_copyprop(f: &mut IrFunction, c: &mut [usize]) {
     c[0] += copyprop::propagate_copies(f);
 }
 
+fn run_dce(f: &mut IrFunction, c: &mut [usize]) {
+    let s = dce::eliminate_dead_code(f);
+    c[0] += s.instructions_removed;
+    c[1] += s.phis_removed;
+}
+
 fn run_phi_elim(m: &mut IrModule, c: &mut [usize]) {
     c[0] += phi_elim::eliminate_phis(m);
 }
@@ -222,6 +249,10 @@ mod tests {
             ["mem2reg", "mem2reg-params", "copyprop", "phi-elim"]
         );
         assert_eq!(names(Configuration::Nomem2reg), ["phi-elim"]);
+        assert_eq!(
+            names(Configuration::Opt),
+            ["mem2reg", "mem2reg-params", "copyprop", "dce", "phi-elim"]
+        );
         assert_eq!(Configuration::DEFAULT, Configuration::Mem2reg);
     }
 }
