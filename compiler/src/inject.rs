@@ -1,4 +1,4 @@
-//! Injected bugs: named, switchable mistakes in mem2reg, phi elimination and DCE,
+//! Injected bugs: named, switchable mistakes in mem2reg, phi elimination, SCCP and DCE,
 //! compiled in only with the `inject-bugs` cargo feature. They measure the
 //! power of the harness: every one must be found by a short deterministic
 //! campaign and reduced to a small repro (docs/architecture.md#injected-bugs;
@@ -37,6 +37,8 @@ crate::named_enum! {
         NoIndirectIsolation = "no-indirect-isolation",
         /// DCE removes an unused load from a volatile alloca (a volatile access is an event).
         DceRemovesVolatile = "dce-removes-volatile",
+        /// SCCP folds an unsigned comparison of constants as a signed one.
+        SccpSignedUnsignedCmp = "sccp-signed-unsigned-cmp",
     }
 }
 

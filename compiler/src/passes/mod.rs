@@ -7,7 +7,8 @@
 //! description and the names of its statistics counters. [`Configuration`]
 //! names the pipelines the compiler runs: `mem2reg` (mem2reg, mem2reg-params,
 //! copyprop, phi-elim; the default), `nomem2reg` (phi-elim alone) and `opt`
-//! (`-O1`: the mem2reg pipeline with dead code elimination before phi-elim).
+//! (`-O1`: the mem2reg pipeline with constant propagation and dead code
+//! elimination before phi-elim).
 //!
 //! Everything else iterates this table: [`Pipeline::parse`] (phiopt
 //! `--passes`, groups `<configuration>-pipeline`), `phiopt --list-passes`,
@@ -26,6 +27,7 @@ pub mod dce;
 pub mod mem2reg;
 pub mod phi_elim;
 pub mod pipeline;
+pub mod sccp;
 
 pub use pipeline::{list_passes, PassStats, Pipeline, PipelineError};
 
@@ -39,6 +41,7 @@ crate::named_enum! {
         Verify = "verify",
         Mem2reg = "mem2reg",
         Mem2regParams = "mem2reg-params",
+        Sccp = "sccp",
         Copyprop = "copyprop",
         Dce = "dce",
         PhiElim = "phi-elim",
@@ -109,6 +112,15 @@ impl PassKind {
                 about: "replace uses of copies by their sources and delete dead copies",
                 counters: &["changes"],
             },
+            PassKind::Sccp => Pass {
+                kind,
+                run: Run::Function(run_sccp),
+                needs_ssa: true,
+                leaves_ssa: false,
+                about:
+                    "sparse conditional constant propagation (Wegman-Zadeck), folding with the interpreter's evaluation",
+                counters: &["constants found", "uses replaced"],
+            },
             PassKind::Dce => Pass {
                 kind,
                 run: Run::Function(run_dce),
@@ -164,6 +176,7 @@ impl Configuration {
             Configuration::Opt => &[
                 PassKind::Mem2reg,
                 PassKind::Mem2regParams,
+                PassKind::Sccp,
                 PassKind::Copyprop,
                 PassKind::Dce,
                 PassKind::PhiElim,
@@ -228,6 +241,12 @@ fn run_copyprop(f: &mut IrFunction, c: &mut [usize]) {
     c[0] += copyprop::propagate_copies(f);
 }
 
+fn run_sccp(f: &mut IrFunction, c: &mut [usize]) {
+    let s = sccp::propagate_constants(f);
+    c[0] += s.constants;
+    c[1] += s.uses_replaced;
+}
+
 fn run_dce(f: &mut IrFunction, c: &mut [usize]) {
     let s = dce::eliminate_dead_code(f);
     c[0] += s.instructions_removed;
@@ -254,7 +273,7 @@ mod tests {
         assert_eq!(names(Configuration::Nomem2reg), ["phi-elim"]);
         assert_eq!(
             names(Configuration::Opt),
-            ["mem2reg", "mem2reg-params", "copyprop", "dce", "phi-elim"]
+            ["mem2reg", "mem2reg-params", "sccp", "copyprop", "dce", "phi-elim"]
         );
         assert_eq!(Configuration::DEFAULT, Configuration::Mem2reg);
     }
