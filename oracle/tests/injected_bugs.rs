@@ -1,7 +1,8 @@
 //! Every injected bug is found by a short deterministic IR campaign (the
 //! alloca-form ones through `Configuration::CHECKED`, the `opt` pipeline, so
-//! the bugs of its later passes such as `dce-removes-volatile` are in reach), and the
-//! first finding of `lost-copy`, `no-asm-goto-snapshot` and `dce-removes-volatile` reduces to at most
+//! the bugs of its later passes, `sccp` and `dce`, are in reach), and the
+//! first finding of `lost-copy`, `no-asm-goto-snapshot`, `dce-removes-volatile` and
+//! `sccp-signed-unsigned-cmp` reduces to at most
 //! 15 instructions: the proof that the harness has teeth (issue "IR fuzzing").
 //!
 //! Compiled only with the `inject-bugs` feature; `scripts/test.sh` runs
@@ -67,7 +68,10 @@ fn injected_bugs_are_found_and_reduced() {
             first.index,
             first.signature
         ));
-        if matches!(bug, Bug::LostCopy | Bug::NoAsmGotoSnapshot | Bug::DceRemovesVolatile) {
+        if matches!(
+            bug,
+            Bug::LostCopy | Bug::NoAsmGotoSnapshot | Bug::DceRemovesVolatile | Bug::SccpSignedUnsignedCmp
+        ) {
             let (module, _) = check_input(&c, first.index);
             let check_mode = if mode == GenMode::Ssa {
                 CheckMode::PhiElimOnly
