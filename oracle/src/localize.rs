@@ -248,13 +248,14 @@ mod tests {
             assert_eq!(stage_of_prefix(passes, k), *stage);
         }
         assert_eq!(stages_of(Config::Nomem2reg), ["frontend", "backend"]);
-        // `opt` is the table's row, not the default's: its stages name dce.
+        // `opt` is the table's row, not the default's: its stages name sccp and dce.
         assert_eq!(
             stages_of(Config::Opt),
             [
                 "frontend",
                 "mem2reg",
                 "mem2reg-params",
+                "sccp",
                 "copyprop",
                 "dce",
                 "phi-elim",
