@@ -1,4 +1,4 @@
-//! Injected bugs: named, switchable mistakes in mem2reg and phi elimination,
+//! Injected bugs: named, switchable mistakes in mem2reg, phi elimination, SCCP and DCE,
 //! compiled in only with the `inject-bugs` cargo feature. They measure the
 //! power of the harness: every one must be found by a short deterministic
 //! campaign and reduced to a small repro (docs/architecture.md#injected-bugs;
@@ -39,6 +39,10 @@ crate::named_enum! {
         /// dropped as if they were self-copies: the loop's counter never
         /// changes and a terminating loop runs forever.
         SelfLoopNoCopy = "self-loop-no-copy",
+        /// DCE removes an unused load from a volatile alloca (a volatile access is an event).
+        DceRemovesVolatile = "dce-removes-volatile",
+        /// SCCP folds an unsigned comparison of constants as a signed one.
+        SccpSignedUnsignedCmp = "sccp-signed-unsigned-cmp",
     }
 }
 

@@ -4,11 +4,12 @@
 //! mode must print exactly what the gcc-compiled program prints:
 //!
 //! - `gcc`: the host's `gcc -O0`, the reference (proves the test itself right);
-//! - `interp`: phicc's frontend and lowering for each target, the `nomem2reg`
-//!   or `mem2reg` pipeline with the verifier after every pass, then the IR
-//!   interpreter with its libc shim.
+//! - `interp`: phicc's frontend and lowering for each target, the pipeline
+//!   of each configuration of the pass table (`nomem2reg`, `mem2reg`, `opt`)
+//!   with the verifier after every pass, then the IR interpreter with its
+//!   libc shim.
 //!
-//! - `native`: phicc's backend for the target (both configurations), the
+//! - `native`: phicc's backend for the target (every configuration), the
 //!   object from the integrated assembler (or the assembly, for modules with
 //!   inline asm or targets without an encoder) linked by the target's gcc
 //!   (`-static` for a foreign target) and run, natively when the host
@@ -24,8 +25,9 @@ mod run_target;
 #[path = "support/skip.rs"]
 mod skip;
 
-use phicc::driver::{compile_to_ir, pipeline_for, FrontendOptions};
+use phicc::driver::{compile_to_ir, pipeline_for_configuration, FrontendOptions};
 use phicc::ir::interp::{run, RunConfig, RunResult};
+use phicc::passes::Configuration;
 use phicc::target::Target;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -37,9 +39,9 @@ enum Mode {
     /// `gcc -O0` on the host: the reference output.
     Gcc,
     /// phicc to IR for `target`, the pipeline, then the interpreter.
-    Interp { target: Target, mem2reg: bool },
+    Interp { target: Target, config: Configuration },
     /// phicc to assembly for `target`, linked by its gcc, run.
-    Native { target: Target, mem2reg: bool },
+    Native { target: Target, config: Configuration },
 }
 
 fn suite_dir() -> PathBuf {
@@ -100,11 +102,11 @@ fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
             }
             Ok(stdout)
         }
-        Mode::Interp { target, mem2reg } => {
+        Mode::Interp { target, config } => {
             let mut opts = FrontendOptions::new(target);
             opts.include_dirs.push(suite_dir());
             let mut module = compile_to_ir(path, &opts).map_err(|e| e.to_string())?.module;
-            let mut pipeline = pipeline_for(mem2reg, &[])?;
+            let mut pipeline = pipeline_for_configuration(config, &[])?;
             pipeline.verify_each = true;
             pipeline.run(&mut module, &mut |_, _| {}).map_err(|e| e.to_string())?;
             let outcome = run(
@@ -120,11 +122,11 @@ fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
                 other => Err(format!("{other}\n{stdout}")),
             }
         }
-        Mode::Native { target, mem2reg } => {
+        Mode::Native { target, config } => {
             let mut opts = FrontendOptions::new(target);
             opts.include_dirs.push(suite_dir());
             let mut module = compile_to_ir(path, &opts).map_err(|e| e.to_string())?.module;
-            let mut pipeline = pipeline_for(mem2reg, &[])?;
+            let mut pipeline = pipeline_for_configuration(config, &[])?;
             pipeline.verify_each = true;
             pipeline.run(&mut module, &mut |_, _| {}).map_err(|e| e.to_string())?;
             let asm = phicc::backend::emit_assembly(&module, target).map_err(|e| e.to_string())?;
@@ -215,7 +217,7 @@ fn gcc_reference_passes() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Every file through phicc for `target`, both configurations, against gcc.
+/// Every file through phicc for `target`, every configuration, against gcc.
 fn check_target(target: Target) {
     check_mode(target, false)
 }
@@ -229,8 +231,8 @@ fn check_mode(target: Target, native: bool) {
         if !file_targets(file).contains(&target) || (!native && native_only(file)) {
             continue;
         }
-        for mem2reg in [false, true] {
-            jobs.push((file, want, mem2reg));
+        for config in Configuration::ALL {
+            jobs.push((file, want, config));
         }
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -240,19 +242,19 @@ fn check_mode(target: Target, native: bool) {
         for _ in 0..workers {
             scope.spawn(|| loop {
                 let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(&(file, want, mem2reg)) = jobs.get(k) else {
+                let Some(&(file, want, config)) = jobs.get(k) else {
                     break;
                 };
                 let mode = if native {
-                    Mode::Native { target, mem2reg }
+                    Mode::Native { target, config }
                 } else {
-                    Mode::Interp { target, mem2reg }
+                    Mode::Interp { target, config }
                 };
                 let name = format!(
                     "{} [{} {}{}]",
                     file.file_name().unwrap().to_string_lossy(),
                     target.name(),
-                    if mem2reg { "mem2reg" } else { "nomem2reg" },
+                    config.name(),
                     if native { " native" } else { "" }
                 );
                 let failure = match run_mode(file, mode) {

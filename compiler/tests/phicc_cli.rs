@@ -774,3 +774,46 @@ fn opt_bisect_limit_runs_only_the_first_applications() {
     );
     assert!(!err.contains("(13)"), "{err}");
 }
+
+/// `-O1` and its aliases select the `opt` configuration, none or `-O0`
+/// the default `mem2reg`, and `-fno-mem2reg` wins over any level: the
+/// passes that run (seen through `--print-ir-after=all`) are exactly the
+/// configuration's. A level gcc rejects is an error.
+#[test]
+fn opt_levels_select_the_configuration() {
+    use phicc::passes::Configuration;
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "hello.c", HELLO);
+    let cases: &[(&[&str], Configuration)] = &[
+        (&[], Configuration::Mem2reg),
+        (&["-O0"], Configuration::Mem2reg),
+        (&["-O"], Configuration::Opt),
+        (&["-O1"], Configuration::Opt),
+        (&["-O2"], Configuration::Opt),
+        (&["-O3"], Configuration::Opt),
+        (&["-Os"], Configuration::Opt),
+        (&["-O2", "-fno-mem2reg"], Configuration::Nomem2reg),
+        (&["-fno-mem2reg", "-O0"], Configuration::Nomem2reg),
+    ];
+    for (args, config) in cases {
+        let out = phicc()
+            .args(*args)
+            .args(["--run-ir", "--print-ir-after=all"])
+            .arg(&f)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3), "{args:?}");
+        assert_eq!(text(&out.stdout), "hello 42\n", "{args:?}");
+        let ran: Vec<String> = text(&out.stderr)
+            .lines()
+            .filter_map(|l| l.strip_prefix("; *** IR after ")?.strip_suffix(" ***"))
+            .filter(|p| *p != "lowering")
+            .map(str::to_string)
+            .collect();
+        let want: Vec<&str> = config.passes().iter().map(|p| p.name()).collect();
+        assert_eq!(ran, want, "{args:?}");
+    }
+    let out = phicc().args(["-Ox", "-S"]).arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(exit::ERROR));
+    assert!(text(&out.stderr).contains("argument to '-O'"), "{}", text(&out.stderr));
+}

@@ -1,5 +1,5 @@
 //! Alloca-form IR from the fuzzer's bytes, through every pass of the checked
-//! configuration of phicc's pass table (`Configuration::CHECKED`: mem2reg
+//! configuration of phicc's pass table (`Configuration::CHECKED`, `opt`: mem2reg
 //! and what follows it), verified after each pass and interpreted before and
 //! after under the same inline-asm schedules. A
 //! verifier failure or an outcome difference panics with both outcomes and the

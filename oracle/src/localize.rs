@@ -1,6 +1,6 @@
 //! Finds the first diverging stage of a C finding, for bucketing: frontend,
 //! one of the passes of the cell's configuration by its name in phicc's pass
-//! table (`mem2reg`, `mem2reg-params`, `copyprop`, `phi-elim`, ...), or backend.
+//! table (`mem2reg`, `mem2reg-params`, `copyprop`, `dce`, `phi-elim`, ...), or backend.
 //!
 //! The program is re-run through phicc with the passes of the cell's
 //! configuration ([`passes_of`]) switched on one at a time
@@ -29,7 +29,8 @@ use phicc::passes::{Configuration, PassKind};
 use std::path::Path;
 
 /// The passes phicc runs in `config`, in order, from its pass table (a
-/// configuration phicc does not have, `opt` before it exists, is its default).
+/// configuration the table does not have would be its default; every
+/// [`Config`] is one of its rows, which a test pins).
 pub fn passes_of(config: Config) -> &'static [PassKind] {
     Configuration::from_name(config.name())
         .unwrap_or(Configuration::DEFAULT)
@@ -247,5 +248,25 @@ mod tests {
             assert_eq!(stage_of_prefix(passes, k), *stage);
         }
         assert_eq!(stages_of(Config::Nomem2reg), ["frontend", "backend"]);
+        // `opt` is the table's row, not the default's: its stages name sccp and dce.
+        assert_eq!(
+            stages_of(Config::Opt),
+            [
+                "frontend",
+                "mem2reg",
+                "mem2reg-params",
+                "sccp",
+                "copyprop",
+                "dce",
+                "phi-elim",
+                "backend"
+            ]
+        );
+        for c in [Config::Nomem2reg, Config::Mem2reg, Config::Opt] {
+            assert!(
+                Configuration::from_name(c.name()).is_some(),
+                "{c} is not a row of the table"
+            );
+        }
     }
 }

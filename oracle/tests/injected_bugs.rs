@@ -1,9 +1,11 @@
-//! Every injected bug is found by a short deterministic IR campaign, and the
-//! first finding of `lost-copy`, `no-asm-goto-snapshot` and
-//! `self-loop-no-copy` reduces to at most 15 instructions: the proof that the
-//! harness has teeth (issue "IR fuzzing"). `self-loop-no-copy` makes
-//! terminating loops run forever, which the check reports as "no longer
-//! terminates" (termination is an outcome, issue 17 item 1).
+//! Every injected bug is found by a short deterministic IR campaign (the
+//! alloca-form ones through `Configuration::CHECKED`, the `opt` pipeline, so
+//! the bugs of its later passes, `sccp` and `dce`, are in reach), and the
+//! first finding of `lost-copy`, `no-asm-goto-snapshot`, `self-loop-no-copy`,
+//! `dce-removes-volatile` and `sccp-signed-unsigned-cmp` reduces to at most
+//! 15 instructions: the proof that the harness has teeth. `self-loop-no-copy`
+//! makes terminating loops run forever, which the check reports as "no longer
+//! terminates" (termination is an outcome).
 //!
 //! Compiled only with the `inject-bugs` feature; `scripts/test.sh` runs
 //! `cargo test -p oracle --features inject-bugs --test injected_bugs`. One test
@@ -71,7 +73,14 @@ fn injected_bugs_are_found_and_reduced() {
         if bug == Bug::SelfLoopNoCopy {
             assert_eq!(first.signature, "no longer terminates after phi-elim", "{report}");
         }
-        if matches!(bug, Bug::LostCopy | Bug::NoAsmGotoSnapshot | Bug::SelfLoopNoCopy) {
+        if matches!(
+            bug,
+            Bug::LostCopy
+                | Bug::NoAsmGotoSnapshot
+                | Bug::SelfLoopNoCopy
+                | Bug::DceRemovesVolatile
+                | Bug::SccpSignedUnsignedCmp
+        ) {
             let (module, _) = check_input(&c, first.index);
             let check_mode = if mode == GenMode::Ssa {
                 CheckMode::PhiElimOnly

@@ -42,7 +42,8 @@ pub struct Cli {
     /// Undefine a macro.
     #[arg(short = 'U', value_name = "NAME", action = ArgAction::Append)]
     pub undef: Vec<String>,
-    /// Optimization level (accepted for compatibility: the pipeline is chosen by -fno-mem2reg).
+    /// Optimization level: -O0 (or none) runs the `mem2reg` pipeline; -O1,
+    /// -O2, -O3, -Os, -Oz, -Og and -Ofast run `opt` (-fno-mem2reg wins over any).
     #[arg(short = 'O', value_name = "LEVEL")]
     pub opt: Option<String>,
     /// Suppress warnings.
@@ -388,6 +389,16 @@ pub enum CliError {
     Flag(String),
 }
 
+/// Whether an `-O` level selects the `opt` configuration: `None` for a
+/// level gcc would reject (`-Ox`). Every positive number does (gcc treats
+/// levels above 3 as 3), as do `s`, `z`, `g` and `fast`.
+pub fn opt_level_optimizes(level: &str) -> Option<bool> {
+    match level {
+        "s" | "z" | "g" | "fast" => Some(true),
+        _ => level.parse::<u32>().ok().map(|n| n > 0),
+    }
+}
+
 /// Parses a command line (including the program name).
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Cli, CliError> {
     let (rest, files, gcc) = scan(args).map_err(CliError::Flag)?;
@@ -438,6 +449,7 @@ mod tests {
         assert_eq!(c.files, vec![PathBuf::from("a.c"), PathBuf::from("b.o")]);
         let c = p(&["-O", "-g", "-Wall", "-std=c11", "-fwrapv", "--target=aarch64", "x.c"]);
         assert_eq!(c.opt.as_deref(), Some("1"));
+        assert_eq!(opt_level_optimizes("1"), Some(true));
         assert_eq!(c.target, "aarch64");
         assert_eq!(c.files, vec![PathBuf::from("x.c")]);
     }
@@ -489,6 +501,16 @@ mod tests {
         assert_eq!(err(&["-Q", "a.c"]), "unrecognized command-line option '-Q'");
         assert_eq!(err(&["a.c", "-include"]), "missing argument to '-include'");
         assert_eq!(err(&["-x", "fortran", "a.f"]), "language fortran not recognized");
+    }
+
+    #[test]
+    fn opt_levels() {
+        for l in ["1", "2", "3", "s", "z", "g", "fast", "4"] {
+            assert_eq!(opt_level_optimizes(l), Some(true), "{l}");
+        }
+        assert_eq!(opt_level_optimizes("0"), Some(false));
+        assert_eq!(opt_level_optimizes("x"), None);
+        assert_eq!(opt_level_optimizes(""), None);
     }
 
     #[test]

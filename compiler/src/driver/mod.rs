@@ -505,6 +505,7 @@ fn write_output(path: Option<&Path>, text: &str) -> Result<(), Failure> {
 
 fn drive(cli: &cli::Cli) -> Result<i32, Failure> {
     let target: Target = cli.target.parse().map_err(fail)?;
+    configuration(cli)?;
     if let Some(name) = &cli.print_target_info {
         let t = if name.is_empty() {
             target
@@ -785,14 +786,31 @@ fn compile_one_with_deps(
     }
 }
 
+/// The configuration the command line selects (docs/architecture.md#configurations):
+/// `-fno-mem2reg` gives `nomem2reg` whatever the `-O` level; `-O1` and above
+/// (`-O2`, `-O3`, `-Os`, ...) give `opt`; none or `-O0` the default, `mem2reg`.
+fn configuration(cli: &cli::Cli) -> Result<Configuration, Failure> {
+    let optimize = match cli.opt.as_deref() {
+        None => false,
+        Some(level) => cli::opt_level_optimizes(level).ok_or_else(|| {
+            fail(format!(
+                "argument to '-O' should be a non-negative integer, 's', 'z', 'g' or 'fast', not `{level}`"
+            ))
+        })?,
+    };
+    Ok(if cli.no_mem2reg {
+        Configuration::Nomem2reg
+    } else if optimize {
+        Configuration::Opt
+    } else {
+        Configuration::DEFAULT
+    })
+}
+
 /// Runs the configuration's passes over `m`; `bisect_counted` carries the
 /// `-fopt-bisect-limit` numbering from one file to the next.
 fn run_pipeline(cli: &cli::Cli, m: &mut IrModule, bisect_counted: &mut u64) -> Result<(), Failure> {
-    let config = if cli.no_mem2reg {
-        Configuration::Nomem2reg
-    } else {
-        Configuration::DEFAULT
-    };
+    let config = configuration(cli)?;
     let mut p = pipeline_for_configuration(config, &disabled_from_env()).map_err(fail)?;
     p.verify_each = cli.verify_each;
     p.bisect = cli.opt_bisect_limit.map(|n| OptBisect {

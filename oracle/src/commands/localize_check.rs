@@ -2,8 +2,9 @@
 //! campaigns ([`crate::localize`]) against the injected bugs. For each bug
 //! of `compiler/src/inject.rs`, a short cgen campaign on x86-64 with the bug
 //! switched on (`PHICC_INJECT_BUG`, emphasis chosen to reach it), then the
-//! stages of its findings in `x86_64/mem2reg` (the cell the bug itself
-//! breaks) next to the stage the bug lives in.
+//! stages of its findings in `x86_64/mem2reg`, or `x86_64/opt` for the bugs
+//! of the opt pipeline's own passes (the cell the bug itself breaks), next to
+//! the stage the bug lives in.
 //!
 //! Prints one line per bug: the expected stage, the stages found (with
 //! counts), and OK when every such finding landed in the bug's stage. Exit
@@ -18,7 +19,7 @@ use crate::generator::{Generator, GeneratorKind};
 use crate::target::{Config, Target};
 use crate::toolchain::{default_phicc, Toolchain};
 use phicc::inject::Bug;
-use phicc::passes::PassKind;
+use phicc::passes::{Configuration, PassKind};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,7 +41,8 @@ pub struct Args {
 
 /// The passes a bug's code runs in (a finding may be bucketed under any of
 /// them: the promotion code runs as both `mem2reg` and `mem2reg-params`) and
-/// the cgen preset that reaches it.
+/// the cgen preset that reaches it. The bug shows in the `mem2reg`
+/// configuration unless [`config_of`] says otherwise.
 pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
     const PHI_ELIM: &[PassKind] = &[PassKind::PhiElim];
     const PROMOTE: &[PassKind] = &[PassKind::Mem2reg, PassKind::Mem2regParams];
@@ -50,6 +52,8 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         Bug::SwitchDupEdge => (PHI_ELIM, Emphasis::SwitchCost),
         Bug::NoIndirectIsolation => (PHI_ELIM, Emphasis::ComputedGoto),
         Bug::SelfLoopNoCopy => (PHI_ELIM, Emphasis::Default),
+        Bug::DceRemovesVolatile => (&[PassKind::Dce], Emphasis::Default),
+        Bug::SccpSignedUnsignedCmp => (&[PassKind::Sccp], Emphasis::Default),
         Bug::NoAsmGotoSnapshot => (PROMOTE, Emphasis::AsmGoto),
         Bug::NoConstantNarrowing => (PROMOTE, Emphasis::Default),
         Bug::PromoteVolatile => (PROMOTE, Emphasis::Default),
@@ -59,12 +63,25 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
     }
 }
 
+/// The configuration whose pipeline runs the bug's code: `opt` for the bugs
+/// of its own passes, `mem2reg` for the rest.
+pub fn config_of(bug: Bug) -> Config {
+    let (passes, _) = plan(bug);
+    if passes.iter().all(|p| Configuration::Mem2reg.passes().contains(p)) {
+        Config::Mem2reg
+    } else {
+        Config::Opt
+    }
+}
+
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let phicc = std::path::absolute(a.compiler.clone().unwrap_or_else(default_phicc))?;
     let out = tempfile::Builder::new().prefix("oracle-localize-").tempdir()?;
     let mut status = ExitCode::SUCCESS;
     for bug in Bug::ALL {
         let (stage, emphasis) = plan(bug);
+        let config = config_of(bug);
+        let cell = format!("x86_64/{config}");
         let mut tools = Toolchain::new(phicc.clone());
         tools.run_limits.timeout = Duration::from_secs(5);
         tools.run_limits.cpu_seconds = 6;
@@ -79,7 +96,7 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
                 seed: 1,
                 shard: (1, 1),
                 targets: vec![Target::X86_64],
-                configs: Config::DEFAULT.to_vec(),
+                configs: vec![Config::Nomem2reg, config],
                 reference: ReferenceMode::Host,
                 compiler: phicc.clone(),
                 inject_bug: Some(bug.name().to_string()),
@@ -97,10 +114,10 @@ pub fn run(a: Args) -> anyhow::Result<ExitCode> {
             localize: true,
         };
         campaign::run(&c)?;
-        // Findings the bug itself causes: in mem2reg only.
+        // Findings the bug itself causes: in its configuration only.
         let mut stages: BTreeMap<String, usize> = BTreeMap::new();
         for f in crate::findings::load_findings(&dir)? {
-            if f.cells == ["x86_64/mem2reg"] {
+            if f.cells == [cell.as_str()] {
                 *stages.entry(f.stage).or_default() += 1;
             }
         }
