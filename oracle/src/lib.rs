@@ -22,6 +22,7 @@ pub mod report;
 pub mod runner;
 pub mod target;
 pub mod toolchain;
+pub mod torture;
 pub mod util;
 
 pub use phicc;

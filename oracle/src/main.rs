@@ -41,6 +41,10 @@ enum Command {
     /// Reduce a failing IR file to a small module that fails the same way.
     /// Prints the reduced IR (or writes it with -o) and the command that shows the failure.
     ReduceIr(commands::reduce_ir::Args),
+    /// gcc's C torture execute tests compiled by phicc for one target and
+    /// configuration, compared with corpora/torture/expected-failures-TARGET.txt.
+    /// Exit status: 0 as expected, 1 a difference (named), 2 tool error.
+    Torture(commands::torture::Args),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +58,7 @@ fn main() -> ExitCode {
         Command::NativeIr(args) => commands::native_ir::run(args),
         Command::Cgen(args) => commands::cgen::run(args),
         Command::ReduceIr(args) => commands::reduce_ir::run(args),
+        Command::Torture(args) => commands::torture::run(args),
     };
     match result {
         Ok(code) => code,

@@ -10,6 +10,7 @@ pub mod merge;
 pub mod native_ir;
 pub mod reduce;
 pub mod reduce_ir;
+pub mod torture;
 
 use crate::differential::{DiffSpec, ReferenceMode};
 use crate::target::{parse_list, Config, Target};
