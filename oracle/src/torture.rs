@@ -163,7 +163,8 @@ pub fn directives(source: &str) -> Result<Vec<Vec<Word>>, String> {
         }
         let open = before.len() - 1;
         let body = &rest[open + 1..];
-        let end = matching_brace(body).ok_or_else(|| format!("unterminated directive `{}`", first_line(&rest[open..])))?;
+        let end =
+            matching_brace(body).ok_or_else(|| format!("unterminated directive `{}`", first_line(&rest[open..])))?;
         let words = parse_words(&body[..end]).map_err(|e| format!("{e} in `{}`", first_line(&rest[open..])))?;
         out.push(words);
         rest = &body[end + 1..];
@@ -238,14 +239,38 @@ pub fn keyword(target: Target, kw: &str) -> Option<bool> {
     Some(match kw {
         // LP64 Linux/glibc ELF targets with a hosted libc, 8 MB of stack,
         // executable stacks for trampolines and a gcc that has them all.
-        "int32plus" | "int32" | "longlong64" | "int128" | "lp64" | "ptr32plus" | "size32plus" | "double64plus"
-        | "stdint_types" | "label_values" | "trampolines" | "alloca" | "indirect_jumps" | "untyped_assembly"
-        | "return_address" | "fileio" | "unwrapped" | "mmap" | "c99_runtime" | "signal" | "fpic" | "pie" | "weak"
-        | "alias" | "nonlocal_goto" | "hosted" | "hard_float" | "keeps_null_pointer_checks" => true,
+        "int32plus"
+        | "int32"
+        | "longlong64"
+        | "int128"
+        | "lp64"
+        | "ptr32plus"
+        | "size32plus"
+        | "double64plus"
+        | "stdint_types"
+        | "label_values"
+        | "trampolines"
+        | "alloca"
+        | "indirect_jumps"
+        | "untyped_assembly"
+        | "return_address"
+        | "fileio"
+        | "unwrapped"
+        | "mmap"
+        | "c99_runtime"
+        | "signal"
+        | "fpic"
+        | "pie"
+        | "weak"
+        | "alias"
+        | "nonlocal_goto"
+        | "hosted"
+        | "hard_float"
+        | "keeps_null_pointer_checks" => true,
         // Decimal floating point: gcc supports it (BID) only on x86-64 of ours.
         "dfp" => target == Target::X86_64,
-        "ia32" | "ilp32" | "int16" | "newlib_nano_io" | "freestanding" | "vxworks_kernel" | "coldfire_fpu" | "ti_c67x"
-        | "avr_tiny" => false,
+        "ia32" | "ilp32" | "int16" | "newlib_nano_io" | "freestanding" | "vxworks_kernel" | "coldfire_fpu"
+        | "ti_c67x" | "avr_tiny" => false,
         _ => return None,
     })
 }
@@ -437,7 +462,10 @@ pub fn check_directives(p: &Platform, source: &str) -> Result<(), Unsupported> {
             }
             "dg-require-effective-target" => {
                 let kw = args.first().map(Word::strings).unwrap_or_default().join(" ");
-                if guard(1)? && !keyword(p.target, &kw).ok_or_else(|| Unsupported::Target(format!("unknown effective-target keyword `{kw}`")))? {
+                if guard(1)?
+                    && !keyword(p.target, &kw)
+                        .ok_or_else(|| Unsupported::Target(format!("unknown effective-target keyword `{kw}`")))?
+                {
                     return Err(Unsupported::Target(format!("requires {kw}")));
                 }
             }
@@ -446,7 +474,9 @@ pub fn check_directives(p: &Platform, source: &str) -> Result<(), Unsupported> {
             "dg-require-stack-size" | "dg-require-alias" | "dg-require-weak" => {}
             "dg-skip-if" | "dg-xfail-if" | "dg-xfail-run-if" => {
                 let comment = args.first().map(Word::strings).unwrap_or_default().join(" ");
-                let sel = args.get(1).ok_or_else(|| Unsupported::Target(format!("{name} without a selector")))?;
+                let sel = args
+                    .get(1)
+                    .ok_or_else(|| Unsupported::Target(format!("{name} without a selector")))?;
                 let hits = selector(p, sel).map_err(Unsupported::Target)?
                     && args.get(2).is_none_or(|w| options_hit(p, w))
                     && !args.get(3).is_some_and(|w| !w.is_empty() && options_hit(p, w));
@@ -835,7 +865,10 @@ impl Outcome {
     }
 
     pub fn is_failure(&self) -> bool {
-        matches!(self, Outcome::CompileError(_) | Outcome::WrongCode(_) | Outcome::Timeout)
+        matches!(
+            self,
+            Outcome::CompileError(_) | Outcome::WrongCode(_) | Outcome::Timeout
+        )
     }
 }
 
@@ -869,7 +902,9 @@ impl ExpectedList {
             let test = parts.next().unwrap_or_default().to_string();
             let outcome = parts.next().ok_or_else(|| at("missing outcome"))?.to_string();
             if !["compile-error", "wrong-code", "timeout"].contains(&outcome.as_str()) {
-                return Err(at(&format!("outcome `{outcome}` is not compile-error, wrong-code or timeout")));
+                return Err(at(&format!(
+                    "outcome `{outcome}` is not compile-error, wrong-code or timeout"
+                )));
             }
             let mut rest = parts.next().unwrap_or_default().trim();
             let mut configs = Vec::new();
@@ -887,7 +922,9 @@ impl ExpectedList {
                 reason: rest.to_string(),
             };
             let entries = list.entries.entry(test.clone()).or_default();
-            if entries.iter().any(|e| e.configs.is_empty() || entry.configs.is_empty() || e.configs.iter().any(|c| entry.configs.contains(c))) {
+            if entries.iter().any(|e| {
+                e.configs.is_empty() || entry.configs.is_empty() || e.configs.iter().any(|c| entry.configs.contains(c))
+            }) {
                 return Err(at(&format!("`{test}` is listed twice for one configuration")));
             }
             entries.push(entry);
@@ -908,9 +945,18 @@ impl ExpectedList {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Mismatch {
     /// Fails and is not listed.
-    NewFailure { test: String, outcome: String, detail: String },
+    NewFailure {
+        test: String,
+        outcome: String,
+        detail: String,
+    },
     /// Listed with another failing outcome.
-    Changed { test: String, expected: String, outcome: String, detail: String },
+    Changed {
+        test: String,
+        expected: String,
+        outcome: String,
+        detail: String,
+    },
     /// Listed but passes: take it off the list.
     UnexpectedPass { test: String },
     /// Listed but unsupported on this platform, or not a test of the suite
@@ -927,7 +973,10 @@ impl fmt::Display for Mismatch {
                 expected,
                 outcome,
                 detail,
-            } => write!(f, "changed failure: {test}: listed as {expected}, now {outcome} {detail}"),
+            } => write!(
+                f,
+                "changed failure: {test}: listed as {expected}, now {outcome} {detail}"
+            ),
             Mismatch::UnexpectedPass { test } => write!(f, "unexpected pass: {test} passes but is still listed"),
             Mismatch::Stale { test, why } => write!(f, "stale entry: {test}: {why}"),
         }
@@ -1030,7 +1079,12 @@ fn run_phicc(spec: &RunSpec, test: &Test, work: &Path) -> anyhow::Result<Outcome
         args.push("-static".into());
     }
     args.extend(spec.config.flags().iter().map(|s| s.to_string()));
-    args.extend(["-o".to_string(), bin.display().to_string(), test.path.display().to_string(), "-lm".into()]);
+    args.extend([
+        "-o".to_string(),
+        bin.display().to_string(),
+        test.path.display().to_string(),
+        "-lm".into(),
+    ]);
     let limits = Limits {
         address_space: Some(4 << 30),
         ..Limits::with_timeout(spec.compile_timeout)
@@ -1041,7 +1095,10 @@ fn run_phicc(spec: &RunSpec, test: &Test, work: &Path) -> anyhow::Result<Outcome
         Termination::Exited(0) if bin.exists() => {}
         Termination::Exited(0) => return Ok(Outcome::CompileError("no binary".into())),
         Termination::Exited(s) if s == phicc::exit::ICE => {
-            return Ok(Outcome::CompileError(format!("internal compiler error: {}", first_error(&stderr))))
+            return Ok(Outcome::CompileError(format!(
+                "internal compiler error: {}",
+                first_error(&stderr)
+            )))
         }
         Termination::Exited(_) => return Ok(Outcome::CompileError(first_error(&stderr))),
         Termination::Timeout => return Ok(Outcome::CompileError("compile timeout".into())),
@@ -1085,7 +1142,9 @@ fn first_error(stderr: &str) -> String {
         .unwrap_or("")
         .trim();
     let line = match line.find(".c:") {
-        Some(k) => line[k + 3..].trim_start_matches(|c: char| c.is_ascii_digit() || c == ':').trim(),
+        Some(k) => line[k + 3..]
+            .trim_start_matches(|c: char| c.is_ascii_digit() || c == ':')
+            .trim(),
         None => line,
     };
     line.replace('\t', " ").chars().take(200).collect()
@@ -1145,9 +1204,15 @@ fn reference(spec: &RunSpec, test: &Test, work: &Path) -> anyhow::Result<String>
         test.path.display().to_string(),
         "-lm".into(),
     ];
-    let r = runner::run(&Job::new(spec.target.gcc()).args(args).cwd(work), &Limits::with_timeout(Duration::from_secs(60)))?;
+    let r = runner::run(
+        &Job::new(spec.target.gcc()).args(args).cwd(work),
+        &Limits::with_timeout(Duration::from_secs(60)),
+    )?;
     if r.termination != Termination::Exited(0) {
-        return Ok(format!("does not build: {}", first_error(&String::from_utf8_lossy(&r.stderr.bytes))));
+        return Ok(format!(
+            "does not build: {}",
+            first_error(&String::from_utf8_lossy(&r.stderr.bytes))
+        ));
     }
     Ok(match run_binary(spec, &bin, work)? {
         None => "pass".into(),
@@ -1257,7 +1322,11 @@ pub fn summary(spec: &RunSpec, results: &[(String, Outcome)], mismatches: &[Mism
     if mismatches.is_empty() {
         s.push_str(&format!("as expected by {}\n", list_path.display()));
     } else {
-        s.push_str(&format!("{} differences from {}:\n", mismatches.len(), list_path.display()));
+        s.push_str(&format!(
+            "{} differences from {}:\n",
+            mismatches.len(),
+            list_path.display()
+        ));
         for m in mismatches {
             s.push_str(&format!("  {m}\n"));
         }
@@ -1278,7 +1347,10 @@ mod tests {
         let w = parse_words(r#"dg-skip-if "requires alloca" { ! alloca } { "-O0" } { "" }"#).unwrap();
         assert_eq!(w[0], Word::Str("dg-skip-if".into()));
         assert_eq!(w[1], Word::Str("requires alloca".into()));
-        assert_eq!(w[2], Word::List(vec![Word::Str("!".into()), Word::Str("alloca".into())]));
+        assert_eq!(
+            w[2],
+            Word::List(vec![Word::Str("!".into()), Word::Str("alloca".into())])
+        );
         assert_eq!(w[4], Word::List(vec![Word::Str(String::new())]));
         assert!(parse_words("{ a").is_err());
         assert_eq!(Word::Str("-O2 -fwrapv".into()).strings(), vec!["-O2", "-fwrapv"]);
@@ -1310,7 +1382,10 @@ mod tests {
         assert!(glob("i?86-*-freebsd*[123].*", "i386-pc-freebsd2.1"));
         assert!(!glob("i?86-*-freebsd*[123].*", "i386-pc-freebsd4.1"));
         // Tcl's backslash substitution in quotes makes `\[` a bracket.
-        assert_eq!(parse_words(r#""*-freebsd*\[123\]""#).unwrap(), vec![Word::Str("*-freebsd*[123]".into())]);
+        assert_eq!(
+            parse_words(r#""*-freebsd*\[123\]""#).unwrap(),
+            vec![Word::Str("*-freebsd*[123]".into())]
+        );
         assert!(glob("x86_64-*-linux*", "x86_64-pc-linux-gnu"));
     }
 
@@ -1321,31 +1396,89 @@ mod tests {
         let o = x86(Config::Opt);
         let check = |p: &Platform, s: &str| check_directives(p, s);
         assert_eq!(check(&p, "/* { dg-do run } */"), Ok(()));
-        assert_eq!(check(&p, "/* { dg-options \"-fwrapv\" } */"), Err(Unsupported::Options("-fwrapv".into())));
+        assert_eq!(
+            check(&p, "/* { dg-options \"-fwrapv\" } */"),
+            Err(Unsupported::Options("-fwrapv".into()))
+        );
         // Options for another target do not apply; for this one they do.
-        assert_eq!(check(&p, "/* { dg-options \"-mtune=i686\" { target { { i?86-*-* x86_64-*-* } && ia32 } } } */"), Ok(()));
-        assert!(matches!(check(&p, "/* { dg-options \"-mno-mmx\" { target { x86_64-*-* i?86-*-* } } } */"), Err(Unsupported::Options(_))));
-        assert_eq!(check(&a, "/* { dg-options \"-mno-mmx\" { target { x86_64-*-* i?86-*-* } } } */"), Ok(()));
+        assert_eq!(
+            check(
+                &p,
+                "/* { dg-options \"-mtune=i686\" { target { { i?86-*-* x86_64-*-* } && ia32 } } } */"
+            ),
+            Ok(())
+        );
+        assert!(matches!(
+            check(
+                &p,
+                "/* { dg-options \"-mno-mmx\" { target { x86_64-*-* i?86-*-* } } } */"
+            ),
+            Err(Unsupported::Options(_))
+        ));
+        assert_eq!(
+            check(
+                &a,
+                "/* { dg-options \"-mno-mmx\" { target { x86_64-*-* i?86-*-* } } } */"
+            ),
+            Ok(())
+        );
         assert_eq!(check(&p, "/* { dg-add-options stack_size } */"), Ok(()));
         assert_eq!(check(&p, "/* { dg-require-effective-target int128 } */"), Ok(()));
         assert_eq!(check(&p, "/* { dg-require-effective-target dfp } */"), Ok(()));
-        assert!(matches!(check(&a, "/* { dg-require-effective-target dfp } */"), Err(Unsupported::Target(_))));
+        assert!(matches!(
+            check(&a, "/* { dg-require-effective-target dfp } */"),
+            Err(Unsupported::Target(_))
+        ));
         // dg-skip-if: selector, then include and exclude option lists.
-        assert_eq!(check(&p, "/* { dg-skip-if \"requires alloca\" { ! alloca } { \"-O0\" } { \"\" } } */"), Ok(()));
-        assert_eq!(check(&p, "/* { dg-skip-if \"fp\" { *-*-* } \"-fomit-frame-pointer\" \"\" } */"), Ok(()));
-        assert_eq!(check(&p, "/* { dg-skip-if \"requires higher optimization\" { *-*-* } \"-O1\" \"\" } */"), Ok(()));
-        assert!(check(&o, "/* { dg-skip-if \"requires higher optimization\" { *-*-* } \"-O1\" \"\" } */").is_err());
+        assert_eq!(
+            check(
+                &p,
+                "/* { dg-skip-if \"requires alloca\" { ! alloca } { \"-O0\" } { \"\" } } */"
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            check(
+                &p,
+                "/* { dg-skip-if \"fp\" { *-*-* } \"-fomit-frame-pointer\" \"\" } */"
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            check(
+                &p,
+                "/* { dg-skip-if \"requires higher optimization\" { *-*-* } \"-O1\" \"\" } */"
+            ),
+            Ok(())
+        );
+        assert!(check(
+            &o,
+            "/* { dg-skip-if \"requires higher optimization\" { *-*-* } \"-O1\" \"\" } */"
+        )
+        .is_err());
         assert!(check(&a, "/* { dg-skip-if \"\" { ! { i?86-*-* x86_64-*-* } } } */").is_err());
-        assert_eq!(check(&p, "/* { dg-skip-if \"\" { ! { i?86-*-* x86_64-*-* } } } */"), Ok(()));
+        assert_eq!(
+            check(&p, "/* { dg-skip-if \"\" { ! { i?86-*-* x86_64-*-* } } } */"),
+            Ok(())
+        );
         assert!(check(&p, "/* { dg-frobnicate } */").is_err());
     }
 
     #[test]
     fn x_files_run_their_tcl() {
         let p = x86(Config::Mem2reg);
-        assert_eq!(check_x_file(&p, "if [istarget \"avr-*-*\"] {\n    return 1\n}\nreturn 0\n"), Ok(()));
+        assert_eq!(
+            check_x_file(&p, "if [istarget \"avr-*-*\"] {\n    return 1\n}\nreturn 0\n"),
+            Ok(())
+        );
         assert!(check_x_file(&p, "if [istarget \"x86_64-*-*\"] {\n    return 1\n}\nreturn 0\n").is_err());
-        assert_eq!(check_x_file(&p, "if { [check_effective_target_c99_runtime] } {\n    return 0\n}\nreturn 1\n"), Ok(()));
+        assert_eq!(
+            check_x_file(
+                &p,
+                "if { [check_effective_target_c99_runtime] } {\n    return 0\n}\nreturn 1\n"
+            ),
+            Ok(())
+        );
         assert_eq!(
             check_x_file(&p, "lappend additional_flags \"-fno-trapping-math\"\nreturn 0\n"),
             Err(Unsupported::Options("-fno-trapping-math".into()))
@@ -1366,23 +1499,35 @@ mod tests {
             "# comment\nbitfld-1 wrong-code integer promotion of unsigned bit-fields\nvector-1 compile-error GNU vector types\nslow-1 timeout configs=nomem2reg slow without mem2reg\n",
         )
         .unwrap();
-        assert_eq!(l.get("bitfld-1", Config::Mem2reg).unwrap().reason, "integer promotion of unsigned bit-fields");
+        assert_eq!(
+            l.get("bitfld-1", Config::Mem2reg).unwrap().reason,
+            "integer promotion of unsigned bit-fields"
+        );
         assert!(l.get("slow-1", Config::Mem2reg).is_none());
         assert_eq!(l.get("slow-1", Config::Nomem2reg).unwrap().outcome, "timeout");
         assert!(ExpectedList::parse("a wrong-code\n").is_err(), "a reason is required");
         assert!(ExpectedList::parse("a broken why\n").is_err(), "unknown outcome");
-        assert!(ExpectedList::parse("a wrong-code x\na compile-error y\n").is_err(), "listed twice");
+        assert!(
+            ExpectedList::parse("a wrong-code x\na compile-error y\n").is_err(),
+            "listed twice"
+        );
         assert!(ExpectedList::parse("a wrong-code configs=bogus y\n").is_err());
     }
 
     #[test]
     fn comparison_names_new_changed_passing_and_stale_tests() {
-        let l = ExpectedList::parse("a wrong-code r\nb compile-error r\nc wrong-code r\nd wrong-code r\ngone wrong-code r\n").unwrap();
+        let l = ExpectedList::parse(
+            "a wrong-code r\nb compile-error r\nc wrong-code r\nd wrong-code r\ngone wrong-code r\n",
+        )
+        .unwrap();
         let results = vec![
             ("a".to_string(), Outcome::WrongCode("exit 1".into())), // as listed
             ("b".to_string(), Outcome::WrongCode("signal 11".into())), // changed
-            ("c".to_string(), Outcome::Pass),                        // listed but passes
-            ("d".to_string(), Outcome::Unsupported(Unsupported::Options("-fwrapv".into()))),
+            ("c".to_string(), Outcome::Pass),                       // listed but passes
+            (
+                "d".to_string(),
+                Outcome::Unsupported(Unsupported::Options("-fwrapv".into())),
+            ),
             ("e".to_string(), Outcome::Timeout), // new
             ("f".to_string(), Outcome::Pass),
         ];
@@ -1398,7 +1543,9 @@ mod tests {
             test: "gone".into(),
             why: "no such test".into()
         }));
-        assert!(m.iter().any(|x| matches!(x, Mismatch::Stale { test, .. } if test == "d")));
+        assert!(m
+            .iter()
+            .any(|x| matches!(x, Mismatch::Stale { test, .. } if test == "d")));
         assert!(compare(&results[..1], &l, Config::Mem2reg, false).is_empty());
     }
 

@@ -60,7 +60,9 @@ fn default_cache() -> PathBuf {
     if let Some(d) = std::env::var_os("XDG_CACHE_HOME") {
         return PathBuf::from(d).join("phicc-torture");
     }
-    let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(std::env::temp_dir);
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
     home.join(".cache/phicc-torture")
 }
 
@@ -76,8 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("corpora/torture/expected-failures-{}.txt", args.target)));
     let list_text = std::fs::read_to_string(&list_path).with_context(|| format!("reading {}", list_path.display()))?;
-    let list = torture::ExpectedList::parse(&list_text)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", list_path.display()))?;
+    let list = torture::ExpectedList::parse(&list_text).map_err(|e| anyhow::anyhow!("{}: {e}", list_path.display()))?;
     let all = torture::discover(&suite)?;
     let tests = torture::sample(&all, args.sample);
     let spec = RunSpec {
@@ -103,9 +104,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     std::fs::write(out.join("results.tsv"), torture::results_tsv(&results))?;
     let mut summary = torture::summary(&spec, &results, &mismatches, &list_path);
     if !full {
-        summary.insert_str(0, &format!("sample of {} of {} tests (evenly spaced by name)\n", tests.len(), all.len()));
+        summary.insert_str(
+            0,
+            &format!(
+                "sample of {} of {} tests (evenly spaced by name)\n",
+                tests.len(),
+                all.len()
+            ),
+        );
     }
-    summary.push_str(&format!("wall time {:.0} s; results in {}\n", start.elapsed().as_secs_f64(), out.display()));
+    summary.push_str(&format!(
+        "wall time {:.0} s; results in {}\n",
+        start.elapsed().as_secs_f64(),
+        out.display()
+    ));
     std::fs::write(out.join("summary.txt"), &summary)?;
     print!("{summary}");
     Ok(if mismatches.is_empty() {
