@@ -1083,8 +1083,8 @@ fn run_phicc(spec: &RunSpec, test: &Test, work: &Path) -> anyhow::Result<Outcome
         "-o".to_string(),
         bin.display().to_string(),
         test.path.display().to_string(),
-        "-lm".into(),
     ]);
+    // (phicc links libm itself.)
     let limits = Limits {
         address_space: Some(4 << 30),
         ..Limits::with_timeout(spec.compile_timeout)
@@ -1135,9 +1135,13 @@ fn run_binary(spec: &RunSpec, bin: &Path, work: &Path) -> anyhow::Result<Option<
 /// The first `error:` line of a compiler's diagnostics (else the first line),
 /// with the path of the test dropped.
 fn first_error(stderr: &str) -> String {
+    if let Some(l) = stderr.lines().find(|l| l.contains("undefined reference")) {
+        let at = l.find("undefined reference").unwrap_or(0);
+        return format!("link: {}", &l[at..]);
+    }
     let line = stderr
         .lines()
-        .find(|l| l.contains("error:") || l.contains("undefined reference"))
+        .find(|l| l.contains("error:"))
         .or_else(|| stderr.lines().next())
         .unwrap_or("")
         .trim();
@@ -1318,7 +1322,11 @@ pub fn summary(spec: &RunSpec, results: &[(String, Outcome)], mismatches: &[Mism
         n("timeout")
     );
     let u: Vec<String> = unsupported.iter().map(|(k, v)| format!("{v} {k}")).collect();
-    s.push_str(&format!("unsupported: {} ({})\n", n("unsupported"), u.join(", ")));
+    if u.is_empty() {
+        s.push_str("unsupported: 0\n");
+    } else {
+        s.push_str(&format!("unsupported: {} ({})\n", n("unsupported"), u.join(", ")));
+    }
     if mismatches.is_empty() {
         s.push_str(&format!("as expected by {}\n", list_path.display()));
     } else {
