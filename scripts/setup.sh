@@ -4,6 +4,8 @@
 #   scripts/setup.sh --campaign also the cross toolchains, QEMU, Csmith and cvise
 #   scripts/setup.sh --csmith   the test suite's needs and Csmith (its native sample)
 #   scripts/setup.sh --llvm     the test suite's needs and LLVM 15 (opt-15, for bench-mem2reg)
+#   scripts/setup.sh --torture  also gcc-12-source (gcc's torture tests, for oracle torture)
+# Options combine (scripts/setup.sh --campaign --torture).
 # Debian packages come from apt-get (you are root on the project machines);
 # Rust tools from crates.io. Safe to run repeatedly: it only installs what is absent.
 set -euo pipefail
@@ -11,9 +13,16 @@ set -euo pipefail
 want_campaign=0
 want_csmith=0
 want_llvm=0
-[ "${1:-}" = "--campaign" ] && want_campaign=1
-[ "${1:-}" = "--csmith" ] && want_csmith=1
-[ "${1:-}" = "--llvm" ] && want_llvm=1
+want_torture=0
+for arg in "$@"; do
+    case $arg in
+        --campaign) want_campaign=1 ;;
+        --csmith) want_csmith=1 ;;
+        --llvm) want_llvm=1 ;;
+        --torture) want_torture=1 ;;
+        *) echo "setup: unknown option $arg" >&2; exit 2 ;;
+    esac
+done
 
 apt_updated=0
 apt_install() {
@@ -53,4 +62,9 @@ fi
 
 if [ $want_llvm = 1 ]; then
     apt_install llvm-15
+fi
+
+if [ $want_torture = 1 ]; then
+    # /usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz, read by `oracle torture`.
+    apt_install gcc-12-source
 fi

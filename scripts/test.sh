@@ -5,8 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The oracle tests run binaries under QEMU and use the cross gccs and Csmith.
-scripts/setup.sh --campaign
+# The oracle tests run binaries under QEMU and use the cross gccs and Csmith;
+# the torture sample needs gcc-12-source.
+scripts/setup.sh --campaign --torture
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
@@ -42,6 +43,10 @@ echo "== realprogs: zlib built by phicc (mem2reg) for x86-64 through configure +
 # sources are an error, not a skip.
 scripts/realprogs.sh x86_64 mem2reg zlib -- --work target/realprogs \
     ${REALPROGS_SOURCES:+--sources "$REALPROGS_SOURCES"}
+
+echo "== torture sample: 440 of gcc's 1,653 torture execute tests (every ~4th by name) on x86-64, mem2reg"
+target/debug/oracle torture --target x86_64 --config mem2reg --sample 440 --jobs 2 --quiet \
+    --compiler "$PWD/target/debug/phicc" --out torture-out/ci-x86_64-mem2reg
 
 echo "== tests"
 if cargo nextest --version >/dev/null 2>&1; then

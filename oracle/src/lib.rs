@@ -24,6 +24,7 @@ pub mod runner;
 pub mod sweep;
 pub mod target;
 pub mod toolchain;
+pub mod torture;
 pub mod util;
 
 pub use phicc;

@@ -65,6 +65,10 @@ enum Command {
     /// run their tests and compare with the target's gcc -O0 build.
     /// Exit status: 0 all pass, 1 a failure, 2 tool error.
     Realprogs(commands::realprogs::Args),
+    /// gcc's C torture execute tests compiled by phicc for one target and
+    /// configuration, compared with corpora/torture/expected-failures-TARGET.txt.
+    /// Exit status: 0 as expected, 1 a difference (named), 2 tool error.
+    Torture(commands::torture::Args),
 }
 
 fn main() -> ExitCode {
@@ -86,6 +90,7 @@ fn main() -> ExitCode {
         Command::BenchMem2reg(args) => commands::bench_mem2reg::run(args),
         Command::Coverage(args) => commands::coverage::run(args),
         Command::Realprogs(args) => commands::realprogs::run(args),
+        Command::Torture(args) => commands::torture::run(args),
     };
     match result {
         Ok(code) => code,

@@ -18,6 +18,7 @@ pub mod native_ir;
 pub mod realprogs;
 pub mod reduce;
 pub mod reduce_ir;
+pub mod torture;
 
 use crate::differential::{DiffSpec, ReferenceMode};
 use crate::target::{parse_list, Config, Target};
