@@ -361,6 +361,14 @@ impl Sema {
             "frame_address" | "return_address" => {
                 self.nargs(n, args, 1, span)?;
                 let level = self.const_int(&args[0])?;
+                // Levels above 0 walk the callers' frames, which phicc does
+                // not implement: an error, never a silently wrong address.
+                if level != 0 {
+                    return Err(err(
+                        args[0].span,
+                        format!("'__builtin_{base}' with a nonzero level is not supported"),
+                    ));
+                }
                 let b = if base == "frame_address" {
                     Builtin::FrameAddress
                 } else {
