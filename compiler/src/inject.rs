@@ -43,12 +43,40 @@ crate::named_enum! {
         DceRemovesVolatile = "dce-removes-volatile",
         /// SCCP folds an unsigned comparison of constants as a signed one.
         SccpSignedUnsignedCmp = "sccp-signed-unsigned-cmp",
+        /// The register allocator's liveness stops after one backward round:
+        /// a value live around a loop's back edge looks dead at the loop's end.
+        RaLivenessOnePass = "ra-liveness-one-pass",
+        /// A definition whose value is never read interferes with nothing, so
+        /// it may overwrite a live value sharing its register or slot.
+        RaDeadDefNoInterference = "ra-dead-def-no-interference",
+        /// Coalescing checks only the copy's two values, not the classes they
+        /// already belong to (the lost copy, one level down).
+        RaCoalesceInterfering = "ra-coalesce-interfering",
+        /// Slot sharing forgets one interfering neighbour's slot.
+        RaSlotShareOverlap = "ra-slot-share-overlap",
+        /// The prologue does not save the last callee-saved register the
+        /// allocator used: the caller's value in it is lost.
+        RaCalleeSavedNotSaved = "ra-callee-saved-not-saved",
     }
 }
 
 impl Bug {
+    /// Whether the bug is in the backend (the register allocator), which the
+    /// IR interpreter cannot see: only native runs (`oracle native-ir`, the
+    /// C campaigns) find it.
+    pub fn in_backend(self) -> bool {
+        matches!(
+            self,
+            Bug::RaLivenessOnePass
+                | Bug::RaDeadDefNoInterference
+                | Bug::RaCoalesceInterfering
+                | Bug::RaSlotShareOverlap
+                | Bug::RaCalleeSavedNotSaved
+        )
+    }
+
     #[cfg(feature = "inject-bugs")]
-    fn bit(self) -> u32 {
+    fn bit(self) -> u64 {
         1 << (self as u32)
     }
 }
@@ -70,10 +98,10 @@ pub fn parse_bug_list(s: &str) -> Result<Vec<Bug>, String> {
 #[cfg(feature = "inject-bugs")]
 mod state {
     use super::Bug;
-    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::Once;
 
-    static MASK: AtomicU32 = AtomicU32::new(0);
+    static MASK: AtomicU64 = AtomicU64::new(0);
     static FROM_ENV: Once = Once::new();
 
     fn init_from_env() {

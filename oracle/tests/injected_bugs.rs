@@ -54,7 +54,7 @@ fn injected_bugs_are_found_and_reduced() {
     let _guard = SWITCH.lock().unwrap_or_else(|e| e.into_inner());
     let mut report = String::new();
     let mut missed = Vec::new();
-    for bug in Bug::ALL {
+    for bug in Bug::ALL.into_iter().filter(|b| !b.in_backend()) {
         set_injected(&[bug]).unwrap();
         let (mode, count) = plan(bug);
         let c = campaign(mode, count);

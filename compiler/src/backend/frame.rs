@@ -21,6 +21,7 @@
 //! used, typically folding them into the memory operand of a load or store
 //! (`-40(%rbp)`, `sym+8(%rip)`), and emits nothing for their definition.
 
+use super::regalloc::{self, PhysReg, RegBudget};
 use super::BackendError;
 use crate::ir::instruction::{const_natural_type, Instruction, Operand, Value};
 use crate::ir::module::IrFunction;
@@ -33,8 +34,12 @@ use std::rc::Rc;
 pub enum Home {
     /// Not defined in the function.
     None,
-    /// A stack slot holding the value, at this offset in the locals area.
+    /// A stack slot holding the value, at this offset in the locals area
+    /// (shared with values it does not interfere with: [`super::regalloc`]).
     Slot(u32),
+    /// A callee-saved register holding the value for the whole function
+    /// (the bits above the type's size are unspecified: readers extend).
+    Reg(PhysReg),
     /// The value is the address of an `alloca` object at this offset.
     /// `align > 16` objects must be realigned at run time (the target rounds
     /// the address up to `align`).
@@ -161,19 +166,26 @@ pub struct FrameLayout {
     size: u32,
     /// Offset and size of the region holding `alloca` objects (zero-filled on entry).
     pub alloca_region: (u32, u32),
+    /// Registers the allocator handed out (the prologue saves them).
+    used_regs: Vec<PhysReg>,
+    /// Copies the allocator made free (both sides share a home).
+    pub coalesced_copies: usize,
     finished: bool,
 }
 
 impl FrameLayout {
     /// Lays out the allocas first (one contiguous region, so a prologue can
     /// zero them at once, as the interpreter's zero-filled allocas require),
-    /// then one slot per defined non-alloca value.
-    pub fn compute(f: &IrFunction, types: &ValueTypes) -> Result<FrameLayout, BackendError> {
+    /// then gives every other defined value a register of `budget` or a
+    /// stack slot ([`regalloc::allocate`]).
+    pub fn compute(f: &IrFunction, types: &ValueTypes, budget: RegBudget) -> Result<FrameLayout, BackendError> {
         let mut layout = FrameLayout {
             homes: vec![Home::None; types.len()],
             symbols: Vec::new(),
             size: 0,
             alloca_region: (0, 0),
+            used_regs: Vec::new(),
+            coalesced_copies: 0,
             finished: false,
         };
         for b in &f.blocks {
@@ -216,28 +228,31 @@ impl FrameLayout {
         layout.rematerialize(f);
         for b in &f.blocks {
             for inst in &b.instructions {
-                if matches!(inst, Instruction::Alloca { .. }) {
-                    continue;
-                }
                 let mut err = None;
                 inst.for_each_def(|d| {
-                    if layout.home(d) != Home::None {
-                        return; // an address, or a copy defining a value again
-                    }
-                    let t = types.of(d);
-                    if t == IrType::Void {
+                    if layout.home(d) == Home::None && types.of(d) == IrType::Void {
                         err = Some(format!("value {d} has no type"));
-                        return;
                     }
-                    let s = slot_size(t);
-                    let off = layout.reserve(s, s);
-                    layout.set(d, Home::Slot(off));
                 });
                 if let Some(e) = err {
                     return Err(BackendError::internal(&f.name, e));
                 }
             }
         }
+        let alloc = {
+            let preset = |v: Value| layout.home(v) != Home::None;
+            regalloc::allocate(f, types, &preset, budget)
+        };
+        let base = layout.reserve(alloc.slot_area, 16);
+        for (v, h) in alloc.homes {
+            let h = match h {
+                Home::Slot(off) => Home::Slot(base + off),
+                h => h,
+            };
+            layout.set(v, h);
+        }
+        layout.used_regs = alloc.used;
+        layout.coalesced_copies = alloc.coalesced;
         Ok(layout)
     }
 
@@ -346,6 +361,11 @@ impl FrameLayout {
         self.size
     }
 
+    /// The registers the allocator handed out, sorted (the prologue saves them).
+    pub fn used_regs(&self) -> &[PhysReg] {
+        &self.used_regs
+    }
+
     pub fn home(&self, v: Value) -> Home {
         self.homes.get(v.0 as usize).copied().unwrap_or(Home::None)
     }
@@ -381,13 +401,15 @@ mod tests {
         .unwrap();
         let f = &m.functions[0];
         let t = ValueTypes::compute(f);
-        let mut l = FrameLayout::compute(f, &t).unwrap();
+        let mut l = FrameLayout::compute(f, &t, RegBudget::NONE).unwrap();
         assert_eq!(l.home(Value(0)), Home::Alloca { offset: 0, align: 1 });
         // 64-aligned: 40 + 64 - 16 bytes at a 16-aligned offset, realigned at run time.
         assert_eq!(l.home(Value(2)), Home::Alloca { offset: 16, align: 64 });
         assert_eq!(l.alloca_region, (0, 112));
-        assert_eq!(l.home(Value(1)), Home::Slot(112));
-        assert_eq!(l.home(Value(3)), Home::Slot(128));
+        // The value slots follow, 16-byte slots first; %3 is computed from %1
+        // (they interfere), so the two do not share.
+        assert_eq!(l.home(Value(3)), Home::Slot(112));
+        assert_eq!(l.home(Value(1)), Home::Slot(128));
         let extra = l.reserve(176, 16);
         assert_eq!(extra, 144);
         l.finish();
@@ -401,7 +423,7 @@ mod tests {
         )
         .unwrap();
         let f = &m.functions[0];
-        let l = FrameLayout::compute(f, &ValueTypes::compute(f)).unwrap();
+        let l = FrameLayout::compute(f, &ValueTypes::compute(f), RegBudget::NONE).unwrap();
         // A gep before its base in layout order still gets the symbol's home.
         assert_eq!(l.home(Value(1)), Home::SymbolAddr { sym: 0, offset: 8 });
         assert_eq!(&**l.symbol(0), "g");

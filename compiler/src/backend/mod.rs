@@ -32,6 +32,7 @@ pub mod data;
 pub mod elf;
 pub mod frame;
 pub mod object;
+pub mod regalloc;
 pub mod riscv64;
 pub mod switch;
 pub mod x86_64;

@@ -111,7 +111,7 @@ impl FnEmitter<'_, '_> {
                 let ty = self.types.of(*v);
                 match self.layout.home(*v) {
                     Home::Alloca { .. } | Home::FrameAddr(_) => Ok(Some(true)),
-                    Home::None => Err(self.internal(format!("{v} is used but never defined"))),
+                    Home::None | Home::Reg(_) => Err(self.internal(format!("{v} is used but never defined"))),
                     h @ Home::SymbolAddr { sym, .. } => {
                         // A weak undefined symbol's address may be null.
                         let name = self.layout.symbol(sym).clone();

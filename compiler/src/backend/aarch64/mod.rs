@@ -168,7 +168,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         far_branches: bool,
     ) -> Result<Self, BackendError> {
         let types = ValueTypes::compute(f);
-        let mut layout = FrameLayout::compute(f, &types)?;
+        let mut layout = FrameLayout::compute(f, &types, crate::backend::regalloc::RegBudget::NONE)?;
         abi::check_hfas(f.params.iter().map(|p| &p.aarch64_hfa)).map_err(|m| BackendError::internal(&f.name, m))?;
         let own = abi::layout_of_function(f);
         let mut params = Vec::with_capacity(f.params.len());
@@ -310,7 +310,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             Home::Alloca { .. } | Home::FrameAddr(_) | Home::SymbolAddr { .. } => {
                 Err(self.internal(format!("{v} is an address computed where used, not a slot")))
             }
-            Home::None => Err(self.internal(format!("{v} is used but never defined"))),
+            Home::None | Home::Reg(_) => Err(self.internal(format!("{v} is used but never defined"))),
         }
     }
 

@@ -167,7 +167,7 @@ impl FnEmitter<'_, '_> {
                 let name = self.layout.symbol(sym).clone();
                 self.symbol_address(&name, offset, r)?;
             }
-            Home::Slot(_) | Home::None => return Err(self.internal("not an address home")),
+            Home::Slot(_) | Home::None | Home::Reg(_) => return Err(self.internal("not an address home")),
         }
         Ok(())
     }
@@ -193,7 +193,7 @@ impl FnEmitter<'_, '_> {
                 self.mem_op("ldr", scratch.x(), 8, m);
                 Ok(Mem::new(scratch, 0))
             }
-            Home::None => Err(self.internal(format!("{ptr} is used but never defined"))),
+            Home::None | Home::Reg(_) => Err(self.internal(format!("{ptr} is used but never defined"))),
         }
     }
 
@@ -230,7 +230,7 @@ impl FnEmitter<'_, '_> {
                     self.load_mem(m, size, signed, r);
                 }
                 h @ (Home::Alloca { .. } | Home::FrameAddr(_) | Home::SymbolAddr { .. }) => self.materialize(h, r)?,
-                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
+                Home::None | Home::Reg(_) => return Err(self.internal(format!("{v} is used but never defined"))),
             },
         }
         Ok(())
@@ -341,7 +341,7 @@ impl FnEmitter<'_, '_> {
                     self.materialize(h, Xr(9))?;
                     self.store_mem(Xr(9), ty.size().clamp(1, 8), m);
                 }
-                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
+                Home::None | Home::Reg(_) => return Err(self.internal(format!("{v} is used but never defined"))),
             },
         }
         Ok(())
@@ -376,7 +376,7 @@ impl FnEmitter<'_, '_> {
                     self.materialize(h, Xr(9))?;
                     emit!(self, "\tfmov\t{}, x9", v.d());
                 }
-                Home::None => return Err(self.internal(format!("{val} is used but never defined"))),
+                Home::None | Home::Reg(_) => return Err(self.internal(format!("{val} is used but never defined"))),
             },
         }
         Ok(())
@@ -413,7 +413,7 @@ impl FnEmitter<'_, '_> {
                     self.materialize(h, lo)?;
                     emit!(self, "\tmov\t{}, xzr", hi.x());
                 }
-                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
+                Home::None | Home::Reg(_) => return Err(self.internal(format!("{v} is used but never defined"))),
             },
         }
         Ok(())

@@ -127,7 +127,7 @@ impl FnEmitter<'_, '_> {
                         self.materialize(home, T0);
                         Ok(None)
                     }
-                    Home::None => Err(self.internal(format!("{v} is used but never defined"))),
+                    Home::None | Home::Reg(_) => Err(self.internal(format!("{v} is used but never defined"))),
                     Home::Slot(off) => {
                         let m = self.area(off);
                         if ty.size() > 8 {

@@ -252,7 +252,7 @@ impl FnEmitter<'_, '_> {
                     let m = self.area(off).at(8 * k as i64);
                     self.load_mem(m, 8, false, r);
                 }
-                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
+                Home::None | Home::Reg(_) => return Err(self.internal(format!("{v} is used but never defined"))),
                 home if k == 0 => self.materialize(home, r),
                 _ => self.li(r, 0),
             },

@@ -194,7 +194,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         far: bool,
     ) -> Result<Self, BackendError> {
         let types = ValueTypes::compute(f);
-        let mut layout = FrameLayout::compute(f, &types)?;
+        let mut layout = FrameLayout::compute(f, &types, crate::backend::regalloc::RegBudget::NONE)?;
         let own = abi::layout_of_function(f);
         let mut params = Vec::with_capacity(f.params.len());
         for (i, loc) in own.args.iter().enumerate() {
@@ -336,7 +336,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     fn slot(&self, v: Value) -> Result<Mem, BackendError> {
         match self.layout.home(v) {
             Home::Slot(off) => Ok(self.area(off)),
-            Home::None => Err(self.internal(format!("{v} is used but never defined"))),
+            Home::None | Home::Reg(_) => Err(self.internal(format!("{v} is used but never defined"))),
             _ => Err(self.internal(format!("{v} is an address, not a slot"))),
         }
     }

@@ -84,7 +84,7 @@ impl FnEmitter<'_, '_> {
                 let name = self.layout.symbol(sym).clone();
                 self.symbol_address(&name, offset, r);
             }
-            Home::Slot(_) | Home::None => {}
+            Home::Slot(_) | Home::None | Home::Reg(_) => {}
         }
     }
 
@@ -181,7 +181,7 @@ impl FnEmitter<'_, '_> {
                 self.load_mem(m, 8, false, scratch);
                 Ok(Mem::new(scratch, 0))
             }
-            Home::None => Err(self.internal(format!("{ptr} is used but never defined"))),
+            Home::None | Home::Reg(_) => Err(self.internal(format!("{ptr} is used but never defined"))),
         }
     }
 
@@ -216,7 +216,7 @@ impl FnEmitter<'_, '_> {
                     let m = self.area(off);
                     self.load_mem(m, ty.size().clamp(1, 8), signed, r);
                 }
-                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
+                Home::None | Home::Reg(_) => return Err(self.internal(format!("{v} is used but never defined"))),
                 home => self.materialize(home, r),
             },
         }
@@ -255,7 +255,7 @@ impl FnEmitter<'_, '_> {
                     let m = self.area(off);
                     self.load_fmem(m, ty, fr);
                 }
-                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
+                Home::None | Home::Reg(_) => return Err(self.internal(format!("{v} is used but never defined"))),
                 home => {
                     self.materialize(home, T6);
                     emit!(self, "\t{mv}\t{fr}, t6");
@@ -288,7 +288,7 @@ impl FnEmitter<'_, '_> {
                         self.li(hi, 0);
                     }
                 }
-                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
+                Home::None | Home::Reg(_) => return Err(self.internal(format!("{v} is used but never defined"))),
                 home => {
                     self.materialize(home, lo);
                     self.li(hi, 0);
@@ -388,7 +388,7 @@ impl FnEmitter<'_, '_> {
                     let size = if ty.size() > 8 { 16 } else { ty.size().max(1) };
                     self.copy_mem(src, m, size);
                 }
-                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
+                Home::None | Home::Reg(_) => return Err(self.internal(format!("{v} is used but never defined"))),
                 home => {
                     self.materialize(home, T0);
                     self.store_mem(T0, ty.size().clamp(1, 8), m);

@@ -189,6 +189,27 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn param_ref(&mut self, dest: Value, idx: usize, ty: IrType) -> Result<(), BackendError> {
+        if let Some(g) = self.reg_of(dest) {
+            // The parameter's bits, read at its own width.
+            let size = ty.size().clamp(1, 8);
+            match self.param_home(idx)? {
+                ParamHome::Slot(off) => {
+                    let src = self.area(off);
+                    self.load_mem(&src, size, false, g);
+                }
+                ParamHome::Incoming(d) => self.load_mem(&Mem::new(Gpr::Rbp, d), size, false, g),
+                ParamHome::Buffer(off) => {
+                    let b = self.area(off);
+                    emit!(self, "\tleaq\t{b}, {}", g.q());
+                }
+                ParamHome::IncomingAddr(d) => emit!(self, "\tleaq\t{d}(%rbp), {}", g.q()),
+                ParamHome::None => {
+                    let s = self.area(self.scratch);
+                    emit!(self, "\tleaq\t{s}, {}", g.q());
+                }
+            }
+            return Ok(());
+        }
         let m = self.slot(dest)?;
         match self.param_home(idx)? {
             ParamHome::Slot(off) => {

@@ -31,8 +31,8 @@ impl FnEmitter<'_, '_> {
         seg: AddressSpace,
     ) -> Result<(), BackendError> {
         let src = self.addr_of(ptr, seg, Gpr::R11)?;
-        let m = self.slot(dest)?;
         if ty.size() > 8 {
+            let m = self.slot(dest)?;
             emit!(self, "\tmovq\t{src}, %rax");
             emit!(self, "\tmovq\t{}, %rdx", src.at(8));
             emit!(self, "\tmovq\t%rax, {m}");
@@ -77,7 +77,6 @@ impl FnEmitter<'_, '_> {
         if self.layout.home(dest).is_address() {
             return Ok(()); // recomputed where used
         }
-        self.slot(dest)?;
         let off_ty = self.types.of_operand(offset);
         let off_ty = if off_ty.is_int_or_ptr() { off_ty } else { IrType::I64 };
         let konst = offset
@@ -124,7 +123,6 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn dyn_alloca(&mut self, dest: Value, size: &Operand, align: usize) -> Result<(), BackendError> {
-        let m = self.slot(dest)?;
         let ty = self.types.of_operand(size);
         let ty = if ty.is_int_or_ptr() && !ty.is_128() {
             ty
@@ -145,8 +143,8 @@ impl FnEmitter<'_, '_> {
             }
             emit!(self, "\tandq\t${}, %rsp", -(align as i64));
         }
-        emit!(self, "\tmovq\t%rsp, {m}");
-        Ok(())
+        emit!(self, "\tmovq\t%rsp, %rax");
+        self.store_sized(Gpr::Rax, 8, dest)
     }
 
     fn atomic_size(&self, ty: IrType) -> Result<usize, BackendError> {
@@ -266,13 +264,11 @@ impl FnEmitter<'_, '_> {
         self.load_int(desired, ty, false, Gpr::Rcx)?;
         let mem = self.addr_of(ptr, AddressSpace::Default, Gpr::R11)?;
         emit!(self, "\tlock cmpxchg{s}\t{}, {mem}", Gpr::Rcx.name(size));
-        let m = self.slot(dest)?;
         if returns_bool {
             emit!(self, "\tsete\t%al");
-            emit!(self, "\tmovb\t%al, {m}");
+            self.store_sized(Gpr::Rax, 1, dest)
         } else {
-            self.store_mem(Gpr::Rax, size, &m);
+            self.store_sized(Gpr::Rax, size, dest)
         }
-        Ok(())
     }
 }

@@ -49,6 +49,7 @@ use super::switch::{plan_switch, SwitchPlan};
 use super::{
     block_label, walk_blocks, BackendError, FunctionEmitter, LongDoubleFormat, ModuleContext, TargetDesc, TargetIsa,
 };
+use crate::backend::regalloc::{PhysReg, RegBudget, RegClass};
 use crate::ir::constants::IrConst;
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
@@ -56,6 +57,18 @@ use crate::ir::types::IrType;
 use crate::target::Target;
 use abi::{ArgLoc, CallLayout};
 use regs::{Gpr, Mem};
+
+/// The registers the allocator may hand out: the callee-saved ones nothing
+/// else in this backend uses (`%rbp` is the frame pointer). SysV has no
+/// callee-saved vector register, so floats stay in slots.
+const ALLOCATABLE: [Gpr; 5] = [Gpr::Rbx, Gpr::R12, Gpr::R13, Gpr::R14, Gpr::R15];
+const REG_BUDGET: RegBudget = RegBudget { int: 5, float: 0 };
+
+/// The register of an allocator home.
+fn phys(p: PhysReg) -> Gpr {
+    debug_assert_eq!(p.class, RegClass::Int);
+    ALLOCATABLE[p.index as usize]
+}
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write as _;
 
@@ -188,7 +201,7 @@ pub(crate) struct FnEmitter<'a, 'm> {
 impl<'a, 'm> FnEmitter<'a, 'm> {
     fn new(cx: &'a mut ModuleContext<'m>, f: &'a IrFunction, out: &'a mut String) -> Result<Self, BackendError> {
         let types = ValueTypes::compute(f);
-        let mut layout = FrameLayout::compute(f, &types)?;
+        let mut layout = FrameLayout::compute(f, &types, REG_BUDGET)?;
         let own = abi::layout_of_function(f);
         // Parameter homes.
         let mut params = Vec::with_capacity(f.params.len());
@@ -262,6 +275,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         }
         let fused_compares = fusable_compares(f);
         let use_counts = use_counts(f, types.len());
+        for &p in layout.used_regs() {
+            let g = phys(p);
+            if !callee_saved.contains(&g) {
+                callee_saved.push(g);
+            }
+        }
         callee_saved.sort();
         let saved = callee_saved.into_iter().map(|g| (g, layout.reserve(8, 8))).collect();
         let asm_spill = layout.reserve(16 * max_outputs as u32, 16);
@@ -318,6 +337,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         match self.layout.home(v) {
             Home::Slot(off) => Ok(self.area(off)),
             Home::None => Err(self.internal(format!("{v} is used but never defined"))),
+            Home::Reg(_) => Err(self.internal(format!("{v} is in a register where a slot is needed"))),
             _ => Err(self.internal(format!("{v} is an address, not a slot"))),
         }
     }
@@ -379,6 +399,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     }
                 }
             }
+            Home::Reg(p) => emit!(self, "\tmovq\t{}, {}", phys(p).q(), r.q()),
             Home::Slot(_) | Home::None => {}
         }
     }
@@ -414,6 +435,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     emit!(self, "\tmovq\t{m}, {}", scratch.q());
                 }
                 Ok(through(scratch, 0))
+            }
+            Home::Reg(p) => {
+                self.flush();
+                Ok(through(phys(p), 0))
             }
             Home::None => Err(self.internal(format!("{ptr} is used but never defined"))),
             h => {
@@ -463,11 +488,55 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     let m = self.area(off);
                     self.load_mem(&m, ty.size(), signed, r);
                 }
+                Home::Reg(p) => self.extend_reg(phys(p), ty.size(), signed, r),
                 Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
                 h => self.materialize(h, r),
             },
         }
         Ok(())
+    }
+
+    /// `r = the low size bytes of register `from``, extended to 64 bits.
+    fn extend_reg(&mut self, from: Gpr, size: usize, signed: bool, r: Gpr) {
+        match (size, signed) {
+            (1, true) => emit!(self, "\tmovsbq\t{}, {}", from.name(1), r.q()),
+            (1, false) => emit!(self, "\tmovzbl\t{}, {}", from.name(1), r.l()),
+            (2, true) => emit!(self, "\tmovswq\t{}, {}", from.name(2), r.q()),
+            (2, false) => emit!(self, "\tmovzwl\t{}, {}", from.name(2), r.l()),
+            (4, true) => emit!(self, "\tmovslq\t{}, {}", from.l(), r.q()),
+            (4, false) => emit!(self, "\tmovl\t{}, {}", from.l(), r.l()),
+            _ if from == r => self.flush(),
+            _ => emit!(self, "\tmovq\t{}, {}", from.q(), r.q()),
+        }
+    }
+
+    /// The register holding `v`, when the allocator put it in one.
+    fn reg_of(&self, v: Value) -> Option<Gpr> {
+        match self.layout.home(v) {
+            Home::Reg(p) => Some(phys(p)),
+            _ => None,
+        }
+    }
+
+    /// `dest = op` (all bytes of a `ty`): the generic value move, into a
+    /// register or a slot. Nothing when both already share a home (a copy
+    /// the allocator coalesced).
+    fn move_value(&mut self, dest: Value, op: &Operand, ty: IrType) -> Result<(), BackendError> {
+        if let Operand::Value(s) = op {
+            if self.layout.home(*s) == self.layout.home(dest) && !self.layout.home(dest).is_address() {
+                return Ok(());
+            }
+        }
+        match self.reg_of(dest) {
+            Some(g) => {
+                let signed = ty.is_signed();
+                self.load_int(op, ty, signed, g)
+            }
+            None => {
+                let m = self.slot(dest)?;
+                self.store_operand(op, ty, &m)
+            }
+        }
     }
 
     /// `r = the size-byte integer at m`, extended to 64 bits.
@@ -514,6 +583,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
 
     /// As [`FnEmitter::store`] for a value of `size` bytes.
     fn store_sized(&mut self, r: Gpr, size: usize, v: Value) -> Result<(), BackendError> {
+        if let Some(g) = self.reg_of(v) {
+            self.flush();
+            if g != r {
+                let _ = size;
+                emit!(self, "\tmovq\t{}, {}", r.q(), g.q());
+            }
+            return Ok(());
+        }
         let m = self.slot(v)?;
         self.flush();
         // Keep the result in `r`: the next instruction may read it from there.
@@ -645,6 +722,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     let size = if ty.size() > 8 { 16 } else { ty.size().max(1) };
                     self.copy_mem(&src, m, size);
                 }
+                Home::Reg(p) => {
+                    self.flush();
+                    self.store_mem(phys(p), ty.size().clamp(1, 8), m);
+                }
                 Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
                 h => {
                     self.materialize(h, Gpr::Rax);
@@ -768,6 +849,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         emit!(self, "\ttestq\t%rax, %rax");
                         Ok(None)
                     }
+                    Home::Reg(p) => {
+                        let size = Self::cond_size(ty);
+                        let r = phys(p).name(size);
+                        emit!(self, "\ttest{}\t{r}, {r}", regs::suffix(size));
+                        Ok(None)
+                    }
                     Home::Slot(_)
                         if !ty.is_128()
                             && self
@@ -829,8 +916,8 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             GetElementPtr { dest, base, offset, .. } => self.gep(*dest, *base, offset)?,
             GlobalAddr { dest, name } => self.global_addr(*dest, name)?,
             StackSave { dest } => {
-                let m = self.slot(*dest)?;
-                emit!(self, "\tmovq\t%rsp, {m}");
+                emit!(self, "\tmovq\t%rsp, %rax");
+                self.store_sized(Gpr::Rax, 8, *dest)?;
             }
             StackRestore { ptr } => {
                 self.load_int(&Operand::Value(*ptr), IrType::Ptr, false, Gpr::Rax)?;
@@ -847,8 +934,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             } => self.cast(*dest, src, *from_ty, *to_ty)?,
             Copy { dest, src } => {
                 let ty = self.types.of(*dest);
-                let m = self.slot(*dest)?;
-                self.store_operand(src, ty, &m)?;
+                self.move_value(*dest, src, ty)?;
             }
             Select {
                 dest,

@@ -94,6 +94,10 @@ impl FnEmitter<'_, '_> {
                     let m = self.slot(*v)?;
                     emit!(self, "\tmov{}\t{m}, %xmm{n}", fsuf(ty));
                 }
+                Home::Reg(p) => {
+                    self.flush();
+                    emit!(self, "\tmovq\t{}, %xmm{n}", super::phys(p).q());
+                }
                 Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
                 h => {
                     self.materialize(h, Gpr::Rax);
@@ -215,10 +219,9 @@ impl FnEmitter<'_, '_> {
 
     pub(super) fn unop(&mut self, dest: Value, op: IrUnaryOp, src: &Operand, ty: IrType) -> Result<(), BackendError> {
         if op == IrUnaryOp::IsConstant {
-            let m = self.slot(dest)?;
             let is_const = matches!(src, Operand::Const(_));
             self.mov_imm(is_const as i64, Gpr::Rax);
-            self.store_mem(Gpr::Rax, ty.size().clamp(1, 8), &m);
+            self.store_sized(Gpr::Rax, ty.size().clamp(1, 8), dest)?;
             return Ok(());
         }
         if ty.is_128() {
@@ -315,7 +318,6 @@ impl FnEmitter<'_, '_> {
         rhs: &Operand,
         ty: IrType,
     ) -> Result<(), BackendError> {
-        let m = self.slot(dest)?;
         if ty.is_128() {
             self.cmp_wide(op, lhs, rhs, ty)?;
         } else if ty == IrType::F128 {
@@ -366,8 +368,7 @@ impl FnEmitter<'_, '_> {
             }
             emit!(self, "\tset{}\t%al", int_cc(op));
         }
-        emit!(self, "\tmovb\t%al, {m}");
-        Ok(())
+        self.store_sized(Gpr::Rax, 1, dest)
     }
 
     pub(super) fn cast(&mut self, dest: Value, src: &Operand, from: IrType, to: IrType) -> Result<(), BackendError> {
@@ -377,7 +378,6 @@ impl FnEmitter<'_, '_> {
         if from.is_128() || to.is_128() || from == IrType::F128 || to == IrType::F128 {
             return self.cast_wide(dest, src, from, to);
         }
-        let m = self.slot(dest)?;
         match (from.is_float(), to.is_float()) {
             (false, false) => {
                 self.load(src, from, Gpr::Rax)?;
@@ -403,6 +403,7 @@ impl FnEmitter<'_, '_> {
                 } else {
                     emit!(self, "\tcvtsi2{f}q\t%rax, %xmm0");
                 }
+                let m = self.slot(dest)?;
                 self.store_xmm(0, to, &m);
             }
             (true, false) => {
@@ -436,10 +437,11 @@ impl FnEmitter<'_, '_> {
             }
             (true, true) => {
                 if from == to {
-                    self.store_operand(src, to, &m)?;
+                    self.move_value(dest, src, to)?;
                 } else {
                     self.load_xmm(src, from, 0)?;
                     emit!(self, "\tcvt{}2{}\t%xmm0, %xmm0", fsuf(from), fsuf(to));
+                    let m = self.slot(dest)?;
                     self.store_xmm(0, to, &m);
                 }
             }
@@ -455,10 +457,9 @@ impl FnEmitter<'_, '_> {
         f: &Operand,
         ty: IrType,
     ) -> Result<(), BackendError> {
-        let m = self.slot(dest)?;
         if let Some(c) = cond.as_const() {
             let pick = if c.is_nonzero() { t } else { f };
-            return self.store_operand(pick, ty, &m);
+            return self.move_value(dest, pick, ty);
         }
         let cty = self.types.of_operand(cond);
         if ty.size() > 8 {
@@ -468,6 +469,7 @@ impl FnEmitter<'_, '_> {
             emit!(self, "\ttestq\t%r11, %r11");
             emit!(self, "\tcmoveq\t%rcx, %rax");
             emit!(self, "\tcmoveq\t%rsi, %rdx");
+            let m = self.slot(dest)?;
             emit!(self, "\tmovq\t%rax, {m}");
             emit!(self, "\tmovq\t%rdx, {}", m.at(8));
             return Ok(());
@@ -477,8 +479,7 @@ impl FnEmitter<'_, '_> {
         self.load_int(cond, cty, false, Gpr::R11)?;
         emit!(self, "\ttestq\t%r11, %r11");
         emit!(self, "\tcmoveq\t%rcx, %rax");
-        self.store_mem(Gpr::Rax, ty.size().clamp(1, 8), &m);
-        Ok(())
+        self.store_sized(Gpr::Rax, ty.size().clamp(1, 8), dest)
     }
 
     pub(super) fn intrinsic(

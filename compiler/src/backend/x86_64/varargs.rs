@@ -85,16 +85,16 @@ impl FnEmitter<'_, '_> {
             IrType::Void => return Err(self.internal("va_arg of void")),
             _ => self.va_next(false, 1, 8, false, true),
         }
-        let m = self.slot(dest)?;
         let src = Mem::new(Gpr::Rax, 0);
         if ty.size() > 8 {
+            let m = self.slot(dest)?;
             emit!(self, "\tmovq\t8(%rax), %rdx");
             emit!(self, "\tmovq\t(%rax), %rax");
             emit!(self, "\tmovq\t%rax, {m}");
             emit!(self, "\tmovq\t%rdx, {}", m.at(8));
         } else {
             self.load_mem(&src, ty.size(), false, Gpr::Rax);
-            self.store_mem(Gpr::Rax, ty.size(), &m);
+            self.store_sized(Gpr::Rax, ty.size(), dest)?;
         }
         Ok(())
     }

@@ -385,11 +385,16 @@ impl FnEmitter<'_, '_> {
         from: IrType,
         to: IrType,
     ) -> Result<(), BackendError> {
-        let m = self.slot(dest)?;
+        // A register destination (an integer of at most 8 bytes) is written
+        // with `store_sized`; `m` is only used for slot destinations.
+        let m = match self.reg_of(dest) {
+            Some(_) => self.area(self.ret2),
+            None => self.slot(dest)?,
+        };
         let s = self.area(self.scratch);
         let int = |t: IrType| t.is_int_or_ptr();
         match (from, to) {
-            (f, t) if f == t || (f.is_128() && t.is_128()) => self.store_operand(src, to, &m)?,
+            (f, t) if f == t || (f.is_128() && t.is_128()) => self.move_value(dest, src, to)?,
             (f, t) if int(f) && !f.is_128() && t.is_128() => {
                 self.load(src, f, Gpr::Rax)?;
                 if f.is_signed() {
@@ -402,7 +407,7 @@ impl FnEmitter<'_, '_> {
             }
             (f, t) if f.is_128() && int(t) => {
                 self.load_wide(src, Gpr::Rax, Gpr::Rdx)?;
-                self.store_mem(Gpr::Rax, t.size(), &m);
+                self.store_sized(Gpr::Rax, t.size(), dest)?;
             }
             (f, IrType::F32 | IrType::F64) if f.is_128() => {
                 self.load_wide(src, Gpr::Rdi, Gpr::Rsi)?;
@@ -485,7 +490,7 @@ impl FnEmitter<'_, '_> {
                     emit!(self, "\tmovq\t{s}, %rax");
                 }
                 self.x87_truncate_off();
-                self.store_mem(Gpr::Rax, t.size(), &m);
+                self.store_sized(Gpr::Rax, t.size(), dest)?;
             }
             _ => return Err(self.internal(format!("cast from {from} to {to}"))),
         }
