@@ -161,26 +161,48 @@ impl FnEmitter<'_, '_> {
             IrBinOp::UDiv | IrBinOp::URem | IrBinOp::LShr => false,
             _ => ty.is_signed(),
         };
+        let low_bits_only = matches!(
+            op,
+            IrBinOp::Add | IrBinOp::Sub | IrBinOp::And | IrBinOp::Or | IrBinOp::Xor | IrBinOp::Mul
+        );
+        if low_bits_only {
+            // These results' low bits depend only on the operands' low bits:
+            // compute straight into the destination's register when it has
+            // one (and the right operand is not in it), reading a right
+            // operand in a register or slot in place.
+            let rhs_reg = rhs.as_value().and_then(|v| self.reg_of(v));
+            let into = match self.reg_of(dest) {
+                Some(g) if rhs_reg != Some(g) => g,
+                _ => Gpr::Rax,
+            };
+            let r = into.name(w);
+            let mn = match op {
+                IrBinOp::Add => "add",
+                IrBinOp::Sub => "sub",
+                IrBinOp::And => "and",
+                IrBinOp::Or => "or",
+                IrBinOp::Xor => "xor",
+                _ => "imul",
+            };
+            self.load_int(lhs, ty, signed, into)?;
+            match Self::imm32(rhs, ty, signed) {
+                Some(imm) if op == IrBinOp::Mul => emit!(self, "\timul{s}\t${imm}, {r}, {r}"),
+                Some(imm) => emit!(self, "\t{mn}{s}\t${imm}, {r}"),
+                None => match rhs_reg {
+                    Some(g) => emit!(self, "\t{mn}{s}\t{}, {r}", g.name(w)),
+                    None => {
+                        self.load_int(rhs, ty, signed, Gpr::Rcx)?;
+                        emit!(self, "\t{mn}{s}\t{c}, {r}");
+                    }
+                },
+            }
+            return self.store(into, ty, dest);
+        }
         self.load_int(lhs, ty, signed, Gpr::Rax)?;
         let mut result = Gpr::Rax;
         match op {
             IrBinOp::Add | IrBinOp::Sub | IrBinOp::And | IrBinOp::Or | IrBinOp::Xor | IrBinOp::Mul => {
-                let mn = match op {
-                    IrBinOp::Add => "add",
-                    IrBinOp::Sub => "sub",
-                    IrBinOp::And => "and",
-                    IrBinOp::Or => "or",
-                    IrBinOp::Xor => "xor",
-                    _ => "imul",
-                };
-                match Self::imm32(rhs, ty, signed) {
-                    Some(imm) if op == IrBinOp::Mul => emit!(self, "\timul{s}\t${imm}, {a}, {a}"),
-                    Some(imm) => emit!(self, "\t{mn}{s}\t${imm}, {a}"),
-                    None => {
-                        self.load_int(rhs, ty, signed, Gpr::Rcx)?;
-                        emit!(self, "\t{mn}{s}\t{c}, {a}");
-                    }
-                }
+                unreachable!("handled above")
             }
             IrBinOp::SDiv | IrBinOp::SRem | IrBinOp::UDiv | IrBinOp::URem => {
                 self.load_int(rhs, ty, signed, Gpr::Rcx)?;
