@@ -493,14 +493,37 @@ pub fn run_campaign_on(
     fuel: u64,
     out: Option<&Path>,
 ) -> anyhow::Result<NativeSummary> {
+    campaign(target, seed, count, jobs, fuel, out, false)
+}
+
+/// The first input (in index order) of a campaign like [`run_campaign_on`]
+/// that gives a finding, stopping the workers once one is known.
+pub fn first_finding_on(target: Target, seed: u64, count: u64, jobs: usize, fuel: u64) -> anyhow::Result<Option<u64>> {
+    Ok(campaign(target, seed, count, jobs, fuel, None, true)?
+        .findings
+        .first()
+        .map(|f| f.0))
+}
+
+fn campaign(
+    target: Target,
+    seed: u64,
+    count: u64,
+    jobs: usize,
+    fuel: u64,
+    out: Option<&Path>,
+    stop_at_first: bool,
+) -> anyhow::Result<NativeSummary> {
     let work = tempfile::tempdir()?;
     let next = AtomicU64::new(0);
+    // The lowest input index with a finding so far (inputs below it still run).
+    let first = AtomicU64::new(u64::MAX);
     let summary = Mutex::new(NativeSummary::default());
     std::thread::scope(|scope| {
         for _ in 0..jobs.max(1) {
             scope.spawn(|| loop {
                 let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= count {
+                if index >= count || (stop_at_first && index > first.load(Ordering::Relaxed)) {
                     break;
                 }
                 let (module, verdicts) = check_input_on(target, seed, index, work.path(), fuel);
@@ -526,6 +549,7 @@ pub fn run_campaign_on(
                                 p
                             });
                             s.findings.push((index, config.to_string(), v, path));
+                            first.fetch_min(index, Ordering::Relaxed);
                         }
                     }
                 }

@@ -5,7 +5,9 @@
 //! `dce-removes-volatile` and `sccp-signed-unsigned-cmp` reduces to at most
 //! 15 instructions: the proof that the harness has teeth. `self-loop-no-copy`
 //! makes terminating loops run forever, which the check reports as "no longer
-//! terminates" (termination is an outcome).
+//! terminates" (termination is an outcome). The register allocator's bugs
+//! are invisible to the interpreter: a short `oracle native-ir` campaign
+//! finds each.
 //!
 //! Compiled only with the `inject-bugs` feature; `scripts/test.sh` runs
 //! `cargo test -p oracle --features inject-bugs --test injected_bugs`. One test
@@ -167,4 +169,33 @@ fn c_regression_fails_only_with_its_bug() {
         );
         assert!(buggy.failure.is_some(), "{target:?}: does not fail with lost-copy");
     }
+}
+
+/// The register allocator's injected bugs are invisible to the interpreter:
+/// each must be found by a short native campaign (`oracle native-ir` on the
+/// x86-64 host: generated IR compiled by the backend, run, and compared with
+/// the interpreter).
+#[test]
+fn allocator_bugs_are_found_by_native_runs() {
+    assert!(
+        cfg!(target_arch = "x86_64"),
+        "the allocator bugs are checked by native x86-64 runs"
+    );
+    let _guard = SWITCH.lock().unwrap_or_else(|e| e.into_inner());
+    let mut report = String::new();
+    let mut missed = Vec::new();
+    for bug in Bug::ALL.into_iter().filter(|b| b.in_backend()) {
+        set_injected(&[bug]).unwrap();
+        let first = oracle::native_ir::first_finding_on(Target::X86_64, 1, 150, 2, 5_000_000).unwrap();
+        match first {
+            Some(i) => report.push_str(&format!("{}: found at input {i}\n", bug.name())),
+            None => {
+                report.push_str(&format!("{}: NOT found in 150 inputs\n", bug.name()));
+                missed.push(bug.name());
+            }
+        }
+    }
+    set_injected(&[]).unwrap();
+    println!("{report}");
+    assert!(missed.is_empty(), "allocator bugs not found: {missed:?}\n{report}");
 }
