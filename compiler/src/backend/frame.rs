@@ -179,6 +179,17 @@ impl FrameLayout {
     /// then gives every other defined value a register of `budget` or a
     /// stack slot ([`regalloc::allocate`]).
     pub fn compute(f: &IrFunction, types: &ValueTypes, budget: RegBudget) -> Result<FrameLayout, BackendError> {
+        Self::compute_with(f, types, budget, regalloc::no_clobbers)
+    }
+
+    /// As [`FrameLayout::compute`], with caller-saved registers in the
+    /// budget that the instructions `clobbers` names overwrite.
+    pub fn compute_with(
+        f: &IrFunction,
+        types: &ValueTypes,
+        budget: RegBudget,
+        clobbers: regalloc::ClobberFn,
+    ) -> Result<FrameLayout, BackendError> {
         let mut layout = FrameLayout {
             homes: vec![Home::None; types.len()],
             symbols: Vec::new(),
@@ -241,7 +252,7 @@ impl FrameLayout {
         }
         let alloc = {
             let preset = |v: Value| layout.home(v) != Home::None;
-            regalloc::allocate(f, types, &preset, budget)
+            regalloc::allocate(f, types, &preset, budget, clobbers)
         };
         let base = layout.reserve(alloc.slot_area, 16);
         for (v, h) in alloc.homes {

@@ -28,9 +28,11 @@
 //!    interfering class holds; the rest take the first stack slot of their
 //!    size that no interfering class holds (slot sharing), or a new one.
 //!
-//! The registers are the target's callee-saved ones ([`RegBudget`]), so a
-//! value in a register survives calls and only the prologue and epilogue
-//! save and restore what is used. A function that calls a `returns_twice`
+//! The registers are the target's callee-saved ones ([`RegBudget`]), which
+//! survive calls (the prologue and epilogue save and restore what is used),
+//! and caller-saved ones that a target's [`ClobberFn`] says which
+//! instructions overwrite: a value live across or read by such an
+//! instruction does not get them. A function that calls a `returns_twice`
 //! function (setjmp, vfork, ...) keeps one slot per value and no register:
 //! after the second return, every value must still be where the first return
 //! left it. A function with inline asm gets shared slots but no register (the
@@ -78,6 +80,27 @@ impl RegBudget {
             RegClass::Float => self.float,
         }
     }
+}
+
+/// The allocatable registers of each class that the target's code for one
+/// instruction overwrites (bit `i` is register `i` of the class). A value
+/// read by the instruction or live after it never gets such a register:
+/// this is how caller-saved registers join the allocatable set (a call
+/// clobbers them all; most instructions none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Clobbers {
+    pub int: u64,
+    pub float: u64,
+}
+
+/// A target's answer to "which allocatable registers does this
+/// instruction's code overwrite?".
+pub type ClobberFn = fn(&Instruction, &ValueTypes) -> Clobbers;
+
+/// For targets whose allocatable registers are all callee-saved and unused
+/// by instruction sequences.
+pub fn no_clobbers(_: &Instruction, _: &ValueTypes) -> Clobbers {
+    Clobbers::default()
 }
 
 /// The names of the functions that return twice (gcc's list, with the
@@ -351,7 +374,13 @@ impl Classes {
 
 /// Allocates homes for the values of `f` that have none yet in `preset`
 /// (allocas and rematerialized addresses are preset), under `budget`.
-pub fn allocate(f: &IrFunction, types: &ValueTypes, preset: &dyn Fn(Value) -> bool, budget: RegBudget) -> Allocation {
+pub fn allocate(
+    f: &IrFunction,
+    types: &ValueTypes,
+    preset: &dyn Fn(Value) -> bool,
+    budget: RegBudget,
+    clobbers: ClobberFn,
+) -> Allocation {
     let strategy = strategy(f);
     let budget = if strategy == Strategy::Full {
         budget
@@ -449,6 +478,8 @@ pub fn allocate(f: &IrFunction, types: &ValueTypes, preset: &dyn Fn(Value) -> bo
     // 2. Interference (adjacency lists, deduplicated below) and weights.
     let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut weight = vec![0u64; n];
+    // Registers each value may not take (by class), from clobbering instructions.
+    let mut forbidden = vec![Clobbers::default(); n];
     let mut copies: Vec<(u64, u32, u32)> = Vec::new();
     let dead_defs_free = enabled(Bug::RaDeadDefNoInterference);
     for (bi, b) in f.blocks.iter().enumerate() {
@@ -513,6 +544,18 @@ pub fn allocate(f: &IrFunction, types: &ValueTypes, preset: &dyn Fn(Value) -> bo
                 live.set(u);
                 weight[u as usize] += w;
             }
+            if budget != RegBudget::NONE {
+                let c = clobbers(inst, types);
+                if c != Clobbers::default() {
+                    // `live` now holds what is live across the instruction
+                    // plus its operands.
+                    live.for_each(|l| {
+                        let fb = &mut forbidden[l as usize];
+                        fb.int |= c.int;
+                        fb.float |= c.float;
+                    });
+                }
+            }
             if let (Some(s), [d]) = (copy_src, ds.as_slice()) {
                 copies.push((w, *d, s));
             }
@@ -565,6 +608,9 @@ pub fn allocate(f: &IrFunction, types: &ValueTypes, preset: &dyn Fn(Value) -> bo
         let moved = std::mem::take(&mut adj[gone as usize]);
         adj[keep as usize].extend(moved);
         cweight[keep as usize] += cweight[gone as usize];
+        let g = forbidden[gone as usize];
+        forbidden[keep as usize].int |= g.int;
+        forbidden[keep as usize].float |= g.float;
     }
 
     // 4. Colouring by priority.
@@ -582,7 +628,11 @@ pub fn allocate(f: &IrFunction, types: &ValueTypes, preset: &dyn Fn(Value) -> bo
     let slot_share_bug = enabled(Bug::RaSlotShareOverlap);
     for &r in &reps {
         let kind = kinds[r as usize];
-        let mut taken_regs: u64 = 0;
+        let mut taken_regs: u64 = match kind.class {
+            Some(RegClass::Int) => forbidden[r as usize].int,
+            Some(RegClass::Float) => forbidden[r as usize].float,
+            None => 0,
+        };
         let mut taken_slots: Vec<u32> = Vec::new();
         let list = std::mem::take(&mut adj[r as usize]);
         for &x in &list {

@@ -49,7 +49,7 @@ use super::switch::{plan_switch, SwitchPlan};
 use super::{
     block_label, walk_blocks, BackendError, FunctionEmitter, LongDoubleFormat, ModuleContext, TargetDesc, TargetIsa,
 };
-use crate::backend::regalloc::{PhysReg, RegBudget, RegClass};
+use crate::backend::regalloc::{Clobbers, PhysReg, RegBudget, RegClass};
 use crate::ir::constants::IrConst;
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
@@ -58,11 +58,53 @@ use crate::target::Target;
 use abi::{ArgLoc, CallLayout};
 use regs::{Gpr, Mem};
 
-/// The registers the allocator may hand out: the callee-saved ones nothing
-/// else in this backend uses (`%rbp` is the frame pointer). SysV has no
-/// callee-saved vector register, so floats stay in slots.
-const ALLOCATABLE: [Gpr; 5] = [Gpr::Rbx, Gpr::R12, Gpr::R13, Gpr::R14, Gpr::R15];
-const REG_BUDGET: RegBudget = RegBudget { int: 5, float: 0 };
+/// The registers the allocator may hand out: four caller-saved ones that
+/// only calls and a few long sequences use (see [`clobbers`]), then the
+/// callee-saved ones nothing else in this backend uses (`%rbp` is the frame
+/// pointer). SysV has no callee-saved vector register, so floats stay in slots.
+const ALLOCATABLE: [Gpr; 9] = [
+    Gpr::R8,
+    Gpr::R9,
+    Gpr::Rsi,
+    Gpr::Rdi,
+    Gpr::Rbx,
+    Gpr::R12,
+    Gpr::R13,
+    Gpr::R14,
+    Gpr::R15,
+];
+/// How many of [`ALLOCATABLE`] are caller-saved (they come first).
+const CALLER_SAVED: u8 = 4;
+const REG_BUDGET: RegBudget = RegBudget { int: 9, float: 0 };
+
+/// The caller-saved allocatable registers an instruction's code overwrites:
+/// all of them for calls and for the sequences that use `rsi`/`rdi`/`r8`/`r9`
+/// as scratch or argument registers (block copies, `va_*`, intrinsics, inline
+/// asm, selects, and anything on 16-byte values, which may call libgcc).
+fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
+    use Instruction::*;
+    let all = Clobbers {
+        int: (1 << CALLER_SAVED) - 1,
+        float: 0,
+    };
+    let wide = |t: IrType| t.size() > 8 || t == IrType::F128;
+    match inst {
+        Call { .. } | CallIndirect { .. } | Memcpy { .. } | InlineAsm(_) | Intrinsic { .. } | Select { .. } => all,
+        VaStart { .. } | VaEnd { .. } | VaCopy { .. } | VaArg { .. } | VaArgStruct { .. } => all,
+        _ => {
+            let mut w = inst.result_type().is_some_and(wide) || inst.dest().is_some_and(|d| wide(types.of(d)));
+            if let Cast { from_ty, .. } = inst {
+                w |= wide(*from_ty);
+            }
+            inst.for_each_used_value(|v| w |= wide(types.of(v)));
+            if w {
+                all
+            } else {
+                Clobbers::default()
+            }
+        }
+    }
+}
 
 /// The register of an allocator home.
 fn phys(p: PhysReg) -> Gpr {
@@ -201,7 +243,7 @@ pub(crate) struct FnEmitter<'a, 'm> {
 impl<'a, 'm> FnEmitter<'a, 'm> {
     fn new(cx: &'a mut ModuleContext<'m>, f: &'a IrFunction, out: &'a mut String) -> Result<Self, BackendError> {
         let types = ValueTypes::compute(f);
-        let mut layout = FrameLayout::compute(f, &types, REG_BUDGET)?;
+        let mut layout = FrameLayout::compute_with(f, &types, REG_BUDGET, clobbers)?;
         let own = abi::layout_of_function(f);
         // Parameter homes.
         let mut params = Vec::with_capacity(f.params.len());
@@ -275,7 +317,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         }
         let fused_compares = fusable_compares(f);
         let use_counts = use_counts(f, types.len());
-        for &p in layout.used_regs() {
+        for &p in layout.used_regs().iter().filter(|p| p.index >= CALLER_SAVED) {
             let g = phys(p);
             if !callee_saved.contains(&g) {
                 callee_saved.push(g);

@@ -186,6 +186,15 @@ impl FnEmitter<'_, '_> {
             };
             self.load_int(lhs, ty, signed, into)?;
             match Self::imm32(rhs, ty, signed) {
+                // Strength reduction: shifts and `lea` have 1-cycle latency, `imul` 3.
+                Some(imm) if op == IrBinOp::Mul && imm > 0 && (imm as u64).is_power_of_two() => {
+                    emit!(self, "\tshl{s}\t${}, {r}", imm.trailing_zeros())
+                }
+                Some(imm @ (3 | 5 | 9)) if op == IrBinOp::Mul => {
+                    let q = into.name(8);
+                    let l = into.name(w);
+                    emit!(self, "\tlea{s}\t({q},{q},{}), {l}", imm - 1)
+                }
                 Some(imm) if op == IrBinOp::Mul => emit!(self, "\timul{s}\t${imm}, {r}, {r}"),
                 Some(imm) => emit!(self, "\t{mn}{s}\t${imm}, {r}"),
                 None => match rhs_reg {
