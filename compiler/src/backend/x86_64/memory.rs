@@ -39,8 +39,9 @@ impl FnEmitter<'_, '_> {
             emit!(self, "\tmovq\t%rdx, {}", m.at(8));
         } else {
             let size = ty.size().max(1);
-            self.load_mem(&src, size, false, Gpr::Rax);
-            self.store_sized(Gpr::Rax, size, dest)?;
+            let into = self.reg_of(dest).unwrap_or(Gpr::Rax);
+            self.load_mem(&src, size, false, into);
+            self.store_sized(into, size, dest)?;
         }
         Ok(())
     }
@@ -94,15 +95,18 @@ impl FnEmitter<'_, '_> {
                 }
             }
             (_, Some(k)) => {
-                self.load_int(&Operand::Value(base), IrType::Ptr, false, Gpr::Rax)?;
+                // Straight into the destination's register when it has one.
+                let into = self.reg_of(dest).unwrap_or(Gpr::Rax);
+                self.load_int(&Operand::Value(base), IrType::Ptr, false, into)?;
                 if k != 0 {
                     if i32::try_from(k).is_ok() {
-                        emit!(self, "\taddq\t${k}, %rax");
+                        emit!(self, "\taddq\t${k}, {}", into.q());
                     } else {
                         self.mov_imm(k, Gpr::Rcx);
-                        emit!(self, "\taddq\t%rcx, %rax");
+                        emit!(self, "\taddq\t%rcx, {}", into.q());
                     }
                 }
+                return self.store_sized(into, 8, dest);
             }
             (_, None) => {
                 self.load_int(&Operand::Value(base), IrType::Ptr, false, Gpr::Rax)?;

@@ -384,12 +384,28 @@ impl FnEmitter<'_, '_> {
             let w = if ty.size() <= 4 { 4 } else { 8 };
             let s = suffix(w);
             let signed = cmp_is_signed(op, ty);
-            self.load_int(lhs, ty, signed, Gpr::Rax)?;
-            match Self::imm32(rhs, ty, signed) {
-                Some(imm) => emit!(self, "\tcmp{s}\t${imm}, {}", Gpr::Rax.name(w)),
+            // A 4- or 8-byte operand in a register is compared in place (a
+            // narrower one must be extended first).
+            let in_place =
+                |this: &Self, o: &Operand| o.as_value().and_then(|v| this.reg_of(v)).filter(|_| ty.size() == w);
+            let a = match in_place(self, lhs) {
+                Some(g) => g,
                 None => {
-                    self.load_int(rhs, ty, signed, Gpr::Rcx)?;
-                    emit!(self, "\tcmp{s}\t{}, {}", Gpr::Rcx.name(w), Gpr::Rax.name(w));
+                    self.load_int(lhs, ty, signed, Gpr::Rax)?;
+                    Gpr::Rax
+                }
+            };
+            match Self::imm32(rhs, ty, signed) {
+                Some(imm) => emit!(self, "\tcmp{s}\t${imm}, {}", a.name(w)),
+                None => {
+                    let b = match in_place(self, rhs) {
+                        Some(g) => g,
+                        None => {
+                            self.load_int(rhs, ty, signed, Gpr::Rcx)?;
+                            Gpr::Rcx
+                        }
+                    };
+                    emit!(self, "\tcmp{s}\t{}, {}", b.name(w), a.name(w));
                 }
             }
             if self.fused_compares.contains(&dest) {
