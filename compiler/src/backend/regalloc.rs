@@ -45,6 +45,9 @@ use crate::ir::instruction::{Instruction, Operand, Value};
 use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
 
+/// Functions with more candidate values keep one slot per value.
+const MAX_VALUES: usize = 40_000;
+
 /// A register class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RegClass {
@@ -280,6 +283,8 @@ struct SameValue {
     /// definitions in order; the key of a copy of `s` is `(s, version of s)`,
     /// other definitions have no key.
     defs: rustc_hash::FxHashMap<u32, Vec<(usize, Option<(u32, u32)>)>>,
+    /// The copies of each key: `(position, value defined)`.
+    by_key: rustc_hash::FxHashMap<(u32, u32), Vec<(usize, u32)>>,
 }
 
 impl SameValue {
@@ -288,6 +293,7 @@ impl SameValue {
         let mut defs: rustc_hash::FxHashMap<u32, Vec<(usize, Option<(u32, u32)>)>> = rustc_hash::FxHashMap::default();
         // Constants get keys `(u32::MAX, k)`, one `k` per distinct constant.
         let mut consts: Vec<crate::ir::constants::IrConst> = Vec::new();
+        let mut by_key: rustc_hash::FxHashMap<(u32, u32), Vec<(usize, u32)>> = rustc_hash::FxHashMap::default();
         for (pos, inst) in b.instructions.iter().enumerate() {
             let key = match inst {
                 Instruction::Copy {
@@ -311,10 +317,25 @@ impl SameValue {
                 if let Some(d) = cand(v) {
                     defs.entry(d).or_default().push((pos, key));
                     *version.entry(d).or_insert(0) += 1;
+                    if let Some(k) = key {
+                        by_key.entry(k).or_default().push((pos, d));
+                    }
                 }
             });
         }
-        SameValue { defs }
+        SameValue { defs, by_key }
+    }
+
+    /// The values whose last definition before `pos` is a copy holding the
+    /// same bits as `d`'s definition at `pos`.
+    fn same_before(&self, d: u32, pos: usize) -> impl Iterator<Item = u32> + '_ {
+        let key = self.key_at(d, pos);
+        let group = key.and_then(|k| self.by_key.get(&k));
+        group
+            .into_iter()
+            .flatten()
+            .filter(move |&&(p, l)| p < pos && l != d && self.key_before(l, pos) == key)
+            .map(|&(_, l)| l)
     }
 
     /// The key of `d`'s definition at `pos`.
@@ -354,6 +375,70 @@ fn reads_before_write(inst: &Instruction, t: IrType) -> bool {
                 | GetElementPtr { .. }
                 | Load { .. }
         )
+}
+
+/// A square bit matrix over candidate indices: row `i` holds the values
+/// that interfere with `i`.
+#[derive(Clone)]
+struct Matrix {
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl Matrix {
+    fn new(n: usize) -> Matrix {
+        let words = n.div_ceil(64);
+        Matrix {
+            words,
+            bits: vec![0; words * n],
+        }
+    }
+    fn row_mut(&mut self, i: u32) -> &mut [u64] {
+        let at = i as usize * self.words;
+        &mut self.bits[at..at + self.words]
+    }
+    fn set(&mut self, i: u32, j: u32) {
+        self.bits[i as usize * self.words + j as usize / 64] |= 1 << (j % 64);
+    }
+    fn get(&self, i: u32, j: u32) -> bool {
+        self.bits[i as usize * self.words + j as usize / 64] & (1 << (j % 64)) != 0
+    }
+    /// Makes the relation symmetric (rows were filled at definitions only).
+    fn symmetrize(&mut self) {
+        let n = if self.words == 0 {
+            0
+        } else {
+            self.bits.len() / self.words
+        };
+        for i in 0..n {
+            for w in 0..self.words {
+                let mut b = self.bits[i * self.words + w];
+                while b != 0 {
+                    let j = w * 64 + b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    self.bits[j * self.words + i / 64] |= 1 << (i % 64);
+                }
+            }
+        }
+    }
+    /// Row `keep` |= row `gone` (the class absorbs its member's neighbours).
+    fn merge_row(&mut self, keep: u32, gone: u32) {
+        let (k, g) = (keep as usize * self.words, gone as usize * self.words);
+        for w in 0..self.words {
+            let x = self.bits[g + w];
+            self.bits[k + w] |= x;
+        }
+    }
+    fn for_each_in_row(&self, i: u32, mut f: impl FnMut(u32)) {
+        let at = i as usize * self.words;
+        for (w, &bits) in self.bits[at..at + self.words].iter().enumerate() {
+            let mut b = bits;
+            while b != 0 {
+                f((w * 64) as u32 + b.trailing_zeros());
+                b &= b - 1;
+            }
+        }
+    }
 }
 
 /// Union-find over candidate indices.
@@ -409,7 +494,9 @@ pub fn allocate(
     let kinds: Vec<Kind> = values.iter().map(|v| kind_of(types.of(*v), budget)).collect();
     let cand = |v: Value| -> Option<u32> { dense.get(v.0 as usize).copied().filter(|&d| d != u32::MAX) };
 
-    if strategy == Strategy::Separate || n == 0 {
+    // The interference matrix takes n^2 bits: 200 MB at the cap. Larger
+    // functions keep one slot per value (none is known in real code).
+    if strategy == Strategy::Separate || n == 0 || n > MAX_VALUES {
         return separate(&values, &kinds);
     }
 
@@ -475,8 +562,9 @@ pub fn allocate(
         }
     }
 
-    // 2. Interference (adjacency lists, deduplicated below) and weights.
-    let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
+    // 2. Interference (a symmetric bit matrix; at a definition the whole
+    // live set is or-ed into its row at once) and weights.
+    let mut matrix = Matrix::new(n);
     let mut weight = vec![0u64; n];
     // Registers each value may not take (by class), from clobbering instructions.
     let mut forbidden = vec![Clobbers::default(); n];
@@ -515,24 +603,36 @@ pub fn allocate(
                 if dead_defs_free && !live.get(d) {
                     continue;
                 }
-                let key = same.key_at(d, pos);
-                live.for_each(|l| {
-                    if l != d && Some(l) != copy_src && !(key.is_some() && same.key_before(l, pos) == key) {
-                        adj[d as usize].push(l);
-                        adj[l as usize].push(d);
+                // Everything live after the definition, except the copy's
+                // source and the values known to hold the same bits.
+                let row = matrix.row_mut(d);
+                let saved: Vec<(u32, bool)> = same
+                    .same_before(d, pos)
+                    .chain(copy_src)
+                    .chain(std::iter::once(d))
+                    .map(|x| (x, live.get(x)))
+                    .collect();
+                for &(x, _) in &saved {
+                    live.clear(x);
+                }
+                for (r, l) in row.iter_mut().zip(&live.0) {
+                    *r |= l;
+                }
+                for &(x, was) in &saved {
+                    if was {
+                        live.set(x);
                     }
-                });
+                }
                 if copy_src.is_none() && !reads_before_write(inst, types.of(values[d as usize])) {
                     for &u in &us {
                         if u != d {
-                            adj[d as usize].push(u);
-                            adj[u as usize].push(d);
+                            matrix.set(d, u);
                         }
                     }
                 }
                 for &e in &ds {
                     if e != d {
-                        adj[d as usize].push(e);
+                        matrix.set(d, e);
                     }
                 }
                 weight[d as usize] += w;
@@ -561,12 +661,10 @@ pub fn allocate(
             }
         }
     }
-    for a in &mut adj {
-        a.sort_unstable();
-        a.dedup();
-    }
+    matrix.symmetrize();
 
-    // 3. Coalescing, hottest copies first.
+    // 3. Coalescing, hottest copies first. A class's row is the union of its
+    // members' rows (merged in place into the representative's row).
     copies.sort_by(|a, b| b.0.cmp(&a.0));
     let mut classes = Classes {
         parent: (0..n as u32).collect(),
@@ -574,24 +672,21 @@ pub fn allocate(
     let mut members: Vec<Vec<u32>> = (0..n as u32).map(|i| vec![i]).collect();
     let mut cweight = weight.clone();
     // The injected bug checks only the copy's own two values, not their classes.
-    let pairwise_only = enabled(Bug::RaCoalesceInterfering).then(|| adj.clone());
+    let pairwise_only = enabled(Bug::RaCoalesceInterfering).then(|| matrix.clone());
     for &(_, d, s) in &copies {
         let (a, b) = (classes.find(d), classes.find(s));
         if a == b || kinds[a as usize] != kinds[b as usize] {
             continue;
         }
         let interfere = if let Some(orig) = &pairwise_only {
-            orig[d as usize].binary_search(&s).is_ok()
+            orig.get(d, s)
         } else {
-            let (small, other) = if adj[a as usize].len() <= adj[b as usize].len() {
+            let (small, other) = if members[a as usize].len() <= members[b as usize].len() {
                 (a, b)
             } else {
                 (b, a)
             };
-            let list = std::mem::take(&mut adj[small as usize]);
-            let hit = list.iter().any(|&x| classes.find(x) == other);
-            adj[small as usize] = list;
-            hit
+            members[small as usize].iter().any(|&m| matrix.get(other, m))
         };
         if interfere {
             continue;
@@ -605,8 +700,7 @@ pub fn allocate(
         classes.parent[gone as usize] = keep;
         let moved = std::mem::take(&mut members[gone as usize]);
         members[keep as usize].extend(moved);
-        let moved = std::mem::take(&mut adj[gone as usize]);
-        adj[keep as usize].extend(moved);
+        matrix.merge_row(keep, gone);
         cweight[keep as usize] += cweight[gone as usize];
         let g = forbidden[gone as usize];
         forbidden[keep as usize].int |= g.int;
@@ -625,24 +719,27 @@ pub fn allocate(
     let mut loc = vec![Loc::None; n];
     // Slots: (size, index); offsets are given after colouring.
     let mut slot_sizes: Vec<u32> = Vec::new();
+    // `slot_mark[s] == k + 1` when slot `s` is taken by a neighbour of the
+    // `k`-th class coloured.
+    let mut slot_mark: Vec<u32> = Vec::new();
     let slot_share_bug = enabled(Bug::RaSlotShareOverlap);
-    for &r in &reps {
+    for (k, &r) in reps.iter().enumerate() {
         let kind = kinds[r as usize];
         let mut taken_regs: u64 = match kind.class {
             Some(RegClass::Int) => forbidden[r as usize].int,
             Some(RegClass::Float) => forbidden[r as usize].float,
             None => 0,
         };
-        let mut taken_slots: Vec<u32> = Vec::new();
-        let list = std::mem::take(&mut adj[r as usize]);
-        for &x in &list {
-            match loc[classes.find(x) as usize] {
-                Loc::Reg(p) if Some(p.class) == kind.class => taken_regs |= 1 << p.index,
-                Loc::Slot(s) => taken_slots.push(s),
-                _ => {}
+        let stamp = k as u32 + 1;
+        let mut last_slot = None;
+        matrix.for_each_in_row(r, |x| match loc[classes.find(x) as usize] {
+            Loc::Reg(p) if Some(p.class) == kind.class => taken_regs |= 1 << p.index,
+            Loc::Slot(s) => {
+                slot_mark[s as usize] = stamp;
+                last_slot = last_slot.max(Some(s));
             }
-        }
-        adj[r as usize] = list;
+            _ => {}
+        });
         if let Some(class) = kind.class {
             let avail = (0..budget.of(class)).find(|i| taken_regs & (1 << i) == 0);
             if let Some(index) = avail {
@@ -651,14 +748,16 @@ pub fn allocate(
             }
         }
         if slot_share_bug {
-            // The injected bug forgets the most recently assigned neighbour slot.
-            taken_slots.sort_unstable();
-            taken_slots.pop();
+            // The injected bug forgets the highest neighbour slot.
+            if let Some(s) = last_slot {
+                slot_mark[s as usize] = 0;
+            }
         }
-        let free =
-            (0..slot_sizes.len() as u32).find(|&s| slot_sizes[s as usize] == kind.slot && !taken_slots.contains(&s));
+        let free = (0..slot_sizes.len() as u32)
+            .find(|&s| slot_sizes[s as usize] == kind.slot && slot_mark[s as usize] != stamp);
         let s = free.unwrap_or_else(|| {
             slot_sizes.push(kind.slot);
+            slot_mark.push(0);
             slot_sizes.len() as u32 - 1
         });
         loc[r as usize] = Loc::Slot(s);
