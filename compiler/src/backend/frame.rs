@@ -199,6 +199,23 @@ impl FrameLayout {
             coalesced_copies: 0,
             finished: false,
         };
+        // An alloca nothing reads (a parameter's slot after mem2reg-params,
+        // say) gets no frame object.
+        let mut used = vec![false; types.len()];
+        for b in &f.blocks {
+            for inst in &b.instructions {
+                inst.for_each_used_value(|v| {
+                    if let Some(u) = used.get_mut(v.0 as usize) {
+                        *u = true;
+                    }
+                });
+            }
+            b.terminator.for_each_used_value(|v| {
+                if let Some(u) = used.get_mut(v.0 as usize) {
+                    *u = true;
+                }
+            });
+        }
         for b in &f.blocks {
             for inst in &b.instructions {
                 if let Instruction::Alloca { dest, size, align, .. } = inst {
@@ -217,6 +234,9 @@ impl FrameLayout {
                             &f.name,
                             format!("alloca of {size} bytes is too large"),
                         ));
+                    }
+                    if !used.get(dest.0 as usize).copied().unwrap_or(true) {
+                        continue;
                     }
                     let (bytes, a) = if align > 16 {
                         (*size as u32 + align as u32 - 16, 16)
@@ -407,7 +427,7 @@ mod tests {
     #[test]
     fn allocas_come_first_and_values_get_aligned_slots() {
         let m = parse_module(
-            "define @f() -> i128 {\nbb0:\n  %0 = alloca i8, size 3, align 1\n  %1 = add i32 1i32, 2i32\n  %2 = alloca i64, size 40, align 64\n  %3 = cast i32 -> i128 %1\n  ret %3\n}\n",
+            "define @f() -> i128 {\nbb0:\n  %0 = alloca i8, size 3, align 1\n  %1 = add i32 1i32, 2i32\n  %2 = alloca i64, size 40, align 64\n  %3 = cast i32 -> i128 %1\n  store i8 0i8, %0\n  store i64 0i64, %2\n  ret %3\n}\n",
         )
         .unwrap();
         let f = &m.functions[0];

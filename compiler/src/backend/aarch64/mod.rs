@@ -514,7 +514,7 @@ mod tests {
     #[test]
     fn far_frame_offsets_are_materialized() {
         let s = asm_of(
-            "define @f() -> i32 {\nbb0:\n  %0 = alloca i8, size 70000, align 16\n  %1 = add i32 1i32, 2i32\n  ret %1\n}\n",
+            "define @f() -> i32 {\nbb0:\n  %0 = alloca i8, size 70000, align 16\n  store i8 0i8, %0\n  %1 = add i32 1i32, 2i32\n  ret %1\n}\n",
         );
         // The slot of %1 lies past the 70000-byte object: beyond a scaled 32-bit displacement.
         assert!(s.contains("add\tx17, x29, x17"), "{s}");

@@ -135,10 +135,13 @@ impl FnEmitter<'_, '_> {
                 if let Some(v) = val {
                     self.load_xmm(v, ty, 0)?;
                 }
-                let m = self.area(self.ret2);
                 match self.sets_second {
-                    Some(SecondReturn::F64) => emit!(self, "\tmovsd\t{m}, %xmm1"),
+                    Some(SecondReturn::F64) => {
+                        let m = self.ret2_area()?;
+                        emit!(self, "\tmovsd\t{m}, %xmm1")
+                    }
                     Some(SecondReturn::F32) => {
+                        let m = self.ret2_area()?;
                         // `_Complex float` travels packed in xmm0.
                         emit!(self, "\tmovss\t{m}, %xmm1");
                         emit!(self, "\tunpcklps\t%xmm1, %xmm0");
@@ -148,7 +151,7 @@ impl FnEmitter<'_, '_> {
             }
             RetLoc::X87 => {
                 if self.sets_second == Some(SecondReturn::F128) {
-                    let m = self.area(self.ret2);
+                    let m = self.ret2_area()?;
                     emit!(self, "\tfldt\t{m}");
                 }
                 match val {
@@ -204,7 +207,7 @@ impl FnEmitter<'_, '_> {
                 }
                 ParamHome::IncomingAddr(d) => emit!(self, "\tleaq\t{d}(%rbp), {}", g.q()),
                 ParamHome::None => {
-                    let s = self.area(self.scratch);
+                    let s = self.scratch_area()?;
                     emit!(self, "\tleaq\t{s}, {}", g.q());
                 }
             }
@@ -230,7 +233,7 @@ impl FnEmitter<'_, '_> {
                 emit!(self, "\tmovq\t%rax, {m}");
             }
             ParamHome::None => {
-                let s = self.area(self.scratch);
+                let s = self.scratch_area()?;
                 emit!(self, "\tleaq\t{s}, %rax");
                 emit!(self, "\tmovq\t%rax, {m}");
             }
@@ -406,7 +409,7 @@ impl FnEmitter<'_, '_> {
                     return Err(self.internal("sret call without a result buffer"));
                 };
                 // Park the returned registers, then store them with exact sizes.
-                let s = self.area(self.scratch);
+                let s = self.scratch_area()?;
                 emit!(self, "\tmovq\t%rax, {s}");
                 emit!(self, "\tmovq\t%rdx, {}", s.at(8));
                 self.load_int(buf, IrType::Ptr, false, Gpr::R10)?;
@@ -427,7 +430,7 @@ impl FnEmitter<'_, '_> {
             }
         }
         if let Some(kind) = second {
-            let m = self.area(self.ret2);
+            let m = self.ret2_area()?;
             match kind {
                 SecondReturn::F64 => emit!(self, "\tmovsd\t%xmm1, {m}"),
                 SecondReturn::F32 => {

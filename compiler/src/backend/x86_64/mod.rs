@@ -106,6 +106,37 @@ fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
     }
 }
 
+/// Whether `f` may use the scratch and second-return areas: any value or
+/// operand wider than 8 bytes or `long double`, a call returning a struct or
+/// a second value, a parameter without a home of its own, `va_*`, an
+/// intrinsic or inline asm.
+fn needs_scratch_areas(f: &IrFunction, types: &ValueTypes, params: &[ParamHome]) -> bool {
+    use Instruction::*;
+    if params.iter().any(|p| matches!(p, ParamHome::None)) || f.return_type.size() > 8 {
+        return true;
+    }
+    let wide = |t: IrType| t.size() > 8 || t == IrType::F128;
+    f.blocks.iter().flat_map(|b| b.instructions.iter()).any(|inst| {
+        let mut w = match inst {
+            Call { info, .. } | CallIndirect { info, .. } => {
+                info.is_sret
+                    || !info.ret_eightbyte_classes.is_empty()
+                    || wide(info.return_type)
+                    || info.arg_types.iter().any(|t| wide(*t))
+            }
+            Cast { from_ty, to_ty, .. } => wide(*from_ty) || wide(*to_ty),
+            InlineAsm(_) | Intrinsic { .. } => true,
+            VaStart { .. } | VaEnd { .. } | VaCopy { .. } | VaArg { .. } | VaArgStruct { .. } => true,
+            GetReturnF64Second { .. } | GetReturnF32Second { .. } | GetReturnF128Second { .. } => true,
+            SetReturnF64Second { .. } | SetReturnF32Second { .. } | SetReturnF128Second { .. } => true,
+            _ => false,
+        };
+        w |= inst.result_type().is_some_and(wide) || inst.dest().is_some_and(|d| wide(types.of(d)));
+        inst.for_each_used_value(|v| w |= wide(types.of(v)));
+        w
+    })
+}
+
 /// The register of an allocator home.
 fn phys(p: PhysReg) -> Gpr {
     debug_assert_eq!(p.class, RegClass::Int);
@@ -214,9 +245,9 @@ pub(crate) struct FnEmitter<'a, 'm> {
     /// Register save area of a variadic function (176 bytes).
     rsa: Option<u32>,
     /// 32 bytes of scratch (x87 conversions, constants).
-    scratch: u32,
+    scratch: Option<u32>,
     /// 16 bytes for the second return value (`setret*second`, `getret*second`).
-    ret2: u32,
+    ret2: Option<u32>,
     /// Callee-saved registers an inline asm uses, with their save slots.
     saved: Vec<(Gpr, u32)>,
     /// Spill slots for inline asm outputs (16 bytes each).
@@ -271,8 +302,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             params.push(home);
         }
         let rsa = f.is_variadic.then(|| layout.reserve(176, 16));
-        let scratch = layout.reserve(32, 16);
-        let ret2 = layout.reserve(16, 16);
+        // The scratch and second-return areas, only where some instruction
+        // may use them (wide or x87 values, struct returns, address-only
+        // parameters, `va_*`, intrinsics, asm); elsewhere an access is an
+        // internal error, never a stray store.
+        let needs_areas = needs_scratch_areas(f, &types, &params);
+        let scratch = needs_areas.then(|| layout.reserve(32, 16));
+        let ret2 = needs_areas.then(|| layout.reserve(16, 16));
         // Prescan: inline asm needs, second-return reads.
         let mut callee_saved = Vec::new();
         let mut max_outputs = 0;
@@ -362,6 +398,22 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     /// Input in this function that the backend cannot compile (a diagnostic).
     fn unsupported(&self, message: impl Into<String>) -> BackendError {
         BackendError::unsupported(&self.f.name, message)
+    }
+
+    /// The 32-byte scratch area.
+    fn scratch_area(&self) -> Result<Mem, BackendError> {
+        match self.scratch {
+            Some(off) => Ok(self.area(off)),
+            None => Err(self.internal("the scratch area was not reserved")),
+        }
+    }
+
+    /// The 16-byte area of second return values.
+    fn ret2_area(&self) -> Result<Mem, BackendError> {
+        match self.ret2 {
+            Some(off) => Ok(self.area(off)),
+            None => Err(self.internal("the second-return area was not reserved")),
+        }
     }
 
     /// The memory operand of locals-area offset `off`.
@@ -1025,20 +1077,20 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             ParamRef { dest, param_idx, ty } => self.param_ref(*dest, *param_idx, *ty)?,
             GetReturnF64Second { dest } | GetReturnF32Second { dest } | GetReturnF128Second { dest } => {
                 let ty = self.types.of(*dest);
-                let src = self.area(self.ret2);
+                let src = self.ret2_area()?;
                 let m = self.slot(*dest)?;
                 self.copy_mem(&src, &m, if ty == IrType::F128 { 16 } else { 8 });
             }
             SetReturnF64Second { src } => {
-                let m = self.area(self.ret2);
+                let m = self.ret2_area()?;
                 self.store_operand(src, IrType::F64, &m)?;
             }
             SetReturnF32Second { src } => {
-                let m = self.area(self.ret2);
+                let m = self.ret2_area()?;
                 self.store_operand(src, IrType::F32, &m)?;
             }
             SetReturnF128Second { src } => {
-                let m = self.area(self.ret2);
+                let m = self.ret2_area()?;
                 self.store_operand(src, IrType::F128, &m)?;
             }
             InlineAsm(asm) => self.inline_asm(asm)?,

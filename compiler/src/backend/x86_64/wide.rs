@@ -264,7 +264,7 @@ impl FnEmitter<'_, '_> {
     pub(super) fn fld(&mut self, op: &Operand) -> Result<(), BackendError> {
         match op {
             Operand::Const(c) => {
-                let s = self.area(self.scratch);
+                let s = self.scratch_area()?;
                 self.store_const(c, IrType::F128, &s);
                 emit!(self, "\tfldt\t{s}");
             }
@@ -280,7 +280,7 @@ impl FnEmitter<'_, '_> {
     fn fld_small(&mut self, op: &Operand, ty: IrType) -> Result<(), BackendError> {
         let m = match op {
             Operand::Const(c) => {
-                let s = self.area(self.scratch);
+                let s = self.scratch_area()?;
                 self.store_const(c, ty, &s);
                 s
             }
@@ -363,18 +363,20 @@ impl FnEmitter<'_, '_> {
     }
 
     /// Sets the x87 rounding mode to truncation, saving the control word in scratch+16.
-    fn x87_truncate_on(&mut self) {
-        let s = self.area(self.scratch);
+    fn x87_truncate_on(&mut self) -> Result<(), BackendError> {
+        let s = self.scratch_area()?;
         emit!(self, "\tfnstcw\t{}", s.at(16));
         emit!(self, "\tmovzwl\t{}, %eax", s.at(16));
         emit!(self, "\torl\t$3072, %eax");
         emit!(self, "\tmovw\t%ax, {}", s.at(18));
         emit!(self, "\tfldcw\t{}", s.at(18));
+        Ok(())
     }
 
-    fn x87_truncate_off(&mut self) {
-        let s = self.area(self.scratch);
+    fn x87_truncate_off(&mut self) -> Result<(), BackendError> {
+        let s = self.scratch_area()?;
         emit!(self, "\tfldcw\t{}", s.at(16));
+        Ok(())
     }
 
     /// Conversions where either side is 128-bit or `long double`.
@@ -388,10 +390,10 @@ impl FnEmitter<'_, '_> {
         // A register destination (an integer of at most 8 bytes) is written
         // with `store_sized`; `m` is only used for slot destinations.
         let m = match self.reg_of(dest) {
-            Some(_) => self.area(self.ret2),
+            Some(_) => self.ret2_area()?,
             None => self.slot(dest)?,
         };
-        let s = self.area(self.scratch);
+        let s = self.scratch_area()?;
         let int = |t: IrType| t.is_int_or_ptr();
         match (from, to) {
             (f, t) if f == t || (f.is_128() && t.is_128()) => self.move_value(dest, src, to)?,
@@ -469,7 +471,7 @@ impl FnEmitter<'_, '_> {
             }
             (IrType::F128, t) if int(t) => {
                 self.fld(src)?;
-                self.x87_truncate_on();
+                self.x87_truncate_on()?;
                 if matches!(t, IrType::U64 | IrType::Ptr) {
                     let (small, done) = (self.cx.labels.fresh(), self.cx.labels.fresh());
                     emit!(self, "\tmovl\t$1593835520, {}", s.at(8));
@@ -489,7 +491,7 @@ impl FnEmitter<'_, '_> {
                     emit!(self, "\tfistpll\t{s}");
                     emit!(self, "\tmovq\t{s}, %rax");
                 }
-                self.x87_truncate_off();
+                self.x87_truncate_off()?;
                 self.store_sized(Gpr::Rax, t.size(), dest)?;
             }
             _ => return Err(self.internal(format!("cast from {from} to {to}"))),
