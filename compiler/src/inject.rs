@@ -43,6 +43,12 @@ crate::named_enum! {
         DceRemovesVolatile = "dce-removes-volatile",
         /// SCCP folds an unsigned comparison of constants as a signed one.
         SccpSignedUnsignedCmp = "sccp-signed-unsigned-cmp",
+        /// simplifycfg threads an empty block into a successor its predecessor
+        /// already reaches although their phi operands differ: the
+        /// predecessor's entry stays and the empty block's value is lost.
+        SimplifycfgThreadPhiConflict = "simplifycfg-thread-phi-conflict",
+        /// GVN merges two loads of one address across a store to the same memory.
+        GvnLoadAcrossStore = "gvn-load-across-store",
     }
 }
 
