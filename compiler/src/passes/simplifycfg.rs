@@ -299,6 +299,9 @@ fn merge_blocks(func: &mut IrFunction, stats: &mut SimplifyCfgStats) -> bool {
         if removed[a] {
             continue;
         }
+        // `a`'s asm goto labels, grown as blocks are appended (not rescanned:
+        // a long chain merges in linear time).
+        let mut gotos: Option<FxHashSet<BlockId>> = None;
         loop {
             let Terminator::Branch(bl) = func.blocks[a].terminator else {
                 break;
@@ -307,7 +310,7 @@ fn merge_blocks(func: &mut IrFunction, stats: &mut SimplifyCfgStats) -> bool {
             if b == a || b == 0 || removed[b] || preds[b].len() != 1 || pinned.contains(&bl) {
                 break;
             }
-            let gotos = asm_goto_targets(&func.blocks[a]);
+            let gotos = gotos.get_or_insert_with(|| asm_goto_targets(&func.blocks[a]));
             let b_succs = all_successors(&func.blocks[b]);
             if b_succs.iter().any(|s| gotos.contains(s)) {
                 break;
@@ -321,6 +324,7 @@ fn merge_blocks(func: &mut IrFunction, stats: &mut SimplifyCfgStats) -> bool {
                 }
             }
             let mut moved = std::mem::replace(&mut func.blocks[b], BasicBlock::new(bl));
+            gotos.extend(asm_goto_targets(&moved));
             let block_a = &mut func.blocks[a];
             block_a.instructions.append(&mut moved.instructions);
             block_a.terminator = moved.terminator;
@@ -548,6 +552,45 @@ bb3:
         assert!(!out.contains("bb2"), "{out}");
         assert!(out.contains("ret %0"), "{out}");
         assert!(!out.contains("phi"), "{out}");
+    }
+
+    /// A 100,000-block chain merges into one block, in linear time, and
+    /// value numbering then walks its one block (no recursion anywhere).
+    #[test]
+    fn a_long_chain_merges_into_one_block() {
+        let n = 100_000u32;
+        let mut f = IrFunction::new("f", IrType::I32, vec![IrParam::scalar(IrType::I32)]);
+        for i in 0..n {
+            let mut b = BasicBlock::new(BlockId(i));
+            let src = if i == 0 {
+                b.instructions.push(Instruction::ParamRef {
+                    dest: Value(0),
+                    param_idx: 0,
+                    ty: IrType::I32,
+                });
+                Value(0)
+            } else {
+                Value(i)
+            };
+            b.instructions.push(Instruction::BinOp {
+                dest: Value(i + 1),
+                op: IrBinOp::Add,
+                lhs: Operand::Value(src),
+                rhs: Operand::Const(IrConst::I32(1)),
+                ty: IrType::I32,
+            });
+            b.terminator = if i + 1 == n {
+                Terminator::Return(Some(Operand::Value(Value(n))))
+            } else {
+                Terminator::Branch(BlockId(i + 1))
+            };
+            f.blocks.push(b);
+        }
+        let s = simplify_cfg(&mut f);
+        assert_eq!(s.blocks_merged, n as usize - 1);
+        assert_eq!(f.blocks.len(), 1);
+        assert_eq!(f.blocks[0].instructions.len(), n as usize + 1);
+        crate::passes::gvn::number_values(&mut f);
     }
 
     /// The predecessor already reaches the join with another value: the empty
