@@ -310,8 +310,8 @@ impl Walk<'_> {
                     seg_override: AddressSpace::Default,
                 } => {
                     let ptr = self.val(*ptr);
-                    match self.bases.get(&ptr) {
-                        Some(&base @ (Base::Alloca(_) | Base::Global)) => match loads.get(&(ptr, *ty)) {
+                    if let Some(&base @ (Base::Alloca(_) | Base::Global)) = self.bases.get(&ptr) {
+                        match loads.get(&(ptr, *ty)) {
                             Some(&(l, _)) => {
                                 self.leader.insert(*dest, l);
                                 self.stats.loads_replaced += 1;
@@ -319,8 +319,7 @@ impl Walk<'_> {
                             None => {
                                 loads.insert((ptr, *ty), (*dest, base));
                             }
-                        },
-                        _ => {}
+                        }
                     }
                 }
                 Instruction::Load { .. } => {}

@@ -287,10 +287,12 @@ fn merge_blocks(func: &mut IrFunction, stats: &mut SimplifyCfgStats) -> bool {
     let mut repl: FxHashMap<Value, Value> = FxHashMap::default();
     let mut changed = false;
 
-    for b in 1..n {
-        if preds[b].len() == 1 && preds[b][0] != b && has_phis(&func.blocks[b]) {
-            let pred = func.blocks[preds[b][0]].label;
-            changed |= fold_single_entry_phis(&mut func.blocks[b], pred, &mut repl, stats);
+    for (b, ps) in preds.iter().enumerate().skip(1) {
+        if let [p] = ps[..] {
+            if p != b && has_phis(&func.blocks[b]) {
+                let pred = func.blocks[p].label;
+                changed |= fold_single_entry_phis(&mut func.blocks[b], pred, &mut repl, stats);
+            }
         }
     }
 
@@ -302,10 +304,7 @@ fn merge_blocks(func: &mut IrFunction, stats: &mut SimplifyCfgStats) -> bool {
         // `a`'s asm goto labels, grown as blocks are appended (not rescanned:
         // a long chain merges in linear time).
         let mut gotos: Option<FxHashSet<BlockId>> = None;
-        loop {
-            let Terminator::Branch(bl) = func.blocks[a].terminator else {
-                break;
-            };
+        while let Terminator::Branch(bl) = func.blocks[a].terminator {
             let Some(&b) = idx.get(&bl) else { break };
             if b == a || b == 0 || removed[b] || preds[b].len() != 1 || pinned.contains(&bl) {
                 break;
