@@ -57,6 +57,12 @@ crate::named_enum! {
         /// The prologue does not save the last callee-saved register the
         /// allocator used: the caller's value in it is lost.
         RaCalleeSavedNotSaved = "ra-callee-saved-not-saved",
+        /// simplifycfg threads an empty block into a successor its predecessor
+        /// already reaches although their phi operands differ: the
+        /// predecessor's entry stays and the empty block's value is lost.
+        SimplifycfgThreadPhiConflict = "simplifycfg-thread-phi-conflict",
+        /// GVN merges two loads of one address across a store to the same memory.
+        GvnLoadAcrossStore = "gvn-load-across-store",
     }
 }
 

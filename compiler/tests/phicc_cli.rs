@@ -97,12 +97,12 @@ fn bad_command_lines_exit_2_and_bad_env_exits_1() {
     let out = phicc()
         .arg("--run-ir")
         .arg(&f)
-        .env("PHICC_DISABLE_PASSES", "gvn")
+        .env("PHICC_DISABLE_PASSES", "pre")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).contains("unknown pass `gvn`"),
+        text(&out.stderr).contains("unknown pass `pre`"),
         "{}",
         text(&out.stderr)
     );
@@ -631,10 +631,10 @@ fn print_ir_after_takes_every_pass_of_the_table() {
             "{pass}: {err}"
         );
     }
-    let out = phicc().args(["-S", "--print-ir-after=gvn"]).arg(&f).output().unwrap();
+    let out = phicc().args(["-S", "--print-ir-after=pre"]).arg(&f).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
-    assert!(err.contains("unknown pass `gvn`") && err.contains("copyprop"), "{err}");
+    assert!(err.contains("unknown pass `pre`") && err.contains("copyprop"), "{err}");
 }
 
 #[test]

@@ -275,6 +275,6 @@ fn the_pass_table_is_listed_and_every_row_runs() {
         let o = phiopt(&[&spec, "--verify-each", "-"], Some(SWAP));
         assert_eq!(o.status.code(), Some(0), "{c}: {}", String::from_utf8_lossy(&o.stderr));
     }
-    let o = phiopt(&["--passes=phi-elim", "--print-ir-after=gvn", "-"], Some(SWAP));
+    let o = phiopt(&["--passes=phi-elim", "--print-ir-after=pre", "-"], Some(SWAP));
     assert_eq!(o.status.code(), Some(2));
 }

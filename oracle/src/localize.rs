@@ -256,6 +256,8 @@ mod tests {
                 "mem2reg",
                 "mem2reg-params",
                 "sccp",
+                "simplifycfg",
+                "gvn",
                 "copyprop",
                 "dce",
                 "phi-elim",

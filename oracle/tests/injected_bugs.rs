@@ -1,8 +1,9 @@
 //! Every injected bug is found by a short deterministic IR campaign (the
 //! alloca-form ones through `Configuration::CHECKED`, the `opt` pipeline, so
-//! the bugs of its later passes, `sccp` and `dce`, are in reach), and the
-//! first finding of `lost-copy`, `no-asm-goto-snapshot`, `self-loop-no-copy`,
-//! `dce-removes-volatile` and `sccp-signed-unsigned-cmp` reduces to at most
+//! the bugs of its later passes, `sccp`, `simplifycfg`, `gvn` and `dce`, are
+//! in reach), and the first finding of `lost-copy`, `no-asm-goto-snapshot`,
+//! `self-loop-no-copy`, `dce-removes-volatile`, `sccp-signed-unsigned-cmp`,
+//! `simplifycfg-thread-phi-conflict` and `gvn-load-across-store` reduces to at most
 //! 15 instructions: the proof that the harness has teeth. `self-loop-no-copy`
 //! makes terminating loops run forever, which the check reports as "no longer
 //! terminates" (termination is an outcome). The register allocator's bugs
@@ -82,6 +83,8 @@ fn injected_bugs_are_found_and_reduced() {
                 | Bug::SelfLoopNoCopy
                 | Bug::DceRemovesVolatile
                 | Bug::SccpSignedUnsignedCmp
+                | Bug::SimplifycfgThreadPhiConflict
+                | Bug::GvnLoadAcrossStore
         ) {
             let (module, _) = check_input(&c, first.index);
             let check_mode = if mode == GenMode::Ssa {

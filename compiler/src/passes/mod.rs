@@ -7,8 +7,8 @@
 //! description and the names of its statistics counters. [`Configuration`]
 //! names the pipelines the compiler runs: `mem2reg` (mem2reg, mem2reg-params,
 //! copyprop, phi-elim; the default), `nomem2reg` (phi-elim alone) and `opt`
-//! (`-O1`: the mem2reg pipeline with constant propagation and dead code
-//! elimination before phi-elim).
+//! (`-O1`: the mem2reg pipeline with constant propagation, CFG
+//! simplification, value numbering and dead code elimination before phi-elim).
 //!
 //! Everything else iterates this table: [`Pipeline::parse`] (phiopt
 //! `--passes`, groups `<configuration>-pipeline`), `phiopt --list-passes`,
@@ -24,10 +24,12 @@
 
 pub mod copyprop;
 pub mod dce;
+pub mod gvn;
 pub mod mem2reg;
 pub mod phi_elim;
 pub mod pipeline;
 pub mod sccp;
+pub mod simplifycfg;
 
 pub use pipeline::{list_passes, OptBisect, PassStats, Pipeline, PipelineError};
 
@@ -42,6 +44,8 @@ crate::named_enum! {
         Mem2reg = "mem2reg",
         Mem2regParams = "mem2reg-params",
         Sccp = "sccp",
+        Simplifycfg = "simplifycfg",
+        Gvn = "gvn",
         Copyprop = "copyprop",
         Dce = "dce",
         PhiElim = "phi-elim",
@@ -129,6 +133,31 @@ impl PassKind {
                     "sparse conditional constant propagation (Wegman-Zadeck), folding with the interpreter's evaluation",
                 counters: &["constants found", "uses replaced"],
             },
+            PassKind::Simplifycfg => Pass {
+                kind,
+                run: Run::Function(run_simplifycfg),
+                needs_ssa: true,
+                leaves_ssa: false,
+                required: false,
+                about:
+                    "fold constant branches, remove unreachable blocks, merge straight-line blocks, thread empty ones",
+                counters: &[
+                    "branches folded",
+                    "unreachable blocks removed",
+                    "blocks merged",
+                    "empty blocks threaded",
+                    "single-entry phis folded",
+                ],
+            },
+            PassKind::Gvn => Pass {
+                kind,
+                run: Run::Function(run_gvn),
+                needs_ssa: true,
+                leaves_ssa: false,
+                required: false,
+                about: "dominator-scoped value numbering of pure instructions, and of loads within a block",
+                counters: &["pure instructions replaced", "loads replaced"],
+            },
             PassKind::Dce => Pass {
                 kind,
                 run: Run::Function(run_dce),
@@ -187,6 +216,8 @@ impl Configuration {
                 PassKind::Mem2reg,
                 PassKind::Mem2regParams,
                 PassKind::Sccp,
+                PassKind::Simplifycfg,
+                PassKind::Gvn,
                 PassKind::Copyprop,
                 PassKind::Dce,
                 PassKind::PhiElim,
@@ -257,6 +288,21 @@ fn run_sccp(f: &mut IrFunction, c: &mut [usize]) {
     c[1] += s.uses_replaced;
 }
 
+fn run_simplifycfg(f: &mut IrFunction, c: &mut [usize]) {
+    let s = simplifycfg::simplify_cfg(f);
+    c[0] += s.branches_folded;
+    c[1] += s.unreachable_removed;
+    c[2] += s.blocks_merged;
+    c[3] += s.blocks_threaded;
+    c[4] += s.phis_folded;
+}
+
+fn run_gvn(f: &mut IrFunction, c: &mut [usize]) {
+    let s = gvn::number_values(f);
+    c[0] += s.pure_replaced;
+    c[1] += s.loads_replaced;
+}
+
 fn run_dce(f: &mut IrFunction, c: &mut [usize]) {
     let s = dce::eliminate_dead_code(f);
     c[0] += s.instructions_removed;
@@ -283,7 +329,16 @@ mod tests {
         assert_eq!(names(Configuration::Nomem2reg), ["phi-elim"]);
         assert_eq!(
             names(Configuration::Opt),
-            ["mem2reg", "mem2reg-params", "sccp", "copyprop", "dce", "phi-elim"]
+            [
+                "mem2reg",
+                "mem2reg-params",
+                "sccp",
+                "simplifycfg",
+                "gvn",
+                "copyprop",
+                "dce",
+                "phi-elim"
+            ]
         );
         assert_eq!(Configuration::DEFAULT, Configuration::Mem2reg);
     }

@@ -54,6 +54,8 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         Bug::SelfLoopNoCopy => (PHI_ELIM, Emphasis::Default),
         Bug::DceRemovesVolatile => (&[PassKind::Dce], Emphasis::Default),
         Bug::SccpSignedUnsignedCmp => (&[PassKind::Sccp], Emphasis::Default),
+        Bug::SimplifycfgThreadPhiConflict => (&[PassKind::Simplifycfg], Emphasis::Default),
+        Bug::GvnLoadAcrossStore => (&[PassKind::Gvn], Emphasis::Default),
         Bug::NoAsmGotoSnapshot => (PROMOTE, Emphasis::AsmGoto),
         Bug::NoConstantNarrowing => (PROMOTE, Emphasis::Default),
         Bug::PromoteVolatile => (PROMOTE, Emphasis::Default),
