@@ -43,6 +43,8 @@ crate::named_enum! {
         DceRemovesVolatile = "dce-removes-volatile",
         /// SCCP folds an unsigned comparison of constants as a signed one.
         SccpSignedUnsignedCmp = "sccp-signed-unsigned-cmp",
+        /// LICM hoists a division out of the loop, and out of the test of its divisor that guards it.
+        LicmHoistsDivision = "licm-hoists-division",
     }
 }
 

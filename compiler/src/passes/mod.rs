@@ -24,6 +24,7 @@
 
 pub mod copyprop;
 pub mod dce;
+pub mod licm;
 pub mod mem2reg;
 pub mod phi_elim;
 pub mod pipeline;
@@ -44,6 +45,7 @@ crate::named_enum! {
         Sccp = "sccp",
         Copyprop = "copyprop",
         Dce = "dce",
+        Licm = "licm",
         PhiElim = "phi-elim",
     }
 }
@@ -138,6 +140,15 @@ impl PassKind {
                 about: "remove dead pure instructions and dead phi cycles (mark-sweep from the side effects)",
                 counters: &["instructions removed", "phis removed"],
             },
+            PassKind::Licm => Pass {
+                kind,
+                run: Run::Module(run_licm),
+                needs_ssa: true,
+                leaves_ssa: false,
+                required: false,
+                about: "hoist loop-invariant pure instructions into loop preheaders it creates (natural loops)",
+                counters: &["loops", "preheaders created", "instructions hoisted"],
+            },
             PassKind::PhiElim => Pass {
                 kind,
                 run: Run::Module(run_phi_elim),
@@ -187,6 +198,7 @@ impl Configuration {
                 PassKind::Mem2reg,
                 PassKind::Mem2regParams,
                 PassKind::Sccp,
+                PassKind::Licm,
                 PassKind::Copyprop,
                 PassKind::Dce,
                 PassKind::PhiElim,
@@ -263,6 +275,13 @@ fn run_dce(f: &mut IrFunction, c: &mut [usize]) {
     c[1] += s.phis_removed;
 }
 
+fn run_licm(m: &mut IrModule, c: &mut [usize]) {
+    let s = licm::hoist_loop_invariants(m);
+    c[0] += s.loops;
+    c[1] += s.preheaders_created;
+    c[2] += s.hoisted;
+}
+
 fn run_phi_elim(m: &mut IrModule, c: &mut [usize]) {
     c[0] += phi_elim::eliminate_phis(m);
 }
@@ -283,7 +302,15 @@ mod tests {
         assert_eq!(names(Configuration::Nomem2reg), ["phi-elim"]);
         assert_eq!(
             names(Configuration::Opt),
-            ["mem2reg", "mem2reg-params", "sccp", "copyprop", "dce", "phi-elim"]
+            [
+                "mem2reg",
+                "mem2reg-params",
+                "sccp",
+                "licm",
+                "copyprop",
+                "dce",
+                "phi-elim"
+            ]
         );
         assert_eq!(Configuration::DEFAULT, Configuration::Mem2reg);
     }
