@@ -1,8 +1,8 @@
 //! Every injected bug is found by a short deterministic IR campaign (the
 //! alloca-form ones through `Configuration::CHECKED`, the `opt` pipeline, so
-//! the bugs of its later passes, `sccp` and `dce`, are in reach), and the
+//! the bugs of its later passes, `sccp`, `licm` and `dce`, are in reach), and the
 //! first finding of `lost-copy`, `no-asm-goto-snapshot`, `self-loop-no-copy`,
-//! `dce-removes-volatile` and `sccp-signed-unsigned-cmp` reduces to at most
+//! `dce-removes-volatile`, `sccp-signed-unsigned-cmp` and `licm-hoists-division` reduces to at most
 //! 15 instructions: the proof that the harness has teeth. `self-loop-no-copy`
 //! makes terminating loops run forever, which the check reports as "no longer
 //! terminates" (termination is an outcome).
@@ -80,6 +80,7 @@ fn injected_bugs_are_found_and_reduced() {
                 | Bug::SelfLoopNoCopy
                 | Bug::DceRemovesVolatile
                 | Bug::SccpSignedUnsignedCmp
+                | Bug::LicmHoistsDivision
         ) {
             let (module, _) = check_input(&c, first.index);
             let check_mode = if mode == GenMode::Ssa {
