@@ -563,7 +563,8 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         self.cur = exit;
     }
 
-    /// `while (ctr < trip) { x += n op d; if (d != 0) x += n / d; ... }` where
+    /// `while (ctr < trip) { x += n op d; if (d != 0) x += n / d; ... }` (entered
+    /// in one of three ways, see below) where
     /// `n` and `d` are fresh locals set before the loop and never written in
     /// it: after mem2reg every read of them in the loop is invariant, so
     /// LICM may hoist `n op d` and the test, but not the division, which
@@ -620,7 +621,38 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         let cont = self.new_block();
         let exit = self.new_block();
         self.loop_depth += 1;
-        self.terminate(Terminator::Branch(self.label(header)));
+        // How the loop is entered: straight, from both arms of an if/else
+        // (two entries, which LICM merges in a new preheader, with a phi when
+        // an arm assigns), or behind a test that may skip it (an entry with
+        // two successors: LICM needs a new preheader too).
+        match self.c.range(0, 2) {
+            0 => self.terminate(Terminator::Branch(self.label(header))),
+            1 => {
+                let cond = self.condition();
+                let (a, b) = (self.new_block(), self.new_block());
+                self.terminate(Terminator::CondBranch {
+                    cond,
+                    true_label: self.label(a),
+                    false_label: self.label(b),
+                });
+                self.cur = a;
+                self.assign();
+                self.terminate(Terminator::Branch(self.label(header)));
+                self.cur = b;
+                if self.c.chance(1, 2) {
+                    self.assign();
+                }
+                self.terminate(Terminator::Branch(self.label(header)));
+            }
+            _ => {
+                let cond = self.condition();
+                self.terminate(Terminator::CondBranch {
+                    cond,
+                    true_label: self.label(header),
+                    false_label: self.label(exit),
+                });
+            }
+        }
         self.cur = header;
         let i = self.load(ctr);
         self.branch_if_less(i, trip, body, exit);
