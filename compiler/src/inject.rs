@@ -1,4 +1,4 @@
-//! Injected bugs: named, switchable mistakes in mem2reg, phi elimination, SCCP and DCE,
+//! Injected bugs: named, switchable mistakes in mem2reg, phi elimination, SCCP, LICM and DCE,
 //! compiled in only with the `inject-bugs` cargo feature. They measure the
 //! power of the harness: every one must be found by a short deterministic
 //! campaign and reduced to a small repro (docs/architecture.md#injected-bugs;

@@ -256,6 +256,7 @@ mod tests {
                 "mem2reg",
                 "mem2reg-params",
                 "sccp",
+                "licm",
                 "copyprop",
                 "dce",
                 "phi-elim",
