@@ -121,6 +121,7 @@ fn regressions_fail_with_their_bug() {
         ("no-asm-goto-snapshot.ir", Bug::NoAsmGotoSnapshot, CheckMode::Pipeline),
         ("lost-copy-from-c.ir", Bug::LostCopy, CheckMode::Pipeline),
         ("self-loop-no-copy.ir", Bug::SelfLoopNoCopy, CheckMode::PhiElimOnly),
+        ("licm-hoists-division.ir", Bug::LicmHoistsDivision, CheckMode::Pipeline),
     ] {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
         let m = phicc::ir::text::parse_module(&text).unwrap();
