@@ -1,4 +1,4 @@
-//! Injected bugs: named, switchable mistakes in mem2reg, phi elimination, SCCP and DCE,
+//! Injected bugs: named, switchable mistakes in mem2reg, phi elimination, SCCP, LICM and DCE,
 //! compiled in only with the `inject-bugs` cargo feature. They measure the
 //! power of the harness: every one must be found by a short deterministic
 //! campaign and reduced to a small repro (docs/architecture.md#injected-bugs;
@@ -63,6 +63,8 @@ crate::named_enum! {
         SimplifycfgThreadPhiConflict = "simplifycfg-thread-phi-conflict",
         /// GVN merges two loads of one address across a store to the same memory.
         GvnLoadAcrossStore = "gvn-load-across-store",
+        /// LICM hoists a division out of the loop, and out of the test of its divisor that guards it.
+        LicmHoistsDivision = "licm-hoists-division",
     }
 }
 

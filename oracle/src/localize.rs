@@ -258,6 +258,7 @@ mod tests {
                 "sccp",
                 "simplifycfg",
                 "gvn",
+                "licm",
                 "copyprop",
                 "dce",
                 "phi-elim",

@@ -1,9 +1,10 @@
 //! Every injected bug is found by a short deterministic IR campaign (the
 //! alloca-form ones through `Configuration::CHECKED`, the `opt` pipeline, so
-//! the bugs of its later passes, `sccp`, `simplifycfg`, `gvn` and `dce`, are
-//! in reach), and the first finding of `lost-copy`, `no-asm-goto-snapshot`,
-//! `self-loop-no-copy`, `dce-removes-volatile`, `sccp-signed-unsigned-cmp`,
-//! `simplifycfg-thread-phi-conflict` and `gvn-load-across-store` reduces to at most
+//! the bugs of its later passes, `sccp`, `simplifycfg`, `gvn`, `licm` and
+//! `dce`, are in reach), and the first finding of `lost-copy`,
+//! `no-asm-goto-snapshot`, `self-loop-no-copy`, `dce-removes-volatile`,
+//! `sccp-signed-unsigned-cmp`, `simplifycfg-thread-phi-conflict`,
+//! `gvn-load-across-store` and `licm-hoists-division` reduces to at most
 //! 15 instructions: the proof that the harness has teeth. `self-loop-no-copy`
 //! makes terminating loops run forever, which the check reports as "no longer
 //! terminates" (termination is an outcome). The register allocator's bugs
@@ -85,6 +86,7 @@ fn injected_bugs_are_found_and_reduced() {
                 | Bug::SccpSignedUnsignedCmp
                 | Bug::SimplifycfgThreadPhiConflict
                 | Bug::GvnLoadAcrossStore
+                | Bug::LicmHoistsDivision
         ) {
             let (module, _) = check_input(&c, first.index);
             let check_mode = if mode == GenMode::Ssa {
@@ -125,6 +127,7 @@ fn regressions_fail_with_their_bug() {
         ("no-asm-goto-snapshot.ir", Bug::NoAsmGotoSnapshot, CheckMode::Pipeline),
         ("lost-copy-from-c.ir", Bug::LostCopy, CheckMode::Pipeline),
         ("self-loop-no-copy.ir", Bug::SelfLoopNoCopy, CheckMode::PhiElimOnly),
+        ("licm-hoists-division.ir", Bug::LicmHoistsDivision, CheckMode::Pipeline),
     ] {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
         let m = phicc::ir::text::parse_module(&text).unwrap();

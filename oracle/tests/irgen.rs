@@ -95,3 +95,32 @@ fn pointers_are_only_compared_for_equality() {
     }
     assert!(pointer_compares > 0, "the generators still compare pointers");
 }
+
+#[test]
+fn alloca_mode_gives_licm_loops_to_work_on() {
+    // Loops with invariant expressions (issue 15): after mem2reg most
+    // alloca-form modules have a loop, and LICM finds something to hoist in a
+    // good share of them and creates preheaders in some (`oracle/tests/injected_bugs.rs` shows that the
+    // guarded divisions among them find `licm-hoists-division`).
+    use phicc::passes::{Configuration, PassKind, Pipeline};
+    let n = 300;
+    let (mut with_loops, mut with_hoists, mut with_preheaders) = (0, 0, 0);
+    for i in 0..n {
+        let mut m = generate(&input_bytes(11, i), GenMode::Alloca);
+        let stats = Pipeline::for_configuration(Configuration::Opt)
+            .run(&mut m, &mut |_, _| {})
+            .unwrap_or_else(|e| panic!("input {i}: {e}"));
+        with_loops += u64::from(stats.get(PassKind::Licm, "loops") > 0);
+        with_hoists += u64::from(stats.get(PassKind::Licm, "instructions hoisted") > 0);
+        with_preheaders += u64::from(stats.get(PassKind::Licm, "preheaders created") > 0);
+    }
+    println!(
+        "{with_loops} of {n} modules have loops, LICM hoists in {with_hoists}, creates preheaders in {with_preheaders}"
+    );
+    assert!(with_loops * 2 > n, "{with_loops} of {n} modules have a loop");
+    assert!(with_hoists * 4 > n, "LICM hoists in only {with_hoists} of {n} modules");
+    assert!(
+        with_preheaders * 10 > n,
+        "LICM creates a preheader in only {with_preheaders} of {n} modules"
+    );
+}

@@ -145,7 +145,7 @@ fn removable(inst: &Instruction, plain_alloca: &[Option<usize>]) -> bool {
 /// shifts can, unless a constant `rhs` rules it out for every `lhs` (tried
 /// with `eval_bits` on 0 and on the type's minimum, the only dividend that
 /// overflows).
-fn binop_may_trap(op: IrBinOp, rhs: &Operand, ty: IrType) -> bool {
+pub(crate) fn binop_may_trap(op: IrBinOp, rhs: &Operand, ty: IrType) -> bool {
     if !(op.can_trap() || op.is_shift()) || ty.is_float() {
         return false;
     }

@@ -8,7 +8,8 @@
 //! names the pipelines the compiler runs: `mem2reg` (mem2reg, mem2reg-params,
 //! copyprop, phi-elim; the default), `nomem2reg` (phi-elim alone) and `opt`
 //! (`-O1`: the mem2reg pipeline with constant propagation, CFG
-//! simplification, value numbering and dead code elimination before phi-elim).
+//! simplification, value numbering, loop-invariant code motion and dead code
+//! elimination before phi-elim).
 //!
 //! Everything else iterates this table: [`Pipeline::parse`] (phiopt
 //! `--passes`, groups `<configuration>-pipeline`), `phiopt --list-passes`,
@@ -25,6 +26,7 @@
 pub mod copyprop;
 pub mod dce;
 pub mod gvn;
+pub mod licm;
 pub mod mem2reg;
 pub mod phi_elim;
 pub mod pipeline;
@@ -48,6 +50,7 @@ crate::named_enum! {
         Gvn = "gvn",
         Copyprop = "copyprop",
         Dce = "dce",
+        Licm = "licm",
         PhiElim = "phi-elim",
     }
 }
@@ -167,6 +170,15 @@ impl PassKind {
                 about: "remove dead pure instructions and dead phi cycles (mark-sweep from the side effects)",
                 counters: &["instructions removed", "phis removed"],
             },
+            PassKind::Licm => Pass {
+                kind,
+                run: Run::Module(run_licm),
+                needs_ssa: true,
+                leaves_ssa: false,
+                required: false,
+                about: "hoist loop-invariant pure instructions into loop preheaders it creates (natural loops)",
+                counters: &["loops", "preheaders created", "instructions hoisted"],
+            },
             PassKind::PhiElim => Pass {
                 kind,
                 run: Run::Module(run_phi_elim),
@@ -218,6 +230,7 @@ impl Configuration {
                 PassKind::Sccp,
                 PassKind::Simplifycfg,
                 PassKind::Gvn,
+                PassKind::Licm,
                 PassKind::Copyprop,
                 PassKind::Dce,
                 PassKind::PhiElim,
@@ -309,6 +322,13 @@ fn run_dce(f: &mut IrFunction, c: &mut [usize]) {
     c[1] += s.phis_removed;
 }
 
+fn run_licm(m: &mut IrModule, c: &mut [usize]) {
+    let s = licm::hoist_loop_invariants(m);
+    c[0] += s.loops;
+    c[1] += s.preheaders_created;
+    c[2] += s.hoisted;
+}
+
 fn run_phi_elim(m: &mut IrModule, c: &mut [usize]) {
     c[0] += phi_elim::eliminate_phis(m);
 }
@@ -335,6 +355,7 @@ mod tests {
                 "sccp",
                 "simplifycfg",
                 "gvn",
+                "licm",
                 "copyprop",
                 "dce",
                 "phi-elim"

@@ -12,7 +12,9 @@
 //! outputs into variables (and statements after the asm in the same block),
 //! memory-constraint asm outputs, computed gotos through `labeladdr`, calls,
 //! swaps and rotations, escapes (call argument, GEP base, stored as a value),
-//! stores to globals and early returns. Some variables are volatile, wider
+//! stores to globals and early returns, and loops over values they never
+//! change (invariant expressions for LICM, and a division behind a test of
+//! its divisor inside the loop, which LICM must not hoist past the test). Some variables are volatile, wider
 //! than 8 bytes, or declared in a non-entry block (as inlined code would).
 //! Now and then `main` gets a dispatch loop with hundreds of variables and a
 //! sequence of 100-case switches, enough to trigger mem2reg's phi cost limit.
@@ -480,6 +482,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
                 let e = self.expr(v.ty, 1);
                 self.store(v, e);
             }
+            17 if structured && self.loop_depth < 3 => self.invariant_loop(),
             _ => self.assign(),
         }
     }
@@ -558,6 +561,163 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         }
         self.loop_depth -= 1;
         self.cur = exit;
+    }
+
+    /// `while (ctr < trip) { x += n op d; if (d != 0) x += n / d; ... }` (entered
+    /// in one of three ways, see below) where
+    /// `n` and `d` are fresh locals set before the loop and never written in
+    /// it: after mem2reg every read of them in the loop is invariant, so
+    /// LICM may hoist `n op d` and the test, but not the division, which
+    /// traps when `d` is 0 (often: `d` comes from a global cell, zero until
+    /// something stores to it, or a local that may be unset). The test is
+    /// `d > 0` for signed types, so `MIN / -1` cannot happen either.
+    fn invariant_loop(&mut self) {
+        let ty = self
+            .c
+            .pick(&[IrType::I32, IrType::I64, IrType::U32, IrType::U8, IrType::I16]);
+        let d = Var {
+            ptr: self.alloca(ty, ty.size(), false),
+            ty,
+        };
+        let n = Var {
+            ptr: self.alloca(ty, ty.size(), false),
+            ty,
+        };
+        let dv = if self.c.chance(1, 2) {
+            let cell = self.global_cell();
+            let l = self.load(Var {
+                ptr: cell,
+                ty: IrType::I64,
+            });
+            self.cast(l, IrType::I64, ty)
+        } else {
+            self.expr(ty, 1)
+        };
+        self.store(d, dv);
+        let nv = self.expr(ty, 1);
+        self.store(n, nv);
+        // The variable the loop accumulates into (part of the checksum).
+        let targets: Vec<Var> = self
+            .vars
+            .iter()
+            .copied()
+            .filter(|v| v.ty != IrType::Ptr && !v.ty.is_128())
+            .collect();
+        let target = if targets.is_empty() {
+            None
+        } else {
+            Some(self.c.pick(&targets))
+        };
+
+        let ctr = Var {
+            ptr: self.alloca(IrType::I32, 4, false),
+            ty: IrType::I32,
+        };
+        self.store(ctr, Operand::Const(IrConst::I32(0)));
+        let trip = Operand::Const(IrConst::I32(self.c.range(0, 6) as i32));
+        let header = self.new_block();
+        let body = self.new_block();
+        let divide = self.new_block();
+        let cont = self.new_block();
+        let exit = self.new_block();
+        self.loop_depth += 1;
+        // How the loop is entered: straight, from both arms of an if/else
+        // (two entries, which LICM merges in a new preheader, with a phi when
+        // an arm assigns), or behind a test that may skip it (an entry with
+        // two successors: LICM needs a new preheader too).
+        match self.c.range(0, 2) {
+            0 => self.terminate(Terminator::Branch(self.label(header))),
+            1 => {
+                let cond = self.condition();
+                let (a, b) = (self.new_block(), self.new_block());
+                self.terminate(Terminator::CondBranch {
+                    cond,
+                    true_label: self.label(a),
+                    false_label: self.label(b),
+                });
+                self.cur = a;
+                self.assign();
+                self.terminate(Terminator::Branch(self.label(header)));
+                self.cur = b;
+                if self.c.chance(1, 2) {
+                    self.assign();
+                }
+                self.terminate(Terminator::Branch(self.label(header)));
+            }
+            _ => {
+                let cond = self.condition();
+                self.terminate(Terminator::CondBranch {
+                    cond,
+                    true_label: self.label(header),
+                    false_label: self.label(exit),
+                });
+            }
+        }
+        self.cur = header;
+        let i = self.load(ctr);
+        self.branch_if_less(i, trip, body, exit);
+
+        self.cur = body;
+        let (ln, ld) = (self.load(n), self.load(d));
+        let op = self.c.pick(&[
+            IrBinOp::Add,
+            IrBinOp::Sub,
+            IrBinOp::Mul,
+            IrBinOp::Xor,
+            IrBinOp::And,
+            IrBinOp::Or,
+        ]);
+        let inv = self.binop(op, ln, ld, ty);
+        let k = self.constant(ty);
+        let inv = self.binop(IrBinOp::Add, inv, k, ty);
+        self.accumulate(target, inv, ty);
+        let ld = self.load(d);
+        let signed = ty.is_signed();
+        let test = self.value();
+        self.emit(Instruction::Cmp {
+            dest: test,
+            op: if signed { IrCmpOp::Sgt } else { IrCmpOp::Ne },
+            lhs: ld,
+            rhs: Operand::Const(IrConst::from_i64(0, ty)),
+            ty,
+        });
+        self.terminate(Terminator::CondBranch {
+            cond: Operand::Value(test),
+            true_label: self.label(divide),
+            false_label: self.label(cont),
+        });
+
+        self.cur = divide;
+        let (ln, ld) = (self.load(n), self.load(d));
+        let ops = if signed {
+            [IrBinOp::SDiv, IrBinOp::SRem]
+        } else {
+            [IrBinOp::UDiv, IrBinOp::URem]
+        };
+        let op = self.c.pick(&ops);
+        let q = self.binop(op, ln, ld, ty);
+        self.accumulate(target, q, ty);
+        self.terminate(Terminator::Branch(self.label(cont)));
+
+        self.cur = cont;
+        self.region(2);
+        self.increment(ctr);
+        self.terminate(Terminator::Branch(self.label(header)));
+        self.loop_depth -= 1;
+        self.cur = exit;
+    }
+
+    /// `target += val` (converted to the target's type), or into `@g2` when
+    /// there is no target.
+    fn accumulate(&mut self, target: Option<Var>, val: Operand, ty: IrType) {
+        let target = target.unwrap_or(Var {
+            ptr: self.global_addr("g2"),
+            ty: IrType::I64,
+        });
+        let v = self.cast(val, ty, target.ty);
+        let old = self.load(target);
+        let sum = self.binop(IrBinOp::Add, old, v, target.ty);
+        self.store(target, sum);
     }
 
     /// End the current block with `if (n < trip) goto yes; else goto no;`.
