@@ -63,6 +63,20 @@ impl FnEmitter<'_, '_> {
                     let m = self.area(off);
                     emit!(self, "\tmovsd\t%xmm{n}, {m}");
                 }
+                (ArgLoc::Gpr(n), ParamHome::Direct(v)) => {
+                    let src = ARG_GPRS[*n as usize];
+                    match self.reg_of(v) {
+                        Some(g) => emit!(self, "\tmovq\t{}, {}", src.q(), g.q()),
+                        None => {
+                            let m = self.slot(v)?;
+                            emit!(self, "\tmovq\t{}, {m}", src.q());
+                        }
+                    }
+                }
+                (ArgLoc::Xmm(n), ParamHome::Direct(v)) => {
+                    let m = self.slot(v)?;
+                    emit!(self, "\tmovsd\t%xmm{n}, {m}");
+                }
                 (ArgLoc::StructRegs(parts), ParamHome::Buffer(off)) => {
                     let buf = self.area(off);
                     for p in parts {
@@ -192,6 +206,14 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn param_ref(&mut self, dest: Value, idx: usize, ty: IrType) -> Result<(), BackendError> {
+        if let ParamHome::Direct(v) = self.param_home(idx)? {
+            // The prologue wrote it.
+            return if v == dest {
+                Ok(())
+            } else {
+                Err(self.internal(format!("paramref {idx} defines {dest}, the prologue wrote {v}")))
+            };
+        }
         if let Some(g) = self.reg_of(dest) {
             // The parameter's bits, read at its own width.
             let size = ty.size().clamp(1, 8);
@@ -210,6 +232,7 @@ impl FnEmitter<'_, '_> {
                     let s = self.scratch_area()?;
                     emit!(self, "\tleaq\t{s}, {}", g.q());
                 }
+                ParamHome::Direct(_) => return Err(self.internal("a direct parameter read twice")),
             }
             return Ok(());
         }
@@ -237,6 +260,7 @@ impl FnEmitter<'_, '_> {
                 emit!(self, "\tleaq\t{s}, %rax");
                 emit!(self, "\tmovq\t%rax, {m}");
             }
+            ParamHome::Direct(_) => return Err(self.internal("a direct parameter read twice")),
         }
         Ok(())
     }

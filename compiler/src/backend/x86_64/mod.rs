@@ -106,6 +106,62 @@ fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
     }
 }
 
+/// For each parameter, the value of its `paramref` when the prologue can
+/// write the argument straight into that value's home: the parameter is read
+/// by exactly one `paramref`, which comes before anything but allocas and
+/// other `paramref`s in the entry block, its value is read somewhere, fits 8
+/// bytes, and lives in a callee-saved register or a slot (a caller-saved
+/// register may be another argument's register, which a later move needs).
+fn direct_params(f: &IrFunction, types: &ValueTypes, layout: &FrameLayout) -> Vec<Option<Value>> {
+    let mut refs: Vec<(usize, Option<Value>)> = vec![(0, None); f.params.len()];
+    // Every leading `paramref`'s value: a direct one must not share its home
+    // with another (a dead one may, and would overwrite it later).
+    let mut leading_values: Vec<Value> = Vec::new();
+    let mut leading = true;
+    let mut used: FxHashSet<Value> = FxHashSet::default();
+    for (bi, b) in f.blocks.iter().enumerate() {
+        for inst in &b.instructions {
+            inst.for_each_used_value(|v| {
+                used.insert(v);
+            });
+            match inst {
+                Instruction::ParamRef { dest, param_idx, .. } => {
+                    if bi == 0 && leading {
+                        leading_values.push(*dest);
+                    }
+                    if let Some(r) = refs.get_mut(*param_idx) {
+                        r.0 += 1;
+                        if bi == 0 && leading {
+                            r.1 = Some(*dest);
+                        }
+                    }
+                }
+                Instruction::Alloca { .. } => {}
+                _ => leading = false,
+            }
+        }
+        b.terminator.for_each_used_value(|v| {
+            used.insert(v);
+        });
+        leading = false;
+    }
+    refs.into_iter()
+        .map(|(count, dest)| {
+            let d = dest.filter(|_| count == 1)?;
+            let shared = leading_values
+                .iter()
+                .any(|&o| o != d && layout.home(o) == layout.home(d));
+            let home_ok = !shared
+                && match layout.home(d) {
+                    Home::Reg(p) => p.index >= CALLER_SAVED,
+                    Home::Slot(_) => true,
+                    _ => false,
+                };
+            (home_ok && used.contains(&d) && types.of(d).size() <= 8 && types.of(d) != IrType::F128).then_some(d)
+        })
+        .collect()
+}
+
 /// Whether `f` may use the scratch and second-return areas: any value or
 /// operand wider than 8 bytes or `long double`, a call returning a struct or
 /// a second value, a parameter without a home of its own, `va_*`, an
@@ -199,6 +255,11 @@ enum ParamHome {
     Buffer(u32),
     /// A struct in the caller's stack area (the value is its address).
     IncomingAddr(i64),
+    /// A scalar the prologue moves straight from its register into the
+    /// home (a callee-saved register or a slot) of the value of the one
+    /// `paramref` that reads it, at the top of the entry block; that
+    /// `paramref` emits nothing.
+    Direct(Value),
 }
 
 /// How a symbol's address is formed.
@@ -277,6 +338,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let mut layout = FrameLayout::compute_with(f, &types, REG_BUDGET, clobbers)?;
         let own = abi::layout_of_function(f);
         // Parameter homes.
+        let direct = direct_params(f, &types, &layout);
         let mut params = Vec::with_capacity(f.params.len());
         for (i, loc) in own.args.iter().enumerate() {
             let p = &f.params[i];
@@ -294,6 +356,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 ArgLoc::StackStruct { offset, .. } => ParamHome::IncomingAddr(16 + *offset as i64),
                 ArgLoc::Stack(offset) if !is_struct => ParamHome::Incoming(16 + *offset as i64),
                 ArgLoc::Stack(offset) => ParamHome::IncomingAddr(16 + *offset as i64),
+                ArgLoc::Gpr(_) | ArgLoc::Xmm(_) if direct[i].is_some() && !(f.uses_sret && i == 0) => {
+                    ParamHome::Direct(direct[i].unwrap_or(Value(0)))
+                }
                 ArgLoc::Gpr(_) | ArgLoc::GprPair(..) | ArgLoc::Xmm(_) => {
                     let s = slot_size(p.ty);
                     ParamHome::Slot(layout.reserve(s, s))
