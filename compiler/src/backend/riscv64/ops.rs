@@ -132,7 +132,7 @@ impl FnEmitter<'_, '_> {
             let shift = if w32 { k & 31 } else { k & 63 };
             match op {
                 IrBinOp::Add if fits_i12(k) => Some((format!("addi{w}"), k)),
-                IrBinOp::Sub if fits_i12(-k) && k != i64::MIN => Some((format!("addi{w}"), -k)),
+                IrBinOp::Sub if k != i64::MIN && fits_i12(-k) => Some((format!("addi{w}"), -k)),
                 IrBinOp::And | IrBinOp::Or | IrBinOp::Xor if fits_i12(k) => Some((format!("{mn}i"), k)),
                 IrBinOp::Shl => Some((format!("slli{w}"), shift)),
                 IrBinOp::LShr => Some((format!("srli{w}"), shift)),
