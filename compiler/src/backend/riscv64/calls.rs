@@ -4,7 +4,8 @@
 //! - Prologue: push `ra` and `s0` (below the `a0..a7` save area of a
 //!   variadic function, which sits right under the incoming stack
 //!   arguments), point `s0` at the incoming `sp`, drop `sp` by the locals
-//!   area, save the callee-saved registers an inline asm uses, store the
+//!   area, save the callee-saved registers the register allocator or an
+//!   inline asm uses, store the
 //!   register parameters to their homes (a struct's pieces into a frame
 //!   buffer the callee owns; the stack half of a split argument joins them),
 //!   then zero the `alloca` region.
@@ -12,7 +13,8 @@
 //!   and, above them, the copies of by-reference structs (the callee may
 //!   modify them; the caller's object never changes). Copies and stack
 //!   arguments are written first, then the argument registers (all sources
-//!   are frame slots or memory, so no ordering problems arise). Struct
+//!   are frame slots, memory or callee-saved home registers, never an
+//!   argument register, so no ordering problems arise). Struct
 //!   pieces are read and written with their exact size, so no byte past a
 //!   struct is touched.
 //! - Results: `a0`, `a0:a1`, `fa0`, or a struct's registers stored into the

@@ -2,13 +2,23 @@
 //! `-march=rv64gc -mabi=lp64d`) under the LP64D calling convention of the
 //! RISC-V ELF psABI (docs/abi.md is the contract with the lowering).
 //!
-//! Code generation follows the x86-64 backend's plan, correct first: every
-//! value lives in its frame slot ([`crate::backend::frame`]), except the
-//! addresses the frame layout rematerializes (frame objects, symbols), which
-//! are recomputed where used; each instruction loads its operands into the
-//! scratch registers `t0`..`t5` (and `ft0`..`ft2`), computes, and stores the
-//! result, so nothing is live in a register between instructions: calls,
-//! inline asm and `asm goto` edges need no register bookkeeping. `t6` is the
+//! Code generation follows the x86-64 backend's plan: every value has the
+//! home the register allocator gives it ([`crate::backend::regalloc`]):
+//! one of the callee-saved `s1`..`s11` (integers and pointers) or
+//! `fs0`..`fs11` (`float`/`double`), or a (shared) frame slot
+//! ([`crate::backend::frame`]), except the addresses the frame layout
+//! rematerializes (frame objects, symbols), which are recomputed where
+//! used. An instruction reads an operand from its home register when that
+//! holds it as the instruction needs it (else loads it into the scratch
+//! registers `t0`..`t5`, `ft0`..`ft2`), and computes its result straight
+//! into its home register (else into a scratch register, then stored). A
+//! home register holds a 32-bit value sign-extended and an 8- or 16-bit one
+//! extended by its signedness ([`moves::canon`]), so most readers use it
+//! as it is. The homes are callee-saved registers no other code here
+//! touches, so calls need no saves (the prologue saves the ones used);
+//! nothing else is live in a register between instructions, and functions
+//! with inline asm (whose operands may take `s` registers) or calling
+//! `setjmp`-like functions keep every value in a slot. `t6` is the
 //! shortest-lived temporary: displacements that do not fit 12 bits (which
 //! is how frames of any size work, [`regs`]) and FP constants' bits.
 //! Branches to blocks are `j`/`b<cond>` (the assembler relaxes a conditional
@@ -27,7 +37,8 @@
 //!   s0 - V - 16       saved s0
 //!   below             the locals area (FrameLayout): allocas (zeroed in the
 //!                     prologue), value slots, parameter homes, scratch,
-//!                     callee-saved registers an inline asm uses
+//!                     callee-saved registers the allocator or an inline
+//!                     asm uses
 //!   sp                16-byte aligned; a call pushes its outgoing area
 //! ```
 //!
