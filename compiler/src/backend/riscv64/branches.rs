@@ -4,7 +4,7 @@
 //! compare chain or a jump table of 32-bit offsets from the table
 //! ([`crate::backend::switch`] decides), 128-bit switches compare both halves.
 
-use super::regs::{T0, T1, T2};
+use super::regs::{Gpr, T0, T1, T2};
 use super::{emit, FnEmitter};
 use crate::backend::frame::Home;
 use crate::backend::switch::{normalize_case, plan_switch, SwitchPlan};
@@ -113,21 +113,29 @@ impl FnEmitter<'_, '_> {
         Ok(())
     }
 
-    /// Loads a branch condition into `t0` (nonzero = true); returns
-    /// `Some(value)` for a constant condition.
-    pub(super) fn load_cond(&mut self, cond: &Operand) -> Result<Option<bool>, BackendError> {
+    /// Puts a branch condition in a register (nonzero = true): its home
+    /// register, or `t0`; `Err(value)` for a constant condition.
+    pub(super) fn load_cond(&mut self, cond: &Operand) -> Result<Result<Gpr, bool>, BackendError> {
         match cond {
-            Operand::Const(c) => Ok(Some(c.is_nonzero())),
+            Operand::Const(c) => Ok(Err(c.is_nonzero())),
             Operand::Value(v) => {
                 let ty = self.types.of(*v);
                 match self.layout.home(*v) {
-                    Home::Alloca { .. } | Home::FrameAddr(_) => Ok(Some(true)),
+                    Home::Alloca { .. } | Home::FrameAddr(_) => Ok(Err(true)),
                     home @ Home::SymbolAddr { .. } => {
                         // A weak symbol's address may be null.
                         self.materialize(home, T0);
-                        Ok(None)
+                        Ok(Ok(T0))
                     }
-                    Home::None | Home::Reg(_) => Err(self.internal(format!("{v} is used but never defined"))),
+                    Home::None => Err(self.internal(format!("{v} is used but never defined"))),
+                    Home::Reg(_) => match self.gpr_of(*v) {
+                        // Kept extended from its size: nonzero iff its bytes are.
+                        Some(g) => Ok(Ok(g)),
+                        None => {
+                            self.load_int(cond, ty, false, T0)?;
+                            Ok(Ok(T0))
+                        }
+                    },
                     Home::Slot(off) => {
                         let m = self.area(off);
                         if ty.size() > 8 {
@@ -138,7 +146,7 @@ impl FnEmitter<'_, '_> {
                             let size = if ty == IrType::Void { 8 } else { ty.size().max(1) };
                             self.load_mem(m, size, false, T0);
                         }
-                        Ok(None)
+                        Ok(Ok(T0))
                     }
                 }
             }

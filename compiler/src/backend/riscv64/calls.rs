@@ -4,7 +4,8 @@
 //! - Prologue: push `ra` and `s0` (below the `a0..a7` save area of a
 //!   variadic function, which sits right under the incoming stack
 //!   arguments), point `s0` at the incoming `sp`, drop `sp` by the locals
-//!   area, save the callee-saved registers an inline asm uses, store the
+//!   area, save the callee-saved registers the register allocator or an
+//!   inline asm uses, store the
 //!   register parameters to their homes (a struct's pieces into a frame
 //!   buffer the callee owns; the stack half of a split argument joins them),
 //!   then zero the `alloca` region.
@@ -12,7 +13,8 @@
 //!   and, above them, the copies of by-reference structs (the callee may
 //!   modify them; the caller's object never changes). Copies and stack
 //!   arguments are written first, then the argument registers (all sources
-//!   are frame slots or memory, so no ordering problems arise). Struct
+//!   are frame slots, memory or callee-saved home registers, never an
+//!   argument register, so no ordering problems arise). Struct
 //!   pieces are read and written with their exact size, so no byte past a
 //!   struct is touched.
 //! - Results: `a0`, `a0:a1`, `fa0`, or a struct's registers stored into the
@@ -181,28 +183,27 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn param_ref(&mut self, dest: Value, idx: usize, ty: IrType) -> Result<(), BackendError> {
-        let m = self.slot(dest)?;
         match self.param_home(idx)? {
             ParamHome::Slot(off) => {
                 let src = self.area(off);
-                self.copy_mem(src, m, slot_size(ty) as usize);
+                self.write_mem(src, slot_size(ty) as usize, dest)?;
             }
             ParamHome::Incoming(d) => {
-                self.copy_mem(Mem::new(S0, d), m, slot_size(ty) as usize);
+                self.write_mem(Mem::new(S0, d), slot_size(ty) as usize, dest)?;
             }
             ParamHome::Buffer(off) => {
                 let b = self.area(off);
                 self.add_imm(T0, S0, b.disp);
-                self.store_mem(T0, 8, m);
+                self.store(T0, IrType::Ptr, dest)?;
             }
             ParamHome::IncomingAddr(d) => {
                 self.add_imm(T0, S0, d);
-                self.store_mem(T0, 8, m);
+                self.store(T0, IrType::Ptr, dest)?;
             }
             ParamHome::None => {
                 let s = self.area(self.scratch);
                 self.add_imm(T0, S0, s.disp);
-                self.store_mem(T0, 8, m);
+                self.store(T0, IrType::Ptr, dest)?;
             }
         }
         Ok(())
@@ -252,7 +253,11 @@ impl FnEmitter<'_, '_> {
                     let m = self.area(off).at(8 * k as i64);
                     self.load_mem(m, 8, false, r);
                 }
-                Home::None | Home::Reg(_) => return Err(self.internal(format!("{v} is used but never defined"))),
+                Home::Reg(_) if k == 0 => {
+                    let t = self.types.of(*v);
+                    self.load_int(op, t, t.is_signed(), r)?;
+                }
+                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
                 home if k == 0 => self.materialize(home, r),
                 _ => self.li(r, 0),
             },
@@ -407,11 +412,10 @@ impl FnEmitter<'_, '_> {
             RetLoc::Parts(parts) => {
                 if let Some(d) = info.dest {
                     match parts.first().map(|p| p.place) {
-                        Some(Place::Fpr(_)) => {
-                            let m = self.slot(d)?;
-                            self.store_fmem(FA0, ret_ty, m);
-                        }
+                        Some(Place::Fpr(_)) => self.store_f(FA0, ret_ty, d)?,
                         _ if parts.len() == 2 => self.store_pair(A0, A1, d)?,
+                        // The psABI sign-extends 32-bit results.
+                        _ if ret_ty.size() == 4 => self.store_ext(A0, ret_ty, d, super::moves::WORD)?,
                         _ => self.store(A0, ret_ty, d)?,
                     }
                 }

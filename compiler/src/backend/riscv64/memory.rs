@@ -16,7 +16,7 @@
 //! compare-and-swap, and for 8- and 16-bit objects LR/SC loops on the
 //! aligned word that contains them, with the other bytes masked through.
 
-use super::regs::{Gpr, Mem, T0, T1, T2, T4, T5};
+use super::regs::{Gpr, Mem, T0, T1, T2, T4, T5, ZERO};
 use super::{emit, FnEmitter};
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
@@ -27,10 +27,14 @@ use std::fmt::Write as _;
 impl FnEmitter<'_, '_> {
     pub(super) fn load_inst(&mut self, dest: Value, ptr: Value, ty: IrType) -> Result<(), BackendError> {
         let src = self.addr_of(ptr, T5)?;
-        let m = self.slot(dest)?;
         if ty.size() > 8 {
+            let m = self.slot(dest)?;
             self.copy_mem(src, m, 16);
+        } else if self.reg_of(dest).is_some() {
+            // Straight into the home register.
+            self.write_mem(src, ty.size().max(1), dest)?;
         } else {
+            let m = self.slot(dest)?;
             let size = ty.size().max(1);
             self.load_mem(src, size, false, T0);
             self.store_mem(T0, size, m);
@@ -74,18 +78,23 @@ impl FnEmitter<'_, '_> {
         } else {
             IrType::I64
         };
-        self.pointer_in(base, T0)?;
+        let b = self.gpr_operand(&Operand::Value(base), IrType::Ptr, Some(false), T0)?;
+        let d = self.dest_gpr(dest, T0);
         match offset.as_const() {
             Some(c) => {
                 let k = Self::const_i64(&c, off_ty, off_ty.is_signed());
-                self.add_imm(T0, T0, k);
+                if k == 0 && b == ZERO {
+                    self.li(d, 0);
+                } else {
+                    self.add_imm(d, b, k);
+                }
             }
             None => {
-                self.load(offset, off_ty, T1)?;
-                emit!(self, "\tadd\tt0, t0, t1");
+                let o = self.gpr_operand(offset, off_ty, Some(off_ty.is_signed()), T1)?;
+                emit!(self, "\tadd\t{d}, {b}, {o}");
             }
         }
-        self.store(T0, IrType::Ptr, dest)
+        self.store(d, IrType::Ptr, dest)
     }
 
     pub(super) fn global_addr(&mut self, dest: Value, name: &str) -> Result<(), BackendError> {

@@ -2,13 +2,23 @@
 //! `-march=rv64gc -mabi=lp64d`) under the LP64D calling convention of the
 //! RISC-V ELF psABI (docs/abi.md is the contract with the lowering).
 //!
-//! Code generation follows the x86-64 backend's plan, correct first: every
-//! value lives in its frame slot ([`crate::backend::frame`]), except the
-//! addresses the frame layout rematerializes (frame objects, symbols), which
-//! are recomputed where used; each instruction loads its operands into the
-//! scratch registers `t0`..`t5` (and `ft0`..`ft2`), computes, and stores the
-//! result, so nothing is live in a register between instructions: calls,
-//! inline asm and `asm goto` edges need no register bookkeeping. `t6` is the
+//! Code generation follows the x86-64 backend's plan: every value has the
+//! home the register allocator gives it ([`crate::backend::regalloc`]):
+//! one of the callee-saved `s1`..`s11` (integers and pointers) or
+//! `fs0`..`fs11` (`float`/`double`), or a (shared) frame slot
+//! ([`crate::backend::frame`]), except the addresses the frame layout
+//! rematerializes (frame objects, symbols), which are recomputed where
+//! used. An instruction reads an operand from its home register when that
+//! holds it as the instruction needs it (else loads it into the scratch
+//! registers `t0`..`t5`, `ft0`..`ft2`), and computes its result straight
+//! into its home register (else into a scratch register, then stored). A
+//! home register holds a 32-bit value sign-extended and an 8- or 16-bit one
+//! extended by its signedness ([`moves::canon`]), so most readers use it
+//! as it is. The homes are callee-saved registers no other code here
+//! touches, so calls need no saves (the prologue saves the ones used);
+//! nothing else is live in a register between instructions, and functions
+//! with inline asm (whose operands may take `s` registers) or calling
+//! `setjmp`-like functions keep every value in a slot. `t6` is the
 //! shortest-lived temporary: displacements that do not fit 12 bits (which
 //! is how frames of any size work, [`regs`]) and FP constants' bits.
 //! Branches to blocks are `j`/`b<cond>` (the assembler relaxes a conditional
@@ -27,7 +37,8 @@
 //!   s0 - V - 16       saved s0
 //!   below             the locals area (FrameLayout): allocas (zeroed in the
 //!                     prologue), value slots, parameter homes, scratch,
-//!                     callee-saved registers an inline asm uses
+//!                     callee-saved registers the allocator or an inline
+//!                     asm uses
 //!   sp                16-byte aligned; a call pushes its outgoing area
 //! ```
 //!
@@ -51,6 +62,7 @@ mod varargs;
 mod wide;
 
 use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
+use super::regalloc::{PhysReg, RegBudget, RegClass};
 use super::{walk_blocks, BackendError, FunctionEmitter, ModuleContext, TargetDesc, TargetIsa};
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
@@ -68,6 +80,53 @@ macro_rules! emit {
     }};
 }
 pub(crate) use emit;
+
+/// The integer registers the allocator may hand out: `s1`..`s11` (`s0` is
+/// the frame pointer; outside inline asm nothing else here uses them).
+const ALLOCATABLE_GPRS: [Gpr; 11] = [
+    Gpr(9),
+    Gpr(18),
+    Gpr(19),
+    Gpr(20),
+    Gpr(21),
+    Gpr(22),
+    Gpr(23),
+    Gpr(24),
+    Gpr(25),
+    Gpr(26),
+    Gpr(27),
+];
+/// The FP registers the allocator may hand out (`float`/`double`): `fs0`..`fs11`.
+const ALLOCATABLE_FPRS: [Fpr; 12] = [
+    Fpr(8),
+    Fpr(9),
+    Fpr(18),
+    Fpr(19),
+    Fpr(20),
+    Fpr(21),
+    Fpr(22),
+    Fpr(23),
+    Fpr(24),
+    Fpr(25),
+    Fpr(26),
+    Fpr(27),
+];
+const REG_BUDGET: RegBudget = RegBudget { int: 11, float: 12 };
+
+/// A register home: an integer or an FP register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RegHome {
+    G(Gpr),
+    F(Fpr),
+}
+
+/// The register of an allocator home.
+fn phys(p: PhysReg) -> RegHome {
+    match p.class {
+        RegClass::Int => RegHome::G(ALLOCATABLE_GPRS[p.index as usize]),
+        RegClass::Float => RegHome::F(ALLOCATABLE_FPRS[p.index as usize]),
+    }
+}
 
 /// The RISC-V 64 target.
 pub struct Riscv64;
@@ -194,7 +253,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         far: bool,
     ) -> Result<Self, BackendError> {
         let types = ValueTypes::compute(f);
-        let mut layout = FrameLayout::compute(f, &types, crate::backend::regalloc::RegBudget::NONE)?;
+        let mut layout = FrameLayout::compute(f, &types, REG_BUDGET)?;
         let own = abi::layout_of_function(f);
         let mut params = Vec::with_capacity(f.params.len());
         for (i, loc) in own.args.iter().enumerate() {
@@ -283,6 +342,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
             }
         }
+        for &p in layout.used_regs() {
+            match phys(p) {
+                RegHome::G(g) if !saved_g.contains(&g) => saved_g.push(g),
+                RegHome::F(r) if !saved_f.contains(&r) => saved_f.push(r),
+                _ => {}
+            }
+        }
         saved_g.sort();
         saved_f.sort();
         let saved_gprs = saved_g.into_iter().map(|g| (g, layout.reserve(8, 8))).collect();
@@ -336,8 +402,33 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     fn slot(&self, v: Value) -> Result<Mem, BackendError> {
         match self.layout.home(v) {
             Home::Slot(off) => Ok(self.area(off)),
-            Home::None | Home::Reg(_) => Err(self.internal(format!("{v} is used but never defined"))),
+            Home::None => Err(self.internal(format!("{v} is used but never defined"))),
+            Home::Reg(_) => Err(self.internal(format!("{v} is in a register where a slot is needed"))),
             _ => Err(self.internal(format!("{v} is an address, not a slot"))),
+        }
+    }
+
+    /// The register holding `v`, when the allocator put it in one.
+    fn reg_of(&self, v: Value) -> Option<RegHome> {
+        match self.layout.home(v) {
+            Home::Reg(p) => Some(phys(p)),
+            _ => None,
+        }
+    }
+
+    /// The integer register holding `v`, if any.
+    fn gpr_of(&self, v: Value) -> Option<Gpr> {
+        match self.reg_of(v) {
+            Some(RegHome::G(g)) => Some(g),
+            _ => None,
+        }
+    }
+
+    /// The FP register holding `v`, if any.
+    fn fpr_of(&self, v: Value) -> Option<Fpr> {
+        match self.reg_of(v) {
+            Some(RegHome::F(f)) => Some(f),
+            _ => None,
         }
     }
 
@@ -390,8 +481,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             } => self.cast(*dest, src, *from_ty, *to_ty)?,
             Copy { dest, src } => {
                 let ty = self.types.of(*dest);
-                let m = self.slot(*dest)?;
-                self.store_operand(src, ty, m)?;
+                self.move_value(*dest, src, ty)?;
             }
             Select {
                 dest,
@@ -445,8 +535,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             ParamRef { dest, param_idx, ty } => self.param_ref(*dest, *param_idx, *ty)?,
             GetReturnF64Second { dest } | GetReturnF32Second { dest } => {
                 let src = self.area(self.ret2);
-                let m = self.slot(*dest)?;
-                self.copy_mem(src, m, 8);
+                self.write_mem(src, 8, *dest)?;
             }
             SetReturnF64Second { src } => {
                 let m = self.area(self.ret2);
@@ -483,17 +572,17 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
                 true_label,
                 false_label,
             } => match self.load_cond(cond)? {
-                Some(taken) => {
+                Err(taken) => {
                     let b = if taken { *true_label } else { *false_label };
                     if next != Some(b) {
                         self.jump(b);
                     }
                 }
-                None => {
+                Ok(r) => {
                     if next == Some(*true_label) {
-                        self.branch("beqz", "t0", *false_label);
+                        self.branch("beqz", r.name(), *false_label);
                     } else {
-                        self.branch("bnez", "t0", *true_label);
+                        self.branch("bnez", r.name(), *true_label);
                         if next != Some(*false_label) {
                             self.jump(*false_label);
                         }

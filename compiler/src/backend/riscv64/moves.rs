@@ -8,13 +8,54 @@
 //! memory-to-memory copies.
 
 use super::regs::{fits_i12, load_op, store_op, Fpr, Gpr, Mem, S0, T0, T1, T2, T6, ZERO};
-use super::{emit, FnEmitter};
+use super::{emit, FnEmitter, RegHome};
 use crate::backend::frame::Home;
 use crate::backend::{BackendError, LongDoubleFormat};
 use crate::ir::constants::IrConst;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::types::IrType;
 use std::fmt::Write as _;
+
+/// What an integer register holds: the extension of its low `.0` bytes by
+/// `.1` (signed); `.0 == 8` is any 64-bit value, `.0 == 0` a 0/1 flag
+/// (extended every way).
+pub(super) type Ext = (usize, bool);
+
+/// A register whose contents are unknown beyond being 64 bits.
+pub(super) const FULL: Ext = (8, false);
+/// A 0/1 result.
+pub(super) const FLAG: Ext = (0, false);
+/// The result of a 32-bit `*w` instruction (RV64 keeps those sign-extended).
+pub(super) const WORD: Ext = (4, true);
+
+/// How a value of type `t` is kept in a home register. The allocator only
+/// promises the low `size` bytes; this backend keeps more so that readers
+/// need no extension: a 32-bit value sign-extended (as RV64's `*w`
+/// instructions, `lw` and the psABI leave it, whatever its signedness),
+/// 8- and 16-bit values extended by their type's signedness, the rest as is.
+pub(super) fn canon(t: IrType) -> Ext {
+    match t.size() {
+        4 => WORD,
+        s @ (1 | 2) => (s, t.is_signed()),
+        _ => FULL,
+    }
+}
+
+/// Whether a register holding `have` already is what a reader asking for
+/// `want` (its low `want.0` bytes extended by `want.1`) would compute.
+pub(super) fn ext_ok(have: Ext, want: Ext) -> bool {
+    let ((hs, hsg), (ws, wsg)) = (have, want);
+    if ws >= 8 {
+        return true;
+    }
+    match hs.cmp(&ws) {
+        std::cmp::Ordering::Equal => hsg == wsg || hs == 0,
+        // Extended from fewer bytes: a zero extension is every extension
+        // of the wider part, a sign extension only its sign extension.
+        std::cmp::Ordering::Less => !hsg || wsg,
+        std::cmp::Ordering::Greater => false,
+    }
+}
 
 /// The largest access (8, 4, 2 or 1 bytes) not longer than `left`.
 pub(super) fn chunk_size(left: usize) -> usize {
@@ -84,7 +125,93 @@ impl FnEmitter<'_, '_> {
                 let name = self.layout.symbol(sym).clone();
                 self.symbol_address(&name, offset, r);
             }
-            Home::Slot(_) | Home::None | Home::Reg(_) => {}
+            Home::Reg(p) => match super::phys(p) {
+                RegHome::G(g) => {
+                    if g != r {
+                        emit!(self, "\tmv\t{r}, {g}");
+                    }
+                }
+                RegHome::F(f) => emit!(self, "\tfmv.x.d\t{r}, {f}"),
+            },
+            Home::Slot(_) | Home::None => {}
+        }
+    }
+
+    /// `to = from`'s low `want.0` bytes extended by `want.1` (a plain move
+    /// for 8 bytes; nothing when `from == to` needs no change).
+    pub(super) fn extend(&mut self, from: Gpr, want: Ext, to: Gpr) {
+        match want {
+            (1, false) => emit!(self, "\tandi\t{to}, {from}, 255"),
+            (4, true) => emit!(self, "\tsext.w\t{to}, {from}"),
+            (s @ (1 | 2 | 4), signed) => {
+                let k = 64 - 8 * s;
+                emit!(self, "\tslli\t{to}, {from}, {k}");
+                emit!(self, "\t{}\t{to}, {to}, {k}", if signed { "srai" } else { "srli" });
+            }
+            _ => {
+                if from != to {
+                    emit!(self, "\tmv\t{to}, {from}");
+                }
+            }
+        }
+    }
+
+    /// An integer operand of type `ty` in a register, extended to 64 bits by
+    /// `signed` (`None`: the reader only looks at the low `ty.size()`
+    /// bytes, so any extension will do): its home register when that is
+    /// already right, else loaded into `scratch` (the zero register for 0).
+    pub(super) fn gpr_operand(
+        &mut self,
+        op: &Operand,
+        ty: IrType,
+        signed: Option<bool>,
+        scratch: Gpr,
+    ) -> Result<Gpr, BackendError> {
+        let size = ty.size().clamp(1, 8);
+        match op {
+            Operand::Const(c) if Self::const_i64(c, ty, signed.unwrap_or(ty.is_signed())) == 0 => return Ok(ZERO),
+            Operand::Value(v) => {
+                if let Some(g) = self.gpr_of(*v) {
+                    let want = match signed {
+                        Some(s) => (size, s),
+                        None => FULL,
+                    };
+                    if ext_ok(canon(self.types.of(*v)), want) {
+                        return Ok(g);
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.load_int(op, ty, signed.unwrap_or(ty.is_signed()), scratch)?;
+        Ok(scratch)
+    }
+
+    /// A `float`/`double` operand in an FP register: its home register when
+    /// it has the type, else loaded into `scratch`.
+    pub(super) fn fpr_operand(&mut self, op: &Operand, ty: IrType, scratch: Fpr) -> Result<Fpr, BackendError> {
+        if let Operand::Value(v) = op {
+            if let Some(f) = self.fpr_of(*v) {
+                if self.types.of(*v) == ty {
+                    return Ok(f);
+                }
+            }
+        }
+        self.load_f(op, ty, scratch)?;
+        Ok(scratch)
+    }
+
+    /// Where to compute an integer result for `dest`: its home register, or `scratch`.
+    pub(super) fn dest_gpr(&self, dest: Value, scratch: Gpr) -> Gpr {
+        self.gpr_of(dest).unwrap_or(scratch)
+    }
+
+    /// Where to compute a `ty` FP result for `dest`: its home register (when
+    /// it has that type), or `scratch`.
+    pub(super) fn dest_fpr(&self, dest: Value, ty: IrType, scratch: Fpr) -> Fpr {
+        match self.fpr_of(dest) {
+            Some(f) if self.types.of(dest) == ty => f,
+            _ => scratch,
         }
     }
 
@@ -181,7 +308,14 @@ impl FnEmitter<'_, '_> {
                 self.load_mem(m, 8, false, scratch);
                 Ok(Mem::new(scratch, 0))
             }
-            Home::None | Home::Reg(_) => Err(self.internal(format!("{ptr} is used but never defined"))),
+            Home::Reg(p) => match super::phys(p) {
+                RegHome::G(g) => Ok(Mem::new(g, 0)),
+                RegHome::F(f) => {
+                    emit!(self, "\tfmv.x.d\t{scratch}, {f}");
+                    Ok(Mem::new(scratch, 0))
+                }
+            },
+            Home::None => Err(self.internal(format!("{ptr} is used but never defined"))),
         }
     }
 
@@ -216,7 +350,28 @@ impl FnEmitter<'_, '_> {
                     let m = self.area(off);
                     self.load_mem(m, ty.size().clamp(1, 8), signed, r);
                 }
-                Home::None | Home::Reg(_) => return Err(self.internal(format!("{v} is used but never defined"))),
+                Home::Reg(p) => {
+                    let want = (ty.size().clamp(1, 8), signed);
+                    let (from, have) = match super::phys(p) {
+                        RegHome::G(g) => (g, canon(self.types.of(*v))),
+                        RegHome::F(f) => {
+                            // The float's bits (`fmv.x.w` sign-extends them).
+                            if self.types.of(*v) == IrType::F32 {
+                                emit!(self, "\tfmv.x.w\t{r}, {f}");
+                                (r, WORD)
+                            } else {
+                                emit!(self, "\tfmv.x.d\t{r}, {f}");
+                                (r, FULL)
+                            }
+                        }
+                    };
+                    if ext_ok(have, want) {
+                        self.extend(from, FULL, r);
+                    } else {
+                        self.extend(from, want, r);
+                    }
+                }
+                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
                 home => self.materialize(home, r),
             },
         }
@@ -255,7 +410,23 @@ impl FnEmitter<'_, '_> {
                     let m = self.area(off);
                     self.load_fmem(m, ty, fr);
                 }
-                Home::None | Home::Reg(_) => return Err(self.internal(format!("{v} is used but never defined"))),
+                Home::Reg(p) => {
+                    let vt = self.types.of(*v);
+                    match super::phys(p) {
+                        RegHome::F(f) if vt == ty || vt == IrType::F32 => {
+                            if f != fr {
+                                emit!(self, "\tfmv.{}\t{fr}, {f}", if ty == IrType::F32 { "s" } else { "d" });
+                            }
+                        }
+                        RegHome::F(f) => {
+                            // A double's low half read as a float (as from its slot).
+                            emit!(self, "\tfmv.x.d\tt6, {f}");
+                            emit!(self, "\t{mv}\t{fr}, t6");
+                        }
+                        RegHome::G(g) => emit!(self, "\t{mv}\t{fr}, {g}"),
+                    }
+                }
+                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
                 home => {
                     self.materialize(home, T6);
                     emit!(self, "\t{mv}\t{fr}, t6");
@@ -288,7 +459,12 @@ impl FnEmitter<'_, '_> {
                         self.li(hi, 0);
                     }
                 }
-                Home::None | Home::Reg(_) => return Err(self.internal(format!("{v} is used but never defined"))),
+                Home::Reg(_) => {
+                    let t = self.types.of(*v);
+                    self.load_int(op, t, t.is_signed(), lo)?;
+                    self.li(hi, 0);
+                }
+                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
                 home => {
                     self.materialize(home, lo);
                     self.li(hi, 0);
@@ -306,11 +482,144 @@ impl FnEmitter<'_, '_> {
         Ok(())
     }
 
-    /// Stores `r` into the slot of `v` at the width of `ty`.
+    /// Stores `r` into the home of `v` at the width of `ty`.
     pub(super) fn store(&mut self, r: Gpr, ty: IrType, v: Value) -> Result<(), BackendError> {
-        let m = self.slot(v)?;
-        self.store_mem(r, ty.size().clamp(1, 8), m);
-        Ok(())
+        self.store_ext(r, ty, v, FULL)
+    }
+
+    /// Stores `r`, known to hold `have`, into the home of `v` at the width
+    /// of `ty`: a slot, or its register (extended as [`canon`] keeps it,
+    /// nothing when `r` is that register and already right).
+    pub(super) fn store_ext(&mut self, r: Gpr, ty: IrType, v: Value, have: Ext) -> Result<(), BackendError> {
+        match self.reg_of(v) {
+            Some(RegHome::G(g)) => {
+                let want = canon(self.types.of(v));
+                if ext_ok(have, want) {
+                    self.extend(r, FULL, g);
+                } else {
+                    self.extend(r, want, g);
+                }
+                Ok(())
+            }
+            Some(RegHome::F(f)) => {
+                let mv = if self.types.of(v) == IrType::F32 {
+                    "fmv.w.x"
+                } else {
+                    "fmv.d.x"
+                };
+                emit!(self, "\t{mv}\t{f}, {r}");
+                Ok(())
+            }
+            None => {
+                let m = self.slot(v)?;
+                self.store_mem(r, ty.size().clamp(1, 8), m);
+                Ok(())
+            }
+        }
+    }
+
+    /// Stores the `float`/`double` `fr` (of type `ty`) into the home of `v`.
+    pub(super) fn store_f(&mut self, fr: Fpr, ty: IrType, v: Value) -> Result<(), BackendError> {
+        let vt = self.types.of(v);
+        let bits = if ty == IrType::F32 { "fmv.x.w" } else { "fmv.x.d" };
+        let have = if ty == IrType::F32 { WORD } else { FULL };
+        match self.reg_of(v) {
+            Some(RegHome::F(f)) if vt == ty => {
+                if f != fr {
+                    emit!(self, "\tfmv.{}\t{f}, {fr}", if ty == IrType::F32 { "s" } else { "d" });
+                }
+                Ok(())
+            }
+            Some(RegHome::F(_)) => {
+                // Another width: through its bits, as through a slot.
+                emit!(self, "\t{bits}\tt6, {fr}");
+                self.store_ext(T6, ty, v, have)
+            }
+            Some(RegHome::G(g)) => {
+                emit!(self, "\t{bits}\t{g}, {fr}");
+                self.store_ext(g, ty, v, have)
+            }
+            None => {
+                let m = self.slot(v)?;
+                self.store_fmem(fr, ty, m);
+                Ok(())
+            }
+        }
+    }
+
+    /// Copies `size` bytes at `src` (at most 16; `src`'s base is not `t0`)
+    /// into the home of `v`.
+    pub(super) fn write_mem(&mut self, src: Mem, size: usize, v: Value) -> Result<(), BackendError> {
+        let vt = self.types.of(v);
+        match self.reg_of(v) {
+            Some(RegHome::G(g)) => {
+                let want = canon(vt);
+                let n = size.min(vt.size()).clamp(1, 8);
+                self.load_mem(src, n, want.1, g);
+                if !ext_ok((n, want.1), want) {
+                    self.extend(g, want, g);
+                }
+                Ok(())
+            }
+            Some(RegHome::F(f)) => {
+                let t = if vt == IrType::F32 || size < 8 {
+                    IrType::F32
+                } else {
+                    IrType::F64
+                };
+                self.load_fmem(src, t, f);
+                Ok(())
+            }
+            None => {
+                let m = self.slot(v)?;
+                self.copy_mem(src, m, size);
+                Ok(())
+            }
+        }
+    }
+
+    /// `dest = op` (all bytes of a `ty`): the generic value move, into a
+    /// register or a slot. Nothing when both already share a home (a copy
+    /// the allocator coalesced).
+    pub(super) fn move_value(&mut self, dest: Value, op: &Operand, ty: IrType) -> Result<(), BackendError> {
+        let dh = self.layout.home(dest);
+        if let Operand::Value(s) = op {
+            if self.layout.home(*s) == dh && !dh.is_address() {
+                if let Some(g) = self.gpr_of(dest) {
+                    // Values of one home kept alike unless their types differ.
+                    let (have, want) = (canon(self.types.of(*s)), canon(self.types.of(dest)));
+                    if !ext_ok(have, want) {
+                        self.extend(g, want, g);
+                    }
+                }
+                return Ok(());
+            }
+        }
+        match self.reg_of(dest) {
+            Some(RegHome::G(g)) => {
+                let want = canon(self.types.of(dest));
+                let t = if ty == IrType::Void { self.types.of(dest) } else { ty };
+                let have = (t.size().clamp(1, 8), want.1);
+                self.load_int(op, t, want.1, g)?;
+                if !ext_ok(have, want) {
+                    self.extend(g, want, g);
+                }
+                Ok(())
+            }
+            Some(RegHome::F(f)) => {
+                let vt = self.types.of(dest);
+                if matches!(ty, IrType::F32 | IrType::F64) {
+                    self.load_f(op, vt, f)
+                } else {
+                    self.load_int(op, ty, false, T0)?;
+                    self.store(T0, ty, dest)
+                }
+            }
+            None => {
+                let m = self.slot(dest)?;
+                self.store_operand(op, ty, m)
+            }
+        }
     }
 
     /// The memory image of a constant stored as a `ty` (16 bytes, little-endian).
@@ -388,7 +697,26 @@ impl FnEmitter<'_, '_> {
                     let size = if ty.size() > 8 { 16 } else { ty.size().max(1) };
                     self.copy_mem(src, m, size);
                 }
-                Home::None | Home::Reg(_) => return Err(self.internal(format!("{v} is used but never defined"))),
+                Home::Reg(p) => {
+                    let size = ty.size().max(1);
+                    let r = match super::phys(p) {
+                        RegHome::G(g) => g,
+                        RegHome::F(f) if size == 4 || size == 8 => {
+                            let t = if size == 4 { IrType::F32 } else { IrType::F64 };
+                            self.store_fmem(f, t, m);
+                            return Ok(());
+                        }
+                        RegHome::F(f) => {
+                            emit!(self, "\tfmv.x.d\tt0, {f}");
+                            T0
+                        }
+                    };
+                    self.store_mem(r, size.min(8), m);
+                    if size > 8 {
+                        self.store_mem(ZERO, 8, m.at(8));
+                    }
+                }
+                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
                 home => {
                     self.materialize(home, T0);
                     self.store_mem(T0, ty.size().clamp(1, 8), m);

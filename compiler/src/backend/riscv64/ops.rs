@@ -14,7 +14,8 @@
 //! no count-leading-zeros or byte-swap instruction (Zbb is not in rv64gc):
 //! `clz`, `ctz`, `popcount` and `bswap` are short loops and shift sequences.
 
-use super::regs::{Gpr, FA0, FA1, FT0, FT1, T0, T1, T2, T3};
+use super::moves::{FLAG, FULL, WORD};
+use super::regs::{fits_i12, Gpr, FA0, FA1, FT0, FT1, T0, T1, T2, T3, ZERO};
 use super::{emit, FnEmitter};
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
@@ -58,7 +59,6 @@ impl FnEmitter<'_, '_> {
         }
         let bitwise = matches!(op, IrBinOp::And | IrBinOp::Or | IrBinOp::Xor);
         if ty.is_float() && !bitwise {
-            let m = self.slot(dest)?;
             let f = fsuf(ty);
             let mnemonic = match op {
                 IrBinOp::Add => "fadd",
@@ -70,29 +70,31 @@ impl FnEmitter<'_, '_> {
                     self.load_f(rhs, ty, FA1)?;
                     let func = if ty == IrType::F32 { "fmodf" } else { "fmod" };
                     emit!(self, "\tcall\t{func}@plt");
-                    self.store_fmem(FA0, ty, m);
-                    return Ok(());
+                    return self.store_f(FA0, ty, dest);
                 }
                 _ => return Err(self.internal(format!("{} on {ty}", op.name()))),
             };
-            self.load_f(lhs, ty, FT0)?;
-            self.load_f(rhs, ty, FT1)?;
-            emit!(self, "\t{mnemonic}.{f}\tft0, ft0, ft1");
-            self.store_fmem(FT0, ty, m);
-            return Ok(());
+            let a = self.fpr_operand(lhs, ty, FT0)?;
+            let b = self.fpr_operand(rhs, ty, FT1)?;
+            let d = self.dest_fpr(dest, ty, FT0);
+            emit!(self, "\t{mnemonic}.{f}\t{d}, {a}, {b}");
+            return self.store_f(d, ty, dest);
         }
         if ty == IrType::Void {
             return Err(self.internal("arithmetic on void"));
         }
         let w32 = ty.size() == 4;
         let wide = ty.size() == 8;
-        let signed = match op {
-            IrBinOp::SDiv | IrBinOp::SRem | IrBinOp::AShr => true,
-            IrBinOp::UDiv | IrBinOp::URem | IrBinOp::LShr => false,
-            _ => ty.is_signed(),
+        // How the operands must be extended: `None` when only their low
+        // bytes matter (every `*w` instruction; the low bytes of a narrow
+        // result); bitwise operations on 32 bits keep the sign extension.
+        let (signed, low_only) = match op {
+            IrBinOp::SDiv | IrBinOp::SRem | IrBinOp::AShr => (true, w32),
+            IrBinOp::UDiv | IrBinOp::URem | IrBinOp::LShr => (false, w32),
+            IrBinOp::And | IrBinOp::Or | IrBinOp::Xor => (w32 || ty.is_signed(), !w32 && !wide),
+            _ => (ty.is_signed(), !wide),
         };
-        self.load_int(lhs, ty, signed, T0)?;
-        self.load_int(rhs, ty, signed, T1)?;
+        let want = if low_only { None } else { Some(signed) };
         let w = if w32 { "w" } else { "" };
         let mn = match op {
             IrBinOp::Add => format!("add{w}"),
@@ -112,8 +114,40 @@ impl FnEmitter<'_, '_> {
             IrBinOp::LShr => "srl".into(),
             IrBinOp::AShr => "sra".into(),
         };
-        emit!(self, "\t{mn}\tt0, t0, t1");
-        self.store(T0, ty, dest)
+        // What the result register holds.
+        let have = if w32 {
+            match op {
+                IrBinOp::And | IrBinOp::Or | IrBinOp::Xor => (4, signed),
+                _ => WORD,
+            }
+        } else if matches!(op, IrBinOp::And | IrBinOp::Or | IrBinOp::Xor) && !low_only {
+            (ty.size(), signed)
+        } else {
+            FULL
+        };
+        let a = self.gpr_operand(lhs, ty, want, T0)?;
+        let d = self.dest_gpr(dest, T0);
+        // An immediate form for a constant right operand.
+        let imm = rhs.as_const().map(|c| Self::const_i64(&c, ty, signed)).and_then(|k| {
+            let shift = if w32 { k & 31 } else { k & 63 };
+            match op {
+                IrBinOp::Add if fits_i12(k) => Some((format!("addi{w}"), k)),
+                IrBinOp::Sub if k != i64::MIN && fits_i12(-k) => Some((format!("addi{w}"), -k)),
+                IrBinOp::And | IrBinOp::Or | IrBinOp::Xor if fits_i12(k) => Some((format!("{mn}i"), k)),
+                IrBinOp::Shl => Some((format!("slli{w}"), shift)),
+                IrBinOp::LShr => Some((format!("srli{w}"), shift)),
+                IrBinOp::AShr => Some((format!("srai{w}"), shift)),
+                _ => None,
+            }
+        });
+        match imm {
+            Some((mni, k)) => emit!(self, "\t{mni}\t{d}, {a}, {k}"),
+            None => {
+                let b = self.gpr_operand(rhs, ty, want, T1)?;
+                emit!(self, "\t{mn}\t{d}, {a}, {b}");
+            }
+        }
+        self.store_ext(d, ty, dest, have)
     }
 
     pub(super) fn unop(&mut self, dest: Value, op: IrUnaryOp, src: &Operand, ty: IrType) -> Result<(), BackendError> {
@@ -134,11 +168,10 @@ impl FnEmitter<'_, '_> {
         if ty.is_float() {
             match op {
                 IrUnaryOp::Neg => {
-                    self.load_f(src, ty, FT0)?;
-                    emit!(self, "\tfneg.{}\tft0, ft0", fsuf(ty));
-                    let m = self.slot(dest)?;
-                    self.store_fmem(FT0, ty, m);
-                    return Ok(());
+                    let a = self.fpr_operand(src, ty, FT0)?;
+                    let d = self.dest_fpr(dest, ty, FT0);
+                    emit!(self, "\tfneg.{}\t{d}, {a}", fsuf(ty));
+                    return self.store_f(d, ty, dest);
                 }
                 IrUnaryOp::Not => {
                     self.load_int(src, ty, false, T0)?;
@@ -150,15 +183,18 @@ impl FnEmitter<'_, '_> {
         }
         let bits = ty.bits() as i64;
         match op {
-            IrUnaryOp::Neg => {
-                self.load(src, ty, T0)?;
-                emit!(self, "\tneg\tt0, t0");
-                self.store(T0, ty, dest)
-            }
-            IrUnaryOp::Not => {
-                self.load(src, ty, T0)?;
-                emit!(self, "\tnot\tt0, t0");
-                self.store(T0, ty, dest)
+            IrUnaryOp::Neg | IrUnaryOp::Not => {
+                let w32 = ty.size() == 4;
+                let a = self.gpr_operand(src, ty, Some(ty.is_signed() || w32), T0)?;
+                let d = self.dest_gpr(dest, T0);
+                let (mn, have) = match op {
+                    IrUnaryOp::Neg if w32 => ("negw", WORD),
+                    IrUnaryOp::Neg => ("neg", FULL),
+                    // The complement of an extended value is extended alike.
+                    _ => ("not", (ty.size(), ty.is_signed() || w32)),
+                };
+                emit!(self, "\t{mn}\t{d}, {a}");
+                self.store_ext(d, ty, dest, have)
             }
             IrUnaryOp::Clz => {
                 self.load_int(src, ty, false, T0)?;
@@ -250,31 +286,34 @@ impl FnEmitter<'_, '_> {
         }
     }
 
-    /// `t0 = (t0 OP t1)` for 64-bit operands already extended alike.
-    pub(super) fn set_int_cond(&mut self, op: IrCmpOp) {
+    /// `d = (a OP b)` (0 or 1) for 64-bit operands already extended alike.
+    fn set_int_cond(&mut self, op: IrCmpOp, d: Gpr, a: Gpr, b: Gpr) {
         let lt = if cmp_is_signed(op, IrType::I64) || matches!(op, IrCmpOp::Eq | IrCmpOp::Ne) {
             "slt"
         } else {
             "sltu"
         };
         match op {
-            IrCmpOp::Eq => {
-                emit!(self, "\txor\tt0, t0, t1");
-                emit!(self, "\tseqz\tt0, t0");
+            IrCmpOp::Eq | IrCmpOp::Ne => {
+                let z = if op == IrCmpOp::Eq { "seqz" } else { "snez" };
+                if b == ZERO {
+                    emit!(self, "\t{z}\t{d}, {a}");
+                } else if a == ZERO {
+                    emit!(self, "\t{z}\t{d}, {b}");
+                } else {
+                    emit!(self, "\txor\t{d}, {a}, {b}");
+                    emit!(self, "\t{z}\t{d}, {d}");
+                }
             }
-            IrCmpOp::Ne => {
-                emit!(self, "\txor\tt0, t0, t1");
-                emit!(self, "\tsnez\tt0, t0");
-            }
-            IrCmpOp::Slt | IrCmpOp::Ult => emit!(self, "\t{lt}\tt0, t0, t1"),
-            IrCmpOp::Sgt | IrCmpOp::Ugt => emit!(self, "\t{lt}\tt0, t1, t0"),
+            IrCmpOp::Slt | IrCmpOp::Ult => emit!(self, "\t{lt}\t{d}, {a}, {b}"),
+            IrCmpOp::Sgt | IrCmpOp::Ugt => emit!(self, "\t{lt}\t{d}, {b}, {a}"),
             IrCmpOp::Sle | IrCmpOp::Ule => {
-                emit!(self, "\t{lt}\tt0, t1, t0");
-                emit!(self, "\txori\tt0, t0, 1");
+                emit!(self, "\t{lt}\t{d}, {b}, {a}");
+                emit!(self, "\txori\t{d}, {d}, 1");
             }
             IrCmpOp::Sge | IrCmpOp::Uge => {
-                emit!(self, "\t{lt}\tt0, t0, t1");
-                emit!(self, "\txori\tt0, t0, 1");
+                emit!(self, "\t{lt}\t{d}, {a}, {b}");
+                emit!(self, "\txori\t{d}, {d}, 1");
             }
         }
     }
@@ -287,35 +326,52 @@ impl FnEmitter<'_, '_> {
         rhs: &Operand,
         ty: IrType,
     ) -> Result<(), BackendError> {
+        let mut d = T0;
         if ty.is_128() {
             self.cmp_wide(op, lhs, rhs, ty)?;
         } else if ty == IrType::F128 {
             self.cmp_f128(op, lhs, rhs)?;
         } else if ty.is_float() {
             let f = fsuf(ty);
-            self.load_f(lhs, ty, FT0)?;
-            self.load_f(rhs, ty, FT1)?;
+            let a = self.fpr_operand(lhs, ty, FT0)?;
+            let b = self.fpr_operand(rhs, ty, FT1)?;
+            d = self.dest_gpr(dest, T0);
             match op {
-                IrCmpOp::Eq => emit!(self, "\tfeq.{f}\tt0, ft0, ft1"),
+                IrCmpOp::Eq => emit!(self, "\tfeq.{f}\t{d}, {a}, {b}"),
                 IrCmpOp::Ne => {
-                    emit!(self, "\tfeq.{f}\tt0, ft0, ft1");
-                    emit!(self, "\txori\tt0, t0, 1");
+                    emit!(self, "\tfeq.{f}\t{d}, {a}, {b}");
+                    emit!(self, "\txori\t{d}, {d}, 1");
                 }
-                IrCmpOp::Slt | IrCmpOp::Ult => emit!(self, "\tflt.{f}\tt0, ft0, ft1"),
-                IrCmpOp::Sle | IrCmpOp::Ule => emit!(self, "\tfle.{f}\tt0, ft0, ft1"),
-                IrCmpOp::Sgt | IrCmpOp::Ugt => emit!(self, "\tflt.{f}\tt0, ft1, ft0"),
-                IrCmpOp::Sge | IrCmpOp::Uge => emit!(self, "\tfle.{f}\tt0, ft1, ft0"),
+                IrCmpOp::Slt | IrCmpOp::Ult => emit!(self, "\tflt.{f}\t{d}, {a}, {b}"),
+                IrCmpOp::Sle | IrCmpOp::Ule => emit!(self, "\tfle.{f}\t{d}, {a}, {b}"),
+                IrCmpOp::Sgt | IrCmpOp::Ugt => emit!(self, "\tflt.{f}\t{d}, {b}, {a}"),
+                IrCmpOp::Sge | IrCmpOp::Uge => emit!(self, "\tfle.{f}\t{d}, {b}, {a}"),
             }
         } else {
             if ty == IrType::Void {
                 return Err(self.internal("comparison of void"));
             }
-            let signed = cmp_is_signed(op, ty);
-            self.load_int(lhs, ty, signed, T0)?;
-            self.load_int(rhs, ty, signed, T1)?;
-            self.set_int_cond(op);
+            // Unsigned order and equality hold on sign-extended values too,
+            // so 32-bit operands are compared as RV64 keeps them.
+            let signed = ty.size() == 4 || cmp_is_signed(op, ty);
+            let a = self.gpr_operand(lhs, ty, Some(signed), T0)?;
+            d = self.dest_gpr(dest, T0);
+            let k = rhs.as_const().map(|c| Self::const_i64(&c, ty, signed));
+            match (op, k) {
+                (IrCmpOp::Slt, Some(k)) if fits_i12(k) => emit!(self, "\tslti\t{d}, {a}, {k}"),
+                (IrCmpOp::Ult, Some(k)) if fits_i12(k) => emit!(self, "\tsltiu\t{d}, {a}, {k}"),
+                (IrCmpOp::Eq | IrCmpOp::Ne, Some(k)) if k != 0 && fits_i12(k) => {
+                    let z = if op == IrCmpOp::Eq { "seqz" } else { "snez" };
+                    emit!(self, "\txori\t{d}, {a}, {k}");
+                    emit!(self, "\t{z}\t{d}, {d}");
+                }
+                _ => {
+                    let b = self.gpr_operand(rhs, ty, Some(signed), T1)?;
+                    self.set_int_cond(op, d, a, b);
+                }
+            }
         }
-        self.store(T0, IrType::I8, dest)
+        self.store_ext(d, IrType::I8, dest, FLAG)
     }
 
     pub(super) fn cast(&mut self, dest: Value, src: &Operand, from: IrType, to: IrType) -> Result<(), BackendError> {
@@ -325,25 +381,29 @@ impl FnEmitter<'_, '_> {
         if from.is_128() || to.is_128() || from == IrType::F128 || to == IrType::F128 {
             return self.cast_wide(dest, src, from, to);
         }
-        let m = self.slot(dest)?;
         match (from.is_float(), to.is_float()) {
             (false, false) => {
-                self.load(src, from, T0)?;
-                self.store_mem(T0, to.size().max(1), m);
+                // Extended by the source's signedness (its home register when
+                // that is already so), then kept as the destination's type.
+                let d = self.dest_gpr(dest, T0);
+                let have = (from.size().clamp(1, 8), from.is_signed());
+                let r = self.gpr_operand(src, from, Some(from.is_signed()), d)?;
+                self.store_ext(r, to, dest, have)?;
             }
             (false, true) => {
-                self.load(src, from, T0)?;
+                let a = self.gpr_operand(src, from, Some(from.is_signed()), T0)?;
                 let kind = if from.is_signed() { "l" } else { "lu" };
-                emit!(self, "\tfcvt.{}.{kind}\tft0, t0", fsuf(to));
-                self.store_fmem(FT0, to, m);
+                let d = self.dest_fpr(dest, to, FT0);
+                emit!(self, "\tfcvt.{}.{kind}\t{d}, {a}", fsuf(to));
+                self.store_f(d, to, dest)?;
             }
             (true, false) => {
                 // Truncate toward zero to 64 bits signed, then wrap to the
                 // target width; a u64 takes the unsigned conversion for
                 // non-negative values (those from 2^63 up), as the interpreter does.
                 let f = fsuf(from);
-                self.load_f(src, from, FT0)?;
-                emit!(self, "\tfcvt.l.{f}\tt0, ft0, rtz");
+                let a = self.fpr_operand(src, from, FT0)?;
+                emit!(self, "\tfcvt.l.{f}\tt0, {a}, rtz");
                 if matches!(to, IrType::U64 | IrType::Ptr) {
                     let done = self.cx.labels.fresh();
                     emit!(
@@ -351,20 +411,21 @@ impl FnEmitter<'_, '_> {
                         "\tfmv.{}.x\tft1, zero",
                         if from == IrType::F32 { "w" } else { "d" }
                     );
-                    emit!(self, "\tflt.{f}\tt1, ft0, ft1");
+                    emit!(self, "\tflt.{f}\tt1, {a}, ft1");
                     emit!(self, "\tbnez\tt1, .Ltmp{done}");
-                    emit!(self, "\tfcvt.lu.{f}\tt0, ft0, rtz");
+                    emit!(self, "\tfcvt.lu.{f}\tt0, {a}, rtz");
                     emit!(self, ".Ltmp{done}:");
                 }
-                self.store_mem(T0, to.size().max(1), m);
+                self.store(T0, to, dest)?;
             }
             (true, true) => {
                 if from == to {
-                    self.store_operand(src, to, m)?;
+                    self.move_value(dest, src, to)?;
                 } else {
-                    self.load_f(src, from, FT0)?;
-                    emit!(self, "\tfcvt.{}.{}\tft0, ft0", fsuf(to), fsuf(from));
-                    self.store_fmem(FT0, to, m);
+                    let a = self.fpr_operand(src, from, FT0)?;
+                    let d = self.dest_fpr(dest, to, FT0);
+                    emit!(self, "\tfcvt.{}.{}\t{d}, {a}", fsuf(to), fsuf(from));
+                    self.store_f(d, to, dest)?;
                 }
             }
         }
@@ -379,10 +440,9 @@ impl FnEmitter<'_, '_> {
         f: &Operand,
         ty: IrType,
     ) -> Result<(), BackendError> {
-        let m = self.slot(dest)?;
         if let Some(c) = cond.as_const() {
             let pick = if c.is_nonzero() { t } else { f };
-            return self.store_operand(pick, ty, m);
+            return self.move_value(dest, pick, ty);
         }
         let cty = self.types.of_operand(cond);
         let skip = self.cx.labels.fresh();
@@ -402,8 +462,11 @@ impl FnEmitter<'_, '_> {
         emit!(self, "\tbnez\tt4, .Ltmp{skip}");
         emit!(self, "\tmv\tt0, t1");
         emit!(self, ".Ltmp{skip}:");
-        self.store_mem(T0, ty.size().clamp(1, 8), m);
-        Ok(())
+        if ty.is_float() {
+            self.store(T0, ty, dest)
+        } else {
+            self.store_ext(T0, ty, dest, (ty.size().clamp(1, 8), ty.is_signed()))
+        }
     }
 
     /// `t4 = cond` (any nonzero bit means true).
@@ -471,11 +534,14 @@ impl FnEmitter<'_, '_> {
                     "fabs"
                 };
                 let a = need(self, 0)?;
-                self.load_f(&a, ty, FT0)?;
-                emit!(self, "\t{mn}.{}\tft0, ft0", fsuf(ty));
-                if let Some(d) = dest {
-                    let m = self.slot(d)?;
-                    self.store_fmem(FT0, ty, m);
+                let a = self.fpr_operand(&a, ty, FT0)?;
+                let d = match dest {
+                    Some(v) => self.dest_fpr(v, ty, FT0),
+                    None => FT0,
+                };
+                emit!(self, "\t{mn}.{}\t{d}, {a}", fsuf(ty));
+                if let Some(v) = dest {
+                    self.store_f(d, ty, v)?;
                 }
                 return Ok(());
             }

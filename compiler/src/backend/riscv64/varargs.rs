@@ -58,9 +58,7 @@ impl FnEmitter<'_, '_> {
         }
         let size = ty.size().max(1);
         self.va_next(va_list, size.max(8), if size > 8 { 16 } else { 8 })?;
-        let m = self.slot(dest)?;
-        self.copy_mem(Mem::new(T1, 0), m, if size > 8 { 16 } else { size });
-        Ok(())
+        self.write_mem(Mem::new(T1, 0), if size > 8 { 16 } else { size }, dest)
     }
 
     pub(super) fn va_arg_struct(&mut self, dest: Value, va_list: Value, size: usize) -> Result<(), BackendError> {

@@ -300,11 +300,10 @@ impl FnEmitter<'_, '_> {
         from: IrType,
         to: IrType,
     ) -> Result<(), BackendError> {
-        let m = self.slot(dest)?;
         let int = |t: IrType| t.is_int_or_ptr();
         let small_float = |t: IrType| matches!(t, IrType::F32 | IrType::F64);
         match (from, to) {
-            (f, t) if f == t || (f.is_128() && t.is_128()) => self.store_operand(src, to, m)?,
+            (f, t) if f == t || (f.is_128() && t.is_128()) => self.move_value(dest, src, to)?,
             // Integers of up to 64 bits to and from 128-bit integers.
             (f, t) if int(f) && !f.is_128() && t.is_128() => {
                 self.load(src, f, T0)?;
@@ -317,7 +316,7 @@ impl FnEmitter<'_, '_> {
             }
             (f, t) if f.is_128() && int(t) => {
                 self.load_i128(src, T0, T1)?;
-                self.store_mem(T0, t.size().max(1), m);
+                self.store(T0, t, dest)?;
             }
             // 128-bit integers and floating point.
             (f, t) if f.is_128() && (small_float(t) || t == IrType::F128) => {
@@ -334,7 +333,7 @@ impl FnEmitter<'_, '_> {
                 if t == IrType::F128 {
                     self.store_pair(A0, A1, dest)?;
                 } else {
-                    self.store_fmem(FA0, t, m);
+                    self.store_f(FA0, t, dest)?;
                 }
             }
             (f, t) if (small_float(f) || f == IrType::F128) && t.is_128() => {
@@ -371,7 +370,7 @@ impl FnEmitter<'_, '_> {
                 } else {
                     "__trunctfdf2"
                 });
-                self.store_fmem(FA0, to, m);
+                self.store_f(FA0, to, dest)?;
             }
             // long double and integers of up to 64 bits.
             (f, IrType::F128) if int(f) => {
@@ -395,7 +394,7 @@ impl FnEmitter<'_, '_> {
                 } else {
                     self.call_helper("__fixtfdi");
                 }
-                self.store_mem(A0, t.size().max(1), m);
+                self.store(A0, t, dest)?;
             }
             _ => return Err(self.internal(format!("cast from {from} to {to}"))),
         }
