@@ -43,6 +43,9 @@ crate::named_enum! {
         DceRemovesVolatile = "dce-removes-volatile",
         /// SCCP folds an unsigned comparison of constants as a signed one.
         SccpSignedUnsignedCmp = "sccp-signed-unsigned-cmp",
+        /// The inliner leaves a phi's incoming edge from the callee's entry
+        /// block naming the callee's own entry instead of the copy's.
+        InlinePhiNamesCalleeEntry = "inline-phi-names-callee-entry",
     }
 }
 

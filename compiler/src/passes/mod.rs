@@ -24,6 +24,7 @@
 
 pub mod copyprop;
 pub mod dce;
+pub mod inline;
 pub mod mem2reg;
 pub mod phi_elim;
 pub mod pipeline;
@@ -40,6 +41,7 @@ crate::named_enum! {
     pub enum PassKind {
         Verify = "verify",
         Mem2reg = "mem2reg",
+        Inline = "inline",
         Mem2regParams = "mem2reg-params",
         Sccp = "sccp",
         Copyprop = "copyprop",
@@ -100,6 +102,15 @@ impl PassKind {
                 required: false,
                 about: "promote allocas to SSA values with pruned phis (parameters excluded)",
                 counters: &PROMOTE_COUNTERS,
+            },
+            PassKind::Inline => Pass {
+                kind,
+                run: Run::Module(run_inline),
+                needs_ssa: true,
+                leaves_ssa: false,
+                required: false,
+                about: "inline small callees bottom-up over the call graph's SCCs (never recursion, variadics, setjmp callers)",
+                counters: &["calls inlined"],
             },
             PassKind::Mem2regParams => Pass {
                 kind,
@@ -185,6 +196,7 @@ impl Configuration {
             ],
             Configuration::Opt => &[
                 PassKind::Mem2reg,
+                PassKind::Inline,
                 PassKind::Mem2regParams,
                 PassKind::Sccp,
                 PassKind::Copyprop,
@@ -247,6 +259,10 @@ fn run_mem2reg_params(f: &mut IrFunction, c: &mut [usize]) {
     add_promote(c, mem2reg::promote_allocas_with_params(f));
 }
 
+fn run_inline(m: &mut IrModule, c: &mut [usize]) {
+    c[0] += inline::inline_calls(m).calls_inlined;
+}
+
 fn run_copyprop(f: &mut IrFunction, c: &mut [usize]) {
     c[0] += copyprop::propagate_copies(f);
 }
@@ -283,7 +299,15 @@ mod tests {
         assert_eq!(names(Configuration::Nomem2reg), ["phi-elim"]);
         assert_eq!(
             names(Configuration::Opt),
-            ["mem2reg", "mem2reg-params", "sccp", "copyprop", "dce", "phi-elim"]
+            [
+                "mem2reg",
+                "inline",
+                "mem2reg-params",
+                "sccp",
+                "copyprop",
+                "dce",
+                "phi-elim"
+            ]
         );
         assert_eq!(Configuration::DEFAULT, Configuration::Mem2reg);
     }
