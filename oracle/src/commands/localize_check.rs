@@ -54,6 +54,7 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         Bug::SelfLoopNoCopy => (PHI_ELIM, Emphasis::Default),
         Bug::DceRemovesVolatile => (&[PassKind::Dce], Emphasis::Default),
         Bug::SccpSignedUnsignedCmp => (&[PassKind::Sccp], Emphasis::Default),
+        Bug::InlinePhiNamesCalleeEntry => (&[PassKind::Inline], Emphasis::Default),
         Bug::NoAsmGotoSnapshot => (PROMOTE, Emphasis::AsmGoto),
         Bug::NoConstantNarrowing => (PROMOTE, Emphasis::Default),
         Bug::PromoteVolatile => (PROMOTE, Emphasis::Default),

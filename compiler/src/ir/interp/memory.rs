@@ -394,6 +394,13 @@ impl Memory {
         Ok((obj, off))
     }
 
+    /// The size of the object `addr` points into, if it is live.
+    pub fn object_len(&self, addr: u64) -> Option<usize> {
+        self.locate(addr)
+            .ok()
+            .map(|(obj, _)| self.objects[obj as usize].data.len())
+    }
+
     /// Whether `addr` lies in a volatile alloca (cheap when there is none).
     #[inline]
     pub fn is_volatile(&self, addr: u64) -> bool {
