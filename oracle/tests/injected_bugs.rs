@@ -2,7 +2,8 @@
 //! alloca-form ones through `Configuration::CHECKED`, the `opt` pipeline, so
 //! the bugs of its later passes, `sccp` and `dce`, are in reach), and the
 //! first finding of `lost-copy`, `no-asm-goto-snapshot`, `self-loop-no-copy`,
-//! `dce-removes-volatile` and `sccp-signed-unsigned-cmp` reduces to at most
+//! `dce-removes-volatile`, `sccp-signed-unsigned-cmp` and
+//! `inline-phi-names-callee-entry` reduces to at most
 //! 15 instructions: the proof that the harness has teeth. `self-loop-no-copy`
 //! makes terminating loops run forever, which the check reports as "no longer
 //! terminates" (termination is an outcome).
@@ -80,6 +81,7 @@ fn injected_bugs_are_found_and_reduced() {
                 | Bug::SelfLoopNoCopy
                 | Bug::DceRemovesVolatile
                 | Bug::SccpSignedUnsignedCmp
+                | Bug::InlinePhiNamesCalleeEntry
         ) {
             let (module, _) = check_input(&c, first.index);
             let check_mode = if mode == GenMode::Ssa {
