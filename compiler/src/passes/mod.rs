@@ -7,8 +7,8 @@
 //! description and the names of its statistics counters. [`Configuration`]
 //! names the pipelines the compiler runs: `mem2reg` (mem2reg, mem2reg-params,
 //! copyprop, phi-elim; the default), `nomem2reg` (phi-elim alone) and `opt`
-//! (`-O1`: the mem2reg pipeline with constant propagation and dead code
-//! elimination before phi-elim).
+//! (`-O1`: the mem2reg pipeline with the inliner between its two mem2reg
+//! runs, and constant propagation and dead code elimination before phi-elim).
 //!
 //! Everything else iterates this table: [`Pipeline::parse`] (phiopt
 //! `--passes`, groups `<configuration>-pipeline`), `phiopt --list-passes`,
