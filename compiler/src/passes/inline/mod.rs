@@ -289,6 +289,11 @@ impl Context {
         if calls_returns_twice(caller) {
             return 0;
         }
+        // `fresh_value` trusts the cached bound: make sure it is one.
+        let max = caller.scan_max_value_id();
+        if caller.next_value_id <= max {
+            caller.next_value_id = max + 1;
+        }
         let mut in_cycle = blocks_on_cycles(caller);
         let mut size = caller.num_instructions();
         let mut count = 0;
