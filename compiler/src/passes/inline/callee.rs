@@ -200,7 +200,8 @@ pub(super) fn analyse(f: &IrFunction, weak: &FxHashSet<String>) -> Option<Body> 
 }
 
 /// The allocas of `f` that its entry block does not overwrite whole before
-/// anything else reads or takes them (a fresh frame would have them zero).
+/// anything else reads or takes them, and before any `asm goto` that could
+/// leave the block (a fresh frame would have them zero).
 fn allocas_to_clear(f: &IrFunction) -> Vec<(Value, IrType, usize, bool)> {
     let mut all: Vec<(Value, IrType, usize, bool)> = Vec::new();
     for b in &f.blocks {
@@ -240,6 +241,11 @@ fn allocas_to_clear(f: &IrFunction) -> Vec<(Value, IrType, usize, bool)> {
                 decided.insert(v);
             }
         });
+        if !inst.asm_goto_targets().is_empty() {
+            // Control may leave the block here: a later store covers only
+            // the fall-through path.
+            break;
+        }
     }
     all.retain(|(v, ..)| !written.contains(v));
     all
