@@ -1,8 +1,11 @@
 //! Alloca-form program generator: what the C frontend produces, aimed at every
 //! rule of mem2reg and phi elimination.
 //!
-//! A module has 1 to 8 functions (each calls only earlier ones and the
-//! declared externals `@sink(i64)` and `@escape(ptr)`); the last is `main`.
+//! A module has 1 to 8 functions (each calls earlier ones, itself when
+//! recursive, sometimes the variadic `@vsum`, and the declared externals
+//! `@sink(i64)` and `@escape(ptr)`); the last is `main`. The call graph
+//! (small, recursive, `always_inline` and `noinline` functions, cheap leaves
+//! called inside loops) is in `callgraph.rs`.
 //! A function declares its variables as allocas (parameter allocas first, then
 //! `paramref` + `store`), then runs a structured list of statements:
 //! assignments (including `i64` constants stored into narrower variables and
