@@ -65,6 +65,9 @@ crate::named_enum! {
         GvnLoadAcrossStore = "gvn-load-across-store",
         /// LICM hoists a division out of the loop, and out of the test of its divisor that guards it.
         LicmHoistsDivision = "licm-hoists-division",
+        /// The inliner leaves a phi's incoming edge from the callee's entry
+        /// block naming the callee's own entry instead of the copy's.
+        InlinePhiNamesCalleeEntry = "inline-phi-names-callee-entry",
     }
 }
 

@@ -444,11 +444,11 @@ fn external_calls_are_events_with_history_derived_results() {
     ]);
     let out = run_main(&m);
     let shown: Vec<String> = out.events.iter().map(|e| e.to_string()).collect();
-    assert_eq!(shown, ["sink(-5)", "sink(-5)", "escape(stack(0,%0)+0)"]);
+    assert_eq!(shown, ["sink(-5)", "sink(-5)", "escape(stack[4]+0)"]);
     // The same call returns differently because the history differs.
     assert_ne!(out.result, RunResult::Returned(Some(0)));
     assert_eq!(run_main(&m), out);
-    assert!(out.to_string().contains("escape(stack(0,%0)+0)"));
+    assert!(out.to_string().contains("escape(stack[4]+0)"));
 }
 
 #[test]
@@ -714,7 +714,7 @@ fn outcome_display_is_readable() {
     let text = out.to_string();
     println!("{text}");
     assert!(text.starts_with("result: returned "));
-    assert!(text.contains("events: 1\n  escape(stack(0,%1)+0)\n"));
+    assert!(text.contains("events: 1\n  escape(stack[4]+0)\n"));
     assert!(text.contains("stdout: 19 bytes\n  | 0x8000000001000000\n"));
 }
 

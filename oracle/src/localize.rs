@@ -254,6 +254,7 @@ mod tests {
             [
                 "frontend",
                 "mem2reg",
+                "inline",
                 "mem2reg-params",
                 "sccp",
                 "simplifycfg",

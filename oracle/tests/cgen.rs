@@ -23,6 +23,10 @@ struct Features {
     loops: usize,
     gotos: usize,
     address_taken_args: usize,
+    always_inline: usize,
+    noinline: usize,
+    recursive: usize,
+    variadic_calls: usize,
 }
 
 impl std::ops::AddAssign for Features {
@@ -37,6 +41,10 @@ impl std::ops::AddAssign for Features {
         self.loops += o.loops;
         self.gotos += o.gotos;
         self.address_taken_args += o.address_taken_args;
+        self.always_inline += o.always_inline;
+        self.noinline += o.noinline;
+        self.recursive += o.recursive;
+        self.variadic_calls += o.variadic_calls;
     }
 }
 
@@ -95,6 +103,18 @@ fn features(src: &str) -> Features {
         if t.contains("func") && t.contains("(&") || t.contains(", &") && t.contains("func") {
             f.address_taken_args += 1;
         }
+        if !line.starts_with(' ') && t.contains("__attribute__((always_inline))") {
+            f.always_inline += 1;
+        }
+        if !line.starts_with(' ') && t.contains("__attribute__((noinline))") {
+            f.noinline += 1;
+        }
+        if t.starts_with("if (arg0_i32 > 0) {") {
+            f.recursive += 1;
+        }
+        if t.contains("va_sum(") && !t.starts_with("static") {
+            f.variadic_calls += 1;
+        }
     }
     f
 }
@@ -138,6 +158,11 @@ fn default_programs_have_every_feature() {
     assert!(t.volatile_locals > 0, "{t:?}");
     assert!(t.loops > 0, "{t:?}");
     assert!(t.gotos > 0, "{t:?}");
+    // The call graph the inliner needs (issue 15).
+    assert!(t.always_inline > 0, "{t:?}");
+    assert!(t.noinline > 0, "{t:?}");
+    assert!(t.recursive > 0, "{t:?}");
+    assert!(t.variadic_calls > 0, "{t:?}");
     assert!(t.address_taken_args > 0, "{t:?}");
 }
 

@@ -1,10 +1,11 @@
 //! Every injected bug is found by a short deterministic IR campaign (the
 //! alloca-form ones through `Configuration::CHECKED`, the `opt` pipeline, so
-//! the bugs of its later passes, `sccp`, `simplifycfg`, `gvn`, `licm` and
+//! the bugs of its later passes, `inline`, `sccp`, `simplifycfg`, `gvn`, `licm` and
 //! `dce`, are in reach), and the first finding of `lost-copy`,
 //! `no-asm-goto-snapshot`, `self-loop-no-copy`, `dce-removes-volatile`,
 //! `sccp-signed-unsigned-cmp`, `simplifycfg-thread-phi-conflict`,
-//! `gvn-load-across-store` and `licm-hoists-division` reduces to at most
+//! `gvn-load-across-store`, `licm-hoists-division` and
+//! `inline-phi-names-callee-entry` reduces to at most
 //! 15 instructions: the proof that the harness has teeth. `self-loop-no-copy`
 //! makes terminating loops run forever, which the check reports as "no longer
 //! terminates" (termination is an outcome). The register allocator's bugs
@@ -87,6 +88,7 @@ fn injected_bugs_are_found_and_reduced() {
                 | Bug::SimplifycfgThreadPhiConflict
                 | Bug::GvnLoadAcrossStore
                 | Bug::LicmHoistsDivision
+                | Bug::InlinePhiNamesCalleeEntry
         ) {
             let (module, _) = check_input(&c, first.index);
             let check_mode = if mode == GenMode::Ssa {

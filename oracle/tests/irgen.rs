@@ -124,3 +124,70 @@ fn alloca_mode_gives_licm_loops_to_work_on() {
         "LICM creates a preheader in only {with_preheaders} of {n} modules"
     );
 }
+
+/// The alloca generator gives the inliner (issue 15) what it must handle:
+/// calls it inlines (some inside loops, some of `always_inline` callees),
+/// calls it must leave (recursion, the variadic `@vsum`, `noinline`), and
+/// callees holding asm goto and computed goto that are inlined.
+#[test]
+fn the_call_graph_reaches_the_inliner() {
+    use phicc::ir::instruction::{Instruction, Terminator};
+    use phicc::passes::inline::inline_calls;
+    use phicc::passes::mem2reg::promote_allocas;
+    let (mut inlined, mut recursive, mut variadic, mut noinline, mut always) = (0, 0, 0, 0, 0);
+    let (mut asm_goto_inlined, mut computed_goto_inlined) = (0, 0);
+    for i in 0..400 {
+        let mut m = generate(&input_bytes(5, i), GenMode::Alloca);
+        for f in &m.functions {
+            noinline += usize::from(f.is_noinline);
+            always += usize::from(f.is_always_inline);
+            for inst in f.blocks.iter().flat_map(|b| &b.instructions) {
+                if let Instruction::Call { func, info } = inst {
+                    recursive += usize::from(*func == f.name);
+                    variadic += usize::from(info.is_variadic);
+                }
+            }
+        }
+        let before: Vec<(usize, usize)> = m.functions.iter().map(|f| shapes(&f.blocks)).collect();
+        m.for_each_function(|f| {
+            promote_allocas(f);
+            0
+        });
+        inlined += inline_calls(&mut m).calls_inlined;
+        for (f, (asm0, ind0)) in m.functions.iter().zip(before) {
+            let (asm1, ind1) = shapes(&f.blocks);
+            asm_goto_inlined += usize::from(asm1 > asm0);
+            computed_goto_inlined += usize::from(ind1 > ind0);
+        }
+        verify_module(&m, VerifyMode::Ssa).unwrap_or_else(|e| panic!("input {i}: {e}\n{}", print_module(&m)));
+    }
+    println!(
+        "{inlined} calls inlined; {recursive} recursive calls, {variadic} variadic, {noinline} noinline and \
+         {always} always_inline functions; {asm_goto_inlined} callers got an asm goto, {computed_goto_inlined} a computed goto"
+    );
+    for (what, n) in [
+        ("inlined calls", inlined),
+        ("recursive calls", recursive),
+        ("variadic calls", variadic),
+        ("noinline functions", noinline),
+        ("always_inline functions", always),
+        ("inlined asm gotos", asm_goto_inlined),
+        ("inlined computed gotos", computed_goto_inlined),
+    ] {
+        assert!(n >= 10, "only {n} {what} in 400 modules");
+    }
+
+    /// The asm gotos and indirect branches of a function.
+    fn shapes(blocks: &[phicc::ir::instruction::BasicBlock]) -> (usize, usize) {
+        let asm = blocks
+            .iter()
+            .flat_map(|b| &b.instructions)
+            .filter(|i| !i.asm_goto_targets().is_empty())
+            .count();
+        let ind = blocks
+            .iter()
+            .filter(|b| matches!(b.terminator, Terminator::IndirectBranch { .. }))
+            .count();
+        (asm, ind)
+    }
+}

@@ -644,6 +644,49 @@ impl Instruction {
         }
     }
 
+    /// Calls `f` on every slot that defines a value (`dest`, or each promoted
+    /// asm output): the mutable counterpart of [`Instruction::for_each_def`],
+    /// for passes that renumber definitions (the inliner).
+    pub fn for_each_def_mut(&mut self, mut f: impl FnMut(&mut Value)) {
+        use Instruction::*;
+        match self {
+            Alloca { dest, .. }
+            | DynAlloca { dest, .. }
+            | Load { dest, .. }
+            | GetElementPtr { dest, .. }
+            | GlobalAddr { dest, .. }
+            | StackSave { dest }
+            | BinOp { dest, .. }
+            | UnaryOp { dest, .. }
+            | Cmp { dest, .. }
+            | Cast { dest, .. }
+            | Copy { dest, .. }
+            | Select { dest, .. }
+            | VaArg { dest, .. }
+            | AtomicRmw { dest, .. }
+            | AtomicCmpxchg { dest, .. }
+            | AtomicLoad { dest, .. }
+            | Phi { dest, .. }
+            | ParamRef { dest, .. }
+            | GetReturnF64Second { dest }
+            | GetReturnF32Second { dest }
+            | GetReturnF128Second { dest }
+            | LabelAddr { dest, .. } => f(dest),
+            Call { info, .. } | CallIndirect { info, .. } => {
+                if let Some(d) = info.dest.as_mut() {
+                    f(d)
+                }
+            }
+            Intrinsic { dest: Some(d), .. } => f(d),
+            InlineAsm(asm) => asm
+                .outputs
+                .iter_mut()
+                .filter(|o| o.is_def)
+                .for_each(|o| f(&mut o.value)),
+            _ => {}
+        }
+    }
+
     /// The type of the value defined through `dest`, when the instruction
     /// alone determines it. `Copy` takes its source's type and returns `None`
     /// here unless the source is a constant.

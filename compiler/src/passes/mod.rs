@@ -7,9 +7,9 @@
 //! description and the names of its statistics counters. [`Configuration`]
 //! names the pipelines the compiler runs: `mem2reg` (mem2reg, mem2reg-params,
 //! copyprop, phi-elim; the default), `nomem2reg` (phi-elim alone) and `opt`
-//! (`-O1`: the mem2reg pipeline with constant propagation, CFG
-//! simplification, value numbering, loop-invariant code motion and dead code
-//! elimination before phi-elim).
+//! (`-O1`: the mem2reg pipeline with the inliner between its two mem2reg
+//! runs, then constant propagation, CFG simplification, value numbering,
+//! loop-invariant code motion and dead code elimination before phi-elim).
 //!
 //! Everything else iterates this table: [`Pipeline::parse`] (phiopt
 //! `--passes`, groups `<configuration>-pipeline`), `phiopt --list-passes`,
@@ -26,6 +26,7 @@
 pub mod copyprop;
 pub mod dce;
 pub mod gvn;
+pub mod inline;
 pub mod licm;
 pub mod mem2reg;
 pub mod phi_elim;
@@ -44,6 +45,7 @@ crate::named_enum! {
     pub enum PassKind {
         Verify = "verify",
         Mem2reg = "mem2reg",
+        Inline = "inline",
         Mem2regParams = "mem2reg-params",
         Sccp = "sccp",
         Simplifycfg = "simplifycfg",
@@ -107,6 +109,15 @@ impl PassKind {
                 required: false,
                 about: "promote allocas to SSA values with pruned phis (parameters excluded)",
                 counters: &PROMOTE_COUNTERS,
+            },
+            PassKind::Inline => Pass {
+                kind,
+                run: Run::Module(run_inline),
+                needs_ssa: true,
+                leaves_ssa: false,
+                required: false,
+                about: "inline small callees bottom-up over the call graph's SCCs (never recursion, variadics, setjmp callers)",
+                counters: &["calls inlined"],
             },
             PassKind::Mem2regParams => Pass {
                 kind,
@@ -226,6 +237,7 @@ impl Configuration {
             ],
             Configuration::Opt => &[
                 PassKind::Mem2reg,
+                PassKind::Inline,
                 PassKind::Mem2regParams,
                 PassKind::Sccp,
                 PassKind::Simplifycfg,
@@ -291,6 +303,10 @@ fn run_mem2reg_params(f: &mut IrFunction, c: &mut [usize]) {
     add_promote(c, mem2reg::promote_allocas_with_params(f));
 }
 
+fn run_inline(m: &mut IrModule, c: &mut [usize]) {
+    c[0] += inline::inline_calls(m).calls_inlined;
+}
+
 fn run_copyprop(f: &mut IrFunction, c: &mut [usize]) {
     c[0] += copyprop::propagate_copies(f);
 }
@@ -351,6 +367,7 @@ mod tests {
             names(Configuration::Opt),
             [
                 "mem2reg",
+                "inline",
                 "mem2reg-params",
                 "sccp",
                 "simplifycfg",

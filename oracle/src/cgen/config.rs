@@ -62,6 +62,9 @@ pub struct StmtWeights {
     pub computed_goto: u32,
     /// `x = f(args);` to an earlier function (arguments may be `&local`).
     pub call: u32,
+    /// `mix(va_sum(k, a, b, ...));`: a call of the variadic helper, which
+    /// the inliner must leave a call.
+    pub variadic_call: u32,
     /// Per-target `asm goto` with output operands and a plain-C `#else`.
     pub asm_goto: u32,
     /// Empty-template asm with tied operands (`asm("" : "=r"(x) : "0"(y))`, `"+r"`).
@@ -81,7 +84,7 @@ pub struct StmtWeights {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CgenConfig {
     /// Functions besides `main`, chosen in `0..=max_functions`; each calls only
-    /// earlier ones, so there is no recursion.
+    /// earlier ones (and itself, when recursive).
     pub max_functions: usize,
     /// Globals of scalar type (one or more of each width), plus a pointer global
     /// per few and two global arrays.
@@ -96,6 +99,19 @@ pub struct CgenConfig {
     /// Percent chance that a helper function gets `max_params` parameters
     /// (a call with more arguments than argument registers).
     pub many_params_percent: u32,
+    /// Percent of helper functions that are small (1 to 3 locals, a few
+    /// statements): within the inliner's budget, and cheap enough to be
+    /// called in loops.
+    pub small_function_percent: u32,
+    /// Percent of helper functions that are recursive: a leading `depth`
+    /// parameter (callers pass 0 to 3) and a call of themselves with
+    /// `depth - 1` first thing.
+    pub recursive_percent: u32,
+    /// Percent of helper functions declared `static inline
+    /// __attribute__((always_inline))` (not those with a computed goto or
+    /// recursion, which gcc refuses to inline) and `__attribute__((noinline))`.
+    pub always_inline_percent: u32,
+    pub noinline_percent: u32,
     /// Percent of locals declared `volatile` (never promoted).
     pub volatile_percent: u32,
     /// Percent of locals declared without initializer (assigned before use).
@@ -149,6 +165,10 @@ impl CgenConfig {
             main_locals: 14,
             max_params: 6,
             many_params_percent: 10,
+            small_function_percent: 30,
+            recursive_percent: 15,
+            always_inline_percent: 15,
+            noinline_percent: 10,
             volatile_percent: 8,
             uninit_percent: 25,
             pointer_percent: 12,
@@ -177,6 +197,7 @@ impl CgenConfig {
                 goto_backward: 2,
                 computed_goto: 2,
                 call: 6,
+                variadic_call: 2,
                 asm_goto: 3,
                 asm_tied: 3,
                 uninit_decl: 4,

@@ -9,7 +9,7 @@
 //! `work + mult * cost` stays under [`CgenConfig::max_work`].
 
 use super::config::CgenConfig;
-use super::model::{AddrCandidate, Helper, ProgramState, Signature, Text, Var};
+use super::model::{AddrCandidate, FnAttr, Helper, ProgramState, Signature, Text, Var};
 use super::types::{CType, Scalar, ALL_SCALARS, ARRAY_LEN};
 use crate::irgen::Choices;
 
@@ -46,6 +46,11 @@ pub(crate) struct FnGen<'p, 'a, 'b> {
     /// Non-zero inside code that must not jump (branches assigning a
     /// variable declared without initializer).
     pub no_jumps: usize,
+    /// A small helper (1 to 3 locals, a quarter of the statements).
+    pub small: bool,
+    /// Parameter 0 is a recursion depth; the body starts with the recursive call.
+    pub recursive: bool,
+    pub attr: FnAttr,
 }
 
 impl<'p, 'a, 'b> FnGen<'p, 'a, 'b> {
@@ -76,6 +81,9 @@ impl<'p, 'a, 'b> FnGen<'p, 'a, 'b> {
             ret,
             no_jumps: 0,
             has_computed_goto: false,
+            small: false,
+            recursive: false,
+            attr: FnAttr::Plain,
         }
     }
 
@@ -289,7 +297,9 @@ impl<'p, 'a, 'b> FnGen<'p, 'a, 'b> {
                 CType::Array(_) => unreachable!("array parameter"),
             };
             decls.push(text);
-            let id = self.add_var(pname, p, false, false);
+            // The recursion depth is never written.
+            let readonly = self.recursive && i == 0;
+            let id = self.add_var(pname, p, false, readonly);
             if matches!(p, CType::Ptr(_)) {
                 // The caller's object lives as long as this call: a global
                 // pointer must not keep it. It could be an array element.
@@ -297,9 +307,17 @@ impl<'p, 'a, 'b> FnGen<'p, 'a, 'b> {
                 self.vars[id].into_local_array = true;
             }
         }
-        let nlocals = self.c.range(1, self.cfg.max_locals.max(1) as u64) as usize;
+        let max_locals = if self.small { 3 } else { self.cfg.max_locals.max(1) };
+        let nlocals = self.c.range(1, max_locals as u64) as usize;
         self.declare_locals(nlocals);
-        self.stmts_left = self.cfg.stmts_per_function;
+        if self.recursive {
+            self.recursive_call(name, params);
+        }
+        self.stmts_left = if self.small {
+            (self.cfg.stmts_per_function / 4).max(1)
+        } else {
+            self.cfg.stmts_per_function
+        };
         self.body_statements();
         let ids: Vec<usize> = self.scopes[1].clone();
         for id in ids {
@@ -313,8 +331,15 @@ impl<'p, 'a, 'b> FnGen<'p, 'a, 'b> {
             }
             None => String::new(),
         };
+        // gcc refuses to inline a function with a computed goto, or a
+        // recursive one, even when told to.
+        let attr = match self.attr {
+            FnAttr::AlwaysInline if self.has_computed_goto || self.recursive => FnAttr::Static,
+            a => a,
+        };
         let head = format!(
-            "{} {name}({})",
+            "{}{} {name}({})",
+            attr.prefix(),
             self.ret.map_or("void", |t| t.name()),
             if decls.is_empty() {
                 "void".to_string()
@@ -323,13 +348,43 @@ impl<'p, 'a, 'b> FnGen<'p, 'a, 'b> {
             }
         );
         let text = format!("{head} {{\n{}{ret}}}\n", self.out.buf);
+        // A recursive call chain runs the body at most 4 times (depth 3 to 0).
+        let runs = if self.recursive { 4 } else { 1 };
         let sig = Signature {
             name: name.to_string(),
             params: params.to_vec(),
             ret: self.ret,
-            work: self.work + 1,
+            work: (self.work + 1).saturating_mul(runs),
+            recursive: self.recursive,
         };
         (text, sig)
+    }
+
+    /// `if (arg0_i32 > 0) mix(name(arg0_i32 - 1, ...));` at the top of a
+    /// recursive function (parameter 0 is the depth, which nothing writes).
+    fn recursive_call(&mut self, name: &str, params: &[CType]) {
+        let depth = format!("arg0_{}", Scalar::Int.tag());
+        let mut args = vec![format!("{depth} - 1")];
+        for p in &params[1..] {
+            let mut ctx = super::expr::ExprCtx::default();
+            let a = match *p {
+                CType::Scalar(s) => self.store_expr(s, &mut ctx),
+                CType::Ptr(s) => self.pointer_arg(s),
+                CType::Array(_) => unreachable!("array parameter"),
+            };
+            args.push(a);
+        }
+        let call = format!("{name}({})", args.join(", "));
+        self.out.open(&format!("if ({depth} > 0) {{"));
+        match self.ret {
+            Some(_) => {
+                self.use_helper(Helper::Mix);
+                self.out.line(&format!("mix((unsigned long long){call});"));
+            }
+            None => self.out.line(&format!("{call};")),
+        }
+        self.out.close("}");
+        self.charge();
     }
 
     /// `main`: many locals, statements with printed checkpoints, and the

@@ -56,6 +56,30 @@ pub(crate) struct Signature {
     pub ret: Option<Scalar>,
     /// Upper bound on the statements one call executes (callees included).
     pub work: u64,
+    /// Parameter 0 is a recursion depth: callers pass 0 to 3.
+    pub recursive: bool,
+}
+
+/// How a helper function is declared (for the inliner: issue 15).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FnAttr {
+    Plain,
+    Static,
+    /// `static inline __attribute__((always_inline))`.
+    AlwaysInline,
+    /// `__attribute__((noinline))`.
+    NoInline,
+}
+
+impl FnAttr {
+    pub fn prefix(self) -> &'static str {
+        match self {
+            FnAttr::Plain => "",
+            FnAttr::Static => "static ",
+            FnAttr::AlwaysInline => "static inline __attribute__((always_inline)) ",
+            FnAttr::NoInline => "__attribute__((noinline)) ",
+        }
+    }
 }
 
 /// The runtime helpers a program can use; only the used ones are printed.
@@ -77,6 +101,8 @@ pub(crate) enum Helper {
     SModI32,
     SDivI64,
     SModI64,
+    /// `va_sum(n, ...)`: folds its `n` variadic `long long` arguments.
+    VaSum,
 }
 
 impl Helper {
@@ -118,6 +144,16 @@ impl Helper {
             Helper::SModI64 => {
                 "static long long smod_i64(long long a, long long b) {\n    \
                  return (b == 0 || (a == (-9223372036854775807LL - 1) && b == -1)) ? 0 : a % b;\n}\n"
+            }
+            Helper::VaSum => {
+                "static unsigned long long va_sum(int n, ...) {\n    \
+                 __builtin_va_list ap;\n    \
+                 __builtin_va_start(ap, n);\n    \
+                 unsigned long long s = 17;\n    \
+                 for (int i = 0; i < n; i++)\n        \
+                 s = s * 31u + (unsigned long long)__builtin_va_arg(ap, long long);\n    \
+                 __builtin_va_end(ap);\n    \
+                 return s;\n}\n"
             }
         }
     }

@@ -1,10 +1,11 @@
 //! A whole program: globals of every scalar type (and pointers to them and
-//! arrays), helper functions each calling only earlier ones, `main`, and the
-//! runtime helpers the code used, in front.
+//! arrays), helper functions each calling only earlier ones (and itself when
+//! recursive; some small, some `always_inline` or `noinline`), `main`, and
+//! the runtime helpers the code used, in front.
 
 use super::config::CgenConfig;
 use super::function::FnGen;
-use super::model::{Helper, ProgramState, Var};
+use super::model::{FnAttr, Helper, ProgramState, Var};
 use super::types::{CType, Scalar, ALL_SCALARS, ARRAY_LEN};
 use crate::irgen::Choices;
 
@@ -24,7 +25,21 @@ pub(crate) fn program(c: &mut Choices, cfg: &CgenConfig) -> String {
         } else {
             c.range(0, cfg.max_params.min(6) as u64) as usize
         };
-        let params: Vec<CType> = (0..nparams)
+        // The shape of the function for the inliner: small, recursive, and
+        // how it is declared.
+        let small = c.range(0, 99) < cfg.small_function_percent as u64;
+        let recursive = !small && c.range(0, 99) < cfg.recursive_percent as u64;
+        let roll = c.range(0, 99) as u32;
+        let attr = if roll < cfg.always_inline_percent {
+            FnAttr::AlwaysInline
+        } else if roll < cfg.always_inline_percent + cfg.noinline_percent {
+            FnAttr::NoInline
+        } else if c.chance(1, 2) {
+            FnAttr::Static
+        } else {
+            FnAttr::Plain
+        };
+        let mut params: Vec<CType> = (0..nparams)
             .map(|_| {
                 let s = pick_scalar(c);
                 if c.chance(1, 5) {
@@ -34,9 +49,15 @@ pub(crate) fn program(c: &mut Choices, cfg: &CgenConfig) -> String {
                 }
             })
             .collect();
+        if recursive {
+            params.insert(0, CType::Scalar(Scalar::Int));
+        }
         let ret = if c.chance(1, 8) { None } else { Some(pick_scalar(c)) };
         let name = format!("func{i}");
-        let gen = FnGen::new(c, cfg, &mut prog, &globals, false, ret);
+        let mut gen = FnGen::new(c, cfg, &mut prog, &globals, false, ret);
+        gen.small = small;
+        gen.recursive = recursive;
+        gen.attr = attr;
         let (text, sig) = gen.build_function(&name, &params);
         functions_text.push_str(&text);
         functions_text.push('\n');

@@ -9,6 +9,7 @@
 
 use super::expr::ExprCtx;
 use super::function::FnGen;
+use super::model::Helper;
 use super::types::{CType, Scalar};
 
 #[derive(Clone, Copy, Debug)]
@@ -27,6 +28,7 @@ enum Kind {
     GotoBackward,
     ComputedGoto,
     Call,
+    VariadicCall,
     AsmGoto,
     AsmTied,
     UninitDecl,
@@ -83,6 +85,7 @@ impl FnGen<'_, '_, '_> {
             (copies(w.rotate), Kind::Rotate),
             (copies(w.copy_chain), Kind::CopyChain),
             (w.call, Kind::Call),
+            (w.variadic_call, Kind::VariadicCall),
             (w.asm_tied, Kind::AsmTied),
             (w.mix, Kind::Mix),
             (w.uninit_decl, Kind::UninitDecl),
@@ -140,6 +143,7 @@ impl FnGen<'_, '_, '_> {
             Kind::GotoBackward => self.goto_backward(),
             Kind::ComputedGoto => self.computed_goto(),
             Kind::Call => self.call(),
+            Kind::VariadicCall => self.variadic_call(),
             Kind::AsmGoto => self.asm_goto(),
             Kind::AsmTied => self.asm_tied(),
             Kind::UninitDecl => self.uninit_decl(),
@@ -386,7 +390,11 @@ impl FnGen<'_, '_, '_> {
         }
         let f = self.prog.functions[fits[self.c.index(fits.len())]].clone();
         let mut args = Vec::new();
-        for p in &f.params {
+        for (i, p) in f.params.iter().enumerate() {
+            if f.recursive && i == 0 {
+                args.push(self.c.range(0, 3).to_string());
+                continue;
+            }
             let mut ctx = ExprCtx::default();
             let a = match *p {
                 CType::Scalar(s) => self.store_expr(s, &mut ctx),
@@ -414,9 +422,28 @@ impl FnGen<'_, '_, '_> {
         true
     }
 
+    /// `mix(va_sum(k, (long long)(a), ...));` with 0 to 4 integer arguments.
+    fn variadic_call(&mut self) -> bool {
+        let k = self.c.range(0, 4);
+        let mut args = vec![k.to_string()];
+        for _ in 0..k {
+            let mut ty = self.random_scalar();
+            if ty.is_float() {
+                ty = Scalar::Int;
+            }
+            let mut ctx = ExprCtx::default();
+            let e = self.store_expr(ty, &mut ctx);
+            args.push(format!("(long long)({e})"));
+        }
+        self.use_helper(Helper::VaSum);
+        self.mix_value(&format!("va_sum({})", args.join(", ")), Scalar::ULLong);
+        self.work = self.work.saturating_add(self.mult.saturating_mul(k + 1));
+        true
+    }
+
     /// A pointer argument: `&x` for a local or global of type `ty` (any
     /// depth: the callee returns before the block ends), or a pointer variable.
-    fn pointer_arg(&mut self, ty: Scalar) -> String {
+    pub fn pointer_arg(&mut self, ty: Scalar) -> String {
         let ptrs: Vec<String> = self
             .in_scope()
             .filter(|&id| self.vars[id].ty == CType::Ptr(ty))

@@ -57,6 +57,7 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         Bug::SimplifycfgThreadPhiConflict => (&[PassKind::Simplifycfg], Emphasis::Default),
         Bug::GvnLoadAcrossStore => (&[PassKind::Gvn], Emphasis::Default),
         Bug::LicmHoistsDivision => (&[PassKind::Licm], Emphasis::Default),
+        Bug::InlinePhiNamesCalleeEntry => (&[PassKind::Inline], Emphasis::Default),
         Bug::NoAsmGotoSnapshot => (PROMOTE, Emphasis::AsmGoto),
         Bug::NoConstantNarrowing => (PROMOTE, Emphasis::Default),
         Bug::PromoteVolatile => (PROMOTE, Emphasis::Default),

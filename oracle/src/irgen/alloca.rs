@@ -1,8 +1,11 @@
 //! Alloca-form program generator: what the C frontend produces, aimed at every
 //! rule of mem2reg and phi elimination.
 //!
-//! A module has 1 to 8 functions (each calls only earlier ones and the
-//! declared externals `@sink(i64)` and `@escape(ptr)`); the last is `main`.
+//! A module has 1 to 8 functions (each calls earlier ones, itself when
+//! recursive, sometimes the variadic `@vsum`, and the declared externals
+//! `@sink(i64)` and `@escape(ptr)`); the last is `main`. The call graph
+//! (small, recursive, `always_inline` and `noinline` functions, cheap leaves
+//! called inside loops) is in `callgraph.rs`.
 //! A function declares its variables as allocas (parameter allocas first, then
 //! `paramref` + `store`), then runs a structured list of statements:
 //! assignments (including `i64` constants stored into narrower variables and
@@ -53,12 +56,7 @@ struct Var {
     ty: IrType,
 }
 
-#[derive(Clone, Debug)]
-struct Callee {
-    name: String,
-    params: Vec<IrType>,
-    ret: IrType,
-}
+use super::callgraph::{self, Callee, CalleeKind, FnShape};
 
 /// Generate an alloca-form module from `u`. Every input gives a valid module.
 pub fn generate(u: &mut Unstructured) -> IrModule {
@@ -84,22 +82,53 @@ pub fn generate(u: &mut Unstructured) -> IrModule {
     module.functions.push(sink);
     module.functions.push(escape);
 
-    let nfuncs = c.range(1, 8) as usize;
-    let mut callees: Vec<Callee> = Vec::new();
+    // The call graph (`callgraph.rs`): a variadic callee now and then, then
+    // the generated functions, each calling earlier ones (and itself, when recursive).
     let mut next_block = 0u32;
+    let mut callees: Vec<Callee> = Vec::new();
+    if c.chance(1, 3) {
+        module.functions.push(callgraph::vsum_function(&mut next_block));
+        callees.push(Callee::vsum());
+    }
+    let nfuncs = c.range(1, 8) as usize;
     for i in 0..nfuncs {
         let is_main = i + 1 == nfuncs;
-        let (name, params, ret) = if is_main {
+        let shape = if is_main {
+            FnShape::default()
+        } else {
+            FnShape::choose(&mut c)
+        };
+        let (name, mut params, ret) = if is_main {
             ("main".to_string(), Vec::new(), IrType::I64)
         } else {
             let n = c.range(0, 4) as usize;
             let params: Vec<IrType> = (0..n).map(|_| c.pick(VAR_TYPES)).collect();
             (format!("f{i}"), params, c.pick(&[IrType::I64, IrType::I32, IrType::U8]))
         };
+        if shape.recursive {
+            // The recursion depth comes first; callers pass 0 to 3.
+            params.insert(0, IrType::I32);
+        }
         let big = is_main && c.chance(1, 48);
-        let func = FnGen::new(&mut c, &mut next_block, &callees).build(&name, &params, ret, big);
+        let me = Callee {
+            name: name.clone(),
+            params: params.clone(),
+            ret,
+            kind: if shape.recursive {
+                CalleeKind::Recursive
+            } else {
+                CalleeKind::Plain
+            },
+            cheap: false,
+        };
+        let mut gen = FnGen::new(&mut c, &mut next_block, &callees);
+        gen.shape = shape;
+        let (func, calls_internal) = gen.build(&me, big);
         module.functions.push(func);
-        callees.push(Callee { name, params, ret });
+        callees.push(Callee {
+            cheap: shape.small && !shape.recursive && !calls_internal,
+            ..me
+        });
     }
     module
 }
@@ -118,6 +147,9 @@ struct FnGen<'g, 'a, 'b> {
     loop_depth: usize,
     nest: usize,
     ret: IrType,
+    shape: FnShape,
+    /// The function calls a generated function (it is no leaf).
+    calls_internal: bool,
 }
 
 impl Emit for FnGen<'_, '_, '_> {
@@ -147,10 +179,14 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
             loop_depth: 0,
             nest: 0,
             ret: IrType::I64,
+            shape: FnShape::default(),
+            calls_internal: false,
         }
     }
 
-    fn build(mut self, name: &str, params: &[IrType], ret: IrType, big: bool) -> IrFunction {
+    /// The function `me` describes, and whether it calls a generated function.
+    fn build(mut self, me: &Callee, big: bool) -> (IrFunction, bool) {
+        let (name, params, ret) = (me.name.as_str(), me.params.as_slice(), me.ret);
         self.ret = ret;
         let entry = self.new_block();
         self.cur = entry;
@@ -174,7 +210,11 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
                 seg_override: AddressSpace::Default,
             });
         }
-        let nvars = if big { 160 } else { self.c.range(1, 10) as usize };
+        let nvars = match (big, self.shape.small) {
+            (true, _) => 160,
+            (false, true) => self.c.range(1, 3) as usize,
+            (false, false) => self.c.range(1, 10) as usize,
+        };
         for _ in 0..nvars {
             self.declare_var(true);
         }
@@ -188,10 +228,17 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
                 self.store(v, val);
             }
         }
+        if me.kind == CalleeKind::Recursive {
+            self.recurse(me);
+        }
         if big {
             self.dispatch_loop();
         }
-        self.stmts_left = self.c.range(2, 40) as usize;
+        self.stmts_left = if self.shape.small {
+            self.c.range(1, 5) as usize
+        } else {
+            self.c.range(2, 40) as usize
+        };
         while self.stmts_left > 0 && !self.c.is_exhausted() {
             self.stmt();
         }
@@ -204,7 +251,8 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         let mut f = IrFunction::new(name, ret, params.iter().map(|&t| IrParam::scalar(t)).collect());
         f.blocks = blocks;
         f.next_value_id = self.next_value;
-        f
+        self.shape.apply(&mut f);
+        (f, self.calls_internal)
     }
 
     // ---- emission helpers ----
@@ -466,7 +514,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         match self.c.range(0, 19) {
             0..=3 => self.assign(),
             4 if structured => self.if_else(),
-            5 if structured && self.loop_depth < 3 => self.loop_stmt(),
+            5 if structured && self.loop_depth < self.shape.max_loop_depth() => self.loop_stmt(),
             6 if structured => self.switch_stmt(),
             7 => self.asm_stmt(),
             8 if structured => self.asm_goto(),
@@ -972,33 +1020,108 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         self.cur = join;
     }
 
+    /// A call: to a generated function (outside loops any of them; inside a
+    /// loop only a cheap leaf, so run time stays bounded: the function called
+    /// often) or to the external `@sink`. A recursive callee gets a depth of
+    /// 0 to 3, the variadic `@vsum` 0 to 3 extra `i64` arguments.
     fn call_stmt(&mut self) {
-        // Calls to generated functions only outside loops keep run time bounded.
-        let pick_internal = self.loop_depth == 0 && !self.callees.is_empty() && self.c.chance(2, 3);
-        let (name, params, ret) = if pick_internal {
-            let callee = self.callees[self.c.index(self.callees.len())].clone();
-            (callee.name, callee.params, callee.ret)
+        let in_loop = self.loop_depth > 0;
+        let allowed: Vec<usize> = (0..self.callees.len())
+            .filter(|&i| !in_loop || (self.callees[i].cheap && self.loop_depth <= 2))
+            .collect();
+        let pick_internal = !allowed.is_empty() && self.c.chance(2, 3);
+        let callee = if pick_internal {
+            self.calls_internal = true;
+            self.callees[allowed[self.c.index(allowed.len())]].clone()
         } else {
-            ("sink".to_string(), vec![IrType::I64], IrType::I64)
+            Callee::sink()
         };
-        let args: Vec<Operand> = params.iter().map(|&t| self.expr(t, 1)).collect();
+        let mut args: Vec<Operand> = Vec::new();
+        let mut arg_types = callee.params.clone();
+        for (i, &t) in callee.params.iter().enumerate() {
+            let a = match callee.kind {
+                CalleeKind::Recursive | CalleeKind::Variadic if i == 0 => {
+                    Operand::Const(IrConst::I32(self.c.range(0, 3) as i32))
+                }
+                _ => self.expr(t, 1),
+            };
+            args.push(a);
+        }
+        if callee.kind == CalleeKind::Variadic {
+            let n = args[0].as_const().and_then(|c| c.to_i64()).unwrap_or(0);
+            for _ in 0..n {
+                let e = self.expr(IrType::I64, 1);
+                args.push(e);
+                arg_types.push(IrType::I64);
+            }
+        }
         let dest = self.value();
         self.emit(Instruction::Call {
-            func: name,
+            func: callee.name.clone(),
             info: CallInfo {
                 dest: Some(dest),
                 args,
-                arg_types: params.clone(),
-                return_type: ret,
-                num_fixed_args: params.len(),
+                arg_types,
+                return_type: callee.ret,
+                is_variadic: callee.kind == CalleeKind::Variadic,
+                num_fixed_args: callee.params.len(),
                 ..CallInfo::default()
             },
         });
         let v = self.c.pick(&self.vars.clone());
         if v.ty != IrType::Ptr {
-            let r = self.cast(Operand::Value(dest), ret, v.ty);
+            let r = self.cast(Operand::Value(dest), callee.ret, v.ty);
             self.store(v, r);
         }
+    }
+
+    /// `if (depth > 0) x = me(depth - 1, ...);` at the top of a recursive
+    /// function, before any statement can change the depth.
+    fn recurse(&mut self, me: &Callee) {
+        let depth = self.vars[0];
+        let d = self.load(depth);
+        let pos = self.value();
+        self.emit(Instruction::Cmp {
+            dest: pos,
+            op: IrCmpOp::Sgt,
+            lhs: d,
+            rhs: Operand::Const(IrConst::I32(0)),
+            ty: IrType::I32,
+        });
+        let then_b = self.new_block();
+        let join = self.new_block();
+        self.terminate(Terminator::CondBranch {
+            cond: Operand::Value(pos),
+            true_label: self.label(then_b),
+            false_label: self.label(join),
+        });
+        self.cur = then_b;
+        let d = self.load(depth);
+        let d1 = self.binop(IrBinOp::Sub, d, Operand::Const(IrConst::I32(1)), IrType::I32);
+        let mut args = vec![d1];
+        for &t in &me.params[1..] {
+            let a = self.expr(t, 1);
+            args.push(a);
+        }
+        let dest = self.value();
+        self.emit(Instruction::Call {
+            func: me.name.clone(),
+            info: CallInfo {
+                dest: Some(dest),
+                args,
+                arg_types: me.params.clone(),
+                return_type: me.ret,
+                num_fixed_args: me.params.len(),
+                ..CallInfo::default()
+            },
+        });
+        let v = self.c.pick(&self.vars.clone());
+        if v.ty != IrType::Ptr && v.ptr != depth.ptr {
+            let r = self.cast(Operand::Value(dest), me.ret, v.ty);
+            self.store(v, r);
+        }
+        self.terminate(Terminator::Branch(self.label(join)));
+        self.cur = join;
     }
 
     /// Same-typed variables: `(a, b) = (b, a)` directly or through a temporary.

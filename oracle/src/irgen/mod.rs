@@ -17,6 +17,7 @@
 //! critical edges; exercises phi elimination alone).
 
 pub mod alloca;
+mod callgraph;
 pub mod ssa;
 
 use arbitrary::Unstructured;

@@ -10,7 +10,7 @@
 //! past the area traps `OutOfBounds`.
 
 use super::exec::{canon, Flow, Machine, Res};
-use super::memory::{decode, Place, BYVAL_SLOT, VA_SLOT};
+use super::memory::{decode, Memory, Place, BYVAL_SLOT, VA_SLOT};
 use super::prepare::{Callee, Prepared};
 use super::schedule::{event_return, mix_event};
 use super::{Event, TrapKind};
@@ -119,7 +119,10 @@ impl<'m> Machine<'m> {
     pub(super) fn volatile_access(&mut self, p: &Prepared<'m>, kind: &str, addr: u64, v: u128, ty: IrType) {
         self.events.push(Event {
             name: kind.to_string(),
-            args: vec![show_value(p, addr as u128, IrType::Ptr), show_value(p, v, ty)],
+            args: vec![
+                show_value(p, &self.mem, addr as u128, IrType::Ptr),
+                show_value(p, &self.mem, v, ty),
+            ],
         });
     }
 
@@ -134,7 +137,7 @@ impl<'m> Machine<'m> {
                     let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02x}")).collect();
                     format!("struct[{}]", hex.join(""))
                 }
-                None => show_value(p, a, ty),
+                None => show_value(p, &self.mem, a, ty),
             };
             shown.push(s);
         }
@@ -202,9 +205,9 @@ impl<'m> Machine<'m> {
 
 /// An argument as an event shows it: signed or unsigned decimal, a float, or a
 /// symbolic pointer.
-pub(super) fn show_value(p: &Prepared, v: u128, ty: IrType) -> String {
+pub(super) fn show_value(p: &Prepared, mem: &Memory, v: u128, ty: IrType) -> String {
     match ty {
-        IrType::Ptr => show_pointer(p, v as u64),
+        IrType::Ptr => show_pointer(p, mem, v as u64),
         IrType::F32 => format!("{:?}", f32::from_bits(v as u32)),
         IrType::F64 | IrType::F128 => format!("{:?}", f64::from_bits(v as u64)),
         t if t.is_signed() => sext(v, t.bits()).to_string(),
@@ -212,8 +215,13 @@ pub(super) fn show_value(p: &Prepared, v: u128, ty: IrType) -> String {
     }
 }
 
-/// A pointer by the identity of what it points into (`&g+4`, `stack(3,%7)+0`).
-pub(super) fn show_pointer(p: &Prepared, a: u64) -> String {
+/// A pointer by the identity of what it points into (`&g+4`, `heap(2)+0`).
+/// A pointer into a frame shows the size of its object, not the frame and
+/// value id (`stack[4]+0`, `frame[16]+8`): which frame and which `alloca`
+/// hold a local is the inliner's business (it moves the callee's allocas
+/// into the caller's frame), and a local's identity means nothing beyond
+/// its lifetime, so events do not depend on it.
+pub(super) fn show_pointer(p: &Prepared, mem: &Memory, a: u64) -> String {
     let (place, off) = decode(a);
     let f_name = |i: u32| {
         p.module
@@ -224,7 +232,7 @@ pub(super) fn show_pointer(p: &Prepared, a: u64) -> String {
     };
     match place {
         Place::Null if a == 0 => "null".into(),
-        Place::Stack { frame, vid } => format!("stack({frame},%{vid})+{off}"),
+        Place::Stack { .. } => format!("stack[{}]+{off}", object_size(mem, a)),
         Place::Global(i) => match p.module.globals.get(i as usize) {
             Some(g) => format!("&{}+{off}", g.name),
             None => format!("{a:#x}"),
@@ -234,12 +242,17 @@ pub(super) fn show_pointer(p: &Prepared, a: u64) -> String {
             None => format!("{a:#x}"),
         },
         Place::Heap(n) => format!("heap({n})+{off}"),
-        Place::FrameObj { frame, slot } => format!("frame({frame},{slot})+{off}"),
+        Place::FrameObj { .. } => format!("frame[{}]+{off}", object_size(mem, a)),
         Place::Function(i) => format!("&{}", f_name(i)),
         Place::Label { func, label } => format!("label({},bb{label})", f_name(func)),
         Place::File(n) => format!("file({n})"),
         Place::Null | Place::Wild => format!("{a:#x}"),
     }
+}
+
+/// The size of the frame object `a` points into (`?` when it is gone).
+fn object_size(mem: &Memory, a: u64) -> String {
+    mem.object_len(a).map_or_else(|| "?".to_string(), |n| n.to_string())
 }
 
 /// The size of argument `i` when it is a struct passed by value. The hidden

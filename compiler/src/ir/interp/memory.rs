@@ -277,7 +277,10 @@ impl Memory {
         Ok((frame_obj_addr(self.frames[top].tag, slot), obj))
     }
 
-    /// Free the top frame's dynamic allocas numbered `from` and later.
+    /// Free the top frame's dynamic allocas numbered `from` and later; the
+    /// next one is numbered `from` again, as the stack pointer a
+    /// `stackrestore` resets hands out the same addresses again (so a loop
+    /// that frees its VLA each time, in one frame, stays within the slots).
     pub fn release_dyn_from(&mut self, from: u32) {
         let top = self.frames.len() - 1;
         let others = std::mem::take(&mut self.frames[top].others);
@@ -290,6 +293,8 @@ impl Memory {
             }
         }
         self.frames[top].others = kept;
+        let fm = &mut self.frames[top];
+        fm.dyn_count = fm.dyn_count.min(from);
     }
 
     pub fn new_global(&mut self, bytes: Vec<u8>, readonly: bool) -> Result<u32, TrapKind> {
@@ -392,6 +397,13 @@ impl Memory {
             return Err(oob());
         }
         Ok((obj, off))
+    }
+
+    /// The size of the object `addr` points into, if it is live.
+    pub fn object_len(&self, addr: u64) -> Option<usize> {
+        self.locate(addr)
+            .ok()
+            .map(|(obj, _)| self.objects[obj as usize].data.len())
     }
 
     /// Whether `addr` lies in a volatile alloca (cheap when there is none).
