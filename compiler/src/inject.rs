@@ -43,6 +43,10 @@ crate::named_enum! {
         DceRemovesVolatile = "dce-removes-volatile",
         /// SCCP folds an unsigned comparison of constants as a signed one.
         SccpSignedUnsignedCmp = "sccp-signed-unsigned-cmp",
+        /// The Cooper-Harvey-Kennedy dominator iteration stops after one pass
+        /// over the reverse postorder: right on reducible CFGs, wrong on a loop
+        /// entered at two blocks (mem2reg then misses phis there).
+        DominatorsIrreducible = "dominators-irreducible",
     }
 }
 

@@ -12,6 +12,9 @@
 //! - `y ∈ DF(x)` iff `x` dominates a reachable predecessor of `y` and does not
 //!   strictly dominate `y`.
 //!
+//! The verifier's independent check (`phicc::ir::dominator_sets`) must agree
+//! with both, and its irreducibility test with the retreating-edge count.
+//!
 //! The generator is seeded, and the test counts irreducible graphs,
 //! self-loops, multi-edges, unreachable blocks, blocks whose only predecessors
 //! are unreachable and entries with predecessors, and requires each to occur.
@@ -22,6 +25,7 @@ use phicc::ir::analysis::{
     build_cfg, build_dom_tree_children, build_label_map, compute_dominance_frontiers, compute_dominators,
     compute_reverse_postorder, CfgAnalysis,
 };
+use phicc::ir::dominator_sets::{cross_check, DominatorSets};
 use phicc::ir::reexports::*;
 
 /// SplitMix64: a tiny, well-mixed, seedable generator.
@@ -291,6 +295,18 @@ fn check_graph(g: &Graph, cov: &mut Coverage, seed: u64) {
     assert_eq!(idom, expected_idom, "{}", ctx("idom"));
     let cfg = CfgAnalysis::build(f);
     assert_eq!(cfg.idom, expected_idom, "{}", ctx("CfgAnalysis idom"));
+    // The verifier's independent check (data flow over dominator sets) agrees.
+    let ds = DominatorSets::compute(n, &preds, &succs);
+    for b in 0..n {
+        assert_eq!(
+            ds.idom(b).unwrap_or(usize::MAX),
+            expected_idom[b],
+            "{}",
+            ctx("DominatorSets idom")
+        );
+    }
+    let disagreements = cross_check(&cfg, |b| b.to_string());
+    assert!(disagreements.is_empty(), "{}: {disagreements:?}", ctx("cross_check"));
 
     // Reverse postorder: the reachable blocks, entry first, each after its idom.
     let rpo = compute_reverse_postorder(n, &succs);
@@ -369,6 +385,12 @@ fn check_graph(g: &Graph, cov: &mut Coverage, seed: u64) {
         .filter(|&u| reach(u))
         .any(|u| bits(g.succ[u]).any(|v| order[v] <= order[u] && r.dom[u] >> v & 1 == 0));
     cov.irreducible += retreating_non_back as usize;
+    assert_eq!(
+        ds.has_irreducible_loop(&succs),
+        retreating_non_back,
+        "{}",
+        ctx("irreducible")
+    );
     cov.self_loops += (0..n).any(|b| reach(b) && g.succ[b] >> b & 1 == 1) as usize;
     cov.multi_edges += g.has_multi_edge as usize;
     cov.unreachable += (r.reachable.count_ones() as usize != n) as usize;
