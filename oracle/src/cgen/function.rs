@@ -46,6 +46,9 @@ pub(crate) struct FnGen<'p, 'a, 'b> {
     /// Non-zero inside code that must not jump (branches assigning a
     /// variable declared without initializer).
     pub no_jumps: usize,
+    /// Existing locals made read-only while a loop keeps a previous value
+    /// in them (`control.rs`, `saved_value`), innermost last.
+    pub frozen: Vec<usize>,
 }
 
 impl<'p, 'a, 'b> FnGen<'p, 'a, 'b> {
@@ -75,6 +78,7 @@ impl<'p, 'a, 'b> FnGen<'p, 'a, 'b> {
             is_main,
             ret,
             no_jumps: 0,
+            frozen: Vec::new(),
             has_computed_goto: false,
         }
     }

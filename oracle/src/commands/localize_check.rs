@@ -60,6 +60,7 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         Bug::PromoteAddressTaken => (PROMOTE, Emphasis::Params),
         Bug::DirectDfOnly => (PROMOTE, Emphasis::Default),
         Bug::WrongUninitValue => (PROMOTE, Emphasis::Default),
+        Bug::DominatorsIrreducible => (PROMOTE, Emphasis::ComputedGoto),
     }
 }
 
