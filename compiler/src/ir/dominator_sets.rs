@@ -148,7 +148,7 @@ impl DominatorSets {
     pub fn frontiers(&self, preds: &FlatAdj) -> Vec<Vec<usize>> {
         let mut df = vec![Vec::new(); self.n];
         for y in 0..self.n {
-            for x in 0..self.n {
+            for (x, row) in df.iter_mut().enumerate() {
                 let strictly_dominates_y = x != y && self.dominates(x, y);
                 if strictly_dominates_y {
                     continue;
@@ -158,7 +158,7 @@ impl DominatorSets {
                     .iter()
                     .any(|&p| self.is_reachable(p as usize) && self.dominates(x, p as usize));
                 if dominates_a_pred {
-                    df[x].push(y);
+                    row.push(y);
                 }
             }
         }
