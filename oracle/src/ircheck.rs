@@ -136,6 +136,9 @@ pub struct Report {
     pub inconclusive: bool,
     /// Some run of the original ended in a trap.
     pub trapped: bool,
+    /// mem2reg left promotable allocas in memory because of its phi
+    /// copy-cost limit (the limit's path ran).
+    pub crossed_cost_limit: bool,
 }
 
 /// Check settings.
@@ -192,7 +195,11 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
         }
     };
     match pipeline.run(&mut m, &mut keep) {
-        Ok(_) => {}
+        Ok(stats) => {
+            const KEPT: &str = "allocas kept by the cost limit";
+            report.crossed_cost_limit =
+                stats.get(PassKind::Mem2reg, KEPT) + stats.get(PassKind::Mem2regParams, KEPT) > 0;
+        }
         Err(PipelineError::Verify { after, errors }) => {
             let stage = PassKind::from_name(&after).map_or(Stage::Input, Stage::After);
             report.failure = Some(Failure::Verifier { stage, message: errors });

@@ -122,6 +122,20 @@ impl DominatorSets {
         self.row(b).iter().map(|w| w.count_ones()).sum()
     }
 
+    /// The members of a bit-vector row, in increasing order.
+    fn members(row: &[u64]) -> impl Iterator<Item = usize> + '_ {
+        row.iter().enumerate().flat_map(|(w, &bits)| {
+            let mut rest = bits;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let i = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    w * 64 + i
+                })
+            })
+        })
+    }
+
     pub fn is_reachable(&self, b: usize) -> bool {
         self.reachable.get(b).copied().unwrap_or(false)
     }
@@ -131,7 +145,9 @@ impl DominatorSets {
         self.is_reachable(a) && self.is_reachable(b) && self.row(b)[a / 64] >> (a % 64) & 1 == 1
     }
 
-    /// The immediate dominator of `b`: `None` when unreachable, the entry for itself.
+    /// The immediate dominator of `b`: `None` when unreachable, the entry for
+    /// itself. The strict dominators of `b` form a chain, so it is the one
+    /// with one dominator fewer than `b`.
     pub fn idom(&self, b: usize) -> Option<usize> {
         if !self.is_reachable(b) {
             return None;
@@ -139,29 +155,50 @@ impl DominatorSets {
         if b == 0 {
             return Some(0);
         }
-        (0..self.n)
-            .filter(|&d| d != b && self.dominates(d, b))
-            .max_by_key(|&d| self.size(d))
+        let want = self.size(b) - 1;
+        Self::members(self.row(b)).find(|&d| d != b && self.size(d) == want)
     }
 
-    /// `DF(x)` for every block, each sorted.
+    /// `DF(x)` for every block, each sorted: `y` is in the frontier of every
+    /// member of the union of its reachable predecessors' sets that is not a
+    /// strict dominator of `y`.
     pub fn frontiers(&self, preds: &FlatAdj) -> Vec<Vec<usize>> {
         let mut df = vec![Vec::new(); self.n];
+        let mut union = vec![0u64; self.words];
         for y in 0..self.n {
-            for (x, row) in df.iter_mut().enumerate() {
-                let strictly_dominates_y = x != y && self.dominates(x, y);
-                if strictly_dominates_y {
-                    continue;
-                }
-                let dominates_a_pred = preds
-                    .row(y)
-                    .iter()
-                    .any(|&p| self.is_reachable(p as usize) && self.dominates(x, p as usize));
-                if dominates_a_pred {
-                    row.push(y);
+            union.fill(0);
+            let mut any = false;
+            for &p in preds.row(y) {
+                let p = p as usize;
+                if self.is_reachable(p) {
+                    any = true;
+                    for (u, &x) in union.iter_mut().zip(self.row(p)) {
+                        *u |= x;
+                    }
                 }
             }
+            if !any {
+                continue;
+            }
+            if self.is_reachable(y) {
+                // Remove the strict dominators of y (y itself stays).
+                for (u, &d) in union.iter_mut().zip(self.row(y)) {
+                    *u &= !d;
+                }
+                let (w, bit) = (y / 64, 1u64 << (y % 64));
+                let y_in_union = preds
+                    .row(y)
+                    .iter()
+                    .any(|&p| self.is_reachable(p as usize) && self.row(p as usize)[w] & bit != 0);
+                if y_in_union {
+                    union[w] |= bit;
+                }
+            }
+            for x in Self::members(&union) {
+                df[x].push(y);
+            }
         }
+        // Rows are filled in increasing y, so each is sorted.
         df
     }
 

@@ -17,8 +17,9 @@
 //! Loops entered at two blocks (irreducible), and `b = a; a = e;` in loops
 //! (a header phi reading another phi unchanged on the back edge, in both
 //! orders of the two phis).
-//! Now and then `main` gets a dispatch loop with hundreds of variables and a
-//! sequence of 100-case switches, enough to trigger mem2reg's phi cost limit.
+//! One input in [`BIG_MAIN_ONE_IN`] (decided by its first byte) gets a `main`
+//! with a dispatch loop over hundreds of variables and a sequence of 100-case
+//! switches whose cases assign them all, enough to cross mem2reg's phi cost limit.
 //!
 //! Each function ends by folding all its variables into a checksum that it
 //! stores to a global, passes to `@sink` and returns, so every variable's
@@ -44,6 +45,10 @@ const VAR_TYPES: &[IrType] = &[
     IrType::F64,
     IrType::Ptr,
 ];
+
+/// The size knob: one input in this many gets the big `main` whose dispatch
+/// loop crosses mem2reg's phi copy-cost limit.
+pub const BIG_MAIN_ONE_IN: u64 = 64;
 
 /// Globals every module has: four observable `i64` cells and a 4-element array.
 const GLOBALS: &[(&str, usize)] = &[("g0", 8), ("g1", 8), ("g2", 8), ("g3", 8), ("arr", 32)];
@@ -85,6 +90,8 @@ pub fn generate(u: &mut Unstructured) -> IrModule {
     module.functions.push(sink);
     module.functions.push(escape);
 
+    // The size knob, read first so that every input (at least 64 bytes) decides it.
+    let big_main = c.chance(1, BIG_MAIN_ONE_IN);
     let nfuncs = c.range(1, 8) as usize;
     let mut callees: Vec<Callee> = Vec::new();
     let mut next_block = 0u32;
@@ -97,7 +104,7 @@ pub fn generate(u: &mut Unstructured) -> IrModule {
             let params: Vec<IrType> = (0..n).map(|_| c.pick(VAR_TYPES)).collect();
             (format!("f{i}"), params, c.pick(&[IrType::I64, IrType::I32, IrType::U8]))
         };
-        let big = is_main && c.chance(1, 48);
+        let big = is_main && big_main;
         let func = FnGen::new(&mut c, &mut next_block, &callees).build(&name, &params, ret, big);
         module.functions.push(func);
         callees.push(Callee { name, params, ret });
@@ -1070,7 +1077,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         let body = self.new_block();
         self.branch_if_less(n, Operand::Const(IrConst::I32(2)), body, exit);
         self.cur = body;
-        for _ in 0..6 {
+        for sw in 0..6 {
             let sel = self.selector(100);
             let join = self.new_block();
             let mut cases = Vec::new();
@@ -1084,10 +1091,12 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
                 default: self.label(join),
                 ty: IrType::U32,
             });
-            for &b in &case_blocks {
+            for (i, &b) in case_blocks.iter().enumerate() {
                 self.cur = b;
-                for _ in 0..2 {
-                    let v = self.c.pick(&self.vars.clone());
+                // The variables assigned do not depend on the input, so the
+                // phis (and the limit) are there even once it runs out.
+                for j in 0..2 {
+                    let v = self.vars[(sw * 200 + i * 2 + j) % self.vars.len()];
                     let e = self.expr(v.ty, 0);
                     self.store(v, e);
                 }
