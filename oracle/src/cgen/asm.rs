@@ -117,10 +117,14 @@ impl FnGen<'_, '_, '_> {
     /// An `asm goto` statement with per-target templates, its fall-through
     /// code and the code at each label.
     pub fn asm_goto(&mut self) -> bool {
-        let form = self.c.index(4);
+        // Forms: 0 and 1 outputs, 2 and 4 one `+r` operand, 3 no output.
+        let form = self.c.index(5);
         let nlabels = if self.c.chance(1, 3) { 2 } else { 1 };
         let named = self.c.chance(1, 3);
-        let sem = if self.c.chance(1, 2) {
+        // A `+r` `Not` jumps to its first label before writing the operand,
+        // whose value from before the asm the label then reads: the shape
+        // that shows an asm definition leaking onto a goto edge. Favour it.
+        let sem = if (form == 2 || form == 4) && self.c.chance(3, 4) || self.c.chance(1, 2) {
             Sem::Not
         } else {
             Sem::Shl(self.c.range(1, 7) as u32)
@@ -150,7 +154,7 @@ impl FnGen<'_, '_, '_> {
                 }
                 (outs, ins, false)
             }
-            2 => {
+            2 | 4 => {
                 let Some(o) = self.asm_output(true, None) else {
                     return false;
                 };
@@ -225,7 +229,11 @@ impl FnGen<'_, '_, '_> {
             let taken: Vec<usize> = outs.iter().filter_map(|o| o.var).collect();
             let aliased: Vec<Scalar> = outs.iter().filter(|o| o.var.is_none()).map(|o| o.ty).collect();
             let cands = self.writable(|t| !aliased.contains(&t));
-            let cands: Vec<usize> = cands.into_iter().filter(|v| !taken.contains(v)).collect();
+            // Locals and parameters: globals stay in memory.
+            let cands: Vec<usize> = cands
+                .into_iter()
+                .filter(|&v| !taken.contains(&v) && self.vars[v].depth > 0 && !self.vars[v].volatile)
+                .collect();
             (!cands.is_empty()).then(|| cands[self.c.index(cands.len())])
         } else {
             None
