@@ -127,7 +127,7 @@ impl FnGen<'_, '_, '_> {
         let x = cands[self.c.index(cands.len())];
         let v = self.vars[x].clone();
         let ty = v.scalar().expect("scalar");
-        // Two times in three the keeper is an existing local of `x`'s type
+        // Three times in four the keeper is an existing local of `x`'s type
         // declared before `x`, read-only until [`Self::thaw`]: where both
         // are live at a loop header, its phi (which reads `x`'s unchanged
         // on the back edge) then comes first, the other order of the two phis.
@@ -136,7 +136,7 @@ impl FnGen<'_, '_, '_> {
             .copied()
             .filter(|&id| id < x && self.vars[id].ty == v.ty)
             .collect();
-        if !earlier.is_empty() && self.c.chance(2, 3) {
+        if !earlier.is_empty() && self.c.chance(3, 4) {
             let y = earlier[self.c.index(earlier.len())];
             let keeper = self.vars[y].name.clone();
             self.out.line(&format!("{keeper} = {};", v.name));
@@ -468,7 +468,7 @@ impl FnGen<'_, '_, '_> {
         let count = format!("{again}_count");
         self.out.open("{");
         self.open_scope();
-        let saved = self.saved_value(33);
+        let saved = self.saved_value(50);
         self.out.line(&format!("unsigned {count} = 0;"));
         self.add_var(count.clone(), CType::Scalar(Scalar::UInt), false, true);
         let outer_mult = self.mult;
