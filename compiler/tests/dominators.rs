@@ -25,7 +25,7 @@ use phicc::ir::analysis::{
     build_cfg, build_dom_tree_children, build_label_map, compute_dominance_frontiers, compute_dominators,
     compute_reverse_postorder, CfgAnalysis,
 };
-use phicc::ir::dominator_sets::{cross_check, DominatorSets};
+use phicc::ir::dominator_sets::{cross_check, cross_check_frontiers, DominatorSets};
 use phicc::ir::reexports::*;
 
 /// SplitMix64: a tiny, well-mixed, seedable generator.
@@ -307,6 +307,33 @@ fn check_graph(g: &Graph, cov: &mut Coverage, seed: u64) {
     }
     let disagreements = cross_check(&cfg, |b| b.to_string());
     assert!(disagreements.is_empty(), "{}: {disagreements:?}", ctx("cross_check"));
+    let sorted = |sets: Vec<rustc_hash::FxHashSet<usize>>| -> Vec<Vec<usize>> {
+        sets.into_iter()
+            .map(|s| {
+                let mut v: Vec<usize> = s.into_iter().collect();
+                v.sort_unstable();
+                v
+            })
+            .collect()
+    };
+    let analysis_df = sorted(cfg.dominance_frontiers());
+    let disagreements = cross_check_frontiers(&cfg, &analysis_df, |b| b.to_string());
+    assert!(
+        disagreements.is_empty(),
+        "{}: {disagreements:?}",
+        ctx("analysis.rs frontiers")
+    );
+    // mem2reg's own frontiers, where it can run: the verifier rejects an
+    // entry block with predecessors (the walk then stops short of it).
+    if r.pred[0] == 0 {
+        let mem2reg_df = phicc::passes::mem2reg::placement_frontiers(&cfg);
+        let disagreements = cross_check_frontiers(&cfg, &mem2reg_df, |b| b.to_string());
+        assert!(
+            disagreements.is_empty(),
+            "{}: {disagreements:?}",
+            ctx("mem2reg frontiers")
+        );
+    }
 
     // Reverse postorder: the reachable blocks, entry first, each after its idom.
     let rpo = compute_reverse_postorder(n, &succs);

@@ -18,14 +18,15 @@
 //! shares only the CFG (`build_cfg`, tested edge by edge in
 //! `compiler/tests/dominators.rs`) with the analysis it checks.
 //!
-//! [`cross_check`] compares the two on one function: immediate dominators of
-//! every block and the dominance frontiers that `analysis.rs` computes. The
-//! verifier runs it on functions of at most [`CROSS_CHECK_MAX_BLOCKS`] blocks
-//! (the sets cost `n²/64` words). [`has_irreducible_loop`] says whether a DFS
+//! [`cross_check`] compares the immediate dominators of every block of one
+//! function; the verifier runs it on functions of at most
+//! [`CROSS_CHECK_MAX_BLOCKS`] blocks (the sets cost `n²/64` words).
+//! [`cross_check_frontiers`] compares frontiers computed elsewhere (the
+//! harness's check gives it mem2reg's, once per input function). [`has_irreducible_loop`] says whether a DFS
 //! finds a retreating edge whose target does not dominate its source: a loop
 //! entered at more than one block, which is where a wrong tree hides.
 
-use super::analysis::{compute_dominance_frontiers, CfgAnalysis, FlatAdj};
+use super::analysis::{CfgAnalysis, FlatAdj};
 
 /// Functions with more blocks than this are not cross-checked.
 pub const CROSS_CHECK_MAX_BLOCKS: usize = 512;
@@ -216,9 +217,9 @@ impl DominatorSets {
     }
 }
 
-/// Where `analysis.rs` disagrees with the data-flow sets on `cfg`'s function:
-/// one line per disagreement (at most a few), empty when they agree. Block
-/// names are `label(index)`.
+/// Where `analysis.rs`'s immediate dominators disagree with the data-flow
+/// sets on `cfg`'s function: one line per disagreement (at most four), empty
+/// when they agree. Block names are `label(index)`. The verifier runs this.
 pub fn cross_check(cfg: &CfgAnalysis, label: impl Fn(usize) -> String) -> Vec<String> {
     let n = cfg.num_blocks;
     let ds = DominatorSets::compute(n, &cfg.preds, &cfg.succs);
@@ -234,24 +235,31 @@ pub fn cross_check(cfg: &CfgAnalysis, label: impl Fn(usize) -> String) -> Vec<St
                 name(chk),
                 name(expected)
             ));
+            if out.len() == 4 {
+                break;
+            }
         }
     }
-    if !out.is_empty() {
-        out.truncate(4);
-        return out;
-    }
+    out
+}
+
+/// Where the dominance frontiers `got` (row `x` = `DF(x)`, sorted), computed
+/// from `cfg`'s tree by some other code, disagree with the definition over
+/// the data-flow sets: at most four lines, empty when they agree. The
+/// harness checks mem2reg's frontiers (`passes::mem2reg::placement_frontiers`)
+/// and the tests `analysis.rs`'s this way.
+pub fn cross_check_frontiers(cfg: &CfgAnalysis, got: &[Vec<usize>], label: impl Fn(usize) -> String) -> Vec<String> {
+    let ds = DominatorSets::compute(cfg.num_blocks, &cfg.preds, &cfg.succs);
     let expected = ds.frontiers(&cfg.preds);
-    let got = compute_dominance_frontiers(n, &cfg.preds, &cfg.idom);
-    for x in 0..n {
-        let mut g: Vec<usize> = got[x].iter().copied().collect();
-        g.sort_unstable();
-        if g != expected[x] {
-            let list = |v: &[usize]| v.iter().map(|&b| label(b)).collect::<Vec<_>>().join(", ");
+    let list = |v: &[usize]| v.iter().map(|&b| label(b)).collect::<Vec<_>>().join(", ");
+    let mut out = Vec::new();
+    for (x, (g, e)) in got.iter().zip(&expected).enumerate() {
+        if g != e {
             out.push(format!(
                 "dominance frontier is wrong: DF({}) is {{{}}}, but by definition {{{}}}",
                 label(x),
-                list(&g),
-                list(&expected[x])
+                list(g),
+                list(e)
             ));
             if out.len() == 4 {
                 break;

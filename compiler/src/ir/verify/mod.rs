@@ -66,10 +66,11 @@
 //!   C lets control fall off the end of such a function).
 //!
 //! CFG analysis (both modes, functions of at most 512 blocks): the dominator
-//! tree and dominance frontiers of `analysis.rs`, which mem2reg and the SSA
-//! checks below rely on, agree with an independent computation
-//! (`dominator_sets.rs`, iterative data flow over dominator sets), so a wrong
-//! tree (say, on an irreducible loop) is an error rather than a blind spot.
+//! tree of `analysis.rs`, which mem2reg and the SSA checks below rely on,
+//! agrees with an independent computation (`dominator_sets.rs`, iterative
+//! data flow over dominator sets), so a wrong tree (say, on an irreducible
+//! loop) is an error rather than a blind spot. (The harness's check compares
+//! mem2reg's dominance frontiers the same way.)
 //!
 //! # SSA mode
 //! - each value is defined once (an `asm` defines each of its `is_def` outputs);
