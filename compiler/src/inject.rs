@@ -68,6 +68,10 @@ crate::named_enum! {
         /// The inliner leaves a phi's incoming edge from the callee's entry
         /// block naming the callee's own entry instead of the copy's.
         InlinePhiNamesCalleeEntry = "inline-phi-names-callee-entry",
+        /// The Cooper-Harvey-Kennedy dominator iteration stops after one pass
+        /// over the reverse postorder: right on reducible CFGs, wrong on a loop
+        /// entered at two blocks (mem2reg then misses phis there).
+        DominatorsIrreducible = "dominators-irreducible",
     }
 }
 

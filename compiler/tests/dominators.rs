@@ -12,6 +12,9 @@
 //! - `y ∈ DF(x)` iff `x` dominates a reachable predecessor of `y` and does not
 //!   strictly dominate `y`.
 //!
+//! The verifier's independent check (`phicc::ir::dominator_sets`) must agree
+//! with both, and its irreducibility test with the retreating-edge count.
+//!
 //! The generator is seeded, and the test counts irreducible graphs,
 //! self-loops, multi-edges, unreachable blocks, blocks whose only predecessors
 //! are unreachable and entries with predecessors, and requires each to occur.
@@ -22,6 +25,7 @@ use phicc::ir::analysis::{
     build_cfg, build_dom_tree_children, build_label_map, compute_dominance_frontiers, compute_dominators,
     compute_reverse_postorder, CfgAnalysis,
 };
+use phicc::ir::dominator_sets::{cross_check, cross_check_frontiers, DominatorSets};
 use phicc::ir::reexports::*;
 
 /// SplitMix64: a tiny, well-mixed, seedable generator.
@@ -291,6 +295,45 @@ fn check_graph(g: &Graph, cov: &mut Coverage, seed: u64) {
     assert_eq!(idom, expected_idom, "{}", ctx("idom"));
     let cfg = CfgAnalysis::build(f);
     assert_eq!(cfg.idom, expected_idom, "{}", ctx("CfgAnalysis idom"));
+    // The verifier's independent check (data flow over dominator sets) agrees.
+    let ds = DominatorSets::compute(n, &preds, &succs);
+    for b in 0..n {
+        assert_eq!(
+            ds.idom(b).unwrap_or(usize::MAX),
+            expected_idom[b],
+            "{}",
+            ctx("DominatorSets idom")
+        );
+    }
+    let disagreements = cross_check(&cfg, |b| b.to_string());
+    assert!(disagreements.is_empty(), "{}: {disagreements:?}", ctx("cross_check"));
+    let sorted = |sets: Vec<rustc_hash::FxHashSet<usize>>| -> Vec<Vec<usize>> {
+        sets.into_iter()
+            .map(|s| {
+                let mut v: Vec<usize> = s.into_iter().collect();
+                v.sort_unstable();
+                v
+            })
+            .collect()
+    };
+    let analysis_df = sorted(cfg.dominance_frontiers());
+    let disagreements = cross_check_frontiers(&cfg, &analysis_df, |b| b.to_string());
+    assert!(
+        disagreements.is_empty(),
+        "{}: {disagreements:?}",
+        ctx("analysis.rs frontiers")
+    );
+    // mem2reg's own frontiers, where it can run: the verifier rejects an
+    // entry block with predecessors (the walk then stops short of it).
+    if r.pred[0] == 0 {
+        let mem2reg_df = phicc::passes::mem2reg::placement_frontiers(&cfg);
+        let disagreements = cross_check_frontiers(&cfg, &mem2reg_df, |b| b.to_string());
+        assert!(
+            disagreements.is_empty(),
+            "{}: {disagreements:?}",
+            ctx("mem2reg frontiers")
+        );
+    }
 
     // Reverse postorder: the reachable blocks, entry first, each after its idom.
     let rpo = compute_reverse_postorder(n, &succs);
@@ -369,6 +412,12 @@ fn check_graph(g: &Graph, cov: &mut Coverage, seed: u64) {
         .filter(|&u| reach(u))
         .any(|u| bits(g.succ[u]).any(|v| order[v] <= order[u] && r.dom[u] >> v & 1 == 0));
     cov.irreducible += retreating_non_back as usize;
+    assert_eq!(
+        ds.has_irreducible_loop(&succs),
+        retreating_non_back,
+        "{}",
+        ctx("irreducible")
+    );
     cov.self_loops += (0..n).any(|b| reach(b) && g.succ[b] >> b & 1 == 1) as usize;
     cov.multi_edges += g.has_multi_edge as usize;
     cov.unreachable += (r.reachable.count_ones() as usize != n) as usize;

@@ -114,6 +114,18 @@ impl Campaign {
         }
     }
 
+    /// The `cgen` preset of program `i` (`None` for other generators).
+    fn emphasis(&self, i: u64) -> Option<crate::cgen::Emphasis> {
+        if self.generator.kind != GeneratorKind::Cgen {
+            return None;
+        }
+        let s = match &self.spec.program_seeds {
+            Some(seeds) => seeds[i as usize],
+            None => crate::generator::program_seed(self.spec.seed, i),
+        };
+        Some(self.generator.emphasis_of(s))
+    }
+
     /// The command that prints program `i` on its own.
     fn describe(&self, i: u64) -> String {
         match &self.spec.program_seeds {
@@ -162,7 +174,7 @@ pub fn run(c: &Campaign) -> anyhow::Result<RunStats> {
                 }
                 let t0 = Instant::now();
                 match check_program(c, i) {
-                    Ok((class, timings, finding)) => {
+                    Ok((class, timings, crossed_cost_limit, finding)) => {
                         let mut done = DoneRecord {
                             index: i,
                             class,
@@ -170,6 +182,8 @@ pub fn run(c: &Campaign) -> anyhow::Result<RunStats> {
                             seconds: t0.elapsed().as_secs_f64(),
                             timings,
                             finding: None,
+                            emphasis: c.emphasis(i).map(|e| e.name().to_string()),
+                            crossed_cost_limit,
                         };
                         let written = finding.map_or(Ok(()), |(rec, files)| {
                             done.finding = Some(rec.id.clone());
@@ -252,7 +266,26 @@ fn progress_message(counts: &[AtomicU64], findings: u64) -> String {
     parts.join(" | ")
 }
 
-type Checked = (Class, Timings, Option<(FindingRecord, FindingFiles)>);
+/// A program's outcome class, timings, whether mem2reg's phi copy-cost
+/// limit kept allocas in memory (when known), and its finding.
+type Checked = (Class, Timings, Option<bool>, Option<(FindingRecord, FindingFiles)>);
+
+/// Does mem2reg (run in-process on the program lowered for x86-64) keep
+/// allocas in memory because of its phi copy-cost limit? `None` when the
+/// frontend rejects the program.
+pub fn crosses_cost_limit(source: &str, include_dirs: &[PathBuf]) -> Option<bool> {
+    use phicc::passes::PassKind;
+    let mut m = crate::ccheck::lower_c_with_includes(source, phicc::target::Target::X86_64, include_dirs).ok()?;
+    let pass = PassKind::Mem2reg;
+    let slot = pass
+        .pass()
+        .counters
+        .iter()
+        .position(|n| *n == "allocas kept by the cost limit")?;
+    let mut counters = vec![0; pass.pass().counters.len()];
+    phicc::passes::pipeline::apply(pass, &mut m, &mut counters);
+    Some(counters[slot] > 0)
+}
 
 /// Generate and check program `i`.
 fn check_program(c: &Campaign, i: u64) -> anyhow::Result<Checked> {
@@ -282,8 +315,9 @@ fn check_program(c: &Campaign, i: u64) -> anyhow::Result<Checked> {
                 run: t0.elapsed().as_secs_f64(),
                 ..Timings::default()
             };
+            let crossed = Some(report.crossed_cost_limit);
             let Some(failure) = report.failure else {
-                return Ok((Class::Agree, timings, None));
+                return Ok((Class::Agree, timings, crossed, None));
             };
             // A program that no longer terminates is bucketed apart from a wrong outcome.
             let class = match failure {
@@ -310,15 +344,16 @@ fn check_program(c: &Campaign, i: u64) -> anyhow::Result<Checked> {
                 ),
                 ("report.txt".to_string(), failure.to_string().into_bytes()),
             ];
-            Ok((class, timings, Some((rec, files))))
+            Ok((class, timings, crossed, Some((rec, files))))
         }
         Program::C(text) => {
+            let crossed = crosses_cost_limit(&text, &c.generator.include_dirs());
             let work = tempfile::Builder::new().prefix("oracle-prog-").tempdir()?;
             let source = work.path().join("program.c");
             std::fs::write(&source, &text)?;
             let report = diff_program(&c.tools, &c.diff_spec(), &source, work.path())?;
             if !report.class.is_finding() {
-                return Ok((report.class, report.timings, None));
+                return Ok((report.class, report.timings, crossed, None));
             }
             let stage = if c.localize {
                 stage_of(c, &report, &source, work.path())
@@ -327,7 +362,7 @@ fn check_program(c: &Campaign, i: u64) -> anyhow::Result<Checked> {
             };
             let rec = record(report.class, stage, report.cells_at_fault.clone());
             let files = finding_files(c, &rec, &report, &text, work.path());
-            Ok((report.class, report.timings, Some((rec, files))))
+            Ok((report.class, report.timings, crossed, Some((rec, files))))
         }
     }
 }

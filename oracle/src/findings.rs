@@ -83,6 +83,12 @@ pub struct DoneRecord {
     pub timings: Timings,
     #[serde(default)]
     pub finding: Option<String>,
+    /// The `cgen` preset of the program.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emphasis: Option<String>,
+    /// Whether mem2reg's phi copy-cost limit kept allocas in memory (when known).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub crossed_cost_limit: Option<bool>,
 }
 
 /// The files of a finding directory, by name relative to it.

@@ -44,6 +44,8 @@ pub struct Summary {
     pub inputs: u64,
     pub inconclusive: u64,
     pub trapped: u64,
+    /// Inputs on which mem2reg's phi copy-cost limit kept allocas in memory.
+    pub crossed_cost_limit: u64,
     pub findings: Vec<Finding>,
     pub seconds: f64,
 }
@@ -58,13 +60,15 @@ impl Summary {
             }
         };
         let mut s = format!(
-            "inputs: {}  findings: {}  inconclusive (out of fuel): {} ({:.1}%)  trapped: {} ({:.1}%)  time: {:.1}s ({:.0} inputs/s)\n",
+            "inputs: {}  findings: {}  inconclusive (out of fuel): {} ({:.1}%)  trapped: {} ({:.1}%)  crossed the phi cost limit: {} ({:.1}%)  time: {:.1}s ({:.0} inputs/s)\n",
             self.inputs,
             self.findings.len(),
             self.inconclusive,
             pct(self.inconclusive),
             self.trapped,
             pct(self.trapped),
+            self.crossed_cost_limit,
+            pct(self.crossed_cost_limit),
             self.seconds,
             self.inputs as f64 / self.seconds.max(1e-9)
         );
@@ -126,6 +130,7 @@ pub fn run(c: &Campaign) -> anyhow::Result<Summary> {
     let next = AtomicU64::new(0);
     let inconclusive = AtomicU64::new(0);
     let trapped = AtomicU64::new(0);
+    let crossed = AtomicU64::new(0);
     let done = AtomicUsize::new(0);
     let found = AtomicUsize::new(0);
     let findings: Mutex<Vec<Finding>> = Mutex::new(Vec::new());
@@ -156,6 +161,9 @@ pub fn run(c: &Campaign) -> anyhow::Result<Summary> {
                 }
                 if report.trapped {
                     trapped.fetch_add(1, Ordering::Relaxed);
+                }
+                if report.crossed_cost_limit {
+                    crossed.fetch_add(1, Ordering::Relaxed);
                 }
                 if let Some(failure) = report.failure {
                     found.fetch_add(1, Ordering::Relaxed);
@@ -203,6 +211,7 @@ pub fn run(c: &Campaign) -> anyhow::Result<Summary> {
         inputs: done.load(Ordering::Relaxed) as u64,
         inconclusive: inconclusive.load(Ordering::Relaxed),
         trapped: trapped.load(Ordering::Relaxed),
+        crossed_cost_limit: crossed.load(Ordering::Relaxed),
         findings,
         seconds: start.elapsed().as_secs_f64(),
     })

@@ -5,7 +5,9 @@
 //! the IR after every pass, and interpret the original and the transformed
 //! module under the same inline-asm schedules. Any verifier failure or outcome
 //! difference is a finding, reported with the first stage (pass) at which it
-//! appeared.
+//! appeared. Before the passes, the dominance frontiers mem2reg would use are
+//! compared with an independent computation (a disagreement is a verifier
+//! finding at the input stage).
 //!
 //! Termination is an outcome: when the original finishes in S interpreter
 //! steps and the transformed module has not finished after
@@ -136,6 +138,9 @@ pub struct Report {
     pub inconclusive: bool,
     /// Some run of the original ended in a trap.
     pub trapped: bool,
+    /// mem2reg left promotable allocas in memory because of its phi
+    /// copy-cost limit (the limit's path ran).
+    pub crossed_cost_limit: bool,
 }
 
 /// Check settings.
@@ -166,6 +171,15 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
         });
         return report;
     }
+    if cfg.mode == CheckMode::Pipeline {
+        if let Some(message) = mem2reg_frontier_errors(module) {
+            report.failure = Some(Failure::Verifier {
+                stage: Stage::Input,
+                message,
+            });
+            return report;
+        }
+    }
     let run = |m: &IrModule, seed: u64, fuel: u64| {
         interp::run_counting(
             m,
@@ -192,7 +206,11 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
         }
     };
     match pipeline.run(&mut m, &mut keep) {
-        Ok(_) => {}
+        Ok(stats) => {
+            const KEPT: &str = "allocas kept by the cost limit";
+            report.crossed_cost_limit =
+                stats.get(PassKind::Mem2reg, KEPT) + stats.get(PassKind::Mem2regParams, KEPT) > 0;
+        }
         Err(PipelineError::Verify { after, errors }) => {
             let stage = PassKind::from_name(&after).map_or(Stage::Input, Stage::After);
             report.failure = Some(Failure::Verifier { stage, message: errors });
@@ -244,6 +262,27 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
         }
     }
     report
+}
+
+/// The dominance frontiers mem2reg would place phis by, compared with the
+/// definition over independently computed dominator sets
+/// (`phicc::ir::dominator_sets`) for every function of up to
+/// `CROSS_CHECK_MAX_BLOCKS` blocks: the disagreements, if any. (The
+/// verifier, run after every stage, compares the dominator tree itself.)
+pub fn mem2reg_frontier_errors(module: &IrModule) -> Option<String> {
+    use phicc::ir::dominator_sets::{cross_check_frontiers, CROSS_CHECK_MAX_BLOCKS};
+    let mut lines = Vec::new();
+    for f in module.functions.iter().filter(|f| !f.is_declaration) {
+        if f.blocks.len() > CROSS_CHECK_MAX_BLOCKS {
+            continue;
+        }
+        let cfg = phicc::ir::analysis::CfgAnalysis::build(f);
+        let df = phicc::passes::mem2reg::placement_frontiers(&cfg);
+        for e in cross_check_frontiers(&cfg, &df, |b| f.blocks[b].label.to_string()) {
+            lines.push(format!("@{}: mem2reg's {e}", f.name));
+        }
+    }
+    (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
 /// Apply one stage to every defined function of `m` (the input stage and the verifier change nothing).

@@ -21,6 +21,7 @@ pub mod realprogs;
 pub mod reduce_ir;
 pub mod report;
 pub mod runner;
+pub mod shapes;
 pub mod sweep;
 pub mod target;
 pub mod toolchain;

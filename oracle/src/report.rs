@@ -32,6 +32,12 @@ pub struct Totals {
     pub busy_seconds: f64,
     pub findings: Vec<FindingRecord>,
     pub buckets: BTreeMap<String, Vec<FindingRecord>>,
+    /// Programs per `cgen` preset.
+    pub per_emphasis: BTreeMap<String, usize>,
+    /// Programs whose mem2reg run crossed the phi copy-cost limit, and
+    /// programs for which that is known.
+    pub crossed_cost_limit: usize,
+    pub cost_limit_known: usize,
 }
 
 pub fn totals(dir: &Path) -> std::io::Result<(Totals, Vec<DoneRecord>)> {
@@ -40,8 +46,17 @@ pub fn totals(dir: &Path) -> std::io::Result<(Totals, Vec<DoneRecord>)> {
     let mut per_class = BTreeMap::new();
     let mut timings = Timings::default();
     let mut busy = 0.0;
+    let mut per_emphasis = BTreeMap::new();
+    let (mut crossed_cost_limit, mut cost_limit_known) = (0, 0);
     for d in &done {
         *per_class.entry(d.class).or_insert(0) += 1;
+        if let Some(e) = &d.emphasis {
+            *per_emphasis.entry(e.clone()).or_insert(0) += 1;
+        }
+        if let Some(crossed) = d.crossed_cost_limit {
+            cost_limit_known += 1;
+            crossed_cost_limit += crossed as usize;
+        }
         timings.add(&d.timings);
         busy += d.seconds;
     }
@@ -57,6 +72,9 @@ pub fn totals(dir: &Path) -> std::io::Result<(Totals, Vec<DoneRecord>)> {
             busy_seconds: busy,
             findings,
             buckets,
+            per_emphasis,
+            crossed_cost_limit,
+            cost_limit_known,
         },
         done,
     ))
@@ -111,6 +129,19 @@ pub fn summary_markdown(t: &Totals, spec_json: &str) -> String {
             0.0
         };
         let _ = writeln!(s, "| {} | {n} | {share:.1}% |", c.name());
+    }
+    if t.cost_limit_known > 0 {
+        let _ = writeln!(
+            s,
+            "\nCrossed mem2reg's phi copy-cost limit (allocas kept in memory): {} of {} programs.",
+            t.crossed_cost_limit, t.cost_limit_known
+        );
+    }
+    if !t.per_emphasis.is_empty() {
+        s.push_str("\n| cgen emphasis | programs |\n|---|---:|\n");
+        for (e, n) in &t.per_emphasis {
+            let _ = writeln!(s, "| {e} | {n} |");
+        }
     }
     let tt = &t.timings;
     let total = tt.compile + tt.link + tt.run + tt.reference;

@@ -4,13 +4,15 @@
 //! `dce`, are in reach), and the first finding of `lost-copy`,
 //! `no-asm-goto-snapshot`, `self-loop-no-copy`, `dce-removes-volatile`,
 //! `sccp-signed-unsigned-cmp`, `simplifycfg-thread-phi-conflict`,
-//! `gvn-load-across-store`, `licm-hoists-division` and
-//! `inline-phi-names-callee-entry` reduces to at most
+//! `gvn-load-across-store`, `licm-hoists-division`,
+//! `inline-phi-names-callee-entry` and `dominators-irreducible` reduces to at most
 //! 15 instructions: the proof that the harness has teeth. `self-loop-no-copy`
 //! makes terminating loops run forever, which the check reports as "no longer
 //! terminates" (termination is an outcome). The register allocator's bugs
 //! are invisible to the interpreter: a short `oracle native-ir` campaign
-//! finds each.
+//! finds each. `dominators-irreducible` is only wrong on loops entered at two
+//! blocks, which the verifier's independent dominator sets
+//! (`phicc::ir::dominator_sets`) report.
 //!
 //! Compiled only with the `inject-bugs` feature; `scripts/test.sh` runs
 //! `cargo test -p oracle --features inject-bugs --test injected_bugs`. One test
@@ -78,6 +80,10 @@ fn injected_bugs_are_found_and_reduced() {
         if bug == Bug::SelfLoopNoCopy {
             assert_eq!(first.signature, "no longer terminates after phi-elim", "{report}");
         }
+        if bug == Bug::DominatorsIrreducible {
+            // The verifier's independent dominator sets see the wrong tree.
+            assert!(first.signature.starts_with("verifier after"), "{report}");
+        }
         if matches!(
             bug,
             Bug::LostCopy
@@ -89,6 +95,7 @@ fn injected_bugs_are_found_and_reduced() {
                 | Bug::GvnLoadAcrossStore
                 | Bug::LicmHoistsDivision
                 | Bug::InlinePhiNamesCalleeEntry
+                | Bug::DominatorsIrreducible
         ) {
             let (module, _) = check_input(&c, first.index);
             let check_mode = if mode == GenMode::Ssa {

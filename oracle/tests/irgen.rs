@@ -191,3 +191,56 @@ fn the_call_graph_reaches_the_inliner() {
         (asm, ind)
     }
 }
+
+/// The shapes of issue 17 are frequent in both modes: functions with a loop
+/// entered at two blocks, and header phis reading another phi of their block
+/// unchanged on a back edge, with the phi being read placed first and
+/// placed second (in alloca mode, after the passes before phi elimination).
+#[test]
+fn irreducible_loops_and_both_phi_orders_are_frequent() {
+    use oracle::ircheck::{apply, CheckMode, Stage};
+    use oracle::shapes::{count, ShapeCounts};
+    use phicc::passes::PassKind;
+    let n = 600;
+    for (mode, check) in [
+        (GenMode::Alloca, CheckMode::Pipeline),
+        (GenMode::Ssa, CheckMode::PhiElimOnly),
+    ] {
+        let (mut input, mut ssa) = (ShapeCounts::default(), ShapeCounts::default());
+        let (mut modules_with_irreducible, mut modules_earlier, mut modules_later) = (0, 0, 0);
+        for i in 0..n {
+            let m = generate(&input_bytes(5, i), mode);
+            let s = count(&m);
+            modules_with_irreducible += (s.irreducible > 0) as u64;
+            input += s;
+            let mut m = m;
+            for stage in check.stages() {
+                if stage == Stage::After(PassKind::PhiElim) {
+                    break;
+                }
+                apply(&mut m, stage);
+            }
+            let s = count(&m);
+            modules_earlier += (s.phi_reads_earlier_phi > 0) as u64;
+            modules_later += (s.phi_reads_later_phi > 0) as u64;
+            ssa += s;
+        }
+        let pct = |k: usize| 100.0 * k as f64 / ssa.functions as f64;
+        println!(
+            "{mode:?}, {n} modules: {modules_with_irreducible} with an irreducible loop, {modules_earlier} where a phi \
+             reads an earlier phi on a back edge, {modules_later} a later one; {} functions: {} ({:.1}%) irreducible, \
+             phi reads an earlier phi on a back edge in {} ({:.1}%), a later one in {} ({:.1}%)",
+            input.functions,
+            input.irreducible,
+            100.0 * input.irreducible as f64 / input.functions as f64,
+            ssa.phi_reads_earlier_phi,
+            pct(ssa.phi_reads_earlier_phi),
+            ssa.phi_reads_later_phi,
+            pct(ssa.phi_reads_later_phi),
+        );
+        assert!(input.irreducible * 10 >= input.functions, "{mode:?}: {input:?}");
+        // Per module (one campaign input): at least one in 20 of each order.
+        assert!(modules_earlier * 20 >= n, "{mode:?}: {modules_earlier} of {n}");
+        assert!(modules_later * 20 >= n, "{mode:?}: {modules_later} of {n}");
+    }
+}

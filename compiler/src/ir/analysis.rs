@@ -192,7 +192,7 @@ fn dominators_from_rpo(num_blocks: usize, preds: &FlatAdj, rpo: &[usize]) -> Vec
             }
             if new_idom != UNDEF && idom[b] != new_idom {
                 idom[b] = new_idom;
-                changed = true;
+                changed = !crate::inject::enabled(crate::inject::Bug::DominatorsIrreducible);
             }
         }
     }

@@ -4,6 +4,7 @@
 
 pub mod analysis;
 pub mod constants;
+pub mod dominator_sets;
 pub mod instruction;
 pub mod interp;
 pub mod intrinsics;

@@ -27,6 +27,12 @@
 //! reference-compiler bug the programs must not trigger). GCC 12 also
 //! deletes an `asm goto` whose outputs are dead unless it is written
 //! `volatile`, so every one is.
+//!
+//! Two shapes aim at mem2reg's asm-goto snapshots: the last label is often
+//! also the join of the fall-through path (the fall-through code runs into
+//! it), and a variable is often assigned right after the asm, in its block,
+//! and read first thing at every label, where it must still hold its value
+//! from before the asm.
 
 use super::expr::ExprCtx;
 use super::function::FnGen;
@@ -111,10 +117,14 @@ impl FnGen<'_, '_, '_> {
     /// An `asm goto` statement with per-target templates, its fall-through
     /// code and the code at each label.
     pub fn asm_goto(&mut self) -> bool {
-        let form = self.c.index(4);
+        // Forms: 0 and 1 outputs, 2 and 4 one `+r` operand, 3 no output.
+        let form = self.c.index(5);
         let nlabels = if self.c.chance(1, 3) { 2 } else { 1 };
         let named = self.c.chance(1, 3);
-        let sem = if self.c.chance(1, 2) {
+        // A `+r` `Not` jumps to its first label before writing the operand,
+        // whose value from before the asm the label then reads: the shape
+        // that shows an asm definition leaking onto a goto edge. Favour it.
+        let sem = if (form == 2 || form == 4) && self.c.chance(3, 4) || self.c.chance(1, 2) {
             Sem::Not
         } else {
             Sem::Shl(self.c.range(1, 7) as u32)
@@ -144,7 +154,7 @@ impl FnGen<'_, '_, '_> {
                 }
                 (outs, ins, false)
             }
-            2 => {
+            2 | 4 => {
                 let Some(o) = self.asm_output(true, None) else {
                     return false;
                 };
@@ -211,22 +221,60 @@ impl FnGen<'_, '_, '_> {
         self.out.directive("#endif");
         self.charge();
 
+        // Now and then a variable (neither an output nor of the type of a
+        // `*p` output, which could alias it) is assigned right after the
+        // asm, in its block, and every label reads it first: along a goto
+        // edge it still holds its value from before the asm.
+        let pre_asm = if self.c.chance(1, 2) {
+            let taken: Vec<usize> = outs.iter().filter_map(|o| o.var).collect();
+            let aliased: Vec<Scalar> = outs.iter().filter(|o| o.var.is_none()).map(|o| o.ty).collect();
+            let cands = self.writable(|t| !aliased.contains(&t));
+            // Locals and parameters: globals stay in memory.
+            let cands: Vec<usize> = cands
+                .into_iter()
+                .filter(|&v| !taken.contains(&v) && self.vars[v].depth > 0 && !self.vars[v].volatile)
+                .collect();
+            (!cands.is_empty()).then(|| cands[self.c.index(cands.len())])
+        } else {
+            None
+        };
+        if let Some(y) = pre_asm {
+            self.assign_var(y, 2);
+        }
+        // Now and then the last label is also the join of the fall-through
+        // path: the fall-through code runs into it.
+        let join = self.c.chance(1, 2);
+        let order: Vec<usize> = if join {
+            std::iter::once(nlabels - 1).chain(0..nlabels - 1).collect()
+        } else {
+            (0..nlabels).collect()
+        };
+
         // The fall-through path, then each label's path, which first assigns
         // every output again.
         let w0 = self.work;
         self.out.open("{");
         self.scoped_body();
         self.out.close("}");
-        self.out.line(&format!("goto {done};"));
+        if !join {
+            self.out.line(&format!("goto {done};"));
+        }
         let mut worst = self.work - w0;
         // A `+r` output of `Not` still holds its old value on the edge to the
         // first label (the template jumps before writing it): under GCC's
         // rule (outputs are valid on every edge) and phicc's (no output is
         // written along a goto edge) alike, so that label reads it as it is.
         let keeps_old = inout && matches!(sem, Sem::Not);
-        for (i, l) in labels.iter().enumerate() {
-            self.work = w0;
+        for (pos, &i) in order.iter().enumerate() {
+            let l = &labels[i];
+            // The join also runs after the fall-through path.
+            if !(join && pos == 0) {
+                self.work = w0;
+            }
             self.out.label(l);
+            if let Some(y) = pre_asm {
+                self.mix_var(y);
+            }
             for o in outs.iter().filter(|_| !(keeps_old && i == 0)) {
                 let mut ctx = match o.var {
                     Some(v) => ExprCtx::without(v),
@@ -258,13 +306,16 @@ impl FnGen<'_, '_, '_> {
             self.out.open("{");
             self.scoped_body();
             self.out.close("}");
-            if i + 1 < labels.len() {
+            if pos + 1 < order.len() {
                 self.out.line(&format!("goto {done};"));
             }
             worst = worst.max(self.work - w0);
         }
         self.work = w0 + worst;
-        self.out.label(&done);
+        // With one label, the join is the only one: nothing jumps to `done`.
+        if !(join && nlabels == 1) {
+            self.out.label(&done);
+        }
         self.out.close("}");
         true
     }

@@ -58,6 +58,9 @@ pub struct StmtWeights {
     pub goto_forward: u32,
     /// A loop made of a backward `goto` with a counter.
     pub goto_backward: u32,
+    /// A loop entered at two blocks: `if (c) goto mid;` before a
+    /// backward-goto loop `top: {...} mid: {...} if (++n < trip) goto top;`.
+    pub goto_into_loop: u32,
     /// A computed-goto dispatch table (`static void *tbl[] = {&&l0, ...}; goto *tbl[i];`).
     pub computed_goto: u32,
     /// `x = f(args);` to an earlier function (arguments may be `&local`).
@@ -195,6 +198,7 @@ impl CgenConfig {
                 copy_chain: 3,
                 goto_forward: 3,
                 goto_backward: 2,
+                goto_into_loop: 3,
                 computed_goto: 2,
                 call: 6,
                 variadic_call: 2,
@@ -243,6 +247,7 @@ impl CgenConfig {
                 w.computed_goto = 20;
                 w.goto_forward = 8;
                 w.goto_backward = 8;
+                w.goto_into_loop = 8;
                 w.jump = 8;
                 c.computed_goto_labels = 12;
                 c.max_functions = 6;

@@ -1,6 +1,7 @@
 //! Compound statements: nested if/else, bounded `for`/`while`/`do` loops,
 //! switches with fallthrough, dispatch loops over big switches, forward and
-//! backward `goto`, and computed-goto dispatch tables.
+//! backward `goto`, loops entered at two blocks by a `goto` into their
+//! middle, and computed-goto dispatch tables.
 //!
 //! Every loop is bounded by a counter that only the loop writes (variables
 //! marked read-only), so `break`, `continue` and `goto` out of any body are
@@ -126,10 +127,39 @@ impl FnGen<'_, '_, '_> {
         let x = cands[self.c.index(cands.len())];
         let v = self.vars[x].clone();
         let ty = v.scalar().expect("scalar");
+        // Three times in four the keeper is an existing local of `x`'s type
+        // declared before `x`, read-only until [`Self::thaw`]: where both
+        // are live at a loop header, its phi (which reads `x`'s unchanged
+        // on the back edge) then comes first, the other order of the two phis.
+        let earlier: Vec<usize> = cands
+            .iter()
+            .copied()
+            .filter(|&id| id < x && self.vars[id].ty == v.ty)
+            .collect();
+        if !earlier.is_empty() && self.c.chance(3, 4) {
+            let y = earlier[self.c.index(earlier.len())];
+            let keeper = self.vars[y].name.clone();
+            self.out.line(&format!("{keeper} = {};", v.name));
+            self.charge();
+            self.vars[y].readonly = true;
+            self.frozen.push(y);
+            return Some((keeper, x));
+        }
         let last = self.fresh("last");
         self.out.line(&format!("{} {last} = {};", ty.name(), v.name));
         self.add_var(last.clone(), CType::Scalar(ty), false, true);
         Some((last, x))
+    }
+
+    /// After the loop: an existing local that [`Self::saved_value`] made the
+    /// keeper is writable again.
+    fn thaw(&mut self, saved: &Option<(String, usize)>) {
+        if let (Some((name, _)), Some(&y)) = (saved, self.frozen.last()) {
+            if self.vars[y].name == *name {
+                self.vars[y].readonly = false;
+                self.frozen.pop();
+            }
+        }
     }
 
     /// A loop body, with the two ends of [`Self::saved_value`]'s pattern.
@@ -153,7 +183,7 @@ impl FnGen<'_, '_, '_> {
         }
         let trip = self.c.range(1, max as u64);
         let ty = self.counter_type();
-        let saved = self.saved_value(33);
+        let saved = self.saved_value(50);
         match self.c.index(3) {
             0 => {
                 let i = self.fresh("i");
@@ -191,6 +221,7 @@ impl FnGen<'_, '_, '_> {
                 }
             }
         }
+        self.thaw(&saved);
         true
     }
 
@@ -437,7 +468,7 @@ impl FnGen<'_, '_, '_> {
         let count = format!("{again}_count");
         self.out.open("{");
         self.open_scope();
-        let saved = self.saved_value(33);
+        let saved = self.saved_value(50);
         self.out.line(&format!("unsigned {count} = 0;"));
         self.add_var(count.clone(), CType::Scalar(Scalar::UInt), false, true);
         let outer_mult = self.mult;
@@ -462,6 +493,52 @@ impl FnGen<'_, '_, '_> {
             self.out.line(&format!("goto {again};"));
             self.out.label(&done);
         }
+        self.charge();
+        self.mult = outer_mult;
+        self.thaw(&saved);
+        self.close_scope();
+        self.out.close("}");
+        true
+    }
+
+    /// A loop entered at two blocks (irreducible): a backward-goto loop of
+    /// two parts, `top: {...} mid: {...}`, and before it `if (c) goto mid;`,
+    /// often from inside a branch with statements of its own (so the two
+    /// entries come from different depths of the dominator tree). Jumping
+    /// to `mid` skips no declaration in scope there: each part is its own
+    /// block. The variables the parts assign are live around both entries.
+    pub fn goto_into_loop(&mut self) -> bool {
+        let max = self.max_trip_here();
+        if max < 1 {
+            return false;
+        }
+        let trip = self.c.range(1, max as u64);
+        let irr = self.fresh("irr");
+        let (top, mid, count) = (format!("{irr}_top"), format!("{irr}_mid"), format!("{irr}_count"));
+        self.out.open("{");
+        self.open_scope();
+        self.out.line(&format!("unsigned {count} = 0;"));
+        self.add_var(count.clone(), CType::Scalar(Scalar::UInt), false, true);
+        let mut ctx = ExprCtx::default();
+        let c = self.cond(2, &mut ctx);
+        if self.c.chance(1, 2) {
+            self.out.open(&format!("if ({c}) {{"));
+            self.scoped_body();
+            self.out.line(&format!("goto {mid};"));
+            self.out.close("}");
+        } else {
+            self.out.line(&format!("if ({c}) {{ goto {mid}; }}"));
+        }
+        let outer_mult = self.mult;
+        self.mult = self.mult.saturating_mul(trip);
+        for label in [&top, &mid] {
+            self.out.label(label);
+            self.out.open("{");
+            self.scoped_body();
+            self.out.close("}");
+        }
+        self.out.line(&format!("{count} = {count} + 1u;"));
+        self.out.line(&format!("if ({count} < {trip}u) {{ goto {top}; }}"));
         self.charge();
         self.mult = outer_mult;
         self.close_scope();
@@ -584,6 +661,7 @@ impl FnGen<'_, '_, '_> {
             self.charge();
         }
         self.mult = saved;
+        self.thaw(&kept);
         self.out.label(&done);
         self.close_scope();
         self.out.close("}");

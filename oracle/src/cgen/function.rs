@@ -51,6 +51,9 @@ pub(crate) struct FnGen<'p, 'a, 'b> {
     /// Parameter 0 is a recursion depth; the body starts with the recursive call.
     pub recursive: bool,
     pub attr: FnAttr,
+    /// Existing locals made read-only while a loop keeps a previous value
+    /// in them (`control.rs`, `saved_value`), innermost last.
+    pub frozen: Vec<usize>,
 }
 
 impl<'p, 'a, 'b> FnGen<'p, 'a, 'b> {
@@ -80,6 +83,7 @@ impl<'p, 'a, 'b> FnGen<'p, 'a, 'b> {
             is_main,
             ret,
             no_jumps: 0,
+            frozen: Vec::new(),
             has_computed_goto: false,
             small: false,
             recursive: false,

@@ -26,6 +26,7 @@ enum Kind {
     CopyChain,
     GotoForward,
     GotoBackward,
+    GotoIntoLoop,
     ComputedGoto,
     Call,
     VariadicCall,
@@ -104,6 +105,7 @@ impl FnGen<'_, '_, '_> {
                 (w.loops, Kind::Loop),
                 (w.dispatch_loop, Kind::DispatchLoop),
                 (w.goto_backward, Kind::GotoBackward),
+                (w.goto_into_loop, Kind::GotoIntoLoop),
                 (w.computed_goto, Kind::ComputedGoto),
             ]);
         }
@@ -141,6 +143,7 @@ impl FnGen<'_, '_, '_> {
             Kind::CopyChain => self.copy_chain(),
             Kind::GotoForward => self.goto_forward(),
             Kind::GotoBackward => self.goto_backward(),
+            Kind::GotoIntoLoop => self.goto_into_loop(),
             Kind::ComputedGoto => self.computed_goto(),
             Kind::Call => self.call(),
             Kind::VariadicCall => self.variadic_call(),

@@ -16,13 +16,15 @@ pub struct Args {
     /// Program source.
     #[arg(long, value_enum, default_value_t = GeneratorKind::Csmith)]
     pub generator: GeneratorKind,
-    /// What `--generator cgen` programs concentrate on.
-    #[arg(long, value_enum, default_value_t = Emphasis::Default)]
-    pub emphasis: Emphasis,
-    /// With `--generator cgen`: program of generator seed s uses preset
-    /// s % 6 of the emphasis list (default, lost-copy, asm-goto, switch-cost,
-    /// computed-goto, params) instead of `--emphasis`.
-    #[arg(long)]
+    /// What `--generator cgen` programs concentrate on. Without it, the
+    /// program of generator seed s uses preset s % 6 of the emphasis list
+    /// (default, lost-copy, asm-goto, switch-cost, computed-goto, params), a
+    /// function of (seed, index): every shape, the phi cost limit included,
+    /// without flags; the summary counts programs per preset.
+    #[arg(long, value_enum)]
+    pub emphasis: Option<Emphasis>,
+    /// The presets in turn, as without `--emphasis` (kept for old scripts).
+    #[arg(long, conflicts_with = "emphasis")]
     pub cycle_emphasis: bool,
     /// Campaign seed: program i is a function of (seed, i).
     #[arg(long, default_value_t = 0)]
@@ -128,8 +130,9 @@ fn parse_shard(s: &str) -> Result<(u64, u64), String> {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut generator = Generator::new(args.generator);
-    generator.emphasis = args.emphasis;
-    generator.cycle_emphasis = args.cycle_emphasis;
+    let cycle = args.cycle_emphasis || args.emphasis.is_none();
+    generator.emphasis = args.emphasis.unwrap_or(Emphasis::Default);
+    generator.cycle_emphasis = cycle;
     anyhow::ensure!(
         args.program_seeds.is_none() || args.generator != GeneratorKind::Irgen,
         "--program-seeds takes C generators (csmith, cgen)"
@@ -153,12 +156,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let spec_diff = diff.spec(ReferenceMode::Host);
     let spec = CampaignSpec {
         generator: args.generator,
-        emphasis: (args.generator == GeneratorKind::Cgen).then(|| {
-            if args.cycle_emphasis {
-                "cycle".to_string()
-            } else {
-                args.emphasis.name().to_string()
-            }
+        emphasis: (args.generator == GeneratorKind::Cgen).then(|| match args.emphasis {
+            Some(e) if !cycle => e.name().to_string(),
+            _ => "cycle".to_string(),
         }),
         seed: args.seed,
         shard: args.shard,

@@ -48,6 +48,9 @@ pub struct Args {
     /// Check in process (frontend + IR interpreter) instead of compiling and running.
     #[arg(long)]
     pub in_process: bool,
+    /// Only these bugs (comma-separated names; default: every one).
+    #[arg(long)]
+    pub bugs: Option<String>,
     /// Interpreter steps per run (--in-process).
     #[arg(long, default_value_t = 20_000_000)]
     pub fuel: u64,
@@ -334,7 +337,7 @@ fn in_process(a: &Args, gens: &[Gen], csmith: &CsmithOptions) -> anyhow::Result<
         print!(" {:>24}", format!("{}: first finding", g.name()));
     }
     println!();
-    for bug in Bug::ALL {
+    for bug in selected_bugs(a)? {
         phicc::inject::set_injected(&[bug]).map_err(|e| anyhow::anyhow!("{e}"))?;
         print!("{:24}", bug.name());
         for (_, modules, _) in &corpora {
@@ -349,4 +352,12 @@ fn in_process(a: &Args, gens: &[Gen], csmith: &CsmithOptions) -> anyhow::Result<
     }
     phicc::inject::set_injected(&[]).map_err(|e| anyhow::anyhow!("{e}"))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The bugs `--bugs` names (every one without it).
+fn selected_bugs(a: &Args) -> anyhow::Result<Vec<Bug>> {
+    match &a.bugs {
+        Some(list) => phicc::inject::parse_bug_list(list).map_err(|e| anyhow::anyhow!("{e}")),
+        None => Ok(Bug::ALL.to_vec()),
+    }
 }

@@ -70,6 +70,7 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         | Bug::RaCoalesceInterfering
         | Bug::RaSlotShareOverlap
         | Bug::RaCalleeSavedNotSaved => (&[], Emphasis::Default),
+        Bug::DominatorsIrreducible => (PROMOTE, Emphasis::ComputedGoto),
     }
 }
 

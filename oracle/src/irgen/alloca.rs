@@ -19,8 +19,12 @@
 //! change (invariant expressions for LICM, and a division behind a test of
 //! its divisor inside the loop, which LICM must not hoist past the test). Some variables are volatile, wider
 //! than 8 bytes, or declared in a non-entry block (as inlined code would).
-//! Now and then `main` gets a dispatch loop with hundreds of variables and a
-//! sequence of 100-case switches, enough to trigger mem2reg's phi cost limit.
+//! Loops entered at two blocks (irreducible), and `b = a; a = e;` in loops
+//! (a header phi reading another phi unchanged on the back edge, in both
+//! orders of the two phis).
+//! One input in [`BIG_MAIN_ONE_IN`] (decided by its first byte) gets a `main`
+//! with a dispatch loop over hundreds of variables and a sequence of 100-case
+//! switches whose cases assign them all, enough to cross mem2reg's phi cost limit.
 //!
 //! Each function ends by folding all its variables into a checksum that it
 //! stores to a global, passes to `@sink` and returns, so every variable's
@@ -46,6 +50,10 @@ const VAR_TYPES: &[IrType] = &[
     IrType::F64,
     IrType::Ptr,
 ];
+
+/// The size knob: one input in this many gets the big `main` whose dispatch
+/// loop crosses mem2reg's phi copy-cost limit.
+pub const BIG_MAIN_ONE_IN: u64 = 64;
 
 /// Globals every module has: four observable `i64` cells and a 4-element array.
 const GLOBALS: &[(&str, usize)] = &[("g0", 8), ("g1", 8), ("g2", 8), ("g3", 8), ("arr", 32)];
@@ -82,6 +90,8 @@ pub fn generate(u: &mut Unstructured) -> IrModule {
     module.functions.push(sink);
     module.functions.push(escape);
 
+    // The size knob, read first so that every input (at least 64 bytes) decides it.
+    let big_main = c.chance(1, BIG_MAIN_ONE_IN);
     // The call graph (`callgraph.rs`): a variadic callee now and then, then
     // the generated functions, each calling earlier ones (and itself, when recursive).
     let mut next_block = 0u32;
@@ -109,7 +119,7 @@ pub fn generate(u: &mut Unstructured) -> IrModule {
             // The recursion depth comes first; callers pass 0 to 3.
             params.insert(0, IrType::I32);
         }
-        let big = is_main && c.chance(1, 48);
+        let big = is_main && big_main;
         let me = Callee {
             name: name.clone(),
             params: params.clone(),
@@ -525,6 +535,8 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
             13 => self.escape(),
             14 => self.store_global(),
             15 if structured => self.early_return(),
+            17 if structured && self.loop_depth < 2 => self.irreducible_loop(),
+            18 if self.loop_depth > 0 => self.shift(),
             16 if self.loop_depth == 0 && self.nest > 0 => {
                 let v = self.declare_var(false);
                 let e = self.expr(v.ty, 1);
@@ -592,6 +604,11 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
             let n = self.load(ctr);
             self.branch_if_less(n, trip, body, exit);
             self.cur = body;
+            // Every variable is live at the header (the exit is there), so
+            // this gives a header phi reading another header phi unchanged.
+            if self.c.chance(1, 2) {
+                self.shift();
+            }
             self.region(5);
             self.increment(ctr);
             self.terminate(Terminator::Branch(self.label(header)));
@@ -755,6 +772,63 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         self.cur = exit;
     }
 
+    /// A loop entered at two blocks (an irreducible loop): the loop is a
+    /// ring of 2 or 3 segments (each a region; the last counts the trips and
+    /// goes back to the first) and the code before it branches either to the
+    /// first segment or into the middle, to a later one. Often one of the
+    /// two ways goes through a detour region first, so the entries come
+    /// from blocks at different depths of the dominator tree (where a
+    /// dominator iteration stopped too early gets a block's idom wrong).
+    /// Variables assigned in the segments are live around both entries, so
+    /// mem2reg puts phis at each.
+    fn irreducible_loop(&mut self) {
+        let ctr = Var {
+            ptr: self.alloca(IrType::I32, 4, false),
+            ty: IrType::I32,
+        };
+        self.store(ctr, Operand::Const(IrConst::I32(0)));
+        let trip = Operand::Const(IrConst::I32(self.c.range(1, 5) as i32));
+        let k = self.c.range(2, 3) as usize;
+        let segs: Vec<usize> = (0..k).map(|_| self.new_block()).collect();
+        let exit = self.new_block();
+        let side = 1 + self.c.index(k - 1);
+        let cond = self.condition();
+        // 0: no detour, 1: a detour before the first segment, 2: before the side entry.
+        let detour = self.c.range(0, 2);
+        let mut entries = [segs[0], segs[side]];
+        let pre = self.cur;
+        if detour > 0 {
+            let d = self.new_block();
+            let to = entries[detour as usize - 1];
+            entries[detour as usize - 1] = d;
+            self.cur = d;
+            self.region(2);
+            self.terminate(Terminator::Branch(self.label(to)));
+            self.cur = pre;
+        }
+        if self.c.chance(1, 2) {
+            entries.swap(0, 1);
+        }
+        self.terminate(Terminator::CondBranch {
+            cond,
+            true_label: self.label(entries[0]),
+            false_label: self.label(entries[1]),
+        });
+        self.loop_depth += 1;
+        for i in 0..k {
+            self.cur = segs[i];
+            self.region(3);
+            if i + 1 < k {
+                self.terminate(Terminator::Branch(self.label(segs[i + 1])));
+            } else {
+                let n = self.increment(ctr);
+                self.branch_if_less(n, trip, segs[0], exit);
+            }
+        }
+        self.loop_depth -= 1;
+        self.cur = exit;
+    }
+
     /// `target += val` (converted to the target's type), or into `@g2` when
     /// there is no target.
     fn accumulate(&mut self, target: Option<Var>, val: Operand, ty: IrType) {
@@ -766,6 +840,27 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         let old = self.load(target);
         let sum = self.binop(IrBinOp::Add, old, v, target.ty);
         self.store(target, sum);
+    }
+
+    /// `b = a; a = expr;` in a loop: at the loop header, `b`'s phi reads
+    /// `a`'s phi unchanged on the back edge. Allocas become phis in alloca
+    /// order, so half the time the phi being read comes first (its copy, if
+    /// sequentialized in phi order, would clobber the value `b` needs).
+    fn shift(&mut self) {
+        let Some((x, y)) = self.pair() else {
+            return self.assign();
+        };
+        // Order the pair by declaration, then pick which one is read.
+        let (first, second) = if x.ptr.0 < y.ptr.0 { (x, y) } else { (y, x) };
+        let (read, reader) = if self.c.chance(2, 3) {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        let l = self.load(read);
+        self.store(reader, l);
+        let e = self.expr(read.ty, 2);
+        self.store(read, e);
     }
 
     /// End the current block with `if (n < trip) goto yes; else goto no;`.
@@ -1265,7 +1360,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         let body = self.new_block();
         self.branch_if_less(n, Operand::Const(IrConst::I32(2)), body, exit);
         self.cur = body;
-        for _ in 0..6 {
+        for sw in 0..6 {
             let sel = self.selector(100);
             let join = self.new_block();
             let mut cases = Vec::new();
@@ -1279,10 +1374,12 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
                 default: self.label(join),
                 ty: IrType::U32,
             });
-            for &b in &case_blocks {
+            for (i, &b) in case_blocks.iter().enumerate() {
                 self.cur = b;
-                for _ in 0..2 {
-                    let v = self.c.pick(&self.vars.clone());
+                // The variables assigned do not depend on the input, so the
+                // phis (and the limit) are there even once it runs out.
+                for j in 0..2 {
+                    let v = self.vars[(sw * 200 + i * 2 + j) % self.vars.len()];
                     let e = self.expr(v.ty, 0);
                     self.store(v, e);
                 }

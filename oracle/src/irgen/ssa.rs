@@ -9,6 +9,9 @@
 //! feeds a join block whose phis read the loop's phis. All values are `i64`
 //! or `i32` so any phi may read any other of its type; the function returns a
 //! checksum of every phi and reports it to `@sink`.
+//!
+//! A third of the loops are entered at two blocks (irreducible): each entry
+//! carries its own phi group, each reading the other's phis.
 
 use super::{Choices, Emit};
 use arbitrary::Unstructured;
@@ -33,7 +36,11 @@ pub fn generate(u: &mut Unstructured) -> IrModule {
     }
     let nloops = c.range(1, 3);
     for _ in 0..nloops {
-        live = g.loop_group(&mut c, &live);
+        live = if c.chance(1, 3) {
+            g.irreducible_group(&mut c, &live)
+        } else {
+            g.loop_group(&mut c, &live)
+        };
         if c.chance(1, 2) {
             live = g.switch_join(&mut c, &live);
         }
@@ -237,6 +244,140 @@ impl SsaGen {
         self.blocks[header].terminator = Terminator::Branch(self.label(body));
         self.cur = exit;
         phis.iter().map(|&(v, t)| (Operand::Value(v), t)).collect()
+    }
+
+    /// A loop entered at two blocks: `pre` branches to `h` or to `m`
+    /// (often one of them through an empty detour block, so the two entries
+    /// come from different depths of the dominator tree); `h` falls into
+    /// `m`, and `m` counts the trips and goes back to `h` or leaves. Both
+    /// blocks carry a group of phis: `h`'s read `m`'s (a permutation, or
+    /// values computed in `m`) on the back edge, `m`'s read `h`'s. Returns
+    /// `m`'s phis, which dominate the exit.
+    fn irreducible_group(&mut self, c: &mut Choices, live: &[(Operand, IrType)]) -> Vec<(Operand, IrType)> {
+        let pre = self.cur;
+        let h = self.new_block();
+        let m = self.new_block();
+        let exit = self.new_block();
+        let (mut into_h, mut into_m) = (pre, pre);
+        let mut targets = [h, m];
+        match c.range(0, 2) {
+            1 => {
+                into_h = self.new_block();
+                targets[0] = into_h;
+                self.blocks[into_h].terminator = Terminator::Branch(self.label(h));
+            }
+            2 => {
+                into_m = self.new_block();
+                targets[1] = into_m;
+                self.blocks[into_m].terminator = Terminator::Branch(self.label(m));
+            }
+            _ => {}
+        }
+        if c.chance(1, 2) {
+            targets.swap(0, 1);
+        }
+        // Which way to enter: a comparison of a live value with a constant.
+        self.cur = pre;
+        let (v, ty) = live[c.index(live.len())];
+        let t = self.value();
+        self.emit(Instruction::Cmp {
+            dest: t,
+            op: IrCmpOp::Slt,
+            lhs: v,
+            rhs: Operand::Const(IrConst::from_i64(c.range(0, 1000) as i64, ty)),
+            ty,
+        });
+        self.blocks[pre].terminator = Terminator::CondBranch {
+            cond: Operand::Value(t),
+            true_label: self.label(targets[0]),
+            false_label: self.label(targets[1]),
+        };
+
+        let n = c.range(2, 5) as usize;
+        let types: Vec<IrType> = (0..n)
+            .map(|i| if i % 3 == 2 { IrType::I32 } else { IrType::I64 })
+            .collect();
+        let hp: Vec<Value> = (0..n).map(|_| self.value()).collect();
+        let mp: Vec<Value> = (0..n).map(|_| self.value()).collect();
+        let (ctr_h, ctr_m) = (self.value(), self.value());
+        // A value of type `ty` for phi `i` flowing out of a block whose own phis are `own`.
+        let pick = |g: &mut Self, c: &mut Choices, own: &[Value], i: usize| -> Operand {
+            let same: Vec<usize> = (0..n).filter(|&j| types[j] == types[i]).collect();
+            match c.range(0, 4) {
+                0 => {
+                    let (a, b) = (own[same[c.index(same.len())]], own[same[c.index(same.len())]]);
+                    let op = c.pick(&[IrBinOp::Add, IrBinOp::Sub, IrBinOp::Xor]);
+                    g.binop(op, Operand::Value(a), Operand::Value(b), types[i])
+                }
+                1 => Operand::Const(IrConst::from_i64(c.range(0, 99) as i64, types[i])),
+                // Another phi of the block, unchanged (a permutation or a chain).
+                _ => Operand::Value(own[same[c.index(same.len())]]),
+            }
+        };
+        let init = |i: usize, k: usize| {
+            live.iter()
+                .filter(|(_, t)| *t == types[i])
+                .nth((i + k) % live.len().max(1))
+                .map(|(v, _)| *v)
+                .unwrap_or(Operand::Const(IrConst::from_i64(i as i64 + k as i64, types[i])))
+        };
+        // h: computes from its phis, falls into m.
+        self.cur = h;
+        let to_m: Vec<Operand> = (0..n).map(|i| pick(self, c, &hp, i)).collect();
+        self.blocks[h].terminator = Terminator::Branch(self.label(m));
+        // m: counts, goes back to h or leaves.
+        self.cur = m;
+        let back: Vec<Operand> = (0..n).map(|i| pick(self, c, &mp, i)).collect();
+        let next = self.binop(
+            IrBinOp::Add,
+            Operand::Value(ctr_m),
+            Operand::Const(IrConst::I32(1)),
+            IrType::I32,
+        );
+        let t = self.value();
+        self.emit(Instruction::Cmp {
+            dest: t,
+            op: IrCmpOp::Slt,
+            lhs: next,
+            rhs: Operand::Const(IrConst::I32(c.range(1, 5) as i32)),
+            ty: IrType::I32,
+        });
+        self.blocks[m].terminator = Terminator::CondBranch {
+            cond: Operand::Value(t),
+            true_label: self.label(h),
+            false_label: self.label(exit),
+        };
+        let (lh, lm, l_into_h, l_into_m) = (self.label(h), self.label(m), self.label(into_h), self.label(into_m));
+        let mut h_phis: Vec<Instruction> = (0..n)
+            .map(|i| Instruction::Phi {
+                dest: hp[i],
+                ty: types[i],
+                incoming: vec![(init(i, 0), l_into_h), (back[i], lm)],
+            })
+            .collect();
+        h_phis.push(Instruction::Phi {
+            dest: ctr_h,
+            ty: IrType::I32,
+            incoming: vec![(Operand::Const(IrConst::I32(0)), l_into_h), (next, lm)],
+        });
+        let mut m_phis: Vec<Instruction> = (0..n)
+            .map(|i| Instruction::Phi {
+                dest: mp[i],
+                ty: types[i],
+                incoming: vec![(init(i, 1), l_into_m), (to_m[i], lh)],
+            })
+            .collect();
+        m_phis.push(Instruction::Phi {
+            dest: ctr_m,
+            ty: IrType::I32,
+            incoming: vec![(Operand::Const(IrConst::I32(0)), l_into_m), (Operand::Value(ctr_h), lh)],
+        });
+        h_phis.append(&mut self.blocks[h].instructions);
+        self.blocks[h].instructions = h_phis;
+        m_phis.append(&mut self.blocks[m].instructions);
+        self.blocks[m].instructions = m_phis;
+        self.cur = exit;
+        mp.iter().zip(&types).map(|(&v, &t)| (Operand::Value(v), t)).collect()
     }
 
     /// A switch (with duplicate targets) into case blocks that each feed a join

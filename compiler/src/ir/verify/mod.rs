@@ -65,6 +65,13 @@
 //!   value from a void function (a bare `ret` in a non-void function is allowed:
 //!   C lets control fall off the end of such a function).
 //!
+//! CFG analysis (both modes, functions of at most 512 blocks): the dominator
+//! tree of `analysis.rs`, which mem2reg and the SSA checks below rely on,
+//! agrees with an independent computation (`dominator_sets.rs`, iterative
+//! data flow over dominator sets), so a wrong tree (say, on an irreducible
+//! loop) is an error rather than a blind spot. (The harness's check compares
+//! mem2reg's dominance frontiers the same way.)
+//!
 //! # SSA mode
 //! - each value is defined once (an `asm` defines each of its `is_def` outputs);
 //! - every use is dominated by its definition: in the same block the
@@ -315,6 +322,11 @@ impl<'a> FnCheck<'a> {
         self.check_uses_defined();
         self.infer_types();
         self.check_instructions();
+        if self.labels_ok && cfg.num_blocks <= super::dominator_sets::CROSS_CHECK_MAX_BLOCKS {
+            for msg in super::dominator_sets::cross_check(&cfg, |b| self.label(b).to_string()) {
+                self.err_fn(msg);
+            }
+        }
         if self.mode == VerifyMode::Ssa && self.labels_ok {
             ssa::check_dominance(self, &cfg);
         }

@@ -17,3 +17,17 @@ pub use promote::{
     promote_allocas, promote_allocas_with_params, promote_with_options, PromoteOptions, PromoteStats,
     MAX_PHI_COPY_COST, MAX_PROMOTABLE_ALLOCA_SIZE,
 };
+
+/// The dominance frontier of every block exactly as phi placement computes
+/// it (`placement.rs`), each row sorted: what the harness compares with an
+/// independent computation (`ir::dominator_sets::cross_check_frontiers`).
+pub fn placement_frontiers(cfg: &crate::ir::analysis::CfgAnalysis) -> Vec<Vec<usize>> {
+    let df = placement::dominance_frontiers(cfg.num_blocks, &cfg.preds, &cfg.idom);
+    (0..cfg.num_blocks)
+        .map(|b| {
+            let mut row: Vec<usize> = df.row(b).iter().map(|&y| y as usize).collect();
+            row.sort_unstable();
+            row
+        })
+        .collect()
+}
