@@ -142,6 +142,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         })
         .collect();
+    let load = || {
+        std::fs::read_to_string("/proc/loadavg")
+            .ok()
+            .and_then(|l| l.split_whitespace().next().map(String::from))
+            .unwrap_or_else(|| "?".into())
+    };
+    let load_before = load();
     let mut report = format!("## Generated-code benchmark\n\nCommand: `{}`\n\n", command.join(" "));
     let mut failed = false;
     for &target in &args.targets {
@@ -151,8 +158,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         report.push('\n');
     }
     report.push_str(&format!(
-        "Whole run: {:.0} s (builds cached in {}).\n",
+        "Whole run: {:.0} s wall, load average {load_before} at the start and {} at the end (builds cached in {}).\n",
         start.elapsed().as_secs_f64(),
+        load(),
         bench.cache.display()
     ));
     print!("{report}");
