@@ -16,9 +16,9 @@ int main(void) {
     static void *tab[4] = {&&a, &&b, &&c, &&end};
     unsigned long x = 1, y = 2, n = 0;
     goto *tab[0];
-a:  x += y; y ^= x >> 3; n++; goto *tab[(n * 7) & 3 ? (n & 1) + 1 : 1];
-b:  y = y * 3 + n; n++; goto *tab[n < 200000 ? 0 : 3];
-c:  x ^= y; n++; goto *tab[0];
+a:  x += y; n++; goto *tab[1 + (n & 1)];
+b:  y = y * 3 + n; goto *tab[n < 200000 ? 0 : 3];
+c:  x ^= y >> 2; goto *tab[n < 200000 ? 0 : 3];
 end:
     printf("%lu %lu %lu\n", x, y, n);
     return 0;
@@ -30,12 +30,20 @@ fn bench(dir: &Path, env: &[(&str, &str)]) -> Output {
     let program = dir.join("dispatch.c");
     std::fs::write(&program, PROGRAM).unwrap();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_oracle"));
-    cmd.args(["bench-code", "--quick", "--reps", "1", "repro-02"])
-        .arg(format!("--targets={}", oracle::target::host()))
-        .arg(format!("--compiler={}", fake.display()))
-        .arg(format!("--repro02={}", program.display()))
-        .arg(format!("--cache={}", dir.join("cache").display()))
-        .arg(format!("--out={}", dir.join("report.md").display()));
+    cmd.args([
+        "bench-code",
+        "--quick",
+        "--reps",
+        "1",
+        "--run-timeout",
+        "60",
+        "repro-02",
+    ])
+    .arg(format!("--targets={}", oracle::target::host()))
+    .arg(format!("--compiler={}", fake.display()))
+    .arg(format!("--repro02={}", program.display()))
+    .arg(format!("--cache={}", dir.join("cache").display()))
+    .arg(format!("--out={}", dir.join("report.md").display()));
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -109,10 +117,21 @@ fn a_wrong_output_is_a_loud_mismatch() {
     let times = row(&stdout, "repro-02");
     assert_eq!(times[3], "**MISMATCH**", "{times:?}");
     assert!(!times[2].contains("MISMATCH"), "{times:?}");
+    let host = oracle::target::host();
     assert!(
-        stdout.contains("MISMATCH x86_64 repro-02 phicc: repro-02: output differs from gcc -O0's")
-            || stdout.contains("repro-02 phicc: repro-02: output differs from gcc -O0's"),
+        stdout.contains(&format!(
+            "MISMATCH {host} repro-02 phicc: repro-02: output differs from gcc -O0's at line 2 (line 1 is the exit status): `miscompiled` instead of"
+        )),
         "{stdout}"
     );
+    assert!(
+        stdout.contains("Outputs: 5 runs compared with gcc -O0's, 2 mismatches; 0 failures."),
+        "{stdout}"
+    );
+    // Both outputs are kept for a look.
+    let saved = dir
+        .path()
+        .join(format!("cache/mismatches/{host}-repro-02-phicc-mem2reg-step1.out"));
+    assert!(std::fs::read_to_string(&saved).unwrap().contains("miscompiled"));
     assert!(stderr.contains("MISMATCH"), "{stderr}");
 }

@@ -805,6 +805,8 @@ pub struct Rep {
     /// Per step: its label and a hash of its exit status and stdout
     /// (`None`: not compared with the reference's).
     pub outputs: Vec<(String, Option<String>)>,
+    /// Per step: its exit status and stdout (for the account of a mismatch).
+    pub stdouts: Vec<Vec<u8>>,
     /// The first failed check (crash, timeout, missing `final OK`, ...).
     pub failure: Option<String>,
 }
@@ -846,6 +848,7 @@ impl Bench {
             hashed.extend_from_slice(&run.stdout);
             rep.outputs
                 .push((s.label.clone(), compared.then(|| content_hash(&hashed))));
+            rep.stdouts.push(hashed);
             let problem = match &s.check {
                 Check::Contains(what) => (!run.exited_ok() || !String::from_utf8_lossy(&run.stdout).contains(what))
                     .then(|| format!("no `{what}`")),
@@ -1014,7 +1017,7 @@ impl Bench {
                     .collect()
             })
             .collect();
-        let mut reference: Vec<Option<Vec<(String, Option<String>)>>> = vec![None; plan.workloads.len()];
+        let mut reference: Vec<Option<Rep>> = vec![None; plan.workloads.len()];
         let mut reference_time: Vec<Option<f64>> = vec![None; plan.workloads.len()];
         let n = builds.len();
         for rep in 0..opts.reps {
@@ -1049,15 +1052,15 @@ impl Bench {
                         continue;
                     }
                     if bi == 0 && reference[wi].is_none() {
-                        reference[wi] = Some(r.outputs.clone());
+                        reference[wi] = Some(r.clone());
                         reference_time[wi] = Some(r.wall);
                     }
                     if let Some(refs) = &reference[wi] {
                         cell.compared += r.outputs.iter().filter(|(_, h)| h.is_some()).count();
-                        if let Some(((label_, _), _)) =
-                            r.outputs.iter().zip(refs).find(|((la, a), (lb, b))| la != lb || a != b)
+                        if let Some(k) =
+                            (0..r.outputs.len()).find(|&k| refs.outputs.get(k).is_none_or(|o| *o != r.outputs[k]))
                         {
-                            let m = format!("{label_}: output differs from gcc -O0's");
+                            let m = self.mismatch(target, w, builds[bi], &r, refs, k)?;
                             log(&format!("[{}/{}] {} {lbl}: MISMATCH: {m}", rep + 1, opts.reps, w.name));
                             cell.mismatch = Some(m);
                             continue;
@@ -1099,6 +1102,54 @@ impl Bench {
             frames,
             reps: opts.reps,
         })
+    }
+}
+
+impl Bench {
+    /// Account for a mismatch in step `k` of `r` against the reference's
+    /// run: the first differing line of each, and both outputs saved under
+    /// `<cache>/mismatches/`.
+    fn mismatch(
+        &self,
+        target: Target,
+        w: &Workload,
+        build: Compiler,
+        r: &Rep,
+        reference: &Rep,
+        k: usize,
+    ) -> Result<String> {
+        let empty = Vec::new();
+        let got = &r.stdouts[k];
+        let want = reference.stdouts.get(k).unwrap_or(&empty);
+        let line = |b: &[u8], n: usize| -> String {
+            String::from_utf8_lossy(b)
+                .lines()
+                .nth(n)
+                .unwrap_or("(end of output)")
+                .chars()
+                .take(120)
+                .collect()
+        };
+        let (gl, wl): (Vec<&[u8]>, Vec<&[u8]>) = (
+            got.split(|&c| c == b'\n').collect(),
+            want.split(|&c| c == b'\n').collect(),
+        );
+        let n = (0..gl.len().max(wl.len()))
+            .find(|&i| gl.get(i) != wl.get(i))
+            .unwrap_or(0);
+        let dir = self.cache.join("mismatches");
+        std::fs::create_dir_all(&dir)?;
+        let stem = format!("{}-{}-{}-step{}", target, w.name, build.name(), k + 1);
+        std::fs::write(dir.join(format!("{stem}.gcc-O0.out")), want)?;
+        std::fs::write(dir.join(format!("{stem}.out")), got)?;
+        Ok(format!(
+            "{}: output differs from gcc -O0's at line {} (line 1 is the exit status): `{}` instead of `{}` (both in {}/{stem}.*)",
+            r.outputs[k].0,
+            n + 1,
+            line(got, n),
+            line(want, n),
+            dir.display()
+        ))
     }
 }
 
