@@ -1331,6 +1331,71 @@ impl TargetResults {
         s
     }
 
+    /// The median ratio of a build (by index) on a workload, if it ran.
+    fn ratio(&self, wi: usize, bi: usize) -> Option<f64> {
+        let c = &self.cells[wi][bi];
+        (c.usable() && !c.ratios.is_empty()).then(|| median(&c.ratios))
+    }
+
+    /// How the builds compare with the goals of issues 14 and 15, over the
+    /// timed workloads (not †): `a` against `b` with `limit` as the largest
+    /// ratio a/b that meets the goal; workloads where either did not run
+    /// count as missed.
+    pub fn goals(&self) -> Vec<String> {
+        let find = |c: Compiler| self.builds.iter().position(|b| *b == c);
+        let Some(mem) = find(Compiler::Phicc(Config::Mem2reg)) else {
+            return Vec::new();
+        };
+        let gcc0 = 0;
+        let timed: Vec<usize> = (0..self.workloads.len()).filter(|&w| !self.startup[w]).collect();
+        let check = |what: &str, a: usize, b: usize, limit: f64, strict: bool| -> String {
+            let mut met = Vec::new();
+            let mut missed = Vec::new();
+            for &w in &timed {
+                let ra = self.ratio(w, a);
+                let rb = if b == 0 {
+                    self.cells[w][0].usable().then_some(1.0)
+                } else {
+                    self.ratio(w, b)
+                };
+                let ok = match (ra, rb) {
+                    (Some(x), Some(y)) if strict => x / y < limit,
+                    (Some(x), Some(y)) => x / y <= limit,
+                    _ => false,
+                };
+                if ok {
+                    met.push(self.workloads[w].as_str());
+                } else {
+                    missed.push(self.workloads[w].as_str());
+                }
+            }
+            format!(
+                "{what}: {} of {}{}",
+                met.len(),
+                timed.len(),
+                if missed.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (not: {})", missed.join(", "))
+                }
+            )
+        };
+        let mut v = vec![check("phicc faster than gcc -O0", mem, gcc0, 1.0, true)];
+        if let Some(nom) = find(Compiler::Phicc(Config::Nomem2reg)) {
+            v.push(check("phicc not slower than phicc -fno-mem2reg", mem, nom, 1.0, false));
+        }
+        if let Some(g1) = find(Compiler::Gcc(1)) {
+            v.push(check("phicc within 1.5× of gcc -O1", mem, g1, 1.5, false));
+            if let Some(opt) = find(Compiler::Phicc(Config::Opt)) {
+                v.push(check("phicc -O1 within 1.2× of gcc -O1", opt, g1, 1.2, false));
+            }
+        }
+        if let Some(opt) = find(Compiler::Phicc(Config::Opt)) {
+            v.push(check("phicc -O1 faster than phicc", opt, mem, 1.0, true));
+        }
+        v
+    }
+
     /// The whole report for this target (markdown).
     pub fn report(&self, long_reps: usize) -> String {
         let mut s = String::new();
@@ -1351,6 +1416,13 @@ impl TargetResults {
                 s,
                 "\n† {CSMITH_RUNS} runs of a program that runs about 0.1 ms of its own code: mostly process start-up; not in the geometric mean."
             );
+        }
+        let goals = self.goals();
+        if !goals.is_empty() {
+            let _ = writeln!(s, "\nIssue 14 and 15 goals (medians, timed workloads without †):\n");
+            for g in goals {
+                let _ = writeln!(s, "- {g}");
+            }
         }
         let _ = writeln!(s, "\n### {}: largest stack frame\n", self.target.describe_short());
         s.push_str(&self.frame_table());
@@ -1430,6 +1502,50 @@ mod tests {
         for c in DEFAULT_BUILDS {
             assert_eq!(parse_build(&c.name()).unwrap(), c);
         }
+    }
+
+    #[test]
+    fn goals_count_the_timed_workloads_that_meet_them() {
+        let cell = |ratios: &[f64]| Cell {
+            ratios: ratios.to_vec(),
+            cpu: ratios.to_vec(),
+            ..Cell::default()
+        };
+        let failed = Cell {
+            failure: Some("lua: signal 11".into()),
+            ..Cell::default()
+        };
+        // Builds: gcc -O0, gcc -O1, nomem2reg, mem2reg, opt.
+        let r = TargetResults {
+            target: Target::X86_64,
+            builds: DEFAULT_BUILDS.to_vec(),
+            workloads: vec!["fast".into(), "slow".into(), "crash".into(), "tiny".into()],
+            startup: vec![false, false, false, true],
+            cells: vec![
+                vec![
+                    cell(&[1.0]),
+                    cell(&[0.5]),
+                    cell(&[0.9]),
+                    cell(&[0.7, 0.6, 0.8]),
+                    cell(&[0.65]),
+                ],
+                vec![cell(&[1.0]), cell(&[0.5]), cell(&[2.0]), cell(&[3.0]), cell(&[3.0])],
+                vec![cell(&[1.0]), cell(&[0.5]), failed.clone(), failed.clone(), failed],
+                vec![cell(&[1.0]), cell(&[1.0]), cell(&[1.0]), cell(&[2.0]), cell(&[2.0])],
+            ],
+            frames: vec![],
+            reps: 3,
+        };
+        assert_eq!(
+            r.goals(),
+            vec![
+                "phicc faster than gcc -O0: 1 of 3 (not: slow, crash)",
+                "phicc not slower than phicc -fno-mem2reg: 1 of 3 (not: slow, crash)",
+                "phicc within 1.5× of gcc -O1: 1 of 3 (not: slow, crash)",
+                "phicc -O1 within 1.2× of gcc -O1: 0 of 3 (not: fast, slow, crash)",
+                "phicc -O1 faster than phicc: 1 of 3 (not: slow, crash)",
+            ]
+        );
     }
 
     #[test]
