@@ -244,9 +244,10 @@ pub fn selected(name: &str, selection: &[String]) -> bool {
             .any(|s| name == s || name.strip_prefix(s.as_str()).is_some_and(|r| r.starts_with('-')))
 }
 
-/// The benchmark's workloads (those `selection` names); `quick` keeps one
-/// Csmith and one cgen program.
-pub fn plan(inputs: &Inputs, selection: &[String], quick: bool) -> Result<Plan> {
+/// The benchmark's workloads (those `selection` names and `skip` does not
+/// name, both as in [`selected`]); `quick` keeps one Csmith and one cgen program.
+pub fn plan(inputs: &Inputs, selection: &[String], skip: &[String], quick: bool) -> Result<Plan> {
+    let selected = |n: &str, sel: &[String]| selected(n, sel) && (skip.is_empty() || !selected(n, skip));
     let mut p = Plan::default();
     let add = |p: &mut Plan, source: Source, works: Vec<(String, Kind, bool)>| {
         let works: Vec<_> = works.into_iter().filter(|(n, ..)| selected(n, selection)).collect();

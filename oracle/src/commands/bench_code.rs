@@ -23,6 +23,9 @@ pub struct Args {
     /// sqlite, csmith-SEED, cgen-EMPHASIS-SEED; a prefix before a dash
     /// selects a group (`lua`, `csmith`, `cgen`).
     pub workloads: Vec<String>,
+    /// Workloads left out (as for WORKLOADS; repeatable), e.g. `--skip lua-testes`.
+    #[arg(long)]
+    pub skip: Vec<String>,
     /// Targets, comma-separated (x86_64, aarch64, riscv64).
     #[arg(long, default_value = "x86_64", value_parser = parse_list::<Target>)]
     pub targets: std::vec::Vec<Target>,
@@ -113,7 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         corpora: std::path::absolute(repo.join("corpora"))?,
         csmith: CsmithOptions::default(),
     };
-    let plan = benchcode::plan(&inputs, &args.workloads, args.quick)?;
+    let plan = benchcode::plan(&inputs, &args.workloads, &args.skip, args.quick)?;
     anyhow::ensure!(
         !plan.workloads.is_empty(),
         "no workload selected by {:?}",
