@@ -26,7 +26,8 @@
 //! keyed by a hash of the sources, the compiler (the phicc binary's
 //! SHA-256; gcc's version and its `cc1`'s SHA-256), the target and the
 //! recipe; the two newest builds of each (source, target, compiler) are
-//! kept.
+//! kept. Builds take a lock on the cache (`flock`), so concurrent runs
+//! never build into the same directory.
 //!
 //! Timing: every repetition runs each workload on every build back to back,
 //! in an order rotated by one build per repetition (round-robin), so slow
@@ -522,6 +523,14 @@ impl Bench {
         let builds = self.cache.join("builds");
         let dir = builds.join(format!("{stem}-{key}"));
         let stamp = dir.join("stamp.json");
+        // One build at a time per cache, whatever process makes it: a
+        // concurrent run waits here, then finds the stamp.
+        std::fs::create_dir_all(&builds)?;
+        let lock = std::fs::File::create(builds.join(".lock"))?;
+        // SAFETY: flock on a descriptor we own; released when `lock` is closed.
+        if unsafe { libc::flock(std::os::fd::AsRawFd::as_raw_fd(&lock), libc::LOCK_EX) } != 0 {
+            bail!("locking {}: {}", builds.display(), std::io::Error::last_os_error());
+        }
         if let Ok(text) = std::fs::read_to_string(&stamp) {
             if let Ok(mut b) = serde_json::from_str::<Built>(&text) {
                 b.cached = true;
