@@ -5,6 +5,7 @@
 //! the native check of the backends against the interpreter, and the C
 //! program generator `cgen` with its in-process C check.
 
+pub mod benchcode;
 pub mod campaign;
 pub mod ccheck;
 pub mod cgen;

@@ -44,6 +44,11 @@ enum Command {
     /// Compile time of phicc next to gcc -O0 on Csmith programs 1..COUNT
     /// (-c, or --syntax-only for the frontend): wall and CPU time, per-phase sums.
     BenchCompile(commands::bench_compile::Args),
+    /// The generated-code benchmark: fixed workloads (repro-02, zlib, Lua,
+    /// SQLite, Csmith, cgen) built by gcc -O0/-O1 and phicc in its three
+    /// configurations, CPU-time ratios to gcc -O0 and the largest frames.
+    /// Exit status: 0 all outputs equal gcc -O0's, 1 a mismatch or failure, 2 tool error.
+    BenchCode(commands::bench_code::Args),
     /// Csmith programs through phicc --run-ir (both configurations) and
     /// lowering for every target, against gcc -O0. Exit status 1 on any failure.
     CsmithRunIr(commands::csmith_run_ir::Args),
@@ -83,6 +88,7 @@ fn main() -> ExitCode {
         Command::Cgen(args) => commands::cgen::run(args),
         Command::ReduceIr(args) => commands::reduce_ir::run(args),
         Command::BenchCompile(args) => commands::bench_compile::run(args),
+        Command::BenchCode(args) => commands::bench_code::run(args),
         Command::CsmithRunIr(args) => commands::csmith_run_ir::run(args),
         Command::CgenValidity(args) => commands::cgen_validity::run(args),
         Command::FirstFindings(args) => commands::first_findings::run(args),

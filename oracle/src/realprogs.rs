@@ -120,6 +120,9 @@ pub struct Setup {
     /// Soft stack limit of program runs in MiB (`ulimit -s`; QEMU sizes the
     /// guest stack from it); `None` inherits the caller's (usually 8 MiB).
     pub stack_mib: Option<u64>,
+    /// Flags added to every compile after the optimization flags (the code
+    /// benchmark adds `-fstack-usage`, which phicc accepts and ignores).
+    pub extra_cflags: Vec<String>,
 }
 
 /// One build: its directory, whether it succeeded, its binaries.
@@ -226,7 +229,7 @@ fn binutil(target: Target, tool: &str) -> String {
 
 /// The `CC` of a build: the compiler with the target's flags. phicc's
 /// configuration flags go in `CFLAGS` (see [`opt_flags`]).
-fn cc(setup: &Setup, target: Target, compiler: Compiler) -> String {
+pub fn cc(setup: &Setup, target: Target, compiler: Compiler) -> String {
     let mut words = match compiler {
         Compiler::Phicc(_) => vec![setup.phicc.display().to_string(), format!("--target={target}")],
         Compiler::Gcc(_) => vec![target.gcc().to_string()],
@@ -239,7 +242,7 @@ fn cc(setup: &Setup, target: Target, compiler: Compiler) -> String {
 
 /// The flags that select the compiler's optimization: phicc's configuration
 /// flags, or gcc's `-O<level>`.
-fn opt_flags(compiler: Compiler) -> String {
+pub fn opt_flags(compiler: Compiler) -> String {
     match compiler {
         Compiler::Phicc(c) => c.flags().join(" "),
         Compiler::Gcc(o) => format!("-O{o}"),
@@ -327,7 +330,11 @@ pub fn build(setup: &Setup, program: Program, target: Target, compiler: Compiler
     );
     if step(setup, &mut b, &parent, &[], &extract)? {
         let cc = cc(setup, target, compiler);
-        let opt = opt_flags(compiler);
+        let opt = [opt_flags(compiler)]
+            .into_iter()
+            .chain(setup.extra_cflags.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" ");
         match program {
             Program::Zlib => build_zlib(setup, &mut b, &cc, &opt)?,
             Program::Lua => build_lua(setup, &mut b, &cc, &opt)?,
@@ -504,7 +511,7 @@ pub fn test(setup: &Setup, b: &Build) -> Result<Tested> {
 /// Deterministic inputs of the zlib round trips: "hello world" (as
 /// `make test`), zlib's own sources concatenated four times (text), and 1 MiB
 /// of pseudo-random bytes with runs (binary, poorly compressible parts).
-fn zlib_inputs(dir: &Path, b: &Build) -> Result<Vec<PathBuf>> {
+pub fn zlib_inputs(dir: &Path, b: &Build) -> Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
     let hello = dir.join("hello.txt");
     std::fs::write(&hello, b"hello world\n")?;

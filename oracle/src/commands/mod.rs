@@ -2,6 +2,7 @@
 //! its entry point; the work is done by the library modules they call. The
 //! C-level commands (diff, campaign, reduce, merge) share [`DiffArgs`].
 
+pub mod bench_code;
 pub mod bench_compile;
 pub mod bench_mem2reg;
 pub mod campaign;

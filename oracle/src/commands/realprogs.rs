@@ -57,13 +57,13 @@ pub struct Args {
 }
 
 /// The repository's root, from this crate's manifest directory.
-fn repo_root() -> PathBuf {
+pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 /// `<repo>/../shared/realprogs`; from a linked git worktree, the main
 /// checkout's (the worktree's `--git-common-dir` is `<main>/.git`).
-fn default_sources(repo: &std::path::Path) -> PathBuf {
+pub fn default_sources(repo: &std::path::Path) -> PathBuf {
     let own = repo.join("../shared/realprogs");
     if own.is_dir() {
         return own;
@@ -102,6 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         run_timeout: Duration::from_secs_f64(args.run_timeout),
         make_jobs: super::jobs_or_every_core(args.jobs),
         stack_mib: args.stack_mib,
+        extra_cflags: Vec::new(),
     };
     let programs = if args.programs.is_empty() {
         Program::ALL.to_vec()
