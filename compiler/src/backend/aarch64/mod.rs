@@ -2,13 +2,23 @@
 //! (docs/abi.md is the contract with the lowering).
 //!
 //! Code generation is deliberately simple and correct first, like the
-//! x86-64 backend: every value lives in its frame slot
-//! ([`crate::backend::frame`]); each instruction loads its operands into
-//! temporaries (`x9..x15`, `v16..v19`), computes, and stores the result. No
-//! value is kept in a register across instructions, so calls, inline asm
-//! and `asm goto` edges need no register bookkeeping. `x16` is the pointer
-//! temporary and `x17` materializes large immediates and far offsets
-//! ([`regs`]).
+//! x86-64 backend: the register allocator ([`crate::backend::regalloc`])
+//! gives every value a home, one of the callee-saved registers `x19..x28`
+//! (integers and pointers of at most 8 bytes) and `d8..d15` (`float` and
+//! `double`; AAPCS64 preserves their low 64 bits, all these values use), or
+//! a shared frame slot ([`crate::backend::frame`]). Each instruction reads
+//! its operands straight from their home registers where the operation
+//! allows (a register holds a value's bits in its low `size` bytes, so
+//! narrow values are extended first where the upper bits matter), else
+//! loads them into temporaries (`x9..x15`, `v16..v19`), and computes into
+//! the destination's home register or a temporary it then stores. Nothing
+//! else in the backend touches `x19..x28`/`d8..d15`, so calls need no
+//! saves: the prologue saves the homes handed out and the epilogue
+//! restores them. Functions with inline asm keep every value in a slot (the
+//! asm operand planner picks callee-saved registers for itself), so inline
+//! asm and `asm goto` edges need no register bookkeeping. `x16` is the
+//! pointer temporary and `x17` materializes large immediates and far
+//! offsets ([`regs`]).
 //!
 //! The frame: on entry `sp` drops by `16 + locals` at once, the frame record
 //! (`x29`, `x30`) is stored at the new `sp` and `x29` points at it, so that
@@ -20,8 +30,8 @@
 //! area holds, in order, the `alloca` objects (zeroed in the prologue, as
 //! the interpreter's allocas are), the value slots, then the areas reserved
 //! here: parameter homes, the register save areas of a variadic function,
-//! scratch, the second return register, callee-saved registers an inline asm
-//! uses.
+//! scratch, the second return register, the callee-saved registers the
+//! allocator hands out or an inline asm uses.
 //!
 //! Files: `abi` (argument classification), `calls` (prologue, calls,
 //! returns), `moves` (immediates, addressing, value moves), `branches`
@@ -42,6 +52,7 @@ mod varargs;
 mod wide;
 
 use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
+use super::regalloc::{PhysReg, RegBudget, RegClass};
 use super::{block_label, walk_blocks, BackendError, FunctionEmitter, ModuleContext, TargetDesc, TargetIsa};
 use crate::ir::instruction::{BlockId, Instruction, Terminator, Value};
 use crate::ir::module::IrFunction;
@@ -62,6 +73,39 @@ pub(crate) use emit;
 
 /// The AArch64 target.
 pub struct Aarch64;
+
+/// The registers the allocator may hand out: the callee-saved ones nothing
+/// else in this backend uses (`x29`/`x30` are the frame record).
+const ALLOCATABLE_X: [Xr; 10] = [
+    Xr(19),
+    Xr(20),
+    Xr(21),
+    Xr(22),
+    Xr(23),
+    Xr(24),
+    Xr(25),
+    Xr(26),
+    Xr(27),
+    Xr(28),
+];
+/// `v8..v15`, of which AAPCS64 preserves the low 64 bits (enough for `f32`/`f64`).
+const ALLOCATABLE_V: [Vr; 8] = [Vr(8), Vr(9), Vr(10), Vr(11), Vr(12), Vr(13), Vr(14), Vr(15)];
+const REG_BUDGET: RegBudget = RegBudget { int: 10, float: 8 };
+
+/// A home register: a general one or a SIMD/FP one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum HomeReg {
+    X(Xr),
+    V(Vr),
+}
+
+/// The register of an allocator home.
+fn phys(p: PhysReg) -> HomeReg {
+    match p.class {
+        RegClass::Int => HomeReg::X(ALLOCATABLE_X[p.index as usize]),
+        RegClass::Float => HomeReg::V(ALLOCATABLE_V[p.index as usize]),
+    }
+}
 
 pub static AARCH64_DESC: TargetDesc = TargetDesc {
     target: Target::Aarch64,
@@ -147,7 +191,8 @@ pub(crate) struct FnEmitter<'a, 'm> {
     scratch: u32,
     /// 16 bytes for the second return value (`setret*second`, `getret*second`).
     ret2: u32,
-    /// Callee-saved registers an inline asm uses, with their save slots.
+    /// Callee-saved registers the allocator hands out or an inline asm
+    /// uses, with their save slots (consecutive, so pairs go by `stp`).
     saved_x: Vec<(Xr, u32)>,
     saved_v: Vec<(Vr, u32)>,
     /// Calls followed by a `getret*second`, by (block index, instruction index).
@@ -168,7 +213,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         far_branches: bool,
     ) -> Result<Self, BackendError> {
         let types = ValueTypes::compute(f);
-        let mut layout = FrameLayout::compute(f, &types, crate::backend::regalloc::RegBudget::NONE)?;
+        let mut layout = FrameLayout::compute(f, &types, REG_BUDGET)?;
         abi::check_hfas(f.params.iter().map(|p| &p.aarch64_hfa)).map_err(|m| BackendError::internal(&f.name, m))?;
         let own = abi::layout_of_function(f);
         let mut params = Vec::with_capacity(f.params.len());
@@ -249,10 +294,32 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
             }
         }
+        for &p in layout.used_regs() {
+            match phys(p) {
+                HomeReg::X(x) if !used_x.contains(&x) => used_x.push(x),
+                HomeReg::V(v) if !used_v.contains(&v) => used_v.push(v),
+                _ => {}
+            }
+        }
         used_x.sort();
         used_v.sort();
-        let saved_x = used_x.into_iter().map(|x| (x, layout.reserve(8, 8))).collect();
-        let saved_v = used_v.into_iter().map(|v| (v, layout.reserve(8, 8))).collect();
+        let save_bytes = 8 * (used_x.len() + used_v.len()) as u32;
+        let base = if save_bytes > 0 {
+            layout.reserve(save_bytes, 16)
+        } else {
+            0
+        };
+        let saved_x: Vec<(Xr, u32)> = used_x
+            .into_iter()
+            .enumerate()
+            .map(|(k, x)| (x, base + 8 * k as u32))
+            .collect();
+        let nx = saved_x.len() as u32;
+        let saved_v = used_v
+            .into_iter()
+            .enumerate()
+            .map(|(k, v)| (v, base + 8 * (nx + k as u32)))
+            .collect();
         layout.finish();
         if layout.size() > (1 << 30) {
             return Err(BackendError::unsupported(&f.name, "stack frame too large"));
@@ -310,7 +377,32 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             Home::Alloca { .. } | Home::FrameAddr(_) | Home::SymbolAddr { .. } => {
                 Err(self.internal(format!("{v} is an address computed where used, not a slot")))
             }
-            Home::None | Home::Reg(_) => Err(self.internal(format!("{v} is used but never defined"))),
+            Home::Reg(_) => Err(self.internal(format!("{v} is in a register where a slot is needed"))),
+            Home::None => Err(self.internal(format!("{v} is used but never defined"))),
+        }
+    }
+
+    /// The register holding `v`, when the allocator put it in one.
+    fn reg_of(&self, v: Value) -> Option<HomeReg> {
+        match self.layout.home(v) {
+            Home::Reg(p) => Some(phys(p)),
+            _ => None,
+        }
+    }
+
+    /// The general register holding `v`, when it has one.
+    fn xreg_of(&self, v: Value) -> Option<Xr> {
+        match self.reg_of(v) {
+            Some(HomeReg::X(x)) => Some(x),
+            _ => None,
+        }
+    }
+
+    /// The SIMD/FP register holding `v`, when it has one.
+    fn vreg_of(&self, v: Value) -> Option<Vr> {
+        match self.reg_of(v) {
+            Some(HomeReg::V(r)) => Some(r),
+            _ => None,
         }
     }
 
@@ -363,8 +455,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             } => self.cast(*dest, src, *from_ty, *to_ty)?,
             Copy { dest, src } => {
                 let ty = self.types.of(*dest);
-                let m = self.slot(*dest)?;
-                self.store_operand(src, ty, m)?;
+                self.move_value(*dest, src, ty)?;
             }
             Select {
                 dest,
@@ -415,8 +506,14 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             GetReturnF64Second { dest } | GetReturnF32Second { dest } | GetReturnF128Second { dest } => {
                 let ty = self.types.of(*dest);
                 let src = self.area(self.ret2);
-                let m = self.slot(*dest)?;
-                self.copy_mem(src, m, if ty == IrType::F128 { 16 } else { 8 });
+                match self.reg_of(*dest) {
+                    Some(HomeReg::V(v)) => self.load_fp_mem(src, ty.size(), v),
+                    Some(HomeReg::X(x)) => self.load_mem(src, 8, false, x),
+                    None => {
+                        let m = self.slot(*dest)?;
+                        self.copy_mem(src, m, if ty == IrType::F128 { 16 } else { 8 });
+                    }
+                }
             }
             SetReturnF64Second { src } => {
                 let m = self.area(self.ret2);
@@ -463,7 +560,6 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
                     }
                 }
                 None => {
-                    emit!(self, "\tcmp\tx9, #0");
                     if next == Some(*true_label) {
                         self.branch_if("eq", &block_label(*false_label));
                     } else {
@@ -522,13 +618,14 @@ mod tests {
 
     #[test]
     fn functions_past_the_reach_of_conditional_branches_use_far_branches() {
-        // A conditional branch over ~60 000 additions (well past b.cond's 1 MiB).
-        let mut src = String::from("define @f(i32) -> i32 {\nbb0:\n  %0 = paramref 0 i32\n  %1 = cmp eq i32 %0, 0i32\n  condbr %1, bb2, bb1\nbb1:\n");
-        for k in 2..60_000 {
-            let prev = if k == 2 { 0 } else { k - 1 };
-            let _ = writeln!(src, "  %{k} = add i32 %{prev}, 1i32");
+        // A conditional branch over ~60 000 128-bit additions (well past
+        // b.cond's 1 MiB; 128-bit values live in slots, so each takes
+        // several instructions whatever the register allocator does).
+        let mut src = String::from("define @f(i32) -> i32 {\nbb0:\n  %0 = paramref 0 i32\n  %1 = cmp eq i32 %0, 0i32\n  condbr %1, bb2, bb1\nbb1:\n  %2 = cast i32 -> i128 %0\n");
+        for k in 3..60_000 {
+            let _ = writeln!(src, "  %{k} = add i128 %{}, 1i128", k - 1);
         }
-        src.push_str("  ret %59999\nbb2:\n  ret 0i32\n}\n");
+        src.push_str("  %60000 = cast i128 -> i32 %59999\n  ret %60000\nbb2:\n  ret 0i32\n}\n");
         let s = asm_of(&src);
         // The conditional branch skips over an unconditional one.
         assert!(

@@ -274,10 +274,7 @@ impl FnEmitter<'_, '_> {
     ) -> Result<(), BackendError> {
         let int = |t: IrType| t.is_int_or_ptr();
         match (from, to) {
-            (f, t) if f == t || (f.is_128() && t.is_128()) => {
-                let m = self.slot(dest)?;
-                self.store_operand(src, to, m)?;
-            }
+            (f, t) if f == t || (f.is_128() && t.is_128()) => self.move_value(dest, src, to)?,
             (f, t) if int(f) && !f.is_128() && t.is_128() => {
                 self.load(src, f, Xr(9))?;
                 if f.is_signed() {
