@@ -233,10 +233,7 @@ impl FnEmitter<'_, '_> {
                     None
                 }
             };
-            let is_ref = matches!(
-                self.param_home(idx)?,
-                ParamHome::RefSlot(_) | ParamHome::RefIncoming(_)
-            );
+            let is_ref = matches!(self.param_home(idx)?, ParamHome::RefSlot(_) | ParamHome::RefIncoming(_));
             return match (h, at) {
                 (HomeReg::X(x), Some(m)) => {
                     self.load_mem(m, if is_ref { 8 } else { size }, false, x);
