@@ -165,7 +165,7 @@ impl FnEmitter<'_, '_> {
 }
 
 /// The inverse of a condition code.
-fn invert_cc(cc: &str) -> &'static str {
+pub(super) fn invert_cc(cc: &str) -> &'static str {
     match cc {
         "eq" => "ne",
         "ne" => "eq",

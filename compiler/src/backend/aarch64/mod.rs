@@ -54,13 +54,13 @@ mod wide;
 use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
 use super::regalloc::{PhysReg, RegBudget, RegClass};
 use super::{block_label, walk_blocks, BackendError, FunctionEmitter, ModuleContext, TargetDesc, TargetIsa};
-use crate::ir::instruction::{BlockId, Instruction, Terminator, Value};
+use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
 use crate::target::Target;
 use abi::{ArgLoc, CallLayout};
 use regs::{Mem, Vr, Xr, FP};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write as _;
 
 /// Writes one line of assembly to the emitter's output.
@@ -201,6 +201,12 @@ pub(crate) struct FnEmitter<'a, 'm> {
     sets_second: Option<SecondReturn>,
     /// Conditional branches go through an unconditional `b`.
     far_branches: bool,
+    /// Compares whose only reader is their block's conditional branch
+    /// ([`fusable_compares`]): they set the flags and emit no `cset`.
+    fused_compares: FxHashSet<Value>,
+    /// The fused compare just emitted and the condition code that holds
+    /// when it is true (consumed by the terminator).
+    pending_cc: Option<(Value, &'static str)>,
     block_index: usize,
     inst_index: usize,
 }
@@ -340,6 +346,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             second_returns,
             sets_second,
             far_branches,
+            fused_compares: fusable_compares(f),
+            pending_cc: None,
             block_index: 0,
             inst_index: 0,
         })
@@ -424,6 +432,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
     fn block_start(&mut self, label: BlockId) {
         emit!(self, ".LBB{}:", label.0);
         self.inst_index = 0;
+        self.pending_cc = None;
     }
 
     fn instruction(&mut self, inst: &Instruction) -> Result<(), BackendError> {
@@ -549,6 +558,21 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
                 }
             }
             Terminator::CondBranch {
+                cond: Operand::Value(c),
+                true_label,
+                false_label,
+            } if self.pending_cc.is_some_and(|(v, _)| v == *c) => {
+                let cc = self.pending_cc.take().map_or("ne", |(_, cc)| cc);
+                if next == Some(*true_label) {
+                    self.branch_if(branches::invert_cc(cc), &block_label(*false_label));
+                } else {
+                    self.branch_if(cc, &block_label(*true_label));
+                    if next != Some(*false_label) {
+                        emit!(self, "\tb\t{}", block_label(*false_label));
+                    }
+                }
+            }
+            Terminator::CondBranch {
                 cond,
                 true_label,
                 false_label,
@@ -585,6 +609,55 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
         self.block_index += 1;
         Ok(())
     }
+}
+
+/// The compares that are the last instruction of their block and whose
+/// result only that block's conditional branch reads (defined once): the
+/// branch tests the flags the compare set instead of a materialized 0/1.
+fn fusable_compares(f: &IrFunction) -> FxHashSet<Value> {
+    let mut candidates = FxHashSet::default();
+    for b in &f.blocks {
+        if let (
+            Some(Instruction::Cmp { dest, .. }),
+            Terminator::CondBranch {
+                cond: Operand::Value(c),
+                ..
+            },
+        ) = (b.instructions.last(), &b.terminator)
+        {
+            if dest == c {
+                candidates.insert(*dest);
+            }
+        }
+    }
+    if candidates.is_empty() {
+        return candidates;
+    }
+    let mut uses: FxHashMap<Value, u32> = FxHashMap::default();
+    for b in &f.blocks {
+        for inst in &b.instructions {
+            inst.for_each_used_value(|v| {
+                if candidates.contains(&v) {
+                    *uses.entry(v).or_default() += 1;
+                }
+            });
+            // A value defined more than once (a copy after phi elimination,
+            // a second compare) is not fusable.
+            inst.for_each_def(|v| {
+                if candidates.contains(&v) {
+                    *uses.entry(v).or_default() += 1;
+                }
+            });
+        }
+        b.terminator.for_each_used_value(|v| {
+            if candidates.contains(&v) {
+                *uses.entry(v).or_default() += 1;
+            }
+        });
+    }
+    // One definition and one read (the branch).
+    candidates.retain(|v| uses.get(v) == Some(&2));
+    candidates
 }
 
 #[cfg(test)]
@@ -627,14 +700,85 @@ mod tests {
         }
         src.push_str("  %60000 = cast i128 -> i32 %59999\n  ret %60000\nbb2:\n  ret 0i32\n}\n");
         let s = asm_of(&src);
-        // The conditional branch skips over an unconditional one.
+        // The conditional branch (on the compare's flags, inverted) skips
+        // over an unconditional one.
         assert!(
-            s.contains("\tb.eq\t.Ltmp") && s.contains("\tb\t.LBB2"),
+            s.contains("\tb.ne\t.Ltmp") && s.contains("\tb\t.LBB2"),
             "{}",
             &s[..2000]
         );
         let small = asm_of("define @f(i32) -> i32 {\nbb0:\n  %0 = paramref 0 i32\n  %1 = cmp eq i32 %0, 0i32\n  condbr %1, bb2, bb1\nbb1:\n  ret 1i32\nbb2:\n  ret 0i32\n}\n");
-        assert!(small.contains("\tb.ne\t.LBB2") && !small.contains(".Ltmp"), "{small}");
+        assert!(small.contains("\tb.eq\t.LBB2") && !small.contains(".Ltmp"), "{small}");
+    }
+
+    /// The lines of function `name` in `s` (from its label to the next `ret`).
+    fn body_of<'s>(s: &'s str, name: &str) -> Vec<&'s str> {
+        let start = s
+            .find(&format!("\n{name}:\n"))
+            .unwrap_or_else(|| panic!("no {name} in {s}"));
+        s[start + 1..].lines().take_while(|l| *l != "\tret").collect()
+    }
+
+    #[test]
+    fn loop_values_live_in_callee_saved_registers_the_prologue_saves() {
+        // A counting loop calling out: %1 (the counter) and %5 (the sum)
+        // survive the call in x19..x28, which the prologue saves and the
+        // epilogue restores.
+        let s = asm_of(
+            "declare @g(i64) -> i64\ndefine @f(i64) -> i64 {\nbb0:\n  %0 = paramref 0 i64\n  %1 = copy 0i64\n  %5 = copy 0i64\n  br bb1\nbb1:\n  %6 = call i64 @g(i64 %1)\n  %7 = add i64 %5, %6\n  %5 = copy %7\n  %2 = add i64 %1, 1i64\n  %1 = copy %2\n  %3 = cmp slt i64 %1, %0\n  condbr %3, bb1, bb2\nbb2:\n  ret %5\n}\n",
+        );
+        let body = body_of(&s, "f");
+        let text = body.join("\n");
+        let saves: Vec<&&str> = body
+            .iter()
+            .filter(|l| (l.starts_with("\tstp\tx") || l.starts_with("\tstr\tx")) && l.contains("x19"))
+            .collect();
+        assert_eq!(saves.len(), 1, "{text}");
+        let restores = body
+            .iter()
+            .filter(|l| (l.starts_with("\tldp\tx") || l.starts_with("\tldr\tx")) && l.contains("x19"))
+            .count();
+        assert_eq!(restores, 1, "{text}");
+        // The loop itself touches no frame slot besides the argument save.
+        let lp: Vec<&&str> = body
+            .iter()
+            .skip_while(|l| **l != ".LBB1:")
+            .take_while(|l| **l != ".LBB2:")
+            .collect();
+        assert!(!lp.is_empty(), "{text}");
+        assert!(lp.iter().all(|l| !l.contains("[x29")), "{text}");
+        // The compare feeds only the branch: no cset, a b.lt / b.ge on its flags.
+        assert!(!text.contains("cset"), "{text}");
+        assert!(
+            text.contains("\tb.lt\t.LBB1") || text.contains("\tb.ge\t.LBB2"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn doubles_live_in_d8_to_d15() {
+        let s = asm_of(
+            "declare @h(f64) -> f64\ndefine @f(f64) -> f64 {\nbb0:\n  %0 = paramref 0 f64\n  %1 = call f64 @h(f64 %0)\n  %2 = mul f64 %0, %1\n  ret %2\n}\n",
+        );
+        let text = body_of(&s, "f").join("\n");
+        // %0 lives across the call in a callee-saved d register, saved and restored.
+        assert!(text.contains("d8"), "{text}");
+        assert!(text.contains("\tstr\td8") || text.contains("\tstp\td8"), "{text}");
+        assert!(text.contains("\tldr\td8") || text.contains("\tldp\td8"), "{text}");
+        assert!(text.contains("\tfmul\td"), "{text}");
+    }
+
+    #[test]
+    fn a_function_with_inline_asm_gets_no_allocator_register() {
+        // The asm planner may pick x19..x28 itself: values stay in slots.
+        let s = asm_of(
+            "define @f(i64) -> i64 {\nbb0:\n  %0 = paramref 0 i64\n  %1 = add i64 %0, 1i64\n  %9 = alloca i64, size 8, align 8\n  asm \"mov %0, %1\" outputs(\"=r\" *%9) inputs(\"r\" %1) types(i64, i64)\n  %2 = load i64 %9\n  %3 = add i64 %2, %1\n  ret %3\n}\n",
+        );
+        let text = body_of(&s, "f").join("\n");
+        for r in 19..=28 {
+            assert!(!text.contains(&format!("x{r}")), "{text}");
+        }
+        assert!(!text.contains("d8"), "{text}");
     }
 
     #[test]

@@ -294,18 +294,16 @@ impl FnEmitter<'_, '_> {
         rhs: &Operand,
         ty: IrType,
     ) -> Result<(), BackendError> {
-        if ty.is_128() {
-            self.cmp_wide(op, lhs, rhs, ty)?;
+        let cc = if ty.is_128() {
+            self.cmp_wide(op, lhs, rhs, ty)?
         } else if ty == IrType::F128 {
-            self.cmp_f128(op, lhs, rhs)?;
+            self.cmp_f128(op, lhs, rhs)?
         } else if ty.is_float() {
             let a = self.fp_operand(lhs, ty, Vr(16))?;
             let b = self.fp_operand(rhs, ty, Vr(17))?;
             let size = ty.size();
             emit!(self, "\tfcmp\t{}, {}", a.sized(size), b.sized(size));
-            let d = self.int_dest(dest, Xr(9));
-            emit!(self, "\tcset\t{}, {}", d.w(), float_cc(op));
-            return self.store_sized(d, 1, dest);
+            float_cc(op)
         } else {
             if ty == IrType::Void {
                 return Err(self.internal("comparison of void"));
@@ -326,11 +324,17 @@ impl FnEmitter<'_, '_> {
                     emit!(self, "\tcmp\t{ln}, {}", name(r));
                 }
             }
-            let d = self.int_dest(dest, Xr(9));
-            emit!(self, "\tcset\t{}, {}", d.w(), int_cc(op));
-            return self.store_sized(d, 1, dest);
+            int_cc(op)
+        };
+        if self.fused_compares.contains(&dest) {
+            // Only the block's conditional branch reads the result: it
+            // branches on the flags ([`FnEmitter::pending_cc`]).
+            self.pending_cc = Some((dest, cc));
+            return Ok(());
         }
-        self.store_sized(Xr(9), 1, dest)
+        let d = self.int_dest(dest, Xr(9));
+        emit!(self, "\tcset\t{}, {cc}", d.w());
+        self.store_sized(d, 1, dest)
     }
 
     pub(super) fn cast(&mut self, dest: Value, src: &Operand, from: IrType, to: IrType) -> Result<(), BackendError> {
