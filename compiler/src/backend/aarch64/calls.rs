@@ -48,8 +48,23 @@ impl FnEmitter<'_, '_> {
         emit!(self, "\tstp\tx29, x30, [sp]");
         emit!(self, "\tmov\tx29, sp");
         self.save_restore(true);
+        for (i, dest) in self.direct_params.clone() {
+            let (Some(h), Some(loc)) = (self.reg_of(dest), self.own.args.get(i).copied()) else {
+                return Err(self.internal(format!("paramref {i} is not a register move")));
+            };
+            match (loc, h) {
+                (ArgLoc::Gpr(n), HomeReg::X(x)) => emit!(self, "\tmov\t{}, {}", x.x(), Xr(n).x()),
+                (ArgLoc::Gpr(n), HomeReg::V(v)) => emit!(self, "\tfmov\t{}, {}", v.d(), Xr(n).x()),
+                (ArgLoc::Fpr(n), HomeReg::V(v)) => emit!(self, "\tfmov\t{}, {}", v.d(), Vr(n).d()),
+                (ArgLoc::Fpr(n), HomeReg::X(x)) => emit!(self, "\tfmov\t{}, {}", x.x(), Vr(n).d()),
+                _ => return Err(self.internal(format!("paramref {i} is not a register move"))),
+            }
+        }
         let args = self.own.args.clone();
         for (i, loc) in args.iter().enumerate() {
+            if self.direct_params.iter().any(|&(k, _)| k == i) {
+                continue;
+            }
             let home = self.params[i];
             match (*loc, home) {
                 (ArgLoc::Gpr(n), ParamHome::Slot(off)) | (ArgLoc::RefGpr { reg: n, .. }, ParamHome::RefSlot(off)) => {
@@ -211,6 +226,9 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn param_ref(&mut self, dest: Value, idx: usize, ty: IrType) -> Result<(), BackendError> {
+        if self.direct_params.contains(&(idx, dest)) {
+            return Ok(()); // moved by the prologue
+        }
         if let Some(h) = self.reg_of(dest) {
             // The parameter's bits, read at its own width.
             let size = ty.size().clamp(1, 8);

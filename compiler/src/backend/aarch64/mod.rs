@@ -201,6 +201,10 @@ pub(crate) struct FnEmitter<'a, 'm> {
     sets_second: Option<SecondReturn>,
     /// Conditional branches go through an unconditional `b`.
     far_branches: bool,
+    /// Parameters the prologue moves straight from their argument register
+    /// into the home register of their only `paramref`'s destination, in
+    /// the order of those `paramref`s (see [`direct_params`]).
+    direct_params: Vec<(usize, Value)>,
     /// Compares whose only reader is their block's conditional branch
     /// ([`fusable_compares`]): they set the flags and emit no `cset`.
     fused_compares: FxHashSet<Value>,
@@ -326,6 +330,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             .enumerate()
             .map(|(k, v)| (v, base + 8 * (nx + k as u32)))
             .collect();
+        let direct_params = direct_params(f, &layout, &own, &params);
         layout.finish();
         if layout.size() > (1 << 30) {
             return Err(BackendError::unsupported(&f.name, "stack frame too large"));
@@ -346,6 +351,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             second_returns,
             sets_second,
             far_branches,
+            direct_params,
             fused_compares: fusable_compares(f),
             pending_cc: None,
             block_index: 0,
@@ -611,6 +617,53 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
     }
 }
 
+/// The `(parameter, paramref destination)` pairs whose `paramref` can be
+/// done by the prologue as a register move: the `paramref`s at the start of
+/// the entry block (nothing but other such `paramref`s and `alloca`s, which
+/// emit no code, runs before them, and the block is entered only once), of
+/// a scalar parameter passed in a register and read by no other
+/// `paramref`, into a destination in a home register. The prologue then
+/// neither stores the parameter to its slot nor reloads it. The moves go
+/// from argument registers to callee-saved ones, two disjoint sets, so in
+/// the `paramref`s' order they have the `paramref`s' effect.
+fn direct_params(f: &IrFunction, layout: &FrameLayout, own: &CallLayout, params: &[ParamHome]) -> Vec<(usize, Value)> {
+    let Some(entry) = f.blocks.first() else {
+        return Vec::new();
+    };
+    let mut reads = vec![0u32; params.len()];
+    for b in &f.blocks {
+        if b.terminator.successors().contains(&entry.label) {
+            return Vec::new();
+        }
+        for inst in &b.instructions {
+            match inst {
+                Instruction::ParamRef { param_idx, .. } if *param_idx < reads.len() => reads[*param_idx] += 1,
+                Instruction::LabelAddr { label, .. } if *label == entry.label => return Vec::new(),
+                _ => {}
+            }
+        }
+    }
+    let mut direct = Vec::new();
+    for inst in &entry.instructions {
+        match inst {
+            Instruction::Alloca { .. } => {}
+            Instruction::ParamRef { dest, param_idx, .. } => {
+                let i = *param_idx;
+                let in_reg = matches!(own.args.get(i), Some(ArgLoc::Gpr(_) | ArgLoc::Fpr(_)));
+                if in_reg
+                    && reads.get(i) == Some(&1)
+                    && matches!(params.get(i), Some(ParamHome::Slot(_)))
+                    && matches!(layout.home(*dest), Home::Reg(_))
+                {
+                    direct.push((i, *dest));
+                }
+            }
+            _ => break,
+        }
+    }
+    direct
+}
+
 /// The compares that are the last instruction of their block and whose
 /// result only that block's conditional branch reads (defined once): the
 /// branch tests the flags the compare set instead of a materialized 0/1.
@@ -779,6 +832,24 @@ mod tests {
             assert!(!text.contains(&format!("x{r}")), "{text}");
         }
         assert!(!text.contains("d8"), "{text}");
+    }
+
+    #[test]
+    fn powers_of_two_and_negative_immediates_need_no_constant_register() {
+        let s = asm_of(
+            "define @f(i64, i32) -> i64 {\nbb0:\n  %0 = paramref 0 i64\n  %1 = paramref 1 i32\n  %2 = mul i64 %0, 8i64\n  %3 = udiv i64 %2, 16i64\n  %4 = urem i32 %1, 16i32\n  %5 = add i64 %3, -5i64\n  %6 = cast i32 -> i64 %4\n  %7 = sub i64 %5, %6\n  ret %7\n}\n",
+        );
+        let text = body_of(&s, "f").join("\n");
+        assert!(text.contains("\tlsl\tx") && text.contains(", #3"), "{text}");
+        assert!(text.contains("\tlsr\tx") && text.contains(", #4"), "{text}");
+        assert!(text.contains("\tand\tw") && text.contains(", #15"), "{text}");
+        assert!(text.contains("\tsub\tx") && text.contains(", #5"), "{text}");
+        assert!(
+            !text.contains("\tmul") && !text.contains("div") && !text.contains("movn"),
+            "{text}"
+        );
+        // The parameters move straight from x0/x1 into their homes.
+        assert!(!text.contains("str\tx0") && !text.contains("str\tx1"), "{text}");
     }
 
     #[test]

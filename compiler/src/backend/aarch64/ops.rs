@@ -54,6 +54,14 @@ pub(super) fn float_cc(op: IrCmpOp) -> &'static str {
     }
 }
 
+/// `j` when `k` is `2^j` with `1 <= j < ` the operation's width (32 for
+/// types of at most 4 bytes, else 64).
+fn pow2(k: i64, ty: IrType) -> Option<u32> {
+    let width = if ty.size() > 4 { 64 } else { 32 };
+    let k = if width == 32 { k as u32 as u64 } else { k as u64 };
+    (k.is_power_of_two() && k > 1 && k.trailing_zeros() < width).then(|| k.trailing_zeros())
+}
+
 /// Whether the comparison reads its operands as signed.
 pub(super) fn cmp_is_signed(op: IrCmpOp, ty: IrType) -> bool {
     match op {
@@ -124,9 +132,15 @@ impl FnEmitter<'_, '_> {
         let (dn, ln) = (name(d), name(l));
         match op {
             IrBinOp::Add | IrBinOp::Sub => {
-                let mn = if op == IrBinOp::Add { "add" } else { "sub" };
+                let (mn, neg) = if op == IrBinOp::Add {
+                    ("add", "sub")
+                } else {
+                    ("sub", "add")
+                };
                 match konst {
                     Some(k) if (0..4096).contains(&k) => emit!(self, "\t{mn}\t{dn}, {ln}, #{k}"),
+                    // Adding -k is subtracting k (modulo the width).
+                    Some(k) if (-4095..0).contains(&k) => emit!(self, "\t{neg}\t{dn}, {ln}, #{}", -k),
                     _ => {
                         let r = self.int_operand(rhs, ty, signed, Xr(10), raw)?;
                         emit!(self, "\t{mn}\t{dn}, {ln}, {}", name(r));
@@ -151,9 +165,22 @@ impl FnEmitter<'_, '_> {
                     }
                 }
             }
-            IrBinOp::Mul => {
-                let r = self.int_operand(rhs, ty, signed, Xr(10), raw)?;
-                emit!(self, "\tmul\t{dn}, {ln}, {}", name(r));
+            IrBinOp::Mul => match konst.and_then(|k| pow2(k, ty)) {
+                Some(j) => emit!(self, "\tlsl\t{dn}, {ln}, #{j}"),
+                None => {
+                    let r = self.int_operand(rhs, ty, signed, Xr(10), raw)?;
+                    emit!(self, "\tmul\t{dn}, {ln}, {}", name(r));
+                }
+            },
+            // Unsigned division and remainder by 2^j (j >= 1): a shift and a mask.
+            IrBinOp::UDiv if konst.and_then(|k| pow2(k, ty)).is_some() => {
+                let j = konst.and_then(|k| pow2(k, ty)).unwrap_or(0);
+                emit!(self, "\tlsr\t{dn}, {ln}, #{j}");
+            }
+            IrBinOp::URem if konst.and_then(|k| pow2(k, ty)).is_some() => {
+                let j = konst.and_then(|k| pow2(k, ty)).unwrap_or(0);
+                let mask = (1u64 << j) - 1;
+                emit!(self, "\tand\t{dn}, {ln}, #{mask}");
             }
             IrBinOp::SDiv | IrBinOp::UDiv | IrBinOp::SRem | IrBinOp::URem => {
                 let r = self.int_operand(rhs, ty, signed, Xr(10), raw)?;
