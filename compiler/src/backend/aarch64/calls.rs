@@ -3,7 +3,9 @@
 //!
 //! - Prologue: `sub sp, sp, #frame; stp x29, x30, [sp]; mov x29, sp`, save
 //!   the callee-saved registers the allocator hands out or an inline asm
-//!   uses (by pairs when their slots are adjacent), store register
+//!   uses (by pairs when their slots are adjacent), move the register
+//!   parameters whose `paramref` opens the entry block straight into their
+//!   home registers, store the other register
 //!   parameters to their homes (a composite's registers into a frame buffer
 //!   the callee owns, the `x8` result pointer of a memory-returned struct),
 //!   save `x0..x7` and `q0..q7` of a variadic function into its register

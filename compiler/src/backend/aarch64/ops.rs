@@ -11,7 +11,11 @@
 //! place when the operation's result depends only on their low bytes (or
 //! the type is 4 or 8 bytes, where the `w`/`x` form reads exactly the
 //! value), and results are computed straight into the destination's home
-//! register when it has one. Float compares use `fcmp` with condition
+//! register when it has one. Multiplication and unsigned division and
+//! remainder by `2^j` are `lsl`/`lsr`/`and`, and adding a small negative
+//! constant is `sub`. A compare whose only reader is its block's
+//! conditional branch only sets the flags (the branch tests them). Float
+//! compares use `fcmp` with condition
 //! codes that are false on an unordered result (`mi ls gt ge eq`), except
 //! `ne`, which is true on NaN (IEEE, like the interpreter). `popcount` uses
 //! the Advanced SIMD `cnt`/`addv` pair (AArch64 has no scalar popcount
