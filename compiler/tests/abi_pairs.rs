@@ -25,7 +25,7 @@ mod run_target;
 mod skip;
 
 /// The targets that have a backend.
-const BACKEND_TARGETS: [Target; 2] = [Target::X86_64, Target::Riscv64];
+const BACKEND_TARGETS: [Target; 3] = [Target::X86_64, Target::Riscv64, Target::Aarch64];
 
 fn files() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/abi_pairs");
@@ -179,4 +179,9 @@ fn abi_pairs_x86_64() {
 #[test]
 fn abi_pairs_riscv64() {
     check_target(Target::Riscv64);
+}
+
+#[test]
+fn abi_pairs_aarch64() {
+    check_target(Target::Aarch64);
 }

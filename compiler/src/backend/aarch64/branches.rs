@@ -3,7 +3,7 @@
 //! indirect branch (so the label differences resolve at assembly time).
 
 use super::regs::Xr;
-use super::{emit, FnEmitter};
+use super::{emit, FnEmitter, HomeReg};
 use crate::backend::frame::Home;
 use crate::backend::switch::{normalize_case, plan_switch, SwitchPlan};
 use crate::backend::{block_label, BackendError};
@@ -103,7 +103,9 @@ impl FnEmitter<'_, '_> {
         Ok(())
     }
 
-    /// Loads a condition into `x9`; `Some(value)` for a constant condition.
+    /// Sets the flags so that `ne` holds when the condition is true (a
+    /// value in memory through `x9`/`x10`); `Some(value)` for a condition
+    /// known at compile time.
     pub(super) fn load_cond(&mut self, cond: &Operand) -> Result<Option<bool>, BackendError> {
         match cond {
             Operand::Const(c) => Ok(Some(c.is_nonzero())),
@@ -111,7 +113,28 @@ impl FnEmitter<'_, '_> {
                 let ty = self.types.of(*v);
                 match self.layout.home(*v) {
                     Home::Alloca { .. } | Home::FrameAddr(_) => Ok(Some(true)),
-                    Home::None | Home::Reg(_) => Err(self.internal(format!("{v} is used but never defined"))),
+                    Home::None => Err(self.internal(format!("{v} is used but never defined"))),
+                    Home::Reg(p) => {
+                        let size = if ty == IrType::Void { 8 } else { ty.size().clamp(1, 8) };
+                        match super::phys(p) {
+                            HomeReg::X(x) => match size {
+                                1 => emit!(self, "\ttst\t{}, #0xff", x.w()),
+                                2 => emit!(self, "\ttst\t{}, #0xffff", x.w()),
+                                3 | 4 => emit!(self, "\tcmp\t{}, #0", x.w()),
+                                _ => emit!(self, "\tcmp\t{}, #0", x.x()),
+                            },
+                            HomeReg::V(r) => {
+                                // The value's bits, as from a slot.
+                                if size <= 4 {
+                                    emit!(self, "\tfmov\tw9, {}", r.s());
+                                } else {
+                                    emit!(self, "\tfmov\tx9, {}", r.d());
+                                }
+                                emit!(self, "\tcmp\tx9, #0");
+                            }
+                        }
+                        Ok(None)
+                    }
                     h @ Home::SymbolAddr { sym, .. } => {
                         // A weak undefined symbol's address may be null.
                         let name = self.layout.symbol(sym).clone();
@@ -119,6 +142,7 @@ impl FnEmitter<'_, '_> {
                             return Ok(Some(true));
                         }
                         self.materialize(h, Xr(9))?;
+                        emit!(self, "\tcmp\tx9, #0");
                         Ok(None)
                     }
                     Home::Slot(off) => {
@@ -131,6 +155,7 @@ impl FnEmitter<'_, '_> {
                             let size = if ty == IrType::Void { 8 } else { ty.size() };
                             self.load_mem(m, size, false, Xr(9));
                         }
+                        emit!(self, "\tcmp\tx9, #0");
                         Ok(None)
                     }
                 }
@@ -140,7 +165,7 @@ impl FnEmitter<'_, '_> {
 }
 
 /// The inverse of a condition code.
-fn invert_cc(cc: &str) -> &'static str {
+pub(super) fn invert_cc(cc: &str) -> &'static str {
     match cc {
         "eq" => "ne",
         "ne" => "eq",

@@ -2,7 +2,10 @@
 //! locations come from [`super::abi`]).
 //!
 //! - Prologue: `sub sp, sp, #frame; stp x29, x30, [sp]; mov x29, sp`, save
-//!   the callee-saved registers an inline asm uses, store register
+//!   the callee-saved registers the allocator hands out or an inline asm
+//!   uses (by pairs when their slots are adjacent), move the register
+//!   parameters whose `paramref` opens the entry block straight into their
+//!   home registers, store the other register
 //!   parameters to their homes (a composite's registers into a frame buffer
 //!   the callee owns, the `x8` result pointer of a memory-returned struct),
 //!   save `x0..x7` and `q0..q7` of a variadic function into its register
@@ -20,7 +23,7 @@
 
 use super::abi::{self, ArgLoc, RetLoc};
 use super::regs::{Mem, Vr, Xr, PTR, SP};
-use super::{emit, FnEmitter, ParamHome, SecondReturn};
+use super::{emit, FnEmitter, HomeReg, ParamHome, SecondReturn};
 use crate::backend::frame::slot_size;
 use crate::backend::BackendError;
 use crate::ir::instruction::{CallInfo, Operand, Value};
@@ -46,16 +49,24 @@ impl FnEmitter<'_, '_> {
         self.sub_sp(frame);
         emit!(self, "\tstp\tx29, x30, [sp]");
         emit!(self, "\tmov\tx29, sp");
-        for (x, off) in self.saved_x.clone() {
-            let m = self.area(off);
-            self.store_mem(x, 8, m);
-        }
-        for (v, off) in self.saved_v.clone() {
-            let m = self.area(off);
-            self.store_fp_mem(v, 8, m);
+        self.save_restore(true);
+        for (i, dest) in self.direct_params.clone() {
+            let (Some(h), Some(loc)) = (self.reg_of(dest), self.own.args.get(i).copied()) else {
+                return Err(self.internal(format!("paramref {i} is not a register move")));
+            };
+            match (loc, h) {
+                (ArgLoc::Gpr(n), HomeReg::X(x)) => emit!(self, "\tmov\t{}, {}", x.x(), Xr(n).x()),
+                (ArgLoc::Gpr(n), HomeReg::V(v)) => emit!(self, "\tfmov\t{}, {}", v.d(), Xr(n).x()),
+                (ArgLoc::Fpr(n), HomeReg::V(v)) => emit!(self, "\tfmov\t{}, {}", v.d(), Vr(n).d()),
+                (ArgLoc::Fpr(n), HomeReg::X(x)) => emit!(self, "\tfmov\t{}, {}", x.x(), Vr(n).d()),
+                _ => return Err(self.internal(format!("paramref {i} is not a register move"))),
+            }
         }
         let args = self.own.args.clone();
         for (i, loc) in args.iter().enumerate() {
+            if self.direct_params.iter().any(|&(k, _)| k == i) {
+                continue;
+            }
             let home = self.params[i];
             match (*loc, home) {
                 (ArgLoc::Gpr(n), ParamHome::Slot(off)) | (ArgLoc::RefGpr { reg: n, .. }, ParamHome::RefSlot(off)) => {
@@ -127,16 +138,37 @@ impl FnEmitter<'_, '_> {
         Ok(())
     }
 
+    /// Saves (`save`) or restores the callee-saved registers of
+    /// `saved_x`/`saved_v`: `stp`/`ldp` for two registers of a kind in
+    /// adjacent slots within the pair instructions' reach, else one by one.
+    fn save_restore(&mut self, save: bool) {
+        let regs: Vec<(String, u32)> = self
+            .saved_x
+            .iter()
+            .map(|&(x, off)| (x.x().to_string(), off))
+            .chain(self.saved_v.iter().map(|&(v, off)| (v.d(), off)))
+            .collect();
+        let (pair, single) = if save { ("stp", "str") } else { ("ldp", "ldr") };
+        let mut k = 0;
+        while k < regs.len() {
+            let (r, off) = &regs[k];
+            let m = self.area(*off);
+            let pairs_with_next = regs.get(k + 1).is_some_and(|(r2, off2)| {
+                *off2 == off + 8 && r2.as_bytes()[0] == r.as_bytes()[0] && (-512..=504).contains(&m.disp)
+            });
+            if pairs_with_next {
+                emit!(self, "\t{pair}\t{}, {}, {m}", r, regs[k + 1].0);
+                k += 2;
+            } else {
+                self.mem_op(single, r, 8, m);
+                k += 1;
+            }
+        }
+    }
+
     /// Restores what the prologue saved and returns.
     fn emit_epilogue(&mut self) {
-        for (x, off) in self.saved_x.clone() {
-            let m = self.area(off);
-            self.load_mem(m, 8, false, x);
-        }
-        for (v, off) in self.saved_v.clone() {
-            let m = self.area(off);
-            self.load_fp_mem(m, 8, v);
-        }
+        self.save_restore(false);
         emit!(self, "\tmov\tsp, x29");
         emit!(self, "\tldp\tx29, x30, [sp]");
         let frame = self.frame_size();
@@ -196,6 +228,48 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn param_ref(&mut self, dest: Value, idx: usize, ty: IrType) -> Result<(), BackendError> {
+        if self.direct_params.contains(&(idx, dest)) {
+            return Ok(()); // moved by the prologue
+        }
+        if let Some(h) = self.reg_of(dest) {
+            // The parameter's bits, read at its own width.
+            let size = ty.size().clamp(1, 8);
+            let at = match self.param_home(idx)? {
+                ParamHome::Slot(off) | ParamHome::RefSlot(off) => Some(self.area(off)),
+                ParamHome::Incoming(off) | ParamHome::RefIncoming(off) => Some(self.incoming(off)),
+                ParamHome::Buffer(off) => {
+                    let b = self.area(off);
+                    self.add_imm(Xr(9), b.base, b.disp);
+                    None
+                }
+                ParamHome::IncomingAddr(off) => {
+                    let b = self.incoming(off);
+                    self.add_imm(Xr(9), b.base, b.disp);
+                    None
+                }
+                ParamHome::None => {
+                    let s = self.area(self.scratch);
+                    self.add_imm(Xr(9), s.base, s.disp);
+                    None
+                }
+            };
+            let is_ref = matches!(self.param_home(idx)?, ParamHome::RefSlot(_) | ParamHome::RefIncoming(_));
+            return match (h, at) {
+                (HomeReg::X(x), Some(m)) => {
+                    self.load_mem(m, if is_ref { 8 } else { size }, false, x);
+                    Ok(())
+                }
+                (HomeReg::V(v), Some(m)) if !is_ref => {
+                    self.load_fp_mem(m, size, v);
+                    Ok(())
+                }
+                (_, Some(m)) => {
+                    self.load_mem(m, 8, false, Xr(9));
+                    self.store_sized(Xr(9), 8, dest)
+                }
+                (_, None) => self.store_sized(Xr(9), 8, dest),
+            };
+        }
         let m = self.slot(dest)?;
         match self.param_home(idx)? {
             ParamHome::Slot(off) => {

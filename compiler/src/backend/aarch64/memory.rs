@@ -16,7 +16,7 @@
 //! `dmb ish` (`dmb ishld` for acquire).
 
 use super::regs::{Mem, Xr, PTR};
-use super::{emit, FnEmitter};
+use super::{emit, FnEmitter, HomeReg};
 use crate::backend::frame::Home;
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
@@ -27,6 +27,23 @@ use std::fmt::Write as _;
 impl FnEmitter<'_, '_> {
     pub(super) fn load_inst(&mut self, dest: Value, ptr: Value, ty: IrType) -> Result<(), BackendError> {
         let src = self.addr_of(ptr, PTR)?;
+        match self.reg_of(dest) {
+            // Straight into the home register (an integer zero-extended).
+            Some(HomeReg::X(x)) if ty.size() <= 8 => {
+                self.load_mem(src, ty.size().max(1), false, x);
+                return Ok(());
+            }
+            Some(HomeReg::V(v)) if ty.is_float() && ty.size() <= 8 => {
+                self.load_fp_mem(src, ty.size(), v);
+                return Ok(());
+            }
+            Some(_) if ty.size() <= 8 => {
+                let size = ty.size().max(1);
+                self.load_mem(src, size, false, Xr(9));
+                return self.store_sized(Xr(9), size, dest);
+            }
+            _ => {}
+        }
         let m = self.slot(dest)?;
         if ty.size() > 8 {
             self.load_mem(src, 8, false, Xr(9));
@@ -71,22 +88,23 @@ impl FnEmitter<'_, '_> {
         let konst = offset
             .as_const()
             .map(|c| Self::const_i64(&c, off_ty, off_ty.is_signed()));
+        let d = self.int_dest(dest, Xr(9));
         match (self.layout.home(base), konst) {
             (Home::Alloca { offset: o, align }, Some(k)) if align <= 16 => {
                 let a = self.area(o).at(k);
-                self.add_imm(Xr(9), a.base, a.disp);
+                self.add_imm(d, a.base, a.disp);
             }
             (_, Some(k)) => {
-                self.pointer_into(base, Xr(9))?;
-                self.add_imm(Xr(9), Xr(9), k);
+                let b = self.int_operand(&Operand::Value(base), IrType::Ptr, false, Xr(9), true)?;
+                self.add_imm(d, b, k);
             }
             (_, None) => {
-                self.pointer_into(base, Xr(9))?;
-                self.load(offset, off_ty, Xr(10))?;
-                emit!(self, "\tadd\tx9, x9, x10");
+                let b = self.int_operand(&Operand::Value(base), IrType::Ptr, false, Xr(9), true)?;
+                let o = self.int_operand(offset, off_ty, off_ty.is_signed(), Xr(10), false)?;
+                emit!(self, "\tadd\t{}, {}, {}", d.x(), b.x(), o.x());
             }
         }
-        self.store(Xr(9), IrType::Ptr, dest)
+        self.store(d, IrType::Ptr, dest)
     }
 
     /// `r = &name + offset`: `adrp`/`add :lo12:` for a symbol defined in
@@ -288,8 +306,7 @@ impl FnEmitter<'_, '_> {
         if returns_bool {
             // The flags still hold the comparison: equal means stored.
             emit!(self, "\tcset\tw9, eq");
-            let m = self.slot(dest)?;
-            self.store_mem(Xr(9), 1, m);
+            self.store_sized(Xr(9), 1, dest)?;
             // A failed compare leaves the exclusive monitor set: clear it.
             emit!(self, "\tclrex");
         } else {

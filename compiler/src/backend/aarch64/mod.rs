@@ -2,13 +2,23 @@
 //! (docs/abi.md is the contract with the lowering).
 //!
 //! Code generation is deliberately simple and correct first, like the
-//! x86-64 backend: every value lives in its frame slot
-//! ([`crate::backend::frame`]); each instruction loads its operands into
-//! temporaries (`x9..x15`, `v16..v19`), computes, and stores the result. No
-//! value is kept in a register across instructions, so calls, inline asm
-//! and `asm goto` edges need no register bookkeeping. `x16` is the pointer
-//! temporary and `x17` materializes large immediates and far offsets
-//! ([`regs`]).
+//! x86-64 backend: the register allocator ([`crate::backend::regalloc`])
+//! gives every value a home, one of the callee-saved registers `x19..x28`
+//! (integers and pointers of at most 8 bytes) and `d8..d15` (`float` and
+//! `double`; AAPCS64 preserves their low 64 bits, all these values use), or
+//! a shared frame slot ([`crate::backend::frame`]). Each instruction reads
+//! its operands straight from their home registers where the operation
+//! allows (a register holds a value's bits in its low `size` bytes, so
+//! narrow values are extended first where the upper bits matter), else
+//! loads them into temporaries (`x9..x15`, `v16..v19`), and computes into
+//! the destination's home register or a temporary it then stores. Nothing
+//! else in the backend touches `x19..x28`/`d8..d15`, so calls need no
+//! saves: the prologue saves the homes handed out and the epilogue
+//! restores them. Functions with inline asm keep every value in a slot (the
+//! asm operand planner picks callee-saved registers for itself), so inline
+//! asm and `asm goto` edges need no register bookkeeping. `x16` is the
+//! pointer temporary and `x17` materializes large immediates and far
+//! offsets ([`regs`]).
 //!
 //! The frame: on entry `sp` drops by `16 + locals` at once, the frame record
 //! (`x29`, `x30`) is stored at the new `sp` and `x29` points at it, so that
@@ -20,8 +30,8 @@
 //! area holds, in order, the `alloca` objects (zeroed in the prologue, as
 //! the interpreter's allocas are), the value slots, then the areas reserved
 //! here: parameter homes, the register save areas of a variadic function,
-//! scratch, the second return register, callee-saved registers an inline asm
-//! uses.
+//! scratch, the second return register, the callee-saved registers the
+//! allocator hands out or an inline asm uses.
 //!
 //! Files: `abi` (argument classification), `calls` (prologue, calls,
 //! returns), `moves` (immediates, addressing, value moves), `branches`
@@ -42,14 +52,15 @@ mod varargs;
 mod wide;
 
 use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
+use super::regalloc::{PhysReg, RegBudget, RegClass};
 use super::{block_label, walk_blocks, BackendError, FunctionEmitter, ModuleContext, TargetDesc, TargetIsa};
-use crate::ir::instruction::{BlockId, Instruction, Terminator, Value};
+use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
 use crate::target::Target;
 use abi::{ArgLoc, CallLayout};
 use regs::{Mem, Vr, Xr, FP};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write as _;
 
 /// Writes one line of assembly to the emitter's output.
@@ -62,6 +73,39 @@ pub(crate) use emit;
 
 /// The AArch64 target.
 pub struct Aarch64;
+
+/// The registers the allocator may hand out: the callee-saved ones nothing
+/// else in this backend uses (`x29`/`x30` are the frame record).
+const ALLOCATABLE_X: [Xr; 10] = [
+    Xr(19),
+    Xr(20),
+    Xr(21),
+    Xr(22),
+    Xr(23),
+    Xr(24),
+    Xr(25),
+    Xr(26),
+    Xr(27),
+    Xr(28),
+];
+/// `v8..v15`, of which AAPCS64 preserves the low 64 bits (enough for `f32`/`f64`).
+const ALLOCATABLE_V: [Vr; 8] = [Vr(8), Vr(9), Vr(10), Vr(11), Vr(12), Vr(13), Vr(14), Vr(15)];
+const REG_BUDGET: RegBudget = RegBudget { int: 10, float: 8 };
+
+/// A home register: a general one or a SIMD/FP one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum HomeReg {
+    X(Xr),
+    V(Vr),
+}
+
+/// The register of an allocator home.
+fn phys(p: PhysReg) -> HomeReg {
+    match p.class {
+        RegClass::Int => HomeReg::X(ALLOCATABLE_X[p.index as usize]),
+        RegClass::Float => HomeReg::V(ALLOCATABLE_V[p.index as usize]),
+    }
+}
 
 pub static AARCH64_DESC: TargetDesc = TargetDesc {
     target: Target::Aarch64,
@@ -147,7 +191,8 @@ pub(crate) struct FnEmitter<'a, 'm> {
     scratch: u32,
     /// 16 bytes for the second return value (`setret*second`, `getret*second`).
     ret2: u32,
-    /// Callee-saved registers an inline asm uses, with their save slots.
+    /// Callee-saved registers the allocator hands out or an inline asm
+    /// uses, with their save slots (consecutive, so pairs go by `stp`).
     saved_x: Vec<(Xr, u32)>,
     saved_v: Vec<(Vr, u32)>,
     /// Calls followed by a `getret*second`, by (block index, instruction index).
@@ -156,6 +201,16 @@ pub(crate) struct FnEmitter<'a, 'm> {
     sets_second: Option<SecondReturn>,
     /// Conditional branches go through an unconditional `b`.
     far_branches: bool,
+    /// Parameters the prologue moves straight from their argument register
+    /// into the home register of their only `paramref`'s destination, in
+    /// the order of those `paramref`s (see [`direct_params`]).
+    direct_params: Vec<(usize, Value)>,
+    /// Compares whose only reader is their block's conditional branch
+    /// ([`fusable_compares`]): they set the flags and emit no `cset`.
+    fused_compares: FxHashSet<Value>,
+    /// The fused compare just emitted and the condition code that holds
+    /// when it is true (consumed by the terminator).
+    pending_cc: Option<(Value, &'static str)>,
     block_index: usize,
     inst_index: usize,
 }
@@ -168,7 +223,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         far_branches: bool,
     ) -> Result<Self, BackendError> {
         let types = ValueTypes::compute(f);
-        let mut layout = FrameLayout::compute(f, &types, crate::backend::regalloc::RegBudget::NONE)?;
+        let mut layout = FrameLayout::compute(f, &types, REG_BUDGET)?;
         abi::check_hfas(f.params.iter().map(|p| &p.aarch64_hfa)).map_err(|m| BackendError::internal(&f.name, m))?;
         let own = abi::layout_of_function(f);
         let mut params = Vec::with_capacity(f.params.len());
@@ -249,10 +304,33 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
             }
         }
+        for &p in layout.used_regs() {
+            match phys(p) {
+                HomeReg::X(x) if !used_x.contains(&x) => used_x.push(x),
+                HomeReg::V(v) if !used_v.contains(&v) => used_v.push(v),
+                _ => {}
+            }
+        }
         used_x.sort();
         used_v.sort();
-        let saved_x = used_x.into_iter().map(|x| (x, layout.reserve(8, 8))).collect();
-        let saved_v = used_v.into_iter().map(|v| (v, layout.reserve(8, 8))).collect();
+        let save_bytes = 8 * (used_x.len() + used_v.len()) as u32;
+        let base = if save_bytes > 0 {
+            layout.reserve(save_bytes, 16)
+        } else {
+            0
+        };
+        let saved_x: Vec<(Xr, u32)> = used_x
+            .into_iter()
+            .enumerate()
+            .map(|(k, x)| (x, base + 8 * k as u32))
+            .collect();
+        let nx = saved_x.len() as u32;
+        let saved_v = used_v
+            .into_iter()
+            .enumerate()
+            .map(|(k, v)| (v, base + 8 * (nx + k as u32)))
+            .collect();
+        let direct_params = direct_params(f, &layout, &own, &params);
         layout.finish();
         if layout.size() > (1 << 30) {
             return Err(BackendError::unsupported(&f.name, "stack frame too large"));
@@ -273,6 +351,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             second_returns,
             sets_second,
             far_branches,
+            direct_params,
+            fused_compares: fusable_compares(f),
+            pending_cc: None,
             block_index: 0,
             inst_index: 0,
         })
@@ -310,7 +391,32 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             Home::Alloca { .. } | Home::FrameAddr(_) | Home::SymbolAddr { .. } => {
                 Err(self.internal(format!("{v} is an address computed where used, not a slot")))
             }
-            Home::None | Home::Reg(_) => Err(self.internal(format!("{v} is used but never defined"))),
+            Home::Reg(_) => Err(self.internal(format!("{v} is in a register where a slot is needed"))),
+            Home::None => Err(self.internal(format!("{v} is used but never defined"))),
+        }
+    }
+
+    /// The register holding `v`, when the allocator put it in one.
+    fn reg_of(&self, v: Value) -> Option<HomeReg> {
+        match self.layout.home(v) {
+            Home::Reg(p) => Some(phys(p)),
+            _ => None,
+        }
+    }
+
+    /// The general register holding `v`, when it has one.
+    fn xreg_of(&self, v: Value) -> Option<Xr> {
+        match self.reg_of(v) {
+            Some(HomeReg::X(x)) => Some(x),
+            _ => None,
+        }
+    }
+
+    /// The SIMD/FP register holding `v`, when it has one.
+    fn vreg_of(&self, v: Value) -> Option<Vr> {
+        match self.reg_of(v) {
+            Some(HomeReg::V(r)) => Some(r),
+            _ => None,
         }
     }
 
@@ -332,6 +438,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
     fn block_start(&mut self, label: BlockId) {
         emit!(self, ".LBB{}:", label.0);
         self.inst_index = 0;
+        self.pending_cc = None;
     }
 
     fn instruction(&mut self, inst: &Instruction) -> Result<(), BackendError> {
@@ -363,8 +470,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             } => self.cast(*dest, src, *from_ty, *to_ty)?,
             Copy { dest, src } => {
                 let ty = self.types.of(*dest);
-                let m = self.slot(*dest)?;
-                self.store_operand(src, ty, m)?;
+                self.move_value(*dest, src, ty)?;
             }
             Select {
                 dest,
@@ -415,8 +521,14 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             GetReturnF64Second { dest } | GetReturnF32Second { dest } | GetReturnF128Second { dest } => {
                 let ty = self.types.of(*dest);
                 let src = self.area(self.ret2);
-                let m = self.slot(*dest)?;
-                self.copy_mem(src, m, if ty == IrType::F128 { 16 } else { 8 });
+                match self.reg_of(*dest) {
+                    Some(HomeReg::V(v)) => self.load_fp_mem(src, ty.size(), v),
+                    Some(HomeReg::X(x)) => self.load_mem(src, 8, false, x),
+                    None => {
+                        let m = self.slot(*dest)?;
+                        self.copy_mem(src, m, if ty == IrType::F128 { 16 } else { 8 });
+                    }
+                }
             }
             SetReturnF64Second { src } => {
                 let m = self.area(self.ret2);
@@ -452,6 +564,21 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
                 }
             }
             Terminator::CondBranch {
+                cond: Operand::Value(c),
+                true_label,
+                false_label,
+            } if self.pending_cc.is_some_and(|(v, _)| v == *c) => {
+                let cc = self.pending_cc.take().map_or("ne", |(_, cc)| cc);
+                if next == Some(*true_label) {
+                    self.branch_if(branches::invert_cc(cc), &block_label(*false_label));
+                } else {
+                    self.branch_if(cc, &block_label(*true_label));
+                    if next != Some(*false_label) {
+                        emit!(self, "\tb\t{}", block_label(*false_label));
+                    }
+                }
+            }
+            Terminator::CondBranch {
                 cond,
                 true_label,
                 false_label,
@@ -463,7 +590,6 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
                     }
                 }
                 None => {
-                    emit!(self, "\tcmp\tx9, #0");
                     if next == Some(*true_label) {
                         self.branch_if("eq", &block_label(*false_label));
                     } else {
@@ -489,6 +615,102 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
         self.block_index += 1;
         Ok(())
     }
+}
+
+/// The `(parameter, paramref destination)` pairs whose `paramref` can be
+/// done by the prologue as a register move: the `paramref`s at the start of
+/// the entry block (nothing but other such `paramref`s and `alloca`s, which
+/// emit no code, runs before them, and the block is entered only once), of
+/// a scalar parameter passed in a register and read by no other
+/// `paramref`, into a destination in a home register. The prologue then
+/// neither stores the parameter to its slot nor reloads it. The moves go
+/// from argument registers to callee-saved ones, two disjoint sets, so in
+/// the `paramref`s' order they have the `paramref`s' effect.
+fn direct_params(f: &IrFunction, layout: &FrameLayout, own: &CallLayout, params: &[ParamHome]) -> Vec<(usize, Value)> {
+    let Some(entry) = f.blocks.first() else {
+        return Vec::new();
+    };
+    let mut reads = vec![0u32; params.len()];
+    for b in &f.blocks {
+        if b.terminator.successors().contains(&entry.label) {
+            return Vec::new();
+        }
+        for inst in &b.instructions {
+            match inst {
+                Instruction::ParamRef { param_idx, .. } if *param_idx < reads.len() => reads[*param_idx] += 1,
+                Instruction::LabelAddr { label, .. } if *label == entry.label => return Vec::new(),
+                _ => {}
+            }
+        }
+    }
+    let mut direct = Vec::new();
+    for inst in &entry.instructions {
+        match inst {
+            Instruction::Alloca { .. } => {}
+            Instruction::ParamRef { dest, param_idx, .. } => {
+                let i = *param_idx;
+                let in_reg = matches!(own.args.get(i), Some(ArgLoc::Gpr(_) | ArgLoc::Fpr(_)));
+                if in_reg
+                    && reads.get(i) == Some(&1)
+                    && matches!(params.get(i), Some(ParamHome::Slot(_)))
+                    && matches!(layout.home(*dest), Home::Reg(_))
+                {
+                    direct.push((i, *dest));
+                }
+            }
+            _ => break,
+        }
+    }
+    direct
+}
+
+/// The compares that are the last instruction of their block and whose
+/// result only that block's conditional branch reads (defined once): the
+/// branch tests the flags the compare set instead of a materialized 0/1.
+fn fusable_compares(f: &IrFunction) -> FxHashSet<Value> {
+    let mut candidates = FxHashSet::default();
+    for b in &f.blocks {
+        if let (
+            Some(Instruction::Cmp { dest, .. }),
+            Terminator::CondBranch {
+                cond: Operand::Value(c),
+                ..
+            },
+        ) = (b.instructions.last(), &b.terminator)
+        {
+            if dest == c {
+                candidates.insert(*dest);
+            }
+        }
+    }
+    if candidates.is_empty() {
+        return candidates;
+    }
+    let mut uses: FxHashMap<Value, u32> = FxHashMap::default();
+    for b in &f.blocks {
+        for inst in &b.instructions {
+            inst.for_each_used_value(|v| {
+                if candidates.contains(&v) {
+                    *uses.entry(v).or_default() += 1;
+                }
+            });
+            // A value defined more than once (a copy after phi elimination,
+            // a second compare) is not fusable.
+            inst.for_each_def(|v| {
+                if candidates.contains(&v) {
+                    *uses.entry(v).or_default() += 1;
+                }
+            });
+        }
+        b.terminator.for_each_used_value(|v| {
+            if candidates.contains(&v) {
+                *uses.entry(v).or_default() += 1;
+            }
+        });
+    }
+    // One definition and one read (the branch).
+    candidates.retain(|v| uses.get(v) == Some(&2));
+    candidates
 }
 
 #[cfg(test)]
@@ -522,22 +744,112 @@ mod tests {
 
     #[test]
     fn functions_past_the_reach_of_conditional_branches_use_far_branches() {
-        // A conditional branch over ~60 000 additions (well past b.cond's 1 MiB).
-        let mut src = String::from("define @f(i32) -> i32 {\nbb0:\n  %0 = paramref 0 i32\n  %1 = cmp eq i32 %0, 0i32\n  condbr %1, bb2, bb1\nbb1:\n");
-        for k in 2..60_000 {
-            let prev = if k == 2 { 0 } else { k - 1 };
-            let _ = writeln!(src, "  %{k} = add i32 %{prev}, 1i32");
+        // A conditional branch over ~60 000 128-bit additions (well past
+        // b.cond's 1 MiB; 128-bit values live in slots, so each takes
+        // several instructions whatever the register allocator does).
+        let mut src = String::from("define @f(i32) -> i32 {\nbb0:\n  %0 = paramref 0 i32\n  %1 = cmp eq i32 %0, 0i32\n  condbr %1, bb2, bb1\nbb1:\n  %2 = cast i32 -> i128 %0\n");
+        for k in 3..60_000 {
+            let _ = writeln!(src, "  %{k} = add i128 %{}, 1i128", k - 1);
         }
-        src.push_str("  ret %59999\nbb2:\n  ret 0i32\n}\n");
+        src.push_str("  %60000 = cast i128 -> i32 %59999\n  ret %60000\nbb2:\n  ret 0i32\n}\n");
         let s = asm_of(&src);
-        // The conditional branch skips over an unconditional one.
+        // The conditional branch (on the compare's flags, inverted) skips
+        // over an unconditional one.
         assert!(
-            s.contains("\tb.eq\t.Ltmp") && s.contains("\tb\t.LBB2"),
+            s.contains("\tb.ne\t.Ltmp") && s.contains("\tb\t.LBB2"),
             "{}",
             &s[..2000]
         );
         let small = asm_of("define @f(i32) -> i32 {\nbb0:\n  %0 = paramref 0 i32\n  %1 = cmp eq i32 %0, 0i32\n  condbr %1, bb2, bb1\nbb1:\n  ret 1i32\nbb2:\n  ret 0i32\n}\n");
-        assert!(small.contains("\tb.ne\t.LBB2") && !small.contains(".Ltmp"), "{small}");
+        assert!(small.contains("\tb.eq\t.LBB2") && !small.contains(".Ltmp"), "{small}");
+    }
+
+    /// The lines of function `name` in `s` (from its label to the next `ret`).
+    fn body_of<'s>(s: &'s str, name: &str) -> Vec<&'s str> {
+        let start = s
+            .find(&format!("\n{name}:\n"))
+            .unwrap_or_else(|| panic!("no {name} in {s}"));
+        s[start + 1..].lines().take_while(|l| *l != "\tret").collect()
+    }
+
+    #[test]
+    fn loop_values_live_in_callee_saved_registers_the_prologue_saves() {
+        // A counting loop calling out: %1 (the counter) and %5 (the sum)
+        // survive the call in x19..x28, which the prologue saves and the
+        // epilogue restores.
+        let s = asm_of(
+            "declare @g(i64) -> i64\ndefine @f(i64) -> i64 {\nbb0:\n  %0 = paramref 0 i64\n  %1 = copy 0i64\n  %5 = copy 0i64\n  br bb1\nbb1:\n  %6 = call i64 @g(i64 %1)\n  %7 = add i64 %5, %6\n  %5 = copy %7\n  %2 = add i64 %1, 1i64\n  %1 = copy %2\n  %3 = cmp slt i64 %1, %0\n  condbr %3, bb1, bb2\nbb2:\n  ret %5\n}\n",
+        );
+        let body = body_of(&s, "f");
+        let text = body.join("\n");
+        let saves: Vec<&&str> = body
+            .iter()
+            .filter(|l| (l.starts_with("\tstp\tx") || l.starts_with("\tstr\tx")) && l.contains("x19"))
+            .collect();
+        assert_eq!(saves.len(), 1, "{text}");
+        let restores = body
+            .iter()
+            .filter(|l| (l.starts_with("\tldp\tx") || l.starts_with("\tldr\tx")) && l.contains("x19"))
+            .count();
+        assert_eq!(restores, 1, "{text}");
+        // The loop itself touches no frame slot besides the argument save.
+        let lp: Vec<&&str> = body
+            .iter()
+            .skip_while(|l| **l != ".LBB1:")
+            .take_while(|l| **l != ".LBB2:")
+            .collect();
+        assert!(!lp.is_empty(), "{text}");
+        assert!(lp.iter().all(|l| !l.contains("[x29")), "{text}");
+        // The compare feeds only the branch: no cset, a b.lt / b.ge on its flags.
+        assert!(!text.contains("cset"), "{text}");
+        assert!(
+            text.contains("\tb.lt\t.LBB1") || text.contains("\tb.ge\t.LBB2"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn doubles_live_in_d8_to_d15() {
+        let s = asm_of(
+            "declare @h(f64) -> f64\ndefine @f(f64) -> f64 {\nbb0:\n  %0 = paramref 0 f64\n  %1 = call f64 @h(f64 %0)\n  %2 = mul f64 %0, %1\n  ret %2\n}\n",
+        );
+        let text = body_of(&s, "f").join("\n");
+        // %0 lives across the call in a callee-saved d register, saved and restored.
+        assert!(text.contains("d8"), "{text}");
+        assert!(text.contains("\tstr\td8") || text.contains("\tstp\td8"), "{text}");
+        assert!(text.contains("\tldr\td8") || text.contains("\tldp\td8"), "{text}");
+        assert!(text.contains("\tfmul\td"), "{text}");
+    }
+
+    #[test]
+    fn a_function_with_inline_asm_gets_no_allocator_register() {
+        // The asm planner may pick x19..x28 itself: values stay in slots.
+        let s = asm_of(
+            "define @f(i64) -> i64 {\nbb0:\n  %0 = paramref 0 i64\n  %1 = add i64 %0, 1i64\n  %9 = alloca i64, size 8, align 8\n  asm \"mov %0, %1\" outputs(\"=r\" *%9) inputs(\"r\" %1) types(i64, i64)\n  %2 = load i64 %9\n  %3 = add i64 %2, %1\n  ret %3\n}\n",
+        );
+        let text = body_of(&s, "f").join("\n");
+        for r in 19..=28 {
+            assert!(!text.contains(&format!("x{r}")), "{text}");
+        }
+        assert!(!text.contains("d8"), "{text}");
+    }
+
+    #[test]
+    fn powers_of_two_and_negative_immediates_need_no_constant_register() {
+        let s = asm_of(
+            "define @f(i64, i32) -> i64 {\nbb0:\n  %0 = paramref 0 i64\n  %1 = paramref 1 i32\n  %2 = mul i64 %0, 8i64\n  %3 = udiv i64 %2, 16i64\n  %4 = urem i32 %1, 16i32\n  %5 = add i64 %3, -5i64\n  %6 = cast i32 -> i64 %4\n  %7 = sub i64 %5, %6\n  ret %7\n}\n",
+        );
+        let text = body_of(&s, "f").join("\n");
+        assert!(text.contains("\tlsl\tx") && text.contains(", #3"), "{text}");
+        assert!(text.contains("\tlsr\tx") && text.contains(", #4"), "{text}");
+        assert!(text.contains("\tand\tw") && text.contains(", #15"), "{text}");
+        assert!(text.contains("\tsub\tx") && text.contains(", #5"), "{text}");
+        assert!(
+            !text.contains("\tmul") && !text.contains("div") && !text.contains("movn"),
+            "{text}"
+        );
+        // The parameters move straight from x0/x1 into their homes.
+        assert!(!text.contains("str\tx0") && !text.contains("str\tx1"), "{text}");
     }
 
     #[test]

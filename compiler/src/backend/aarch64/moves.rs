@@ -1,12 +1,18 @@
 //! Value moves: immediates (`movz`/`movn`/`movk`), address arithmetic,
-//! loads and stores between frame slots, memory and registers at every
-//! width (the addressing form picked by displacement: scaled 12-bit,
-//! unscaled 9-bit, or the address materialized in `x17`), constants,
-//! floating-point and 16-byte values (`v` registers, `x` register pairs),
-//! and block copies.
+//! loads and stores between homes (frame slots and allocator registers),
+//! memory and registers at every width (the addressing form picked by
+//! displacement: scaled 12-bit, unscaled 9-bit, or the address materialized
+//! in `x17`), constants, floating-point and 16-byte values (`v` registers,
+//! `x` register pairs), and block copies.
+//!
+//! A home register holds a value's bits in its low `size` bytes (the rest
+//! is unspecified, as in a slot where only `size` bytes are stored): a
+//! reader that needs a 64-bit value extends it (`sxtb`, `uxth`, `mov w`...);
+//! an operation whose result's low bytes depend only on its operands' low
+//! bytes reads the register as it is ([`FnEmitter::int_operand`]).
 
 use super::regs::{Mem, Vr, Xr, FP, IMM};
-use super::{emit, FnEmitter};
+use super::{emit, FnEmitter, HomeReg};
 use crate::backend::frame::Home;
 use crate::backend::{BackendError, LongDoubleFormat};
 use crate::ir::constants::IrConst;
@@ -193,7 +199,14 @@ impl FnEmitter<'_, '_> {
                 self.mem_op("ldr", scratch.x(), 8, m);
                 Ok(Mem::new(scratch, 0))
             }
-            Home::None | Home::Reg(_) => Err(self.internal(format!("{ptr} is used but never defined"))),
+            Home::Reg(p) => match super::phys(p) {
+                HomeReg::X(x) => Ok(Mem::new(x, 0)),
+                HomeReg::V(v) => {
+                    emit!(self, "\tfmov\t{}, {}", scratch.x(), v.d());
+                    Ok(Mem::new(scratch, 0))
+                }
+            },
+            Home::None => Err(self.internal(format!("{ptr} is used but never defined"))),
         }
     }
 
@@ -230,10 +243,129 @@ impl FnEmitter<'_, '_> {
                     self.load_mem(m, size, signed, r);
                 }
                 h @ (Home::Alloca { .. } | Home::FrameAddr(_) | Home::SymbolAddr { .. }) => self.materialize(h, r)?,
-                Home::None | Home::Reg(_) => return Err(self.internal(format!("{v} is used but never defined"))),
+                Home::Reg(p) => {
+                    let size = if ty.size() == 0 || ty.size() > 8 { 8 } else { ty.size() };
+                    match super::phys(p) {
+                        HomeReg::X(x) => self.extend_reg(x, size, signed, r),
+                        HomeReg::V(v) => {
+                            // The float's bits (an `f32` zero-extended).
+                            if size <= 4 {
+                                emit!(self, "\tfmov\t{}, {}", r.w(), v.s());
+                                if size < 4 {
+                                    self.extend_reg(r, size, signed, r);
+                                }
+                            } else {
+                                emit!(self, "\tfmov\t{}, {}", r.x(), v.d());
+                            }
+                        }
+                    }
+                }
+                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
             },
         }
         Ok(())
+    }
+
+    /// `r = the low size bytes of from`, extended to 64 bits (nothing when
+    /// `r` is `from` and the value is 8 bytes).
+    pub(super) fn extend_reg(&mut self, from: Xr, size: usize, signed: bool, r: Xr) {
+        match (size, signed) {
+            (1, true) => emit!(self, "\tsxtb\t{}, {}", r.x(), from.w()),
+            (1, false) => emit!(self, "\tuxtb\t{}, {}", r.w(), from.w()),
+            (2, true) => emit!(self, "\tsxth\t{}, {}", r.x(), from.w()),
+            (2, false) => emit!(self, "\tuxth\t{}, {}", r.w(), from.w()),
+            (4, true) => emit!(self, "\tsxtw\t{}, {}", r.x(), from.w()),
+            (4, false) => emit!(self, "\tmov\t{}, {}", r.w(), from.w()),
+            _ if from == r => {}
+            _ => emit!(self, "\tmov\t{}, {}", r.x(), from.x()),
+        }
+    }
+
+    /// An integer operand of type `ty` in a register: its home register as
+    /// it is when it has one and `raw` (the caller reads only the low
+    /// `ty.size()` bytes, or uses the `w` form on a 4-byte value), else
+    /// loaded into `scratch` extended to 64 bits by `signed`.
+    pub(super) fn int_operand(
+        &mut self,
+        op: &Operand,
+        ty: IrType,
+        signed: bool,
+        scratch: Xr,
+        raw: bool,
+    ) -> Result<Xr, BackendError> {
+        if let Operand::Value(v) = op {
+            if let Some(x) = self.xreg_of(*v) {
+                if raw || ty.size() >= 8 {
+                    return Ok(x);
+                }
+            }
+        }
+        self.load_int(op, ty, signed, scratch)?;
+        Ok(scratch)
+    }
+
+    /// A `float`/`double` operand in a SIMD/FP register: its home register
+    /// when it has one, else loaded into `scratch`.
+    pub(super) fn fp_operand(&mut self, op: &Operand, ty: IrType, scratch: Vr) -> Result<Vr, BackendError> {
+        if let Operand::Value(v) = op {
+            if let Some(r) = self.vreg_of(*v) {
+                if ty.size() <= 8 {
+                    return Ok(r);
+                }
+            }
+        }
+        self.load_fp(op, ty, scratch)?;
+        Ok(scratch)
+    }
+
+    /// Where to compute an integer result for `dest`: its home register,
+    /// else `scratch` (then [`FnEmitter::store`] it).
+    pub(super) fn int_dest(&self, dest: Value, scratch: Xr) -> Xr {
+        self.xreg_of(dest).unwrap_or(scratch)
+    }
+
+    /// As [`FnEmitter::int_dest`] for a `float`/`double` result.
+    pub(super) fn fp_dest(&self, dest: Value, scratch: Vr) -> Vr {
+        self.vreg_of(dest).unwrap_or(scratch)
+    }
+
+    /// `dest = op` (all bytes of a `ty`): the generic value move, into a
+    /// register or a slot. Nothing when both already share a home (a copy
+    /// the allocator coalesced).
+    pub(super) fn move_value(&mut self, dest: Value, op: &Operand, ty: IrType) -> Result<(), BackendError> {
+        if let Operand::Value(s) = op {
+            let h = self.layout.home(dest);
+            if self.layout.home(*s) == h && !h.is_address() {
+                return Ok(());
+            }
+        }
+        match self.reg_of(dest) {
+            Some(HomeReg::X(x)) => match op {
+                Operand::Value(s) if self.xreg_of(*s).is_some() => {
+                    let from = self.xreg_of(*s).unwrap_or(x);
+                    emit!(self, "\tmov\t{}, {}", x.x(), from.x());
+                    Ok(())
+                }
+                _ => self.load_int(op, ty, false, x),
+            },
+            Some(HomeReg::V(v)) => match op {
+                Operand::Value(s) if self.vreg_of(*s).is_some() => {
+                    let from = self.vreg_of(*s).unwrap_or(v);
+                    emit!(self, "\tfmov\t{}, {}", v.d(), from.d());
+                    Ok(())
+                }
+                _ if ty.is_float() => self.load_fp(op, ty, v),
+                _ => {
+                    self.load_int(op, ty, false, Xr(9))?;
+                    emit!(self, "\tfmov\t{}, x9", v.d());
+                    Ok(())
+                }
+            },
+            None => {
+                let m = self.slot(dest)?;
+                self.store_operand(op, ty, m)
+            }
+        }
     }
 
     /// Loads an operand's bits with the extension its type implies.
@@ -241,10 +373,32 @@ impl FnEmitter<'_, '_> {
         self.load_int(op, ty, ty.is_signed(), r)
     }
 
-    /// Stores `r` into the slot of `v` at the width of `ty`.
+    /// Stores `r` into the home of `v` at the width of `ty` (a home
+    /// register takes all of `r`; nothing when `r` is the home).
     pub(super) fn store(&mut self, r: Xr, ty: IrType, v: Value) -> Result<(), BackendError> {
-        let m = self.slot(v)?;
-        self.store_mem(r, ty.size().clamp(1, 8), m);
+        self.store_sized(r, ty.size().clamp(1, 8), v)
+    }
+
+    /// As [`FnEmitter::store`] for a value of `size` bytes (1..=8).
+    pub(super) fn store_sized(&mut self, r: Xr, size: usize, v: Value) -> Result<(), BackendError> {
+        match self.reg_of(v) {
+            Some(HomeReg::X(x)) => {
+                if x != r {
+                    emit!(self, "\tmov\t{}, {}", x.x(), r.x());
+                }
+            }
+            Some(HomeReg::V(d)) => {
+                if size <= 4 {
+                    emit!(self, "\tfmov\t{}, {}", d.s(), r.w());
+                } else {
+                    emit!(self, "\tfmov\t{}, {}", d.d(), r.x());
+                }
+            }
+            None => {
+                let m = self.slot(v)?;
+                self.store_mem(r, size, m);
+            }
+        }
         Ok(())
     }
 
@@ -341,7 +495,11 @@ impl FnEmitter<'_, '_> {
                     self.materialize(h, Xr(9))?;
                     self.store_mem(Xr(9), ty.size().clamp(1, 8), m);
                 }
-                Home::None | Home::Reg(_) => return Err(self.internal(format!("{v} is used but never defined"))),
+                Home::Reg(p) => match super::phys(p) {
+                    HomeReg::X(x) => self.store_mem(x, ty.size().clamp(1, 8), m),
+                    HomeReg::V(r) => self.store_fp_mem(r, ty.size().clamp(1, 8), m),
+                },
+                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
             },
         }
         Ok(())
@@ -376,16 +534,47 @@ impl FnEmitter<'_, '_> {
                     self.materialize(h, Xr(9))?;
                     emit!(self, "\tfmov\t{}, x9", v.d());
                 }
-                Home::None | Home::Reg(_) => return Err(self.internal(format!("{val} is used but never defined"))),
+                Home::Reg(p) => match super::phys(p) {
+                    HomeReg::V(r) => {
+                        if r != v {
+                            emit!(self, "\tfmov\t{}, {}", v.d(), r.d());
+                        }
+                    }
+                    HomeReg::X(x) => {
+                        if size <= 4 {
+                            emit!(self, "\tfmov\t{}, {}", v.s(), x.w());
+                        } else {
+                            emit!(self, "\tfmov\t{}, {}", v.d(), x.x());
+                        }
+                    }
+                },
+                Home::None => return Err(self.internal(format!("{val} is used but never defined"))),
             },
         }
         Ok(())
     }
 
-    /// Stores `v` as a value of type `ty` into the slot of `dest`.
+    /// Stores `v` as a value of type `ty` into the home of `dest` (nothing
+    /// when `v` is the home).
     pub(super) fn store_fp(&mut self, v: Vr, ty: IrType, dest: Value) -> Result<(), BackendError> {
-        let m = self.slot(dest)?;
-        self.store_fp_mem(v, ty.size(), m);
+        match self.reg_of(dest) {
+            Some(HomeReg::V(r)) => {
+                if r != v {
+                    emit!(self, "\tfmov\t{}, {}", r.d(), v.d());
+                }
+            }
+            Some(HomeReg::X(x)) => {
+                if ty.size() <= 4 {
+                    emit!(self, "\tfmov\t{}, {}", x.w(), v.s());
+                } else {
+                    emit!(self, "\tfmov\t{}, {}", x.x(), v.d());
+                }
+            }
+            None => {
+                let m = self.slot(dest)?;
+                self.store_fp_mem(v, ty.size(), m);
+            }
+        }
         Ok(())
     }
 
@@ -413,14 +602,25 @@ impl FnEmitter<'_, '_> {
                     self.materialize(h, lo)?;
                     emit!(self, "\tmov\t{}, xzr", hi.x());
                 }
-                Home::None | Home::Reg(_) => return Err(self.internal(format!("{v} is used but never defined"))),
+                Home::Reg(p) => {
+                    match super::phys(p) {
+                        HomeReg::X(x) => emit!(self, "\tmov\t{}, {}", lo.x(), x.x()),
+                        HomeReg::V(r) => emit!(self, "\tfmov\t{}, {}", lo.x(), r.d()),
+                    }
+                    emit!(self, "\tmov\t{}, xzr", hi.x());
+                }
+                Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
             },
         }
         Ok(())
     }
 
-    /// Stores `lo:hi` into the 16-byte slot of `dest`.
+    /// Stores `lo:hi` into the 16-byte slot of `dest` (a home register,
+    /// which only a value of at most 8 bytes has, takes `lo`).
     pub(super) fn store_pair(&mut self, lo: Xr, hi: Xr, dest: Value) -> Result<(), BackendError> {
+        if self.reg_of(dest).is_some() {
+            return self.store_sized(lo, 8, dest);
+        }
         let m = self.slot(dest)?;
         self.store_mem(lo, 8, m);
         self.store_mem(hi, 8, m.at(8));

@@ -113,16 +113,16 @@ impl FnEmitter<'_, '_> {
             IrType::Void => return Err(self.internal("va_arg of void")),
             _ => self.va_next(Bank::Gr, 1, false, 8, false),
         }
-        let m = self.slot(dest)?;
         let src = Mem::new(Xr(9), 0);
         if ty.size() > 8 {
+            let m = self.slot(dest)?;
             self.load_mem(src.at(8), 8, false, Xr(11));
             self.load_mem(src, 8, false, Xr(10));
             self.store_mem(Xr(10), 8, m);
             self.store_mem(Xr(11), 8, m.at(8));
         } else {
             self.load_mem(src, ty.size(), false, Xr(10));
-            self.store_mem(Xr(10), ty.size(), m);
+            self.store_sized(Xr(10), ty.size(), dest)?;
         }
         Ok(())
     }

@@ -175,14 +175,15 @@ impl FnEmitter<'_, '_> {
         self.store_pair(Xr(9), Xr(10), dest)
     }
 
-    /// Leaves the comparison's result in `w9`.
+    /// Sets the flags; returns the condition code that holds when the
+    /// comparison is true.
     pub(super) fn cmp_wide(
         &mut self,
         op: IrCmpOp,
         lhs: &Operand,
         rhs: &Operand,
         ty: IrType,
-    ) -> Result<(), BackendError> {
+    ) -> Result<&'static str, BackendError> {
         let signed = super::ops::cmp_is_signed(op, ty);
         match op {
             IrCmpOp::Eq | IrCmpOp::Ne => {
@@ -190,7 +191,7 @@ impl FnEmitter<'_, '_> {
                 self.load_pair(rhs, Xr(11), Xr(12))?;
                 emit!(self, "\tcmp\tx9, x11");
                 emit!(self, "\tccmp\tx10, x12, #0, eq");
-                emit!(self, "\tcset\tw9, {}", if op == IrCmpOp::Eq { "eq" } else { "ne" });
+                Ok(if op == IrCmpOp::Eq { "eq" } else { "ne" })
             }
             _ => {
                 // x - y over both halves gives "x < y" (lt/lo) and "x >= y" (ge/hs).
@@ -204,16 +205,14 @@ impl FnEmitter<'_, '_> {
                 self.load_pair(y, Xr(11), Xr(12))?;
                 emit!(self, "\tcmp\tx9, x11");
                 emit!(self, "\tsbcs\txzr, x10, x12");
-                let cc = match (lt, signed) {
+                Ok(match (lt, signed) {
                     (true, true) => "lt",
                     (true, false) => "lo",
                     (false, true) => "ge",
                     (false, false) => "hs",
-                };
-                emit!(self, "\tcset\tw9, {cc}");
+                })
             }
         }
-        Ok(())
     }
 
     pub(super) fn binop_f128(
@@ -246,8 +245,9 @@ impl FnEmitter<'_, '_> {
         self.store_pair(Xr(9), Xr(10), dest)
     }
 
-    /// Leaves the comparison's result in `w9`.
-    pub(super) fn cmp_f128(&mut self, op: IrCmpOp, lhs: &Operand, rhs: &Operand) -> Result<(), BackendError> {
+    /// Sets the flags; returns the condition code that holds when the
+    /// comparison is true.
+    pub(super) fn cmp_f128(&mut self, op: IrCmpOp, lhs: &Operand, rhs: &Operand) -> Result<&'static str, BackendError> {
         self.load_fp(lhs, IrType::F128, Vr(0))?;
         self.load_fp(rhs, IrType::F128, Vr(1))?;
         let (f, cc) = match op {
@@ -260,8 +260,7 @@ impl FnEmitter<'_, '_> {
         };
         self.call_helper(f);
         emit!(self, "\tcmp\tw0, #0");
-        emit!(self, "\tcset\tw9, {cc}");
-        Ok(())
+        Ok(cc)
     }
 
     /// Conversions where either side is 128-bit or `long double`.
@@ -274,10 +273,7 @@ impl FnEmitter<'_, '_> {
     ) -> Result<(), BackendError> {
         let int = |t: IrType| t.is_int_or_ptr();
         match (from, to) {
-            (f, t) if f == t || (f.is_128() && t.is_128()) => {
-                let m = self.slot(dest)?;
-                self.store_operand(src, to, m)?;
-            }
+            (f, t) if f == t || (f.is_128() && t.is_128()) => self.move_value(dest, src, to)?,
             (f, t) if int(f) && !f.is_128() && t.is_128() => {
                 self.load(src, f, Xr(9))?;
                 if f.is_signed() {
