@@ -1,10 +1,11 @@
 //! Value types and frame layout, shared by every target.
 //!
-//! The allocation strategy is the simplest correct one: every IR value lives
-//! in a stack slot of its own for the whole function (8 bytes, 16 for
-//! `i128`/`u128`/`f128`), and instructions move operands through scratch
-//! registers. Each `alloca` is a frame object of its size and alignment; the
-//! value an `alloca` defines has no slot, its address is computed when used.
+//! Every IR value other than an address gets its home from the register
+//! allocator ([`super::regalloc`]): a register, or a stack slot (8 bytes, 16
+//! for `i128`/`u128`/`f128`) shared with values it does not interfere with.
+//! Each `alloca` that something reads is a frame object of its size and
+//! alignment; the value an `alloca` defines has no slot, its address is
+//! computed when used.
 //!
 //! The layout is one *locals area* of `size` bytes (a multiple of 16) whose
 //! base is 16-byte aligned; every home is an offset into it. The target

@@ -9,9 +9,11 @@
 //! - [`emit_assembly`], the module pipeline: check the precondition (the
 //!   module verifies in non-SSA form and has no phis), emit top-level asm and
 //!   data ([`data`]), then each defined function with its header and trailer;
-//! - [`frame`]: the type of every IR value and the frame layout (each value
-//!   in a stack slot, each `alloca` an object: correct first, a register
-//!   allocator is later work);
+//! - [`regalloc`]: the register allocator (liveness, interference,
+//!   coalescing of phi elimination's copies, colouring into registers or
+//!   shared stack slots);
+//! - [`frame`]: the type of every IR value and the frame layout (each
+//!   `alloca` an object, each other value the home [`regalloc`] gave it);
 //! - [`switch`]: the jump table vs compare chain decision for `switch`;
 //! - [`asm_template`]: the inline-asm template parser (`%0`, `%[name]`,
 //!   `%l0`, `%%`, `%=`, modifier letters); the target renders the operands;

@@ -1,14 +1,16 @@
 //! The x86-64 backend: IR to GNU as (AT&T syntax) for x86-64 Linux under the
 //! System V AMD64 psABI (docs/abi.md is the contract with the lowering).
 //!
-//! Code generation is deliberately simple and correct first: every value
-//! lives in its frame slot ([`crate::backend::frame`]); each instruction
-//! loads its operands into scratch registers (`rax rcx rdx`, `xmm0 xmm1`,
-//! the x87 stack for `long double`), computes, and stores the result. No
-//! value is kept in a register across instructions, so calls, inline asm and
-//! `asm goto` edges need no register bookkeeping. `r10` and `r11` are the
-//! emitter's address temporaries. Three local improvements keep the code
-//! (and the assembler's work) small without changing that model:
+//! Code generation is simple: every IR value has the home the register
+//! allocator ([`crate::backend::regalloc`]) gave it, one of nine registers
+//! (`r8 r9 rsi rdi`, which [`clobbers`] keeps away from values live across
+//! calls and long sequences, and the callee-saved `rbx r12-r15`, saved in
+//! the prologue) or a shared frame slot. Each instruction reads its operands
+//! (in place when they are in registers, else into scratch registers `rax
+//! rcx rdx`, `xmm0 xmm1`, the x87 stack for `long double`), computes, and
+//! writes the result last (often straight into its home register). A copy
+//! whose two sides share a home emits nothing. `r10` and `r11` are the
+//! emitter's address temporaries. Local improvements:
 //!
 //! - addresses defined once by `globaladdr` or a constant-offset `gep` are
 //!   rematerialized into memory operands (`sym+8(%rip)`, `-40(%rbp)`);
