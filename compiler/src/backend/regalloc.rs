@@ -14,7 +14,7 @@
 //!    definition too: it still writes its location). A `copy d = s`
 //!    does not make `d` interfere with `s` (Chaitin's rule: they hold the same
 //!    bits), nor two copies of the same value in one block (value-based
-//!    interference, see [`SameValue`]). An instruction whose result is not a
+//!    interference, see `SameValue`). An instruction whose result is not a
 //!    small integer computed in a scratch register is treated as if it wrote
 //!    its result before reading its operands (the result interferes with the
 //!    operands), which lets a target's code sequence write such results early.

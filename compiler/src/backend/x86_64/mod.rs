@@ -3,7 +3,7 @@
 //!
 //! Code generation is simple: every IR value has the home the register
 //! allocator ([`crate::backend::regalloc`]) gave it, one of nine registers
-//! (`r8 r9 rsi rdi`, which [`clobbers`] keeps away from values live across
+//! (`r8 r9 rsi rdi`, which `clobbers` keeps away from values live across
 //! calls and long sequences, and the callee-saved `rbx r12-r15`, saved in
 //! the prologue) or a shared frame slot. Each instruction reads its operands
 //! (in place when they are in registers, else into scratch registers `rax
