@@ -521,7 +521,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
     fn stmt(&mut self) {
         self.stmts_left = self.stmts_left.saturating_sub(1);
         let structured = self.nest < 4;
-        match self.c.range(0, 21) {
+        match self.c.range(0, 19) {
             0..=3 => self.assign(),
             4 if structured => self.if_else(),
             5 if structured && self.loop_depth < self.shape.max_loop_depth() => self.loop_stmt(),
@@ -536,13 +536,13 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
             14 => self.store_global(),
             15 if structured => self.early_return(),
             17 if structured && self.loop_depth < 2 => self.irreducible_loop(),
-            18 | 20 if self.loop_depth > 0 => self.shift(),
+            18 if self.loop_depth > 0 => self.shift(),
             16 if self.loop_depth == 0 && self.nest > 0 => {
                 let v = self.declare_var(false);
                 let e = self.expr(v.ty, 1);
                 self.store(v, e);
             }
-            19 if structured && self.loop_depth < 3 => self.invariant_loop(),
+            17 if structured && self.loop_depth < 3 => self.invariant_loop(),
             _ => self.assign(),
         }
     }
