@@ -206,7 +206,11 @@ impl FnGen<'_, '_, '_> {
                 .collect();
             let clobbers = match arch {
                 Target::X86_64 => "\"cc\"",
-                Target::Aarch64 | Target::Riscv64 => "",
+                // AArch64 tests a bit with `tst` (flags) and branches with `b.ne`
+                // (±1 MiB): `tbnz` reaches only ±32 KiB, which a large function
+                // at -O1 (inlining) can exceed.
+                Target::Aarch64 => "\"cc\"",
+                Target::Riscv64 => "",
             };
             self.out.line(&format!(
                 "{keyword}(\"{template}\" : {} : {} : {clobbers} : {});",
@@ -402,7 +406,8 @@ fn asm_template(arch: Target, sem: Sem, refs: &Refs, outs: &[Output], ins: &[(St
                 }
             }
             Target::Aarch64 => {
-                lines.push(format!("tbnz {i}, #63, {l1}"));
+                lines.push(format!("tst {i}, #{:#x}", 1u64 << 63));
+                lines.push(format!("b.ne {l1}"));
                 if let Some(l2) = &l2 {
                     lines.push(format!("cbz {i}, {l2}"));
                 }
@@ -460,7 +465,8 @@ fn asm_template(arch: Target, sem: Sem, refs: &Refs, outs: &[Output], ins: &[(St
             if !inout {
                 lines.push(format!("mov {o}, {i}"));
             }
-            lines.push(format!("tbnz {o}, #{}, {l1}", msb(ty)));
+            lines.push(format!("tst {o}, #{:#x}", 1u64 << msb(ty)));
+            lines.push(format!("b.ne {l1}"));
             lines.push(format!("mvn {o}, {o}"));
             if let Some(l2) = &l2 {
                 lines.push(format!("cbz {o}, {l2}"));
@@ -468,7 +474,8 @@ fn asm_template(arch: Target, sem: Sem, refs: &Refs, outs: &[Output], ins: &[(St
         }
         (Target::Aarch64, Sem::Shl(s)) => {
             lines.push(format!("lsl {o}, {i}, #{s}"));
-            lines.push(format!("tbnz {o}, #{}, {l1}", msb(ty)));
+            lines.push(format!("tst {o}, #{:#x}", 1u64 << msb(ty)));
+            lines.push(format!("b.ne {l1}"));
             if let Some(l2) = &l2 {
                 lines.push(format!("cbz {o}, {l2}"));
             }
