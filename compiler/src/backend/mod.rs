@@ -39,11 +39,12 @@ pub mod riscv64;
 pub mod switch;
 pub mod x86_64;
 
-use crate::ir::instruction::{BlockId, Instruction, Terminator};
+use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::{IrFunction, IrModule};
+use crate::ir::types::IrType;
 use crate::ir::verify::{verify_module, VerifyMode};
 use crate::target::Target;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write;
 
 /// What a [`BackendError`] says about the compiler.
@@ -318,6 +319,56 @@ pub fn walk_blocks(f: &IrFunction, e: &mut impl FunctionEmitter) -> Result<(), B
         e.terminator(&b.terminator, next)?;
     }
     Ok(())
+}
+
+/// The compares of a type `accept`s that are the last instruction of their
+/// block and whose result only that block's conditional branch reads
+/// (defined once): the target's branch tests the flags the compare set
+/// instead of a materialized 0/1.
+pub fn fusable_compares(f: &IrFunction, accept: impl Fn(IrType) -> bool) -> FxHashSet<Value> {
+    let mut candidates = FxHashSet::default();
+    for b in &f.blocks {
+        if let (
+            Some(Instruction::Cmp { dest, ty, .. }),
+            Terminator::CondBranch {
+                cond: Operand::Value(c),
+                ..
+            },
+        ) = (b.instructions.last(), &b.terminator)
+        {
+            if dest == c && accept(*ty) {
+                candidates.insert(*dest);
+            }
+        }
+    }
+    if candidates.is_empty() {
+        return candidates;
+    }
+    let mut uses: FxHashMap<Value, u32> = FxHashMap::default();
+    for b in &f.blocks {
+        for inst in &b.instructions {
+            inst.for_each_used_value(|v| {
+                if candidates.contains(&v) {
+                    *uses.entry(v).or_default() += 1;
+                }
+            });
+            // A value defined more than once (a copy after phi elimination,
+            // a second compare) is not fusable.
+            inst.for_each_def(|v| {
+                if candidates.contains(&v) {
+                    *uses.entry(v).or_default() += 1;
+                }
+            });
+        }
+        b.terminator.for_each_used_value(|v| {
+            if candidates.contains(&v) {
+                *uses.entry(v).or_default() += 1;
+            }
+        });
+    }
+    // One definition and one read (the branch).
+    candidates.retain(|v| uses.get(v) == Some(&2));
+    candidates
 }
 
 /// The implementation of `target`, or an error when it has none yet.

@@ -352,7 +352,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             sets_second,
             far_branches,
             direct_params,
-            fused_compares: fusable_compares(f),
+            fused_compares: crate::backend::fusable_compares(f, |_| true),
             pending_cc: None,
             block_index: 0,
             inst_index: 0,
@@ -662,55 +662,6 @@ fn direct_params(f: &IrFunction, layout: &FrameLayout, own: &CallLayout, params:
         }
     }
     direct
-}
-
-/// The compares that are the last instruction of their block and whose
-/// result only that block's conditional branch reads (defined once): the
-/// branch tests the flags the compare set instead of a materialized 0/1.
-fn fusable_compares(f: &IrFunction) -> FxHashSet<Value> {
-    let mut candidates = FxHashSet::default();
-    for b in &f.blocks {
-        if let (
-            Some(Instruction::Cmp { dest, .. }),
-            Terminator::CondBranch {
-                cond: Operand::Value(c),
-                ..
-            },
-        ) = (b.instructions.last(), &b.terminator)
-        {
-            if dest == c {
-                candidates.insert(*dest);
-            }
-        }
-    }
-    if candidates.is_empty() {
-        return candidates;
-    }
-    let mut uses: FxHashMap<Value, u32> = FxHashMap::default();
-    for b in &f.blocks {
-        for inst in &b.instructions {
-            inst.for_each_used_value(|v| {
-                if candidates.contains(&v) {
-                    *uses.entry(v).or_default() += 1;
-                }
-            });
-            // A value defined more than once (a copy after phi elimination,
-            // a second compare) is not fusable.
-            inst.for_each_def(|v| {
-                if candidates.contains(&v) {
-                    *uses.entry(v).or_default() += 1;
-                }
-            });
-        }
-        b.terminator.for_each_used_value(|v| {
-            if candidates.contains(&v) {
-                *uses.entry(v).or_default() += 1;
-            }
-        });
-    }
-    // One definition and one read (the branch).
-    candidates.retain(|v| uses.get(v) == Some(&2));
-    candidates
 }
 
 #[cfg(test)]

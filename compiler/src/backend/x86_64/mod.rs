@@ -418,7 +418,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
             }
         }
-        let fused_compares = fusable_compares(f);
+        let fused_compares = super::fusable_compares(f, |ty| ty.is_int_or_ptr() && !ty.is_128());
         let use_counts = use_counts(f, types.len());
         for &p in layout.used_regs().iter().filter(|p| p.index >= CALLER_SAVED) {
             let g = phys(p);
@@ -1232,52 +1232,6 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
         self.block_index += 1;
         Ok(())
     }
-}
-
-/// The integer compares that can leave their result in the flags: the last
-/// instruction of a block whose conditional branch tests it, with no other use.
-fn fusable_compares(f: &IrFunction) -> FxHashSet<Value> {
-    let mut candidates = FxHashSet::default();
-    for b in &f.blocks {
-        if let (
-            Some(Instruction::Cmp { dest, ty, .. }),
-            Terminator::CondBranch {
-                cond: Operand::Value(c),
-                ..
-            },
-        ) = (b.instructions.last(), &b.terminator)
-        {
-            if dest == c && ty.is_int_or_ptr() && !ty.is_128() {
-                candidates.insert(*dest);
-            }
-        }
-    }
-    if candidates.is_empty() {
-        return candidates;
-    }
-    let mut uses: FxHashMap<Value, u32> = FxHashMap::default();
-    for b in &f.blocks {
-        for inst in &b.instructions {
-            inst.for_each_used_value(|v| {
-                if candidates.contains(&v) {
-                    *uses.entry(v).or_default() += 1;
-                }
-            });
-            // A value defined again (a copy after phi elimination) is not fusable.
-            inst.for_each_def(|v| {
-                if candidates.contains(&v) && !matches!(inst, Instruction::Cmp { .. }) {
-                    *uses.entry(v).or_default() += 2;
-                }
-            });
-        }
-        b.terminator.for_each_used_value(|v| {
-            if candidates.contains(&v) {
-                *uses.entry(v).or_default() += 1;
-            }
-        });
-    }
-    candidates.retain(|v| uses.get(v) == Some(&1));
-    candidates
 }
 
 /// How many times each value is read, counting every operand occurrence
