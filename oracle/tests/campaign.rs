@@ -69,6 +69,41 @@ fn findings(dir: &Path) -> BTreeSet<String> {
     seen.into_keys().collect()
 }
 
+/// After a kill: every indexed finding has its directory (checked by
+/// [`findings`]' index pass), and a directory the index does not name yet is
+/// either a temporary (`.tmp-*`, removed on resume) or a finished directory
+/// whose program is not in the done journal, so that the resumed run redoes
+/// the program and appends its index line. Anything else would be lost or
+/// duplicated.
+fn findings_after_kill(dir: &Path) {
+    let text = std::fs::read_to_string(dir.join("findings.jsonl")).unwrap_or_default();
+    let mut indexed: HashMap<String, usize> = HashMap::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("every index line parses");
+        let id = v["id"].as_str().unwrap().to_string();
+        assert!(
+            dir.join(v["dir"].as_str().unwrap()).join("program.c").exists(),
+            "{id} has its directory"
+        );
+        *indexed.entry(id).or_default() += 1;
+    }
+    for (id, n) in &indexed {
+        assert_eq!(*n, 1, "finding {id} indexed {n} times");
+    }
+    let done = done(dir);
+    for e in std::fs::read_dir(dir.join("findings")).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with(".tmp-") || indexed.contains_key(&name) {
+            continue;
+        }
+        let record: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(e.path().join("record.json")).unwrap())
+                .expect("a renamed finding directory is complete");
+        let index = record["index"].as_u64().unwrap();
+        assert!(!done.contains(&index), "{name} is neither indexed nor redone on resume");
+    }
+}
+
 /// The program indices of the done journal, checking none is there twice.
 fn done(dir: &Path) -> BTreeSet<u64> {
     let text = std::fs::read_to_string(dir.join("done.jsonl")).unwrap_or_default();
@@ -105,8 +140,7 @@ fn sigkill_and_resume_lose_and_duplicate_nothing() {
         // SAFETY: plain syscall on our own child.
         unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
         child.wait().unwrap();
-        findings(&killed);
-        done(&killed);
+        findings_after_kill(&killed);
         eprintln!("round {round}: {} programs done", done(&killed).len());
     }
     let out = run(c_campaign(&killed, 14, &[]));
