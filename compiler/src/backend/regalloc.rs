@@ -158,6 +158,8 @@ pub struct Allocation {
     pub homes: Vec<(Value, Home)>,
     /// Bytes of the slot area (slots of 16 bytes come first, aligned).
     pub slot_area: u32,
+    /// The alignment the slot area needs: 16 when it holds 16-byte slots, else 8.
+    pub slot_align: u32,
     /// Registers handed out, sorted.
     pub used: Vec<PhysReg>,
     /// Copies whose two sides share a home (for statistics).
@@ -800,6 +802,7 @@ pub fn allocate(
     Allocation {
         homes,
         slot_area: area,
+        slot_align: if slot_sizes.contains(&16) { 16 } else { 8 },
         used,
         coalesced,
     }
@@ -817,6 +820,7 @@ fn separate(values: &[Value], kinds: &[Kind]) -> Allocation {
     Allocation {
         homes,
         slot_area: area,
+        slot_align: if kinds.iter().any(|k| k.slot == 16) { 16 } else { 8 },
         used: Vec::new(),
         coalesced: 0,
     }

@@ -108,12 +108,19 @@ fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
     }
 }
 
+/// The largest alloca region the prologue zeroes with one `movq $0` per
+/// eightbyte (a larger one takes `rep stosq`).
+const ZERO_BY_STORES: u32 = 128;
+
 /// For each parameter, the value of its `paramref` when the prologue can
 /// write the argument straight into that value's home: the parameter is read
 /// by exactly one `paramref`, which comes before anything but allocas and
 /// other `paramref`s in the entry block, its value is read somewhere, fits 8
-/// bytes, and lives in a callee-saved register or a slot (a caller-saved
-/// register may be another argument's register, which a later move needs).
+/// bytes, and lives in a register or a slot. Caller-saved homes (which are
+/// argument registers too) are written by one parallel move after the
+/// prologue's stores; not when the prologue zeroes its allocas with
+/// `rep stosq`, which clobbers `%rdi` and `%rcx` while arguments are still
+/// in them.
 fn direct_params(f: &IrFunction, types: &ValueTypes, layout: &FrameLayout) -> Vec<Option<Value>> {
     let mut refs: Vec<(usize, Option<Value>)> = vec![(0, None); f.params.len()];
     // Every leading `paramref`'s value: a direct one must not share its home
@@ -155,7 +162,7 @@ fn direct_params(f: &IrFunction, types: &ValueTypes, layout: &FrameLayout) -> Ve
                 .any(|&o| o != d && layout.home(o) == layout.home(d));
             let home_ok = !shared
                 && match layout.home(d) {
-                    Home::Reg(p) => p.index >= CALLER_SAVED,
+                    Home::Reg(p) => p.index >= CALLER_SAVED || layout.alloca_region.1 <= ZERO_BY_STORES,
                     Home::Slot(_) => true,
                     _ => false,
                 };
