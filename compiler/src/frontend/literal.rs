@@ -91,6 +91,23 @@ pub fn parse_number(text: &[u8], span: Span) -> PResult<NumLit> {
     }
 }
 
+/// Parses a pp-number that may carry GNU's imaginary suffix (`i` or `j`,
+/// before or after the other suffix letters: `2.0i`, `1.5fi`, `3iL`, `4i`):
+/// the constant and whether it is imaginary.
+pub fn parse_number_imaginary(text: &[u8], span: Span) -> PResult<(NumLit, bool)> {
+    let is_hex = text.len() > 1 && text[0] == b'0' && matches!(text[1], b'x' | b'X');
+    // `i` and `j` are neither digits nor other suffixes, even in hex.
+    let pos = text.iter().rposition(|&b| matches!(b, b'i' | b'I' | b'j' | b'J'));
+    match pos {
+        Some(p) if p > 0 && !(is_hex && p == 1) => {
+            let mut rest = text[..p].to_vec();
+            rest.extend_from_slice(&text[p + 1..]);
+            Ok((parse_number(&rest, span)?, true))
+        }
+        _ => Ok((parse_number(text, span)?, false)),
+    }
+}
+
 fn parse_int(s: &str, span: Span) -> PResult<IntLit> {
     let bad = || Diagnostic::error(span, format!("invalid integer constant '{s}'"));
     let (digits_start, radix) = if s.starts_with("0x") {

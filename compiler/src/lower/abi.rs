@@ -34,6 +34,18 @@ impl Types<'_> {
                 FloatKind::LongDouble => FloatFormat::LongDouble,
                 FloatKind::Float128 => FloatFormat::Float128,
             }),
+            // `_Complex T` is laid out, and classified, as `T[2]`.
+            CType::Complex(a) => {
+                let part = match a {
+                    crate::frontend::types::Arith::Int(k) => CType::Int(*k),
+                    crate::frontend::types::Arith::Float(k) => CType::Float(*k),
+                };
+                Shape::Array {
+                    elem: Box::new(self.shape(&part)),
+                    elem_size: a.size(),
+                    len: Some(2),
+                }
+            }
             CType::Array { elem, len } => Shape::Array {
                 elem: Box::new(self.shape(&elem.ty)),
                 elem_size: self.size_of(&elem.ty).unwrap_or(0),

@@ -202,6 +202,12 @@ impl Sema {
         let Some(base) = n.strip_prefix("__builtin_") else {
             return Ok(None);
         };
+        if ["creal", "cimag", "conj"].iter().any(|p| base.starts_with(p)) && args.len() == 1 {
+            let v = self.rvalue_of(&args[0])?;
+            if let Some(e) = self.complex_builtin(n, v, span)? {
+                return Ok(Some(e));
+            }
+        }
         let e = match base {
             "va_start" => {
                 if args.is_empty() {
