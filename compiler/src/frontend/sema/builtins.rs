@@ -78,7 +78,11 @@ const LIBRARY: &[(&str, &str)] = &[
     ("copysignf", "f:ff"),
     ("copysignl", "D:DD"),
     ("fmin", "d:dd"),
+    ("fminf", "f:ff"),
+    ("fminl", "D:DD"),
     ("fmax", "d:dd"),
+    ("fmaxf", "f:ff"),
+    ("fmaxl", "D:DD"),
 ];
 
 fn sig_type(c: char) -> QualType {
