@@ -509,4 +509,81 @@ mod tests {
         assert_eq!(decode_char(br"u'\xffff'", sp()).unwrap().value, 0xffff);
         assert!(decode_char(b"''", sp()).is_err());
     }
+
+    #[test]
+    fn imaginary_suffixes_gnu() {
+        let im = |s: &str| parse_number_imaginary(s.as_bytes(), sp()).unwrap();
+        assert_eq!(
+            im("2.0i"),
+            (
+                NumLit::Float(FloatLit {
+                    value: 2.0,
+                    suffix: FloatSuffix::None
+                }),
+                true
+            )
+        );
+        assert_eq!(
+            im("1.5fi"),
+            (
+                NumLit::Float(FloatLit {
+                    value: 1.5,
+                    suffix: FloatSuffix::F
+                }),
+                true
+            )
+        );
+        assert_eq!(
+            im("1.5iF"),
+            (
+                NumLit::Float(FloatLit {
+                    value: 1.5,
+                    suffix: FloatSuffix::F
+                }),
+                true
+            )
+        );
+        assert_eq!(
+            im("3.0jL"),
+            (
+                NumLit::Float(FloatLit {
+                    value: 3.0,
+                    suffix: FloatSuffix::L
+                }),
+                true
+            )
+        );
+        assert_eq!(
+            im("200i"),
+            (
+                NumLit::Int(IntLit {
+                    value: 200,
+                    ty: IntLitType::Int
+                }),
+                true
+            )
+        );
+        assert_eq!(
+            im("0x10i"),
+            (
+                NumLit::Int(IntLit {
+                    value: 16,
+                    ty: IntLitType::Int
+                }),
+                true
+            )
+        );
+        assert_eq!(
+            im("7u"),
+            (
+                NumLit::Int(IntLit {
+                    value: 7,
+                    ty: IntLitType::UInt
+                }),
+                false
+            )
+        );
+        assert!(parse_number_imaginary(b"1.0ii", sp()).is_err());
+        assert!(parse_number(b"2i", sp()).is_err());
+    }
 }

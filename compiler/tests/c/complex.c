@@ -4,6 +4,7 @@
  * complex integer * and /, comparisons, conversions, compound assignment,
  * records and arrays of complex, passing and returning them by value. */
 #include "test.h"
+#include <stdarg.h>
 
 typedef _Complex double cd;
 typedef _Complex float cf;
@@ -12,7 +13,6 @@ cd gd = 1.5 + 2.5i;
 cf gf = 3.0f - 4.0if;
 _Complex int gi = 7 - 3i;
 __complex__ unsigned short gus = 100 + 200i;
-_Complex long double gld = 1.25L + 0.5iL;
 cd garr[3] = {1.0, 2.0i, 3.0 + 3.0i};
 struct mixed { char c; cd z; short s; cf f; } gs = {'x', -1.0 + 0.25i, 9, 2.0f + 1.0if};
 struct __attribute__((packed)) packed { char c; cf f; } gp = {1, 5.0f + 6.0if};
@@ -38,6 +38,18 @@ static double sum_many(int a, cd z1, cd z2, cd z3, cd z4, cd z5, cf f1, cf f2, c
     cf u = f1 + f2 + f3 + f4 + f5;
     return a + __real__ t + __imag__ t * 10 + __real__ u * 100 + __imag__ u * 1000;
 }
+static double va_sum(int n, ...) {
+    va_list ap;
+    va_start(ap, n);
+    double s = 0;
+    for (int i = 0; i < n; i++) {
+        _Complex double z = va_arg(ap, _Complex double);
+        _Complex float f = va_arg(ap, _Complex float);
+        s += __real__ z + 10 * __imag__ z + 100 * __imag__ f;
+    }
+    va_end(ap);
+    return s;
+}
 static _Complex long double ld_neg(_Complex long double x) { return -x; }
 
 int main(void) {
@@ -49,8 +61,6 @@ int main(void) {
     ASSERT(7, __real__ gi);
     ASSERT(-3, __imag__ gi);
     ASSERT(200, __imag__ gus);
-    ASSERT(125, (int)(__real__ gld * 100));
-    ASSERT(50, (int)(__imag__ gld * 100));
     ASSERT(100, re_i(garr[0]));
     ASSERT(0, im_i(garr[0]));
     ASSERT(200, im_i(garr[1]));
@@ -201,5 +211,29 @@ int main(void) {
     ASSERT(1, pk.f == 6.0f + 6.0if);
     double s = sum_many(1, 1.0, 1.0i, 1.0, 1.0i, 1.0, 1.0f, 1.0if, 1.0f, 1.0if, 1.0f);
     ASSERT(2324, (int)s);
+
+    /* GNU ++/-- change the real part; __builtin_complex; variadic arguments. */
+    cd inc = 1.0 + 1.0i;
+    cd old = inc++;
+    ASSERT(100, re_i(old));
+    ASSERT(200, re_i(inc));
+    ++inc;
+    --inc;
+    inc--;
+    ASSERT(100, re_i(inc));
+    ASSERT(100, im_i(inc));
+    cd incs[2] = {0};
+    int j = 0;
+    incs[j++]++;
+    ASSERT(1, j);
+    ASSERT(100, re_i(incs[0]));
+    _Complex int ci = 5i;
+    ci++;
+    ASSERT(1, __real__ ci);
+    ASSERT(5, __imag__ ci);
+    cd bc = __builtin_complex(1.0, -0.0);
+    ASSERT(1, 1.0 / __imag__ bc < 0);
+    ASSERT(100, re_i(bc));
+    ASSERT(258, (int)va_sum(2, 1.0 + 1.0i, 2.0f + 2.0if, 2.0 + 2.0i, 0.5f + 0.25if));
     return test_done();
 }

@@ -1,13 +1,16 @@
 /* _Complex * and / of floating types, which gcc -O0 and phicc compute with
  * libgcc's __mulsc3/__muldc3/__divdc3/... (C11 Annex G: infinities and
  * NaNs survive), and complex values passed to and returned from libm
- * (cabs, cexp, csqrt, conj, cproj: the target's complex ABI against
- * gcc-compiled code). Native runs only: the interpreter has neither libgcc
- * nor libm's complex functions. */
+ * (cabs, cexp, csqrt, conj, carg: the target's complex ABI against
+ * gcc-compiled code), and a static `_Complex long double`. Native runs
+ * only: the interpreter has neither libgcc nor libm's complex functions, and
+ * reads no `long double` inside a static aggregate. */
 // modes: native
 #include "test.h"
 #include <complex.h>
 #include <math.h>
+
+_Complex long double gld = 1.25L + 0.5iL;
 
 static int c100(double x) { return (int)lround(x * 100); }
 
@@ -19,6 +22,8 @@ static _Complex long double mulld(_Complex long double a, _Complex long double b
 static _Complex long double divld(_Complex long double a, _Complex long double b) { return a / b; }
 
 int main(void) {
+    ASSERT(125, c100((double)__real__ gld));
+    ASSERT(50, c100((double)__imag__ gld));
     _Complex double a = 1.0 + 2.0i, b = 3.0 - 1.0i;
     ASSERT(500, c100(__real__ muld(a, b)));
     ASSERT(500, c100(__imag__ muld(a, b)));

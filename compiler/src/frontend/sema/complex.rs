@@ -336,23 +336,7 @@ impl Sema {
         if self.real_arith(&lt.ty).is_none() {
             return Err(self.complex_operands(op, &lhs, &rhs, span));
         }
-        let (prefix, place) = if matches!(lhs.kind, ExprKind::Local(_) | ExprKind::Global(_)) {
-            (None, lhs)
-        } else {
-            let pt = ty::ptr_to(lhs.ty.clone());
-            let tmp = self.new_temp(pt.clone(), span)?;
-            let addr = mk(ExprKind::AddrOf(Box::new(lhs)), pt.clone(), span);
-            let set = mk(
-                ExprKind::Assign {
-                    lhs: Box::new(mk(ExprKind::Local(tmp), pt.clone(), span)),
-                    rhs: Box::new(addr),
-                },
-                pt.clone(),
-                span,
-            );
-            let p = self.load_local(tmp, pt, span);
-            (Some(set), self.deref(p, span)?)
-        };
+        let (prefix, place) = self.place_once(lhs, span)?;
         let old = mk(ExprKind::Load(Box::new(place.clone())), lt.clone(), span);
         let value = self.complex_binary(op, old, rhs, span)?;
         let value = self.convert(value, &lt);
@@ -368,6 +352,82 @@ impl Sema {
             Some(set) => mk(ExprKind::Comma(Box::new(set), Box::new(assign)), lt, span),
             None => assign,
         })
+    }
+
+    /// An lvalue usable twice: itself when it is a variable, else `*tmp`
+    /// with the set-up `tmp = &lvalue` to evaluate first.
+    fn place_once(&mut self, lv: Expr, span: Span) -> PResult<(Option<Expr>, Expr)> {
+        if matches!(lv.kind, ExprKind::Local(_) | ExprKind::Global(_)) {
+            return Ok((None, lv));
+        }
+        let pt = ty::ptr_to(lv.ty.clone());
+        let tmp = self.new_temp(pt.clone(), span)?;
+        let addr = mk(ExprKind::AddrOf(Box::new(lv)), pt.clone(), span);
+        let set = mk(
+            ExprKind::Assign {
+                lhs: Box::new(mk(ExprKind::Local(tmp), pt.clone(), span)),
+                rhs: Box::new(addr),
+            },
+            pt.clone(),
+            span,
+        );
+        let p = self.load_local(tmp, pt, span);
+        Ok((Some(set), self.deref(p, span)?))
+    }
+
+    /// GNU `++z`, `z--` on a complex lvalue: its real part changes by one;
+    /// the postfix forms give the old value.
+    pub(super) fn complex_inc_dec(&mut self, lv: Expr, is_prefix: bool, up: bool, span: Span) -> PResult<Expr> {
+        let one = mk(ExprKind::Int(if up { 1 } else { -1 }), ty::int(), span);
+        if is_prefix {
+            return self.complex_compound_assign(BinaryOp::Add, lv, one, span);
+        }
+        let lt = unqual(&lv.ty);
+        let (prefix, place) = self.place_once(lv, span)?;
+        let old = self.new_temp(lt.clone(), span)?;
+        let read = mk(ExprKind::Load(Box::new(place.clone())), lt.clone(), span);
+        let save = mk(
+            ExprKind::Assign {
+                lhs: Box::new(mk(ExprKind::Local(old), lt.clone(), span)),
+                rhs: Box::new(read.clone()),
+            },
+            lt.clone(),
+            span,
+        );
+        let sum = self.complex_binary(BinaryOp::Add, read, one, span)?;
+        let sum = self.convert(sum, &lt);
+        let store = mk(
+            ExprKind::Assign {
+                lhs: Box::new(place),
+                rhs: Box::new(sum),
+            },
+            lt.clone(),
+            span,
+        );
+        let comma = |a: Expr, b: Expr| {
+            let t = b.ty.clone();
+            mk(ExprKind::Comma(Box::new(a), Box::new(b)), t, span)
+        };
+        let result = comma(save, comma(store, self.load_local(old, lt, span)));
+        Ok(match prefix {
+            Some(set) => comma(set, result),
+            None => result,
+        })
+    }
+
+    /// `__builtin_complex(re, im)` (gcc): two values of one floating type.
+    pub(super) fn builtin_complex(&mut self, re: Expr, im: Expr, span: Span) -> PResult<Expr> {
+        match (&*re.ty.ty, &*im.ty.ty) {
+            (CType::Float(a), CType::Float(b)) if a == b => Ok(self.mk_complex(Arith::Float(*a), re, im, span)),
+            _ => Err(err(
+                span,
+                format!(
+                    "'__builtin_complex' operands must be of one floating type (have '{}' and '{}')",
+                    self.type_str(&re.ty),
+                    self.type_str(&im.ty)
+                ),
+            )),
+        }
     }
 
     /// `__builtin_creal*`, `__builtin_cimag*`, `__builtin_conj*`: the argument

@@ -399,13 +399,6 @@ impl Sema {
         }
     }
 
-    pub(super) fn check_not_complex(&self, v: &Expr, span: Span) -> PResult<()> {
-        if matches!(&*v.ty.ty, CType::Complex(_)) {
-            return Err(err(span, "this operation on a complex value is not supported"));
-        }
-        Ok(())
-    }
-
     pub(super) fn mk_unary(&self, op: UnaryOp, v: Expr, span: Span) -> Expr {
         let t = v.ty.clone();
         if let Some(k) = const_eval::fold_unary(op, &v, &t, &self.types, self.target) {
@@ -489,7 +482,9 @@ impl Sema {
         let what = if up { "increment" } else { "decrement" };
         self.check_modifiable(&lv, what, span)?;
         let t = unqual(&lv.ty);
-        self.check_not_complex(&lv, span)?;
+        if matches!(&*t.ty, CType::Complex(_)) {
+            return self.complex_inc_dec(lv, is_prefix, up, span);
+        }
         let ptr_elem_size = match &*t.ty {
             CType::Pointer(p) => Some(self.pointee_size(p, span)?),
             c if ty::arith(c, &self.types).is_some() => None,
