@@ -135,6 +135,22 @@ pub enum Arith {
     Float(FloatKind),
 }
 
+impl Arith {
+    pub fn size(self) -> u64 {
+        match self {
+            Arith::Int(k) => k.size(),
+            Arith::Float(k) => k.size(),
+        }
+    }
+
+    pub fn align(self) -> u64 {
+        match self {
+            Arith::Int(k) => k.align(),
+            Arith::Float(k) => k.align(),
+        }
+    }
+}
+
 /// The usual arithmetic conversions (6.3.1.8): the common type of two operands.
 pub fn usual_arithmetic_conversion(a: Arith, b: Arith, target: Target) -> Arith {
     match (a, b) {
@@ -217,7 +233,9 @@ pub enum CType {
     Void,
     Int(IntKind),
     Float(FloatKind),
-    Complex(FloatKind),
+    /// `_Complex T` (C11 6.2.5p11) and GNU `_Complex` integer types: two
+    /// `T` parts, real then imaginary.
+    Complex(Arith),
     Pointer(QualType),
     Array {
         elem: QualType,
@@ -430,7 +448,8 @@ impl TypeContext {
         Ok(match t {
             CType::Void | CType::Function { .. } => return Err(TypeError::Incomplete),
             CType::Int(k) => k.align(),
-            CType::Float(k) | CType::Complex(k) => k.align(),
+            CType::Float(k) => k.align(),
+            CType::Complex(a) => a.align(),
             CType::Pointer(_) => 8,
             CType::Array { elem, .. } => self.align_of(&elem.ty)?,
             CType::Record(id) => {
@@ -483,7 +502,7 @@ mod tests {
         );
         assert_eq!(cx.size_of(&CType::Pointer(q(CType::Void))), Ok(8));
         assert_eq!(cx.size_of(&CType::Void), Err(TypeError::Incomplete));
-        assert_eq!(cx.size_of(&CType::Complex(FloatKind::Double)), Ok(16));
+        assert_eq!(cx.size_of(&CType::Complex(Arith::Float(FloatKind::Double))), Ok(16));
         assert_eq!(cx.size_of(&CType::Float(FloatKind::LongDouble)), Ok(16));
         // struct node { int v; struct node *next; char tail[]; }
         let id = cx.new_record(Some(Arc::from("node")), false);

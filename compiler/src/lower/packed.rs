@@ -192,6 +192,7 @@ impl Scan<'_, '_> {
             | ExprKind::Assign { lhs: a, rhs: b }
             | ExprKind::CompoundAssign { lhs: a, rhs: b, .. }
             | ExprKind::PtrAdd { ptr: a, index: b, .. }
+            | ExprKind::Complex(a, b)
             | ExprKind::PtrDiff { lhs: a, rhs: b, .. } => {
                 self.expr(a);
                 self.expr(b)

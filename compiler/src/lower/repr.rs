@@ -5,8 +5,8 @@
 //!
 //! `_Bool` is `u8`, plain `char` is `i8` on x86-64 and `u8` elsewhere, enums
 //! take their underlying integer type, every pointer is `ptr`, `long double`
-//! (and `_Float128`) is `f128`. `_Complex` types have no representation yet:
-//! asking for one is a lowering error.
+//! (and `_Float128`) is `f128`. `_Complex` types are aggregates of two
+//! parts (see `complex.rs`).
 
 use crate::frontend::hir::Program;
 use crate::frontend::types::{ArrayLen, CType, FloatKind, IntKind, QualType, TypeContext};
@@ -30,7 +30,6 @@ pub enum Repr {
 /// Why a type has no IR representation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReprError {
-    Complex,
     Incomplete,
     Function,
 }
@@ -38,7 +37,6 @@ pub enum ReprError {
 impl ReprError {
     pub fn message(&self) -> &'static str {
         match self {
-            ReprError::Complex => "_Complex types are not supported by this compiler",
             ReprError::Incomplete => "use of an object of incomplete type",
             ReprError::Function => "a function type is not an object type",
         }
@@ -101,11 +99,10 @@ impl<'p> Types<'p> {
                 Repr::Scalar(int_ir_type(k, self.target))
             }
             CType::Float(k) => Repr::Scalar(float_ir_type(*k)),
-            CType::Complex(_) => return Err(ReprError::Complex),
             CType::Pointer(_) => Repr::Scalar(IrType::Ptr),
             CType::Function { .. } => return Err(ReprError::Function),
             CType::VaList if self.target.va_list().is_pointer() => Repr::Scalar(IrType::Ptr),
-            CType::Array { .. } | CType::Record(_) | CType::VaList => Repr::Aggregate {
+            CType::Array { .. } | CType::Record(_) | CType::VaList | CType::Complex(_) => Repr::Aggregate {
                 size: self.size_of(t).unwrap_or(0),
                 align: self.align_of(t),
             },

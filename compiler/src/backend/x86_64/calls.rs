@@ -226,6 +226,14 @@ impl FnEmitter<'_, '_> {
                 let m = self.area(off);
                 emit!(self, "\tfldt\t{m}");
             }
+            RetLoc::X87Pair => {
+                let Some(ParamHome::Buffer(off)) = self.params.first().copied() else {
+                    return Err(self.internal("struct return without its buffer"));
+                };
+                let m = self.area(off);
+                emit!(self, "\tfldt\t{}", m.at(16));
+                emit!(self, "\tfldt\t{m}");
+            }
             RetLoc::SretMemory => {
                 if let Some(ParamHome::Slot(off)) = self.params.first().copied() {
                     let m = self.area(off);
@@ -459,6 +467,14 @@ impl FnEmitter<'_, '_> {
                 };
                 self.load_int(buf, IrType::Ptr, false, Gpr::R10)?;
                 emit!(self, "\tfstpt\t(%r10)");
+            }
+            RetLoc::X87Pair => {
+                let Some(buf) = info.args.first() else {
+                    return Err(self.internal("sret call without a result buffer"));
+                };
+                self.load_int(buf, IrType::Ptr, false, Gpr::R10)?;
+                emit!(self, "\tfstpt\t(%r10)");
+                emit!(self, "\tfstpt\t16(%r10)");
             }
             RetLoc::StructRegs(parts) => {
                 let Some(buf) = info.args.first() else {

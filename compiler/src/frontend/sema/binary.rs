@@ -151,8 +151,9 @@ impl Sema {
     /// A binary operator on two values.
     pub(super) fn binary_values(&mut self, op: BinaryOp, a: Expr, b: Expr, span: Span) -> PResult<Expr> {
         use BinaryOp::*;
-        self.check_not_complex(&a, span)?;
-        self.check_not_complex(&b, span)?;
+        if matches!(&*a.ty.ty, CType::Complex(_)) || matches!(&*b.ty.ty, CType::Complex(_)) {
+            return self.complex_binary(op, a, b, span);
+        }
         let is_arith = |s: &Sema, e: &Expr| ty::arith(&e.ty.ty, &s.types).is_some();
         let is_int = |s: &Sema, e: &Expr| ty::int_kind(&e.ty.ty, &s.types).is_some();
         let ap = ty::is_pointer(&a.ty.ty);
@@ -363,8 +364,6 @@ impl Sema {
             }
         };
         let b = self.rvalue_of(els)?;
-        self.check_not_complex(&a, span)?;
-        self.check_not_complex(&b, span)?;
         let (a, b, t) = self.cond_types(a, b, span)?;
         if let ExprKind::Int(v) = c.kind {
             let is_const = |e: &Expr| matches!(e.kind, ExprKind::Int(_) | ExprKind::Float(_));
@@ -383,6 +382,18 @@ impl Sema {
         let arith = |s: &Sema, e: &Expr| ty::arith(&e.ty.ty, &s.types).is_some();
         if arith(self, &a) && arith(self, &b) {
             return Ok(self.usual_arith(a, b));
+        }
+        if let (Some(x), Some(y)) = (self.real_arith(&a.ty.ty), self.real_arith(&b.ty.ty)) {
+            // At least one `_Complex`: the complex type of the common real type.
+            let p = if x == y {
+                x
+            } else {
+                super::super::types::usual_arithmetic_conversion(x, y, self.target)
+            };
+            let t = super::complex::complex_ty(p);
+            let a = self.convert(a, &t);
+            let b = self.convert(b, &t);
+            return Ok((a, b, t));
         }
         let (at, bt) = (a.ty.clone(), b.ty.clone());
         match (&*at.ty, &*bt.ty) {
@@ -473,8 +484,9 @@ impl Sema {
             ));
         };
         let op = hir_op(op).expect("compound assignment operator");
-        self.check_not_complex(&lhs, span)?;
-        self.check_not_complex(&rhs, span)?;
+        if matches!(&*lt.ty, CType::Complex(_)) || matches!(&*rhs.ty.ty, CType::Complex(_)) {
+            return self.complex_compound_assign(op, lhs, rhs, span);
+        }
         if let CType::Pointer(p) = &*lt.ty {
             if matches!(op, BinaryOp::Add | BinaryOp::Sub) {
                 if ty::int_kind(&rhs.ty.ty, &self.types).is_none() {

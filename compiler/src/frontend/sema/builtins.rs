@@ -78,7 +78,11 @@ const LIBRARY: &[(&str, &str)] = &[
     ("copysignf", "f:ff"),
     ("copysignl", "D:DD"),
     ("fmin", "d:dd"),
+    ("fminf", "f:ff"),
+    ("fminl", "D:DD"),
     ("fmax", "d:dd"),
+    ("fmaxf", "f:ff"),
+    ("fmaxl", "D:DD"),
 ];
 
 fn sig_type(c: char) -> QualType {
@@ -202,6 +206,18 @@ impl Sema {
         let Some(base) = n.strip_prefix("__builtin_") else {
             return Ok(None);
         };
+        if base == "complex" {
+            self.nargs(n, args, 2, span)?;
+            let re = self.rvalue_of(&args[0])?;
+            let im = self.rvalue_of(&args[1])?;
+            return self.builtin_complex(re, im, span).map(Some);
+        }
+        if ["creal", "cimag", "conj"].iter().any(|p| base.starts_with(p)) && args.len() == 1 {
+            let v = self.rvalue_of(&args[0])?;
+            if let Some(e) = self.complex_builtin(n, v, span)? {
+                return Ok(Some(e));
+            }
+        }
         let e = match base {
             "va_start" => {
                 if args.is_empty() {

@@ -126,7 +126,6 @@ impl Sema {
         let mut out = Vec::with_capacity(args.len());
         for (i, a) in args.iter().enumerate() {
             let v = self.rvalue_of(a)?;
-            self.check_not_complex(&v, a.span)?;
             let v = if *prototyped && i < params.len() {
                 let p = &params[i];
                 if let Some(u) = self.transparent_union_arg(p, &v) {

@@ -34,7 +34,7 @@ impl Sema {
     pub(super) fn scalar_of(&mut self, e: &ast::Expr, what: &str) -> PResult<Expr> {
         let v = self.rvalue_of(e)?;
         if matches!(&*v.ty.ty, CType::Complex(_)) {
-            return Err(err(e.span, "complex arithmetic is not supported"));
+            return self.complex_truth(v, e.span);
         }
         if !ty::is_scalar(&v.ty.ty) {
             return Err(err(
@@ -68,6 +68,14 @@ impl Sema {
                     IntLitType::ULongLong => IntKind::ULongLong,
                 };
                 Ok(mk(ExprKind::Int(lit.value as i128), ty::int_ty(k), span))
+            }
+            A::Imaginary(lit) => {
+                let v = self.expr(lit)?;
+                let Some(a) = ty::arith(&v.ty.ty, &self.types) else {
+                    return Err(err(span, "invalid imaginary constant"));
+                };
+                let zero = self.convert(mk(ExprKind::Int(0), ty::int(), span), &v.ty);
+                Ok(self.mk_complex(a, zero, v, span))
             }
             A::Float(lit) => {
                 use super::super::literal::FloatSuffix;
@@ -325,7 +333,12 @@ impl Sema {
         match op {
             U::Plus | U::Neg => {
                 let v = self.rvalue_of(x)?;
-                self.check_not_complex(&v, span)?;
+                if matches!(&*v.ty.ty, CType::Complex(_)) {
+                    if op == U::Plus {
+                        return Ok(Expr { span, ..v });
+                    }
+                    return Ok(self.complex_unary(UnaryOp::Neg, v, span));
+                }
                 if ty::arith(&v.ty.ty, &self.types).is_none() {
                     return Err(err(
                         span,
@@ -345,7 +358,10 @@ impl Sema {
             }
             U::BitNot => {
                 let v = self.rvalue_of(x)?;
-                self.check_not_complex(&v, span)?;
+                if matches!(&*v.ty.ty, CType::Complex(_)) {
+                    // GNU: `~z` is the complex conjugate.
+                    return Ok(self.complex_unary(UnaryOp::BitNot, v, span));
+                }
                 if ty::int_kind(&v.ty.ty, &self.types).is_none() {
                     return Err(err(span, "wrong type argument to bit-complement"));
                 }
@@ -377,27 +393,10 @@ impl Sema {
                 self.inc_dec(lv, is_prefix, up, span)
             }
             U::Real | U::Imag => {
-                let v = self.rvalue_of(x)?;
-                self.check_not_complex(&v, span)?;
-                if ty::arith(&v.ty.ty, &self.types).is_none() {
-                    return Err(err(span, "wrong type argument to '__real__'/'__imag__'"));
-                }
-                if op == U::Real {
-                    return Ok(v);
-                }
-                let t = v.ty.clone();
-                let zero = self.convert(mk(ExprKind::Int(0), ty::int(), span), &t);
-                let side = mk(ExprKind::Cast(CastKind::ToVoid, Box::new(v)), ty::void(), span);
-                Ok(mk(ExprKind::Comma(Box::new(side), Box::new(zero)), t, span))
+                let e = self.expr(x)?;
+                self.real_imag(e, op == U::Imag, span)
             }
         }
-    }
-
-    pub(super) fn check_not_complex(&self, v: &Expr, span: Span) -> PResult<()> {
-        if matches!(&*v.ty.ty, CType::Complex(_)) {
-            return Err(err(span, "complex arithmetic is not supported"));
-        }
-        Ok(())
     }
 
     pub(super) fn mk_unary(&self, op: UnaryOp, v: Expr, span: Span) -> Expr {
@@ -483,7 +482,9 @@ impl Sema {
         let what = if up { "increment" } else { "decrement" };
         self.check_modifiable(&lv, what, span)?;
         let t = unqual(&lv.ty);
-        self.check_not_complex(&lv, span)?;
+        if matches!(&*t.ty, CType::Complex(_)) {
+            return self.complex_inc_dec(lv, is_prefix, up, span);
+        }
         let ptr_elem_size = match &*t.ty {
             CType::Pointer(p) => Some(self.pointee_size(p, span)?),
             c if ty::arith(c, &self.types).is_some() => None,
@@ -573,11 +574,26 @@ impl Sema {
         let t = self.type_name(tn)?;
         let v = self.rvalue_of(x)?;
         let v = self.with_pending_sizes(v);
-        self.check_not_complex(&v, span)?;
-        if matches!(&*t.ty, CType::Complex(_)) {
-            return Err(err(span, "complex arithmetic is not supported"));
-        }
         let to = unqual(&t);
+        if matches!(&*t.ty, CType::Complex(_)) || matches!(&*v.ty.ty, CType::Complex(_)) {
+            if ty::is_void(&to.ty) {
+                return Ok(mk(ExprKind::Cast(CastKind::ToVoid, Box::new(v)), to, span));
+            }
+            if self.real_arith(&to.ty).is_none() || self.real_arith(&v.ty.ty).is_none() {
+                return Err(err(
+                    span,
+                    format!(
+                        "invalid cast from '{}' to '{}'",
+                        self.type_str(&v.ty),
+                        self.type_str(&to)
+                    ),
+                ));
+            }
+            return Ok(Expr {
+                span,
+                ..self.convert(v, &to)
+            });
+        }
         if ty::is_void(&to.ty) {
             return Ok(mk(ExprKind::Cast(CastKind::ToVoid, Box::new(v)), to, span));
         }

@@ -14,6 +14,7 @@
 //!   assignment), compatible and composite types (6.2.7);
 //! * `expr.rs` (primary, postfix, unary, casts) and `binary.rs` (binary,
 //!   conditional and assignment operators): 6.5;
+//! * `complex.rs`: `_Complex` values, GNU complex integers, `__real__`/`__imag__`;
 //! * `builtins.rs`: `__builtin_*`, `__atomic_*`, `__sync_*`;
 //! * `const_eval.rs`: constant folding and the constant expressions of 6.6,
 //!   address constants included;
@@ -31,6 +32,7 @@ mod attrs;
 mod binary;
 mod builtins;
 mod call;
+mod complex;
 mod const_eval;
 mod conv;
 mod decl;

@@ -10,7 +10,7 @@
 use super::super::ast::{self, ArraySize, BaseType, DeclSpecs, Declaration, Declarator, Derived, TypeName, TypeQuals};
 use super::super::hir::{Expr, ExprKind, LocalId, Stmt, StmtKind};
 use super::super::source::{PResult, Span};
-use super::super::types::{ArrayLen, CType, FloatKind, IntKind, QualType, Qualifiers};
+use super::super::types::{Arith, ArrayLen, CType, FloatKind, IntKind, QualType, Qualifiers};
 use super::attrs::{Attrs, Mode};
 use super::scope::{ObjRef, Ordinary};
 use super::ty::{self, q, unqual};
@@ -117,10 +117,24 @@ impl Sema {
             BaseType::LongDouble => CType::Float(FloatKind::LongDouble),
             BaseType::Float128 => CType::Float(FloatKind::Float128),
             BaseType::Complex(inner) => CType::Complex(match **inner {
-                BaseType::Float => FloatKind::Float,
-                BaseType::LongDouble => FloatKind::LongDouble,
-                BaseType::Float128 => FloatKind::Float128,
-                _ => FloatKind::Double,
+                BaseType::Float => Arith::Float(FloatKind::Float),
+                BaseType::LongDouble => Arith::Float(FloatKind::LongDouble),
+                BaseType::Float128 => Arith::Float(FloatKind::Float128),
+                BaseType::Double => Arith::Float(FloatKind::Double),
+                BaseType::Char => Arith::Int(IntKind::Char),
+                BaseType::SChar => Arith::Int(IntKind::SChar),
+                BaseType::UChar => Arith::Int(IntKind::UChar),
+                BaseType::Short => Arith::Int(IntKind::Short),
+                BaseType::UShort => Arith::Int(IntKind::UShort),
+                BaseType::Int => Arith::Int(IntKind::Int),
+                BaseType::UInt => Arith::Int(IntKind::UInt),
+                BaseType::Long => Arith::Int(IntKind::Long),
+                BaseType::ULong => Arith::Int(IntKind::ULong),
+                BaseType::LongLong => Arith::Int(IntKind::LongLong),
+                BaseType::ULongLong => Arith::Int(IntKind::ULongLong),
+                BaseType::Int128 => Arith::Int(IntKind::Int128),
+                BaseType::UInt128 => Arith::Int(IntKind::UInt128),
+                _ => return Err(err(specs.span, "invalid use of '_Complex' with a non-arithmetic type")),
             }),
             BaseType::Struct(s) => CType::Record(self.record_spec(s, false, forward)?),
             BaseType::Union(s) => CType::Record(self.record_spec(s, true, forward)?),
@@ -260,7 +274,7 @@ impl Sema {
                 CType::Int(k)
             }
             (Mode::Float(k), CType::Float(_)) => CType::Float(k),
-            (Mode::Complex(k), CType::Complex(_)) => CType::Complex(k),
+            (Mode::Complex(k), CType::Complex(_)) => CType::Complex(Arith::Float(k)),
             _ => return Err(err(span, "invalid mode for this type")),
         };
         Ok(QualType::new(new).with_quals(t.quals))
