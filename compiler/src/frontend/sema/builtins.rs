@@ -49,6 +49,7 @@ const LIBRARY: &[(&str, &str)] = &[
     ("abort", "v:"),
     ("exit", "v:i"),
     ("_exit", "v:i"),
+    ("alloca", "p:L"),
     ("malloc", "p:L"),
     ("calloc", "p:LL"),
     ("realloc", "p:pL"),

@@ -1,0 +1,33 @@
+/* What gcc accepts in its default gnu mode without a declaration or a type:
+   `alloca` used undeclared (gcc's implicit builtin: no library call), and
+   implicit int after an __attribute__ in a function definition (C89). */
+#include "test.h"
+
+__attribute__((noinline)) twice(int x) { return 2 * x; }
+
+__attribute__((noinline, unused)) static_like(x) int x;
+{
+    return x + 1;
+}
+
+static int sum_alloca(int n) {
+    int *v = alloca(n * sizeof(int));
+    char *c = (char *)alloca(3);
+    int s = 0;
+    for (int i = 0; i < n; i++)
+        v[i] = 3 * i;
+    c[0] = 1, c[1] = 2, c[2] = 3;
+    for (int i = 0; i < n; i++)
+        s += v[i];
+    return s + c[0] + c[1] + c[2];
+}
+
+int main(void) {
+    ASSERT(42, twice(21));
+    ASSERT(-6, twice(-3));
+    ASSERT(8, static_like(7));
+    ASSERT(141, sum_alloca(10));
+    ASSERT(6, sum_alloca(0));
+    ASSERT(0, ((unsigned long)alloca(24) & 7));
+    return test_done();
+}
