@@ -548,9 +548,42 @@ impl Sema {
                 }
                 self.sign_bit(v, k, span)?
             }
-            "isnan" | "isinf" | "isinf_sign" | "isfinite" => {
+            "classify_type" => {
+                // gcc's `enum type_class` of the argument after the default
+                // argument promotions (the argument is not evaluated).
                 self.nargs(n, args, 1, span)?;
                 let v = self.rvalue_of(&args[0])?;
+                if ty::is_void(&v.ty.ty) {
+                    return Err(err(args[0].span, "invalid use of void expression"));
+                }
+                let v = self.default_arg_promote(v);
+                let class = match &*v.ty.ty {
+                    CType::Int(_) | CType::Enum(_) => 1,
+                    CType::Pointer(_) => 5,
+                    CType::Float(_) => 8,
+                    CType::Complex(_) => 9,
+                    CType::Record(r) if self.types.records[r.0 as usize].is_union => 13,
+                    CType::Record(_) => 12,
+                    _ => -1,
+                };
+                mk(ExprKind::Int(class), ty::int(), span)
+            }
+            "isnan" | "isinf" | "isinf_sign" | "isfinite" | "isnanf" | "isnanl" | "isinff" | "isinfl" | "finite"
+            | "finitef" | "finitel" => {
+                self.nargs(n, args, 1, span)?;
+                let v = self.rvalue_of(&args[0])?;
+                // The typed forms convert their argument (`isinff(float)`).
+                let (base, kind) = match base {
+                    "isnanf" | "isinff" | "finitef" => (&base[..base.len() - 1], Some(FloatKind::Float)),
+                    "isnanl" | "isinfl" | "finitel" => (&base[..base.len() - 1], Some(FloatKind::LongDouble)),
+                    "finite" => ("finite", Some(FloatKind::Double)),
+                    _ => (base, None),
+                };
+                let base = if base == "finite" { "isfinite" } else { base };
+                let v = match kind {
+                    Some(k) if v.ty.ty.is_arithmetic() => self.convert(v, &ty::float_ty(k)),
+                    _ => v,
+                };
                 if !ty::is_float(&v.ty.ty) {
                     return Err(err(
                         args[0].span,
