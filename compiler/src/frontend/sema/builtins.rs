@@ -12,7 +12,7 @@
 use super::super::ast;
 use super::super::hir::{BinaryOp, Builtin, CastKind, Expr, ExprKind};
 use super::super::source::{PResult, Span};
-use super::super::types::{CType, FloatKind, IntKind, QualType, Qualifiers};
+use super::super::types::{ArrayLen, CType, FloatKind, IntKind, QualType, Qualifiers};
 use super::binary::is_pure;
 use super::expr::mk;
 use super::ty::{self, q};
@@ -51,6 +51,8 @@ const LIBRARY: &[(&str, &str)] = &[
     ("_exit", "v:i"),
     ("alloca", "p:L"),
     ("malloc", "p:L"),
+    ("_setjmp", "i:p"),
+    ("longjmp", "v:pi"),
     ("calloc", "p:LL"),
     ("realloc", "p:pL"),
     ("free", "v:p"),
@@ -116,6 +118,10 @@ pub(super) fn library_signature(name: &str) -> Option<QualType> {
         prototyped: true,
     }))
 }
+
+/// The hidden setjmp buffer behind a `__builtin_setjmp` (glibc's `jmp_buf`
+/// is 200 bytes on x86-64, 312 on AArch64 and 344 on RISC-V 64).
+const JMP_BUF_BYTES: u64 = 512;
 
 /// Folds a bit builtin on a constant of `bits` bits.
 fn fold_bits(b: Builtin, v: i128, bits: u32) -> Option<i128> {
@@ -548,6 +554,73 @@ impl Sema {
                 }
                 self.sign_bit(v, k, span)?
             }
+            "setjmp" => {
+                // gcc's buffer is 5 words; glibc's `jmp_buf` is bigger. The
+                // setjmp buffer is a hidden local of this frame (which
+                // `__builtin_longjmp` may only return to) and the first word
+                // of the caller's buffer points to it.
+                self.nargs(n, args, 1, span)?;
+                let buf = self.arg_as(&args[0], &ty::void_ptr(), n, 1)?;
+                let jb_ty = q(CType::Array {
+                    elem: ty::int_ty(IntKind::Char),
+                    len: ArrayLen::Fixed(JMP_BUF_BYTES),
+                });
+                let jb = self.new_local(Arc::from(".jmp_buf"), jb_ty.clone(), 16, false, span)?;
+                self.fcx(span)?.calls_builtin_setjmp = true;
+                let jb_addr = || {
+                    let lv = mk(ExprKind::Local(jb), jb_ty.clone(), span);
+                    mk(ExprKind::AddrOf(Box::new(lv)), ty::ptr_to(jb_ty.clone()), span)
+                };
+                let slot_ty = ty::ptr_to(ty::void_ptr());
+                let slot = mk(
+                    ExprKind::Deref(Box::new(mk(
+                        ExprKind::Cast(CastKind::PtrToPtr, Box::new(buf)),
+                        slot_ty,
+                        span,
+                    ))),
+                    ty::void_ptr(),
+                    span,
+                );
+                let link = mk(
+                    ExprKind::Assign {
+                        lhs: Box::new(slot),
+                        rhs: Box::new(mk(
+                            ExprKind::Cast(CastKind::PtrToPtr, Box::new(jb_addr())),
+                            ty::void_ptr(),
+                            span,
+                        )),
+                    },
+                    ty::void_ptr(),
+                    span,
+                );
+                let jb_void = mk(
+                    ExprKind::Cast(CastKind::PtrToPtr, Box::new(jb_addr())),
+                    ty::void_ptr(),
+                    span,
+                );
+                let call = self.library_call("_setjmp", vec![jb_void], span)?;
+                mk(ExprKind::Comma(Box::new(link), Box::new(call)), ty::int(), span)
+            }
+            "longjmp" => {
+                self.nargs(n, args, 2, span)?;
+                let buf = self.arg_as(&args[0], &ty::void_ptr(), n, 1)?;
+                if self.const_int(&args[1])? != 1 {
+                    return Err(err(args[1].span, "'__builtin_longjmp' second argument must be 1"));
+                }
+                let slot_ty = ty::ptr_to(ty::void_ptr());
+                let slot = mk(
+                    ExprKind::Deref(Box::new(mk(
+                        ExprKind::Cast(CastKind::PtrToPtr, Box::new(buf)),
+                        slot_ty,
+                        span,
+                    ))),
+                    ty::void_ptr(),
+                    span,
+                );
+                let jb = mk(ExprKind::Load(Box::new(slot)), ty::void_ptr(), span);
+                let one = mk(ExprKind::Int(1), ty::int(), span);
+                self.library_call("longjmp", vec![jb, one], span)?
+            }
             "classify_type" => {
                 // gcc's `enum type_class` of the argument after the default
                 // argument promotions (the argument is not evaluated).
@@ -649,6 +722,38 @@ impl Sema {
             }
         };
         Ok(Some(e))
+    }
+
+    /// A call of the C library function `name` (declared as gcc knows it, or
+    /// as the program did) with already converted argument values.
+    fn library_call(&mut self, name: &str, args: Vec<Expr>, span: Span) -> PResult<Expr> {
+        let Some(g) = self.library_function(name, span)? else {
+            return Err(err(span, format!("'{name}' is not a function")));
+        };
+        let gt = self.globals[g.0 as usize].ty.clone();
+        let f = self.value(mk(ExprKind::Global(g), gt.clone(), span))?;
+        let CType::Function { ret, params, .. } = &*gt.ty else {
+            return Err(err(span, format!("'{name}' is not a function")));
+        };
+        if params.len() > args.len() {
+            return Err(err(span, format!("'{name}' is declared with another type")));
+        }
+        let mut out = Vec::new();
+        for (i, a) in args.into_iter().enumerate() {
+            out.push(match params.get(i) {
+                Some(p) => self.assign_convert(a, p, super::conv::AssignCtx::Arg(i + 1, name.to_string()), span)?,
+                None => self.default_arg_promote(a),
+            });
+        }
+        Ok(mk(
+            ExprKind::Call {
+                callee: Box::new(f),
+                fn_ty: ty::unqual(&gt),
+                args: out,
+            },
+            ty::unqual(ret),
+            span,
+        ))
     }
 
     /// The sign bit of a floating value, read from the bytes of its value

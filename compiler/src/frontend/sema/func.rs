@@ -162,7 +162,14 @@ impl Sema {
                 span: f.body.span,
             });
         }
-        let fcx = self.func.take().expect("in a function");
+        let mut fcx = self.func.take().expect("in a function");
+        if fcx.calls_builtin_setjmp {
+            // gcc's `__builtin_setjmp` receiver sees the values the locals
+            // had at the `__builtin_longjmp`: none may live in a register.
+            for l in &mut fcx.locals {
+                l.ty.quals.is_volatile = true;
+            }
+        }
         let mut body = Stmt {
             kind: StmtKind::Block(body),
             span: f.body.span,

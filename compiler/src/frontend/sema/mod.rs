@@ -180,6 +180,8 @@ struct FuncCx {
     has_indirect_goto: bool,
     /// Locals declared `register` (their address may not be taken).
     register_locals: Vec<LocalId>,
+    /// The body calls `__builtin_setjmp`: every local lives in memory.
+    calls_builtin_setjmp: bool,
 }
 
 impl FuncCx {
@@ -201,6 +203,7 @@ impl FuncCx {
             prologue: Vec::new(),
             has_indirect_goto: false,
             register_locals: Vec::new(),
+            calls_builtin_setjmp: false,
         }
     }
 }
