@@ -172,7 +172,7 @@ impl Sema {
 
     /// Evaluates `v` once for several uses: the set-up expression (if a
     /// temporary is needed) and the expression reading the value.
-    fn reuse(&mut self, v: Expr, span: Span) -> PResult<(Option<Expr>, Expr)> {
+    pub(super) fn reuse(&mut self, v: Expr, span: Span) -> PResult<(Option<Expr>, Expr)> {
         if is_pure(&v) {
             return Ok((None, v));
         }
@@ -190,7 +190,7 @@ impl Sema {
         Ok((Some(set), self.load_local(tmp, t, span)))
     }
 
-    fn with_setup(setup: Option<Expr>, e: Expr) -> Expr {
+    pub(super) fn with_setup(setup: Option<Expr>, e: Expr) -> Expr {
         match setup {
             None => e,
             Some(s) => {
@@ -726,7 +726,7 @@ impl Sema {
 
     /// A call of the C library function `name` (declared as gcc knows it, or
     /// as the program did) with already converted argument values.
-    fn library_call(&mut self, name: &str, args: Vec<Expr>, span: Span) -> PResult<Expr> {
+    pub(super) fn library_call(&mut self, name: &str, args: Vec<Expr>, span: Span) -> PResult<Expr> {
         let Some(g) = self.library_function(name, span)? else {
             return Err(err(span, format!("'{name}' is not a function")));
         };

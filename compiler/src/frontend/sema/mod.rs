@@ -147,6 +147,20 @@ struct VlaSize {
     unit: u64,
 }
 
+/// The run-time layout of a record with variably modified members (see
+/// `Sema::variable_layout`): hidden `size_t` locals written when the
+/// definition is reached.
+#[derive(Clone, Debug)]
+struct VarRecord {
+    /// The record's size in bytes.
+    size: LocalId,
+    /// The first member whose offset is a run-time value.
+    first: usize,
+    /// Per member from `first` on: its offset (`None`: a bit-field, which
+    /// may not be accessed).
+    offsets: Vec<Option<LocalId>>,
+}
+
 /// The innermost `switch` being analyzed.
 #[derive(Clone, Debug)]
 struct SwitchCx {
@@ -229,6 +243,8 @@ struct Sema {
     /// Counter for unique names of block-scope statics and file-scope literals.
     unique_counter: u32,
     vla_sizes: FxHashMap<usize, VlaSize>,
+    /// Records with variably modified members, by id.
+    var_records: FxHashMap<RecordId, VarRecord>,
     /// Unions declared with `transparent_union`.
     transparent_unions: Vec<RecordId>,
     /// Inside a prototype that is not part of a function definition.
@@ -263,6 +279,7 @@ impl Sema {
             pack_stack: Vec::new(),
             unique_counter: 0,
             vla_sizes: FxHashMap::default(),
+            var_records: FxHashMap::default(),
             transparent_unions: Vec::new(),
             in_prototype: 0,
             vla_pending: Vec::new(),
