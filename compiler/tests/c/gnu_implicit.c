@@ -1,6 +1,7 @@
 /* What gcc accepts in its default gnu mode without a declaration or a type:
    `alloca` used undeclared (gcc's implicit builtin: no library call), and
-   implicit int after an __attribute__ in a function definition (C89). */
+   implicit int after an __attribute__ in a function definition (C89), and
+   scalar_storage_order("little-endian"), the targets' own order. */
 #include "test.h"
 
 __attribute__((noinline)) twice(int x) { return 2 * x; }
@@ -9,6 +10,12 @@ __attribute__((noinline, unused)) static_like(x) int x;
 {
     return x + 1;
 }
+
+struct __attribute__((scalar_storage_order("little-endian"))) le {
+    unsigned long long f0 : 29;
+    unsigned long long f1 : 4;
+    unsigned short h;
+};
 
 static int sum_alloca(int n) {
     int *v = alloca(n * sizeof(int));
@@ -29,5 +36,10 @@ int main(void) {
     ASSERT(141, sum_alloca(10));
     ASSERT(6, sum_alloca(0));
     ASSERT(0, ((unsigned long)alloca(24) & 7));
+    struct le v = {0};
+    v.f0 = 23;
+    v.h = 0x1234;
+    ASSERT(23, v.f0);
+    ASSERT(0x34, *(unsigned char *)&v.h);
     return test_done();
 }

@@ -368,12 +368,55 @@ impl Sema {
             "frame_address" | "return_address" => {
                 self.nargs(n, args, 1, span)?;
                 let level = self.const_int(&args[0])?;
-                // Levels above 0 walk the callers' frames, which phicc does
-                // not implement: an error, never a silently wrong address.
+                if level < 0 {
+                    return Err(err(args[0].span, format!("invalid argument to '__builtin_{base}'")));
+                }
+                if level > 0 && base == "return_address" && self.target != crate::target::Target::X86_64 {
+                    // gcc's AArch64 and RISC-V backends give a null pointer
+                    // for the return address of an outer frame.
+                    self.fcx(span)?;
+                    return Ok(Some(mk(ExprKind::Int(0), ty::void_ptr(), span)));
+                }
+                if level > 0 && self.target == crate::target::Target::X86_64 {
+                    // Walk the frame-pointer chain, as gcc does on x86-64:
+                    // each frame's saved %rbp is at 0(%rbp), its return
+                    // address at 8(%rbp).
+                    self.fcx(span)?;
+                    let zero = mk(ExprKind::Int(0), ty::int_ty(IntKind::UInt), span);
+                    let mut fp = Self::builtin(Builtin::FrameAddress, vec![zero], ty::void_ptr(), span);
+                    let slots = ty::ptr_to(ty::void_ptr());
+                    let word = |fp: Expr, i: i128| {
+                        let p = mk(ExprKind::Cast(CastKind::PtrToPtr, Box::new(fp)), slots.clone(), span);
+                        let p = if i == 0 {
+                            p
+                        } else {
+                            let idx = mk(ExprKind::Int(i), ty::long(), span);
+                            mk(
+                                ExprKind::PtrAdd {
+                                    ptr: Box::new(p),
+                                    index: Box::new(idx),
+                                    elem_size: 8,
+                                },
+                                slots.clone(),
+                                span,
+                            )
+                        };
+                        let lv = mk(ExprKind::Deref(Box::new(p)), ty::void_ptr(), span);
+                        mk(ExprKind::Load(Box::new(lv)), ty::void_ptr(), span)
+                    };
+                    for _ in 0..level {
+                        fp = word(fp, 0);
+                    }
+                    return Ok(Some(if base == "frame_address" { fp } else { word(fp, 1) }));
+                }
+                // Levels above 0 of `__builtin_frame_address` on AArch64 and
+                // RISC-V would walk frames whose layout phicc does not fix
+                // (RISC-V's depends on the variadic save area): an error,
+                // never a silently wrong address.
                 if level != 0 {
                     return Err(err(
                         args[0].span,
-                        format!("'__builtin_{base}' with a nonzero level is not supported"),
+                        format!("'__builtin_{base}' with a nonzero level is not supported on this target"),
                     ));
                 }
                 let b = if base == "frame_address" {
