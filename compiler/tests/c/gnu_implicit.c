@@ -1,8 +1,26 @@
 /* What gcc accepts in its default gnu mode without a declaration or a type:
    `alloca` used undeclared (gcc's implicit builtin: no library call), and
    implicit int after an __attribute__ in a function definition (C89), and
-   scalar_storage_order("little-endian"), the targets' own order. */
+   scalar_storage_order("little-endian"), the targets' own order; a C99
+   inline definition with always_inline and no external definition, which
+   gcc inlines at -O0 too (stdarg-4). */
 #include "test.h"
+#include <stdarg.h>
+
+static long total;
+
+inline void __attribute__((always_inline)) add_two(va_list ap) {
+    total = va_arg(ap, double);
+    total += va_arg(ap, long);
+}
+
+static long sum_two(int n, ...) {
+    va_list ap;
+    va_start(ap, n);
+    add_two(ap);
+    va_end(ap);
+    return total + n;
+}
 
 __attribute__((noinline)) twice(int x) { return 2 * x; }
 
@@ -36,6 +54,7 @@ int main(void) {
     ASSERT(141, sum_alloca(10));
     ASSERT(6, sum_alloca(0));
     ASSERT(0, ((unsigned long)alloca(24) & 7));
+    ASSERT(176, sum_two(32, 16.0, 128L));
     struct le v = {0};
     v.f0 = 23;
     v.h = 0x1234;

@@ -205,7 +205,14 @@ impl Sema {
                 && g.linkage == Linkage::External
                 && &*info.c_name != "main"
             {
-                g.attrs.gnu_inline = true;
+                if g.attrs.always_inline {
+                    // gcc inlines every call of it, at -O0 too, so no
+                    // out-of-line definition is referenced: a local copy
+                    // serves the calls the same way (stdarg-4).
+                    g.linkage = Linkage::Internal;
+                } else {
+                    g.attrs.gnu_inline = true;
+                }
             }
         }
     }
