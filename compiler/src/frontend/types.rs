@@ -297,6 +297,12 @@ pub struct RecordDef {
     pub is_union: bool,
     pub members: Vec<Member>,
     pub layout: Option<RecordLayout>,
+    /// A member's size is known only at run time (GNU variably modified
+    /// members, declared in a function): `layout` places only the members
+    /// up to the first such one (it counts as size 0) and gives the
+    /// alignment; [`TypeContext::size_of`] fails, sema computes the rest
+    /// when the definition is reached.
+    pub variable: bool,
 }
 
 /// An enum; its underlying type is `unsigned int` when no enumerator is
@@ -342,6 +348,7 @@ impl TypeContext {
             is_union,
             members: Vec::new(),
             layout: None,
+            variable: false,
         });
         RecordId(self.records.len() as u32 - 1)
     }
@@ -387,6 +394,8 @@ impl TypeContext {
                     elem,
                     len: ArrayLen::Unknown,
                 } if i == last && !attrs.is_union => (0, self.align_of(&elem.ty)?),
+                // Placed by sema at run time (see `RecordDef::variable`).
+                t if self.is_runtime_sized(t) => (0, m.type_align.map_or_else(|| self.align_of(t), Ok)?),
                 t => (self.size_of(t)?, m.type_align.map_or_else(|| self.align_of(t), Ok)?),
             };
             specs.push(FieldSpec {
@@ -407,10 +416,26 @@ impl TypeContext {
             },
         )
         .map_err(TypeError::Layout)?;
+        let variable = members.iter().any(|m| self.is_runtime_sized(&m.ty.ty));
         let r = self.records.get_mut(id.0 as usize).ok_or(TypeError::Incomplete)?;
+        r.variable = variable;
         r.members = members;
         r.layout = Some(layout);
         Ok(())
+    }
+
+    /// Whether objects of type `t` have a size known only at run time: a
+    /// VLA, or a record with such a member.
+    pub fn is_runtime_sized(&self, t: &CType) -> bool {
+        match t {
+            CType::Array {
+                len: ArrayLen::Variable,
+                ..
+            } => true,
+            CType::Array { elem, .. } => self.is_runtime_sized(&elem.ty),
+            CType::Record(id) => self.records.get(id.0 as usize).is_some_and(|r| r.variable),
+            _ => false,
+        }
     }
 
     /// `sizeof` (6.5.3.4) of a complete object type.
@@ -429,6 +454,7 @@ impl TypeContext {
             CType::Record(id) => {
                 self.records
                     .get(id.0 as usize)
+                    .filter(|r| !r.variable)
                     .and_then(|r| r.layout.as_ref())
                     .ok_or(TypeError::Incomplete)?
                     .size

@@ -79,6 +79,9 @@ impl FnLower<'_, '_> {
     fn read_lvalue(&mut self, lv: &Expr) -> LResult<RValue> {
         match &*lv.ty.ty {
             CType::Function { .. } => Ok(RValue::Scalar(self.place(lv)?.addr.into())),
+            // A record with variably modified members: its address (sema
+            // copies such records itself; a copy here would fail in `repr`).
+            t @ CType::Record(_) if self.cx.types.is_vla(t) => Ok(RValue::Agg(self.place(lv)?.addr)),
             t => match self.repr(t, lv.span)? {
                 Repr::Scalar(_) => {
                     let (p, ty, signed) = self.scalar_place(lv)?;

@@ -9,7 +9,7 @@
 //! parts (see `complex.rs`).
 
 use crate::frontend::hir::Program;
-use crate::frontend::types::{ArrayLen, CType, FloatKind, IntKind, QualType, TypeContext};
+use crate::frontend::types::{CType, FloatKind, IntKind, QualType, TypeContext};
 use crate::ir::types::IrType;
 use crate::target::Target;
 
@@ -32,6 +32,7 @@ pub enum Repr {
 pub enum ReprError {
     Incomplete,
     Function,
+    VariableSize,
 }
 
 impl ReprError {
@@ -39,6 +40,7 @@ impl ReprError {
         match self {
             ReprError::Incomplete => "use of an object of incomplete type",
             ReprError::Function => "a function type is not an object type",
+            ReprError::VariableSize => "a value of a struct with variable-size members is not supported",
         }
     }
 }
@@ -102,6 +104,9 @@ impl<'p> Types<'p> {
             CType::Pointer(_) => Repr::Scalar(IrType::Ptr),
             CType::Function { .. } => return Err(ReprError::Function),
             CType::VaList if self.target.va_list().is_pointer() => Repr::Scalar(IrType::Ptr),
+            CType::Record(id) if self.cx.records.get(id.0 as usize).is_some_and(|r| r.variable) => {
+                return Err(ReprError::VariableSize)
+            }
             CType::Array { .. } | CType::Record(_) | CType::VaList | CType::Complex(_) => Repr::Aggregate {
                 size: self.size_of(t).unwrap_or(0),
                 align: self.align_of(t),
@@ -165,11 +170,9 @@ impl<'p> Types<'p> {
         }
     }
 
-    /// Whether the array type has a run-time length somewhere.
+    /// Whether objects of the type have a run-time size (VLAs, records with
+    /// variably modified members): their storage is a `DynAlloca`.
     pub fn is_vla(&self, t: &CType) -> bool {
-        match t {
-            CType::Array { elem, len } => *len == ArrayLen::Variable || self.is_vla(&elem.ty),
-            _ => false,
-        }
+        self.cx.is_runtime_sized(t)
     }
 }

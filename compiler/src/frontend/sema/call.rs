@@ -58,6 +58,12 @@ impl Sema {
                 }
                 if !matches!(&**name, "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__") {
                     self.implicit_function(name, callee.span)?;
+                    // An undeclared `alloca` is gcc's implicit builtin too.
+                    if let Some(builtin) = self.declared_builtin(name) {
+                        if let Some(r) = self.builtin_call(&builtin, args, span)? {
+                            return Ok(r);
+                        }
+                    }
                 }
             }
         }

@@ -167,7 +167,10 @@ impl Sema {
                 }
             }
             t if e.is_lvalue() => {
-                if !ty::is_complete(t, &self.types) {
+                // A record with variably modified members is complete,
+                // its value only copied by assignment (`variable_record_assign`).
+                let runtime_record = matches!(t, CType::Record(_)) && self.types.is_runtime_sized(t);
+                if !ty::is_complete(t, &self.types) && !runtime_record {
                     return Err(err(
                         span,
                         format!("invalid use of incomplete type '{}'", self.type_str(&e.ty)),

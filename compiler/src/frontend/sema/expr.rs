@@ -559,7 +559,7 @@ impl Sema {
     pub(super) fn pointee_size(&self, p: &QualType, span: Span) -> PResult<u64> {
         match &*p.ty {
             CType::Void | CType::Function { .. } => Ok(1),
-            t if ty::is_vla(t) => Ok(u64::MAX),
+            t if self.types.is_runtime_sized(t) => Ok(u64::MAX),
             _ => self.types.size_of(&p.ty).map_err(|_| {
                 err(
                     span,
@@ -690,7 +690,7 @@ impl Sema {
 
     /// `sizeof` of a type (6.5.3.4): a constant, or for a VLA its run-time size.
     pub(super) fn sizeof_type(&mut self, t: &QualType, span: Span) -> PResult<Expr> {
-        if ty::is_vla(&t.ty) {
+        if self.types.is_runtime_sized(&t.ty) {
             return self.vla_runtime_size(t, span);
         }
         let n = match &*t.ty {

@@ -321,7 +321,7 @@ impl Sema {
             CType::Function { .. } => return Err(err(span, "declaration of an array of functions")),
             CType::Void => return Err(err(span, "declaration of an array of 'void'")),
             // An array of VLAs (6.7.6.2p4): its size is known at run time.
-            t if !ty::is_complete(t, &self.types) && !ty::is_vla(t) => {
+            t if !ty::is_complete(t, &self.types) && !self.types.is_runtime_sized(t) => {
                 return Err(err(
                     span,
                     format!("array type has incomplete element type '{}'", self.type_str(&elem)),
@@ -340,7 +340,7 @@ impl Sema {
                     }
                     match x.kind {
                         // A constant number of VLAs is itself a VLA.
-                        ExprKind::Int(v) if v >= 0 && ty::is_vla(&elem.ty) => {
+                        ExprKind::Int(v) if v >= 0 && self.types.is_runtime_sized(&elem.ty) => {
                             if self.in_prototype > 0 || self.vla_size_of(&elem.ty).is_none() {
                                 ArrayLen::Variable
                             } else {
@@ -425,6 +425,14 @@ impl Sema {
 
     /// The run-time size record of a VLA type, if `t` is one sema created.
     pub(super) fn vla_size_of(&self, t: &Arc<CType>) -> Option<VlaSize> {
+        if let CType::Record(id) = &**t {
+            // A record with variably modified members: its size in bytes.
+            return self.var_records.get(id).map(|v| VlaSize {
+                keep: t.clone(),
+                count: v.size,
+                unit: 1,
+            });
+        }
         if !ty::is_vla(t) {
             return None;
         }
