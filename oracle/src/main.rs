@@ -89,6 +89,14 @@ fn main() -> ExitCode {
     if argv.get(1).map(String::as_str) == Some("bisect-cc") {
         return oracle::bisect::cc_main(argv[2..].to_vec());
     }
+    // `oracle phicc ARGS`: the phicc driver linked into oracle, with oracle's
+    // features (an `inject-bugs` oracle is a phicc with the injected bugs).
+    if argv.get(1).map(String::as_str) == Some("phicc") {
+        let args = std::iter::once("phicc".into())
+            .chain(std::env::args_os().skip(2))
+            .collect();
+        return ExitCode::from(oracle::phicc::driver::main(args).clamp(0, 255) as u8);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Diff(args) => commands::diff::run(args),
