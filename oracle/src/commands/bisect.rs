@@ -408,6 +408,12 @@ fn report(base: &Plan, finding: &Finding, trials: &BuildTrials, work: &Path) -> 
                         application.pass
                     )),
                 }
+            } else {
+                s.push_str(&format!(
+                    "(a module pass: compare the module printed by `--print-ir-after {}` at limits {} and {n})\n",
+                    application.pass,
+                    n - 1
+                ));
             }
         }
     }
