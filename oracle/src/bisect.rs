@@ -10,8 +10,8 @@
 //! A [`Plan`] gives each unit a limit (-1: every application, 0: only the
 //! required phi-elim). The search, given a `trial` that builds and tests one
 //! plan ([`bisect`]):
-//! 1. every unit at -1 must fail and every unit at 0 must pass (else the
-//!    failure does not reproduce, or is not in the pass pipeline);
+//! 1. every unit at 0 must pass and every unit at -1 must fail (else the
+//!    failure is not in the pass pipeline, or does not reproduce);
 //! 2. the first failing unit: the smallest k such that units 1..k at -1 and
 //!    the rest at 0 fail (binary search over k);
 //! 3. the first failing application: units before it at -1, it at N, the rest
@@ -194,32 +194,24 @@ pub fn bisect(
         limits,
         ..base.clone()
     };
-    let full = trial(&with(-1, BTreeMap::new()), "every unit, every application")?;
-    if !full.fails {
-        return Ok(Finding::NoFailure { why: full.why });
-    }
-    // The units, in the order of the full build, each with its application count.
-    let mut units: Vec<(String, Invocation)> = Vec::new();
-    for inv in &full.invocations {
-        if !units.iter().any(|(u, _)| *u == inv.unit) {
-            units.push((inv.unit.clone(), inv.clone()));
-        }
-    }
-    if units.is_empty() {
-        bail!("the build compiled no C source through the wrapper (does it use $CC?)");
-    }
-    progress(&format!("{} units: {}", units.len(), summary_of_units(&units)));
+    // Limit 0 first: its test output is the reference of `--compare-stdout`.
     let none = trial(
         &with(0, BTreeMap::new()),
         "every unit with only required passes (limit 0)",
     )?;
     if none.fails {
+        let units = units_of(&none)?;
         let backend = bisect_backend(base, &units, trial)?;
         return Ok(backend.unwrap_or(Finding::NotInPipeline {
             why: none.why,
             backend: None,
         }));
     }
+    let full = trial(&with(-1, BTreeMap::new()), "every unit, every application")?;
+    if !full.fails {
+        return Ok(Finding::NoFailure { why: full.why });
+    }
+    let units = units_of(&full)?;
     // Units 1..k at -1, the rest at 0.
     let prefix = |k: usize| -> BTreeMap<String, i64> {
         units
@@ -280,6 +272,21 @@ pub fn bisect(
         why_bad,
         alone_fails,
     })
+}
+
+/// The units of a trial's build, in the order they were compiled, each with its invocation.
+fn units_of(v: &Verdict) -> Result<Vec<(String, Invocation)>> {
+    let mut units: Vec<(String, Invocation)> = Vec::new();
+    for inv in &v.invocations {
+        if !units.iter().any(|(u, _)| *u == inv.unit) {
+            units.push((inv.unit.clone(), inv.clone()));
+        }
+    }
+    if units.is_empty() {
+        bail!("the build compiled no C source through the wrapper (does it use $CC?)");
+    }
+    progress(&format!("{} units: {}", units.len(), summary_of_units(&units)));
+    Ok(units)
 }
 
 fn summary_of_units(units: &[(String, Invocation)]) -> String {
@@ -707,11 +714,7 @@ impl BuildTrials {
             std::fs::write(self.work.join("failed-build.log"), &out)?;
             Verdict {
                 fails: true,
-                why: format!(
-                    "the build fails ({}): {}",
-                    b.termination.describe(),
-                    crate::realprogs::first_error(&out)
-                ),
+                why: format!("the build fails ({}): {}", b.termination.describe(), build_error(&out)),
                 invocations,
             }
         } else {
@@ -732,7 +735,8 @@ impl BuildTrials {
                     .collect::<String>();
                 (true, format!("the test {}: {last}", t.termination.describe()))
             } else if self.spec.compare_stdout && self.reference_stdout.as_ref().is_some_and(|r| *r != t.stdout.bytes) {
-                (true, "the test's output differs from the limit-0 build's".to_string())
+                let reference = self.reference_stdout.as_deref().unwrap_or_default();
+                (true, first_difference(reference, &t.stdout.bytes))
             } else {
                 (false, "the test passes".to_string())
             };
@@ -757,6 +761,39 @@ impl BuildTrials {
             progress(&format!("  {}", verdict.why));
         }
         Ok(verdict)
+    }
+}
+
+/// The line of a failed build worth reporting: the first diagnostic
+/// (`error:`; make echoes commands with `-Wfatal-errors`), else the
+/// realprogs choice.
+fn build_error(output: &str) -> String {
+    match output.lines().find(|l| l.contains("error:")) {
+        Some(l) => l.trim().chars().take(200).collect(),
+        None => crate::realprogs::first_error(output),
+    }
+}
+
+/// Where a test's output departs from the limit-0 build's: the first line that differs.
+pub fn first_difference(reference: &[u8], output: &[u8]) -> String {
+    let (r, o) = (String::from_utf8_lossy(reference), String::from_utf8_lossy(output));
+    let (mut rl, mut ol) = (r.lines(), o.lines());
+    let mut n = 1;
+    loop {
+        match (rl.next(), ol.next()) {
+            (Some(a), Some(b)) if a == b => n += 1,
+            (a, b) => {
+                let cut = |l: Option<&str>| match l {
+                    Some(l) => format!("`{}`", l.chars().take(80).collect::<String>()),
+                    None => "the end".to_string(),
+                };
+                return format!(
+                    "the test's output differs from the limit-0 build's at line {n}: {} instead of {}",
+                    cut(b),
+                    cut(a)
+                );
+            }
+        }
     }
 }
 
@@ -862,6 +899,18 @@ mod tests {
         assert!(c.no_passes);
         assert_eq!(c.inputs, ["lua.o", "liblua.a"]);
         assert!(parse_command(&words("-E x.c")).no_passes);
+    }
+
+    #[test]
+    fn output_differences_name_the_first_line() {
+        assert_eq!(
+            first_difference(b"a\nb\nc\n", b"a\nx\nc\n"),
+            "the test's output differs from the limit-0 build's at line 2: `x` instead of `b`"
+        );
+        assert_eq!(
+            first_difference(b"a\nb\n", b"a\n"),
+            "the test's output differs from the limit-0 build's at line 2: the end instead of `b`"
+        );
     }
 
     #[test]
