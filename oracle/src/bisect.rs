@@ -616,7 +616,13 @@ pub struct BuildSpec {
     /// Also compare the test's standard output with the limit-0 build's.
     pub compare_stdout: bool,
     pub build_timeout: std::time::Duration,
+    /// The test's wall-clock limit. A timeout fails the test (the program
+    /// no longer terminates).
     pub test_timeout: std::time::Duration,
+    /// Lower the limit, once the limit-0 build's test has passed, to ten
+    /// times its time plus ten seconds (a pass that makes the program loop
+    /// costs one such wait per trial, not the full limit).
+    pub adaptive_timeout: bool,
     /// Extra environment of the build and test (`RUN`: the emulator prefix).
     pub env: Vec<(String, String)>,
 }
@@ -631,6 +637,8 @@ pub struct BuildTrials {
     pub count: usize,
     /// The limit-0 build's test output, once known.
     pub reference_stdout: Option<Vec<u8>>,
+    /// The test's limit now (see [`BuildSpec::adaptive_timeout`]).
+    pub test_timeout: std::time::Duration,
     pub started: Instant,
 }
 
@@ -649,6 +657,7 @@ impl BuildTrials {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&cc, std::fs::Permissions::from_mode(0o755))?;
         Ok(BuildTrials {
+            test_timeout: spec.test_timeout,
             spec,
             work,
             cc,
@@ -718,7 +727,7 @@ impl BuildTrials {
                 invocations,
             }
         } else {
-            let t = self.sh(&self.spec.test, self.spec.test_timeout)?;
+            let t = self.sh(&self.spec.test, self.test_timeout)?;
             let (fails, why) = if t.termination != Termination::Exited(0) {
                 let text = format!(
                     "{}{}",
@@ -742,6 +751,17 @@ impl BuildTrials {
             };
             if !fails && plan.default_limit == 0 && plan.limits.is_empty() && self.reference_stdout.is_none() {
                 self.reference_stdout = Some(t.stdout.bytes.clone());
+                if self.spec.adaptive_timeout {
+                    let limit = t.elapsed * 10 + std::time::Duration::from_secs(10);
+                    if limit < self.test_timeout {
+                        self.test_timeout = limit;
+                        progress(&format!(
+                            "the test took {:.1} s: later tests time out after {:.0} s",
+                            t.elapsed.as_secs_f64(),
+                            limit.as_secs_f64()
+                        ));
+                    }
+                }
             }
             Verdict {
                 fails,

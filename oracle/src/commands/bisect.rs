@@ -83,9 +83,11 @@ pub struct Args {
     /// Wall-clock limit of one build, in seconds.
     #[arg(long, default_value_t = 900.0)]
     pub build_timeout: f64,
-    /// Wall-clock limit of one test run, in seconds (a timeout fails the test).
-    #[arg(long, default_value_t = 300.0)]
-    pub test_timeout: f64,
+    /// Wall-clock limit of one test run, in seconds (a timeout fails the
+    /// test). Default: 300 until the limit-0 build's test has passed, then
+    /// ten times its time plus 10.
+    #[arg(long)]
+    pub test_timeout: Option<f64>,
     /// Parallel jobs of make in --realprog builds.
     #[arg(long)]
     pub jobs: Option<usize>,
@@ -241,7 +243,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                         .arg(&reference_run)
                         .cwd(&src)
                         .env("RUN", args.target.emulator().unwrap_or("")),
-                    &crate::runner::Limits::with_timeout(Duration::from_secs_f64(args.test_timeout)),
+                    &crate::runner::Limits::with_timeout(Duration::from_secs_f64(args.test_timeout.unwrap_or(300.0))),
                 )?;
                 ensure!(
                     o.termination == crate::runner::Termination::Exited(0),
@@ -294,7 +296,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         test,
         compare_stdout,
         build_timeout: Duration::from_secs_f64(args.build_timeout),
-        test_timeout: Duration::from_secs_f64(args.test_timeout),
+        test_timeout: Duration::from_secs_f64(args.test_timeout.unwrap_or(300.0)),
+        adaptive_timeout: args.test_timeout.is_none(),
         env,
     };
     eprintln!(
