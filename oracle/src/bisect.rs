@@ -788,10 +788,31 @@ impl BuildTrials {
 /// (`error:`; make echoes commands with `-Wfatal-errors`), else the
 /// realprogs choice.
 fn build_error(output: &str) -> String {
-    match output.lines().find(|l| l.contains("error:")) {
-        Some(l) => l.trim().chars().take(200).collect(),
+    let lines: Vec<&str> = output.lines().collect();
+    match lines.iter().position(|l| l.contains("error:")) {
+        Some(i) => {
+            let mut l = lines[i].trim().to_string();
+            // "verifier failed after inline:" is followed by what failed.
+            if l.ends_with(':') {
+                if let Some(next) = lines.get(i + 1) {
+                    l = format!("{l} {}", next.trim());
+                }
+            }
+            l.chars().take(240).collect()
+        }
         None => crate::realprogs::first_error(output),
     }
+}
+
+/// The function a compiler diagnostic names: the verifier's `@f: ...` or
+/// `in function 'f'`.
+pub fn function_in_diagnostic(why: &str) -> Option<String> {
+    if let Some(rest) = why.split("in function '").nth(1) {
+        return rest.split('\'').next().map(str::to_string);
+    }
+    let at = why.split(" @").nth(1).or_else(|| why.strip_prefix('@'))?;
+    let name = at.split(':').next()?;
+    (!name.is_empty() && !name.contains(' ')).then(|| name.to_string())
 }
 
 /// Where a test's output departs from the limit-0 build's: the first line that differs.
@@ -919,6 +940,15 @@ mod tests {
         assert!(c.no_passes);
         assert_eq!(c.inputs, ["lua.o", "liblua.a"]);
         assert!(parse_command(&words("-E x.c")).no_passes);
+    }
+
+    #[test]
+    fn diagnostics_name_their_function() {
+        let why = "the build fails (exit 2): phicc: internal compiler error: verifier failed after inline: @luaK_finish: bb1468: inst 0";
+        assert_eq!(function_in_diagnostic(why).as_deref(), Some("luaK_finish"));
+        let why = "phicc: internal compiler error: in function 'forbody': %153 is used but never defined";
+        assert_eq!(function_in_diagnostic(why).as_deref(), Some("forbody"));
+        assert_eq!(function_in_diagnostic("the test exit 1: x.lua:3: @ failed"), None);
     }
 
     #[test]

@@ -91,6 +91,11 @@ pub struct Args {
     /// Parallel jobs of make in --realprog builds.
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// Compile without `--verify-each`. By default the verifier runs after
+    /// every pass, so a pass that leaves invalid IR fails the build at its own
+    /// application, instead of at a later one whose change merely exposes it.
+    #[arg(long)]
+    pub no_verify: bool,
     /// Skip the last trial (does the unit alone, every other unit at limit 0, fail?).
     #[arg(long)]
     pub no_alone: bool,
@@ -199,6 +204,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         flags.push("-static".into());
     }
     flags.extend(args.config.flags().iter().map(|s| s.to_string()));
+    if !args.no_verify {
+        flags.push("--verify-each".into());
+    }
     let base = Plan {
         phicc: phicc.clone(),
         flags,
@@ -363,7 +371,11 @@ fn report(base: &Plan, finding: &Finding, trials: &BuildTrials, work: &Path) -> 
             s.push_str(&format!(
                 "bisect: first failing application {n} of {of} in unit {unit}\n  pass:     {}\n  function: {}\n  line:     {line}\n  at limit {n}: {why_bad}; at limit {}: the test passes\n",
                 application.pass,
-                application.function.as_deref().unwrap_or("(module pass)"),
+                match (&application.function, bisect::function_in_diagnostic(why_bad)) {
+                    (Some(f), _) => f.clone(),
+                    (None, Some(f)) => format!("(module pass) {f}, as the failure names it"),
+                    (None, None) => "(module pass)".to_string(),
+                },
                 n - 1
             ));
             if let Some(alone) = alone_fails {
