@@ -39,9 +39,10 @@ pub struct Args {
     /// A C program to bisect (single-file mode).
     pub file: Option<PathBuf>,
     /// A real program (zlib, lua, sqlite) built through its own build system
-    /// from the snapshot in --sources; --test picks the test (default: Lua's
-    /// testes/all.lua, SQLite's workload compared with the limit-0 build's
-    /// output, zlib's `make test`).
+    /// from the snapshot in --sources (--build replaces its build command);
+    /// --test picks the test (default: Lua's testes/all.lua, SQLite's workload
+    /// compared with the limit-0 build's output, zlib's `example` and a
+    /// `minigzip` round trip).
     #[arg(long, conflicts_with = "file")]
     pub realprog: Option<Program>,
     /// A source tree, copied afresh for every trial (with --build and --test).
