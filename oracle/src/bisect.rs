@@ -720,7 +720,18 @@ impl BuildTrials {
                 String::from_utf8_lossy(&b.stdout.bytes),
                 String::from_utf8_lossy(&b.stderr.bytes)
             );
-            std::fs::write(self.work.join("failed-build.log"), &out)?;
+            let log = self.work.join("failed-build.log");
+            std::fs::write(&log, &out)?;
+            // A build that fails with no failing compile is broken by
+            // something else (a missing tool, a full disk): not a verdict.
+            if invocations.iter().all(|i| i.status == 0) {
+                bail!(
+                    "the build fails ({}) with no failing phicc compile: {} (log: {})",
+                    b.termination.describe(),
+                    build_error(&out),
+                    log.display()
+                );
+            }
             Verdict {
                 fails: true,
                 why: format!("the build fails ({}): {}", b.termination.describe(), build_error(&out)),
