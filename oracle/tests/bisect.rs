@@ -10,7 +10,9 @@
 //!
 //! - one C file, compared with gcc -O0 (a second of trials);
 //! - a three-file build through `--src/--build/--test` (the unit stage);
-//! - Lua's `testes/strings.lua` through `--realprog lua` (about two minutes
+//! - a test that fails at limit 0 too ("not in the pass pipeline") and a
+//!   build that fails with no failing compile (a tool error);
+//! - Lua's `testes/strings.lua` through `--realprog lua` (two to five minutes
 //!   of trials: `#[ignore]`d; run it with `cargo test -p oracle --features
 //!   inject-bugs --test bisect -- --ignored`; it needs ../shared/realprogs).
 #![cfg(feature = "inject-bugs")]
@@ -181,7 +183,7 @@ fn a_build_is_bisected_to_its_unit_then_its_application() {
 /// Lua's `testes/strings.lua` fails with the bug (`attempt to call a number
 /// value`); bisect names GVN on `luaV_execute` in `lvm.c`.
 #[test]
-#[ignore = "about two minutes: 17 trial builds of Lua"]
+#[ignore = "two to five minutes: 17 trial builds of Lua"]
 fn lua_is_bisected_to_gvn_on_luav_execute() {
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path().join("work");
@@ -211,5 +213,43 @@ fn lua_is_bisected_to_gvn_on_luav_execute() {
         &["-O1", "-std=c99", "-DLUA_USE_LINUX", "-c", "lvm.c"],
         n,
         "luaV_execute",
+    );
+}
+
+/// A test that fails whatever the compiler does is "not in the pass
+/// pipeline" (exit 1), after the allocator stage also finds nothing; a build
+/// that fails without a failing compile is a tool error (exit 2).
+#[test]
+fn failures_outside_the_pipeline_are_reported_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(src.join("m.c"), "int main(void) { return 0; }\n").unwrap();
+    let src_arg = src.display().to_string();
+    let build = "$CC -o prog m.c";
+    let out = bisect(
+        dir.path(),
+        None,
+        &["--src", &src_arg, "--build", build, "--test", "false"],
+    );
+    let report = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{report}\n{}", text(&out.stderr));
+    assert!(report.contains("not in the pass pipeline"), "{report}");
+    assert!(
+        text(&out.stderr).contains("the register allocator off everywhere: FAILS"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let out = bisect(
+        dir.path(),
+        None,
+        &["--src", &src_arg, "--build", "exit 3", "--test", "true"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("with no failing phicc compile"),
+        "{}",
+        text(&out.stderr)
     );
 }
