@@ -147,7 +147,7 @@ fn realprog_commands(program: Program, target: Target, corpora: &Path, jobs: usi
                 tool("ar"),
                 tool("ranlib")
             ),
-            "$RUN ./example tmp_example && $RUN ./minigzip -c minigzip.c > t.gz && $RUN ./minigzip -d -c t.gz | cmp - minigzip.c"
+            "$RUN ./example tmp_example && $RUN ./minigzip -c test/minigzip.c > t.gz && $RUN ./minigzip -d -c t.gz | cmp - test/minigzip.c"
                 .to_string(),
             false,
         ),
@@ -350,7 +350,7 @@ fn report(base: &Plan, finding: &Finding, trials: &BuildTrials, work: &Path) -> 
         }
         Finding::NotInPipeline { why, .. } => {
             s.push_str(&format!(
-                "bisect: not in the pass pipeline: with only the required passes (--fopt-bisect-limit=0 everywhere) {why}; and not the register allocator (it fails with PHICC_REGALLOC=off too): the frontend, phi-elim or the rest of the backend ({time})\n"
+                "bisect: not in the pass pipeline: with only the required passes (--fopt-bisect-limit=0 everywhere) {why}; and not the register allocator (it fails with PHICC_REGALLOC=off too): the frontend, phi-elim or the rest of the backend, unless the test fails with any compiler (try it on a gcc build) ({time})\n"
             ));
         }
         Finding::Backend { unit, function, why } => {
