@@ -120,7 +120,8 @@ pub fn is_returns_twice(name: &str) -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
     /// One slot per value, no coalescing (functions that call `returns_twice`
-    /// functions, and `PHICC_REGALLOC=off`).
+    /// functions, `PHICC_REGALLOC=off`, and the functions named in
+    /// `PHICC_REGALLOC_OFF=f,g`).
     Separate,
     /// Coalescing and shared slots, no registers.
     SlotsOnly,
@@ -131,6 +132,11 @@ pub enum Strategy {
 /// Picks the strategy for `f`.
 pub fn strategy(f: &IrFunction) -> Strategy {
     if std::env::var_os("PHICC_REGALLOC").is_some_and(|v| v == "off") {
+        return Strategy::Separate;
+    }
+    // `PHICC_REGALLOC_OFF=f,g`: the same for the named functions only (the
+    // backend stage of `oracle bisect` narrows an allocator bug to a function).
+    if std::env::var("PHICC_REGALLOC_OFF").is_ok_and(|v| v.split(',').any(|n| n == f.name)) {
         return Strategy::Separate;
     }
     let mut asm = false;
