@@ -20,6 +20,8 @@
 
 #[path = "support/run_target.rs"]
 mod run_target;
+#[path = "support/shared_dir.rs"]
+mod shared_dir;
 #[path = "support/skip.rs"]
 mod skip;
 
@@ -41,31 +43,6 @@ fn setup_files(repro: &str) -> &'static [(&'static str, &'static str)] {
         "repro-04" => &[("sub/42test.h", "int v = 42;\n")],
         _ => &[],
     }
-}
-
-/// `<repo>/../shared/bugs`, or, from a linked git worktree, the one beside
-/// the main checkout (the worktree's `--git-common-dir` is `<main>/.git`).
-fn bugs_dir() -> PathBuf {
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let own = repo.join("../shared/bugs");
-    if own.is_dir() {
-        return own;
-    }
-    let common = Command::new("git")
-        .args(["rev-parse", "--path-format=absolute", "--git-common-dir"])
-        .current_dir(&repo)
-        .output();
-    if let Ok(o) = common {
-        if o.status.success() {
-            let git_dir = PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
-            if let Some(main) = git_dir.parent() {
-                if main.join("../shared/bugs").is_dir() {
-                    return main.join("../shared/bugs");
-                }
-            }
-        }
-    }
-    own
 }
 
 fn repros(dir: &Path) -> Vec<PathBuf> {
@@ -200,7 +177,7 @@ fn check(src: &Path, target: Target) -> Result<usize, Vec<String>> {
 
 #[test]
 fn every_bug_report_prints_what_gcc_prints_on_three_targets() {
-    let dir = bugs_dir();
+    let dir = shared_dir::shared_dir("bugs");
     let files = repros(&dir);
     assert!(!files.is_empty(), "no repro-*.c in {}", dir.display());
     // Every report the README lists is there.
