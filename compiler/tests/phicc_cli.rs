@@ -817,3 +817,22 @@ fn opt_levels_select_the_configuration() {
     assert_eq!(out.status.code(), Some(exit::ERROR));
     assert!(text(&out.stderr).contains("argument to '-O'"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn limits_h_replaces_an_earlier_fallback_without_a_warning() {
+    // readline's chardefs.h defines UCHAR_MAX when <limits.h> was not
+    // included yet; gcc's <limits.h> #undefs each limit first (no warning).
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "lim.c",
+        "#define UCHAR_MAX 255\n#define CHAR_MAX 127\n#include <limits.h>\n#include <stdio.h>\n\
+         int main(void) { printf(\"%d %d %d\\n\", UCHAR_MAX, CHAR_MAX, INT_MAX); return 0; }\n",
+    );
+    let exe = dir.path().join("lim");
+    let out = phicc().arg("-o").arg(&exe).arg(&src).output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "", "a warning");
+    let run = Command::new(&exe).output().unwrap();
+    assert_eq!(text(&run.stdout), "255 127 2147483647\n");
+}

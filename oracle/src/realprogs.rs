@@ -329,31 +329,57 @@ pub fn build(setup: &Setup, program: Program, target: Target, compiler: Compiler
         program.name()
     );
     if step(setup, &mut b, &parent, &[], &extract)? {
-        let cc = cc(setup, target, compiler);
-        let opt = [opt_flags(compiler)]
-            .into_iter()
-            .chain(setup.extra_cflags.iter().cloned())
-            .collect::<Vec<_>>()
-            .join(" ");
         match program {
-            Program::Zlib => build_zlib(setup, &mut b, &cc, &opt)?,
-            Program::Lua => build_lua(setup, &mut b, &cc, &opt)?,
-            Program::Sqlite => build_sqlite(setup, &mut b, &cc, &opt)?,
+            Program::Zlib => build_zlib(setup, &mut b)?,
+            Program::Lua => build_lua(setup, &mut b)?,
+            Program::Sqlite => build_sqlite(setup, &mut b)?,
         }
     }
     b.time = start.elapsed();
     Ok(b)
 }
 
-/// zlib: `CC=... CFLAGS=... ./configure --static && make` (the static
-/// library, `example`, `minigzip` and their 64-bit-offset twins).
-fn build_zlib(setup: &Setup, b: &mut Build, cc: &str, opt: &str) -> Result<()> {
-    let env = [
-        ("CC", cc.to_string()),
-        ("CFLAGS", opt.to_string()),
-        ("AR", binutil(b.target, "ar")),
-        ("RANLIB", binutil(b.target, "ranlib")),
-    ];
+/// The `CC` of a build through the program's own build system: [`cc`],
+/// plus `-fno-mem2reg` for the `nomem2reg` configuration (it wins over any
+/// `-O` level, so the program's own `-O2`/`-O3` may stay) and the setup's
+/// extra flags (the program's own flags may override a flag put in `CFLAGS`,
+/// but not these).
+pub fn build_cc(setup: &Setup, target: Target, compiler: Compiler) -> String {
+    let mut words = vec![cc(setup, target, compiler)];
+    if compiler == Compiler::Phicc(Config::Nomem2reg) {
+        words.push("-fno-mem2reg".into());
+    }
+    words.extend(setup.extra_cflags.iter().cloned());
+    words.join(" ")
+}
+
+/// The optimization level a build must force on the program's build system,
+/// or `None` when the program's own `-O2`/`-O3` already selects the
+/// configuration: phicc reads every positive level as `opt`, and
+/// `-fno-mem2reg` (in [`build_cc`]) wins over any level. `mem2reg` is phicc
+/// at `-O0`; gcc builds use their level.
+pub fn forced_level(compiler: Compiler) -> Option<String> {
+    match compiler {
+        Compiler::Phicc(Config::Opt) | Compiler::Phicc(Config::Nomem2reg) => None,
+        Compiler::Phicc(Config::Mem2reg) => Some("-O0".into()),
+        Compiler::Gcc(o) => Some(format!("-O{o}")),
+    }
+}
+
+/// zlib: its own `configure` and `Makefile`: `CC=... ./configure --static &&
+/// make static all64` (the static library, `example`, `minigzip` and their
+/// 64-bit-offset twins; the tests run them as `make test` does). `CFLAGS` is
+/// set only to force an optimization level (unset, configure picks `-O3`);
+/// a foreign target's `AR`/`RANLIB` are the cross binutils.
+fn build_zlib(setup: &Setup, b: &mut Build) -> Result<()> {
+    let mut env = vec![("CC", build_cc(setup, b.target, b.compiler))];
+    if let Some(level) = forced_level(b.compiler) {
+        env.push(("CFLAGS", level));
+    }
+    if !b.target.is_host() {
+        env.push(("AR", binutil(b.target, "ar")));
+        env.push(("RANLIB", binutil(b.target, "ranlib")));
+    }
     let dir = b.dir.clone();
     if step(setup, b, &dir, &env, "./configure --static")? {
         step(setup, b, &dir, &[], &format!("make -j{} static all64", setup.make_jobs))?;
@@ -361,39 +387,64 @@ fn build_zlib(setup: &Setup, b: &mut Build, cc: &str, opt: &str) -> Result<()> {
     Ok(())
 }
 
-/// Lua: its own `makefile` with `CC` and `CFLAGS` overridden (the makefile's
-/// `-O2` would override the configuration; its warning flags stay). If the
-/// compiler rejects the makefile's `MYLDFLAGS` (`-Wl,-E`), it is emptied and
-/// the build notes why: the makefile is otherwise used unchanged.
-fn build_lua(setup: &Setup, b: &mut Build, cc: &str, opt: &str) -> Result<()> {
-    let dir = b.dir.clone();
-    let mut make = format!(
-        "make -j{} CC='{cc}' CFLAGS='-Wall {opt} $(MYCFLAGS) -fno-stack-protector -fno-common' AR='{} rc' RANLIB='{}'",
-        setup.make_jobs,
-        binutil(b.target, "ar"),
-        binutil(b.target, "ranlib"),
-    );
-    // Does the compiler take the makefile's `-Wl,-E`?
-    let probe_dir = dir.join("realprogs-probe");
-    std::fs::create_dir_all(&probe_dir)?;
-    std::fs::write(probe_dir.join("p.c"), "int main(void) { return 0; }\n")?;
-    let probe = Job::new("sh")
-        .arg("-c")
-        .arg(format!("{cc} -Wl,-E -o p p.c"))
-        .cwd(&probe_dir);
-    let limits = Limits {
-        address_space: None,
-        ..Limits::with_timeout(setup.build_timeout)
-    };
-    let r = runner::run(&probe, &limits)?;
-    if r.termination != Termination::Exited(0) {
-        let why = first_error(&String::from_utf8_lossy(&r.stderr.bytes));
-        b.notes.push(format!(
-            "the compiler rejects the makefile's MYLDFLAGS=-Wl,-E ({why}); built with MYLDFLAGS= (only matters for C modules loaded at run time, which static test binaries do not load)"
-        ));
-        make.push_str(" MYLDFLAGS=");
+/// The `CFLAGS=` assignment of a makefile with its `-O` level replaced by
+/// `level` (added when it has none): `None` when the makefile assigns no
+/// `CFLAGS`.
+pub fn makefile_cflags_at(makefile: &str, level: &str) -> Option<String> {
+    let line = makefile.lines().find(|l| {
+        let t = l.trim_start();
+        t.starts_with("CFLAGS") && t["CFLAGS".len()..].trim_start().starts_with('=')
+    })?;
+    let value = line.split_once('=')?.1;
+    let mut replaced = false;
+    let words: Vec<String> = value
+        .split_whitespace()
+        .map(|w| {
+            if w.starts_with("-O") {
+                replaced = true;
+                level.to_string()
+            } else {
+                w.to_string()
+            }
+        })
+        .collect();
+    let mut words = words;
+    if !replaced {
+        words.push(level.to_string());
     }
-    let _ = std::fs::remove_dir_all(&probe_dir);
+    Some(words.join(" "))
+}
+
+/// Lua: its own `makefile`, unchanged: `make CC=...` (with the cross
+/// binutils as `AR`/`RANLIB` for a foreign target). The makefile's `-O2`
+/// selects `opt`, and with `-fno-mem2reg` in `CC` `nomem2reg`; only a build
+/// that must force another level (`mem2reg`, gcc's reference) overrides
+/// `CFLAGS`, with the makefile's own value and that level in place of its
+/// `-O2`.
+fn build_lua(setup: &Setup, b: &mut Build) -> Result<()> {
+    let dir = b.dir.clone();
+    let q = crate::util::shell_quote;
+    let mut make = format!(
+        "make -j{} CC={}",
+        setup.make_jobs,
+        q(&build_cc(setup, b.target, b.compiler))
+    );
+    if let Some(level) = forced_level(b.compiler) {
+        let makefile = std::fs::read_to_string(dir.join("makefile")).context("reading Lua's makefile")?;
+        let Some(cflags) = makefile_cflags_at(&makefile, &level) else {
+            bail!("Lua's makefile assigns no CFLAGS");
+        };
+        b.notes
+            .push(format!("CFLAGS of the makefile with {level} for its -O level"));
+        make.push_str(&format!(" CFLAGS={}", q(&cflags)));
+    }
+    if !b.target.is_host() {
+        make.push_str(&format!(
+            " AR={} RANLIB={}",
+            q(&format!("{} rc", binutil(b.target, "ar"))),
+            q(&binutil(b.target, "ranlib"))
+        ));
+    }
     step(setup, b, &dir, &[], &make)?;
     Ok(())
 }
@@ -402,8 +453,14 @@ fn build_lua(setup: &Setup, b: &mut Build, cc: &str, opt: &str) -> Result<()> {
 /// README (the snapshot's autosetup `configure` needs a host `tclsh`-free
 /// jimsh bootstrap and libtool-style shared builds, which the amalgamation
 /// makes unnecessary).
-fn build_sqlite(setup: &Setup, b: &mut Build, cc: &str, opt: &str) -> Result<()> {
+fn build_sqlite(setup: &Setup, b: &mut Build) -> Result<()> {
     let dir = b.dir.clone();
+    let cc = cc(setup, b.target, b.compiler);
+    let opt = [opt_flags(b.compiler)]
+        .into_iter()
+        .chain(setup.extra_cflags.iter().cloned())
+        .collect::<Vec<_>>()
+        .join(" ");
     step(
         setup,
         b,
@@ -825,6 +882,25 @@ mod tests {
             "x.c:1:2: error: bad"
         );
         assert_eq!(first_error("one\ntwo\n\n"), "two");
+    }
+
+    #[test]
+    fn makefile_cflags_get_the_forced_level() {
+        let mk = "CC= gcc\nCFLAGS= -Wall -O2 $(MYCFLAGS) -fno-common\nAR= ar rc\n";
+        assert_eq!(
+            makefile_cflags_at(mk, "-O0").as_deref(),
+            Some("-Wall -O0 $(MYCFLAGS) -fno-common")
+        );
+        assert_eq!(makefile_cflags_at("CFLAGS = -g\n", "-O1").as_deref(), Some("-g -O1"));
+        assert_eq!(makefile_cflags_at("MYCFLAGS= -O2\n", "-O0"), None);
+    }
+
+    #[test]
+    fn only_mem2reg_and_gcc_force_a_level() {
+        assert_eq!(forced_level(Compiler::Phicc(Config::Opt)), None);
+        assert_eq!(forced_level(Compiler::Phicc(Config::Nomem2reg)), None);
+        assert_eq!(forced_level(Compiler::Phicc(Config::Mem2reg)).as_deref(), Some("-O0"));
+        assert_eq!(forced_level(Compiler::Gcc(1)).as_deref(), Some("-O1"));
     }
 
     #[test]

@@ -58,7 +58,8 @@ pub struct Cli {
     /// Add a library search directory for linking.
     #[arg(short = 'L', value_name = "DIR", action = ArgAction::Append)]
     pub lib_dirs: Vec<PathBuf>,
-    /// Target architecture: x86_64, aarch64 or riscv64.
+    /// Target architecture: x86_64, aarch64 or riscv64 (a link named
+    /// `<triple>-phicc`, say `aarch64-linux-gnu-phicc`, defaults to its triple's).
     #[arg(long, value_name = "ARCH", default_value = "x86_64")]
     pub target: String,
     /// Print the target table's facts for TARGET (default: the `--target`) as
@@ -399,15 +400,30 @@ pub fn opt_level_optimizes(level: &str) -> Option<bool> {
     }
 }
 
+/// The target a cross driver's name selects, as gcc's and clang's do:
+/// `aarch64-linux-gnu-phicc` (a link to phicc) compiles for AArch64 unless
+/// `--target` says otherwise. `None` for plain `phicc` or an unknown prefix.
+pub fn target_of_program_name(program: &std::ffi::OsStr) -> Option<String> {
+    let name = std::path::Path::new(program).file_name()?.to_str()?;
+    let prefix = name.strip_suffix("-phicc")?;
+    crate::target::Target::from_name(prefix).map(|t| t.name().to_string())
+}
+
 /// Parses a command line (including the program name).
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Cli, CliError> {
     let (rest, files, gcc) = scan(args).map_err(CliError::Flag)?;
+    let named_target = rest.first().and_then(|p| target_of_program_name(p));
     let matches = Cli::command()
         .try_get_matches_from(normalize_args(rest))
         .map_err(CliError::Usage)?;
     let mut cli = Cli::from_arg_matches(&matches).map_err(CliError::Usage)?;
     cli.files = files;
     cli.gcc = gcc;
+    if matches.value_source("target") == Some(clap::parser::ValueSource::DefaultValue) {
+        if let Some(t) = named_target {
+            cli.target = t;
+        }
+    }
     let mut ordered: Vec<(usize, bool, String)> = Vec::new();
     if let (Some(idx), Some(vals)) = (matches.indices_of("define"), matches.get_many::<String>("define")) {
         ordered.extend(idx.zip(vals).map(|(i, v)| (i, true, v.clone())));
@@ -501,6 +517,19 @@ mod tests {
         assert_eq!(err(&["-Q", "a.c"]), "unrecognized command-line option '-Q'");
         assert_eq!(err(&["a.c", "-include"]), "missing argument to '-include'");
         assert_eq!(err(&["-x", "fortran", "a.f"]), "language fortran not recognized");
+    }
+
+    #[test]
+    fn a_cross_driver_name_selects_its_target() {
+        let parse_as = |argv: &[&str]| parse(argv.iter().copied().map(OsString::from)).unwrap();
+        assert_eq!(parse_as(&["/usr/bin/aarch64-linux-gnu-phicc", "x.c"]).target, "aarch64");
+        assert_eq!(parse_as(&["riscv64-linux-gnu-phicc", "x.c"]).target, "riscv64");
+        assert_eq!(
+            parse_as(&["aarch64-linux-gnu-phicc", "--target=riscv64", "x.c"]).target,
+            "riscv64"
+        );
+        assert_eq!(parse_as(&["phicc", "x.c"]).target, "x86_64");
+        assert_eq!(parse_as(&["sparc-linux-gnu-phicc", "x.c"]).target, "x86_64");
     }
 
     #[test]
