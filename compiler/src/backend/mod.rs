@@ -530,6 +530,23 @@ fn emit_function_header(f: &IrFunction, desc: &TargetDesc, out: &mut String) {
     out.push_str(":\n");
 }
 
+/// Whether `f` reads or sets a second return register (`getret*second`,
+/// `setret*second`), which go through the second-return area.
+pub(crate) fn uses_second_return(f: &IrFunction) -> bool {
+    use Instruction::*;
+    f.blocks.iter().flat_map(|b| b.instructions.iter()).any(|i| {
+        matches!(
+            i,
+            GetReturnF64Second { .. }
+                | GetReturnF32Second { .. }
+                | GetReturnF128Second { .. }
+                | SetReturnF64Second { .. }
+                | SetReturnF32Second { .. }
+                | SetReturnF128Second { .. }
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -343,7 +343,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             .iter()
             .any(|p| matches!(p, ParamHome::None))
             .then(|| layout.reserve(16, 16));
-        let ret2 = uses_second_return(f).then(|| layout.reserve(16, 16));
+        let ret2 = crate::backend::uses_second_return(f).then(|| layout.reserve(16, 16));
         let mut used_x: Vec<Xr> = Vec::new();
         let mut used_v: Vec<Vr> = Vec::new();
         let mut second_returns = FxHashMap::default();
@@ -719,23 +719,6 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
     }
 }
 
-/// Whether `f` reads or sets a second return register (`getret*second`,
-/// `setret*second`), which go through the second-return area.
-fn uses_second_return(f: &IrFunction) -> bool {
-    use Instruction::*;
-    f.blocks.iter().flat_map(|b| b.instructions.iter()).any(|i| {
-        matches!(
-            i,
-            GetReturnF64Second { .. }
-                | GetReturnF32Second { .. }
-                | GetReturnF128Second { .. }
-                | SetReturnF64Second { .. }
-                | SetReturnF32Second { .. }
-                | SetReturnF128Second { .. }
-        )
-    })
-}
-
 /// The `(parameter, paramref destination)` pairs whose `paramref` can be
 /// done by the prologue as a register move: the `paramref`s at the start of
 /// the entry block (nothing but other such `paramref`s and `alloca`s, which
@@ -928,6 +911,11 @@ mod tests {
         };
         // %1 = %0 + 5 and %8 = %7 * %7 go to callee-saved registers.
         let r1 = def("\tadd\t");
+        assert!(
+            body.iter()
+                .any(|l| l.starts_with(&format!("\tadd\t{r1}, ")) && l.ends_with(", #5")),
+            "{text}"
+        );
         let k: u8 = r1[1..].parse().unwrap();
         assert!((19..=28).contains(&k), "{r1} in {text}");
         let r8 = def("\tfmul\t");
