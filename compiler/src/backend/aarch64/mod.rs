@@ -3,18 +3,23 @@
 //!
 //! Code generation is deliberately simple and correct first, like the
 //! x86-64 backend: the register allocator ([`crate::backend::regalloc`])
-//! gives every value a home, one of the callee-saved registers `x19..x28`
-//! (integers and pointers of at most 8 bytes) and `d8..d15` (`float` and
-//! `double`; AAPCS64 preserves their low 64 bits, all these values use), or
-//! a shared frame slot ([`crate::backend::frame`]). Each instruction reads
+//! gives every value a home, a register or a shared frame slot
+//! ([`crate::backend::frame`]). Integers and pointers of at most 8 bytes
+//! take the caller-saved `x13..x15` first, then the callee-saved
+//! `x19..x28`; `float` and `double` take the caller-saved `v24..v31`
+//! first, then `d8..d15` (AAPCS64 preserves their low 64 bits, all these
+//! values use). A caller-saved home never holds a value live across, or
+//! read by, an instruction whose code overwrites it (calls, `fmod`, block
+//! copies, `va_*`, intrinsics, wide values: [`clobbers`]), so calls need no
+//! saves; the prologue saves the callee-saved homes handed out and the
+//! epilogue restores them. Each instruction reads
 //! its operands straight from their home registers where the operation
 //! allows (a register holds a value's bits in its low `size` bytes, so
 //! narrow values are extended first where the upper bits matter), else
-//! loads them into temporaries (`x9..x15`, `v16..v19`), and computes into
-//! the destination's home register or a temporary it then stores. Nothing
-//! else in the backend touches `x19..x28`/`d8..d15`, so calls need no
-//! saves: the prologue saves the homes handed out and the epilogue
-//! restores them. Functions with inline asm keep every value in a slot (the
+//! loads them into temporaries (`x9..x12`, and `x13..x15` inside the
+//! sequences that clobber them; `v16..v19`), and computes into
+//! the destination's home register or a temporary it then stores.
+//! Functions with inline asm keep every value in a slot (the
 //! asm operand planner picks callee-saved registers for itself), so inline
 //! asm and `asm goto` edges need no register bookkeeping. `x16` is the
 //! pointer temporary and `x17` materializes large immediates and far
@@ -29,8 +34,11 @@
 //! outgoing area pushed just for the call); `x29` never moves. The locals
 //! area holds, in order, the `alloca` objects (zeroed in the prologue, as
 //! the interpreter's allocas are), the value slots, then the areas reserved
-//! here: parameter homes, the register save areas of a variadic function,
-//! scratch, the second return register, the callee-saved registers the
+//! here: parameter homes (none for a parameter the prologue moves straight
+//! into its home register), the register save areas of a variadic
+//! function, the address of an unpassed (empty struct) parameter and the
+//! second return register (each only when some code uses it; an access
+//! otherwise is an internal error), the callee-saved registers the
 //! allocator hands out or an inline asm uses.
 //!
 //! Files: `abi` (argument classification), `calls` (prologue, calls,

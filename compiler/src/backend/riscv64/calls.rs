@@ -5,7 +5,9 @@
 //!   variadic function, which sits right under the incoming stack
 //!   arguments), point `s0` at the incoming `sp`, drop `sp` by the locals
 //!   area, save the callee-saved registers the register allocator or an
-//!   inline asm uses, store the
+//!   inline asm uses, move the register parameters whose `paramref` opens
+//!   the entry block straight into their home registers
+//!   ([`super::direct_params`]), store the other
 //!   register parameters to their homes (a struct's pieces into a frame
 //!   buffer the callee owns; the stack half of a split argument joins them),
 //!   then zero the `alloca` region.
@@ -14,7 +16,8 @@
 //!   modify them; the caller's object never changes). Copies and stack
 //!   arguments are written first, then the argument registers (all sources
 //!   are frame slots, memory or callee-saved home registers, never an
-//!   argument register, so no ordering problems arise). Struct
+//!   argument register: the caller-saved homes `a2`..`a7` never hold a
+//!   call's operand, so no ordering problems arise). Struct
 //!   pieces are read and written with their exact size, so no byte past a
 //!   struct is touched.
 //! - Results: `a0`, `a0:a1`, `fa0`, or a struct's registers stored into the

@@ -4,8 +4,9 @@
 //!
 //! Code generation follows the x86-64 backend's plan: every value has the
 //! home the register allocator gives it ([`crate::backend::regalloc`]):
-//! one of the callee-saved `s1`..`s11` (integers and pointers) or
-//! `fs0`..`fs11` (`float`/`double`), or a (shared) frame slot
+//! a register (integers and pointers: the caller-saved `a2`..`a7` first,
+//! then the callee-saved `s1`..`s11`; `float`/`double`: `ft3`..`ft11`,
+//! then `fs0`..`fs11`) or a (shared) frame slot
 //! ([`crate::backend::frame`]), except the addresses the frame layout
 //! rematerializes (frame objects, symbols), which are recomputed where
 //! used. An instruction reads an operand from its home register when that
@@ -14,8 +15,11 @@
 //! into its home register (else into a scratch register, then stored). A
 //! home register holds a 32-bit value sign-extended and an 8- or 16-bit one
 //! extended by its signedness ([`moves::canon`]), so most readers use it
-//! as it is. The homes are callee-saved registers no other code here
-//! touches, so calls need no saves (the prologue saves the ones used);
+//! as it is. A caller-saved home never holds a value live across, or read
+//! by, an instruction whose code overwrites it (calls, `fmod`, block
+//! copies, `va_*`, intrinsics, wide values: [`clobbers`]); the
+//! callee-saved homes are registers no other code here touches. So calls
+//! need no saves (the prologue saves the callee-saved homes used);
 //! nothing else is live in a register between instructions, and functions
 //! with inline asm (whose operands may take `s` registers) or calling
 //! `setjmp`-like functions keep every value in a slot. `t6` is the
@@ -36,9 +40,11 @@
 //!   s0 - V - 8        saved ra          (V = 64 when variadic, else 0)
 //!   s0 - V - 16       saved s0
 //!   below             the locals area (FrameLayout): allocas (zeroed in the
-//!                     prologue), value slots, parameter homes, scratch,
-//!                     callee-saved registers the allocator or an inline
-//!                     asm uses
+//!                     prologue), value slots, parameter homes (none for
+//!                     a parameter moved straight into its home register),
+//!                     the address of an unpassed parameter and the second
+//!                     return value (only when used), callee-saved
+//!                     registers the allocator or an inline asm uses
 //!   sp                16-byte aligned; a call pushes its outgoing area
 //! ```
 //!
