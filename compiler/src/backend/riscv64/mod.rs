@@ -159,7 +159,6 @@ fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
         int: (1 << CALLER_SAVED_GPRS) - 1,
         float: (1 << CALLER_SAVED_FPRS) - 1,
     };
-    let wide = |t: IrType| t.size() > 8 || t == IrType::F128;
     match inst {
         Call { .. } | CallIndirect { .. } | Memcpy { .. } | InlineAsm(_) | Intrinsic { .. } => all,
         VaStart { .. } | VaEnd { .. } | VaCopy { .. } | VaArg { .. } | VaArgStruct { .. } => all,
@@ -168,18 +167,8 @@ fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
             ty,
             ..
         } if ty.is_float() => all,
-        _ => {
-            let mut w = inst.result_type().is_some_and(wide) || inst.dest().is_some_and(|d| wide(types.of(d)));
-            if let Cast { from_ty, .. } = inst {
-                w |= wide(*from_ty);
-            }
-            inst.for_each_used_value(|v| w |= wide(types.of(v)));
-            if w {
-                all
-            } else {
-                Clobbers::default()
-            }
-        }
+        _ if crate::backend::touches_wide_values(inst, types) => all,
+        _ => Clobbers::default(),
     }
 }
 
@@ -878,7 +867,7 @@ mod tests {
     #[test]
     fn float_remainders_and_wide_values_clobber_every_caller_saved_register() {
         let m = parse_module(
-            "define @f(f64, i64) -> f64 {\nbb0:\n  %0 = paramref 0 f64\n  %1 = paramref 1 i64\n  %2 = srem f64 %0, %0\n  %3 = cast i64 -> i128 %1\n  %4 = add i64 %1, %1\n  ret %2\n}\n",
+            "define @f(f64, i64) -> f64 {\nbb0:\n  %0 = paramref 0 f64\n  %1 = paramref 1 i64\n  %2 = srem f64 %0, %0\n  %3 = cast i64 -> i128 %1\n  %4 = add i64 %1, %1\n  %5 = cmp slt i128 1i128, 2i128\n  ret %2\n}\n",
         )
         .unwrap();
         let f = &m.functions[0];
@@ -891,5 +880,7 @@ mod tests {
         assert_eq!(clobbers(&insts[2], &types), all);
         assert_eq!(clobbers(&insts[3], &types), all);
         assert_eq!(clobbers(&insts[4], &types), Clobbers::default());
+        // A 128-bit compare of two constants runs the wide sequence too.
+        assert_eq!(clobbers(&insts[5], &types), all);
     }
 }
