@@ -530,6 +530,49 @@ fn emit_function_header(f: &IrFunction, desc: &TargetDesc, out: &mut String) {
     out.push_str(":\n");
 }
 
+/// Whether `inst` computes on, reads or writes a value of more than 8 bytes
+/// or a `long double` (its result, a value operand, or the type it names
+/// for constant operands: `cmp lt i128 1, 2`, `store i128 5, %p`). The
+/// targets do such work in long sequences or libgcc calls that overwrite
+/// their caller-saved allocatable registers.
+pub(crate) fn touches_wide_values(inst: &Instruction, types: &frame::ValueTypes) -> bool {
+    use Instruction::*;
+    let wide = |t: IrType| t.size() > 8 || t == IrType::F128;
+    let mut w = inst.result_type().is_some_and(wide) || inst.dest().is_some_and(|d| wide(types.of(d)));
+    match inst {
+        Cast { from_ty, to_ty, .. } => w |= wide(*from_ty) || wide(*to_ty),
+        BinOp { ty, .. }
+        | UnaryOp { ty, .. }
+        | Cmp { ty, .. }
+        | Store { ty, .. }
+        | Select { ty, .. }
+        | AtomicRmw { ty, .. }
+        | AtomicCmpxchg { ty, .. }
+        | AtomicLoad { ty, .. }
+        | AtomicStore { ty, .. } => w |= wide(*ty),
+        _ => {}
+    }
+    inst.for_each_used_value(|v| w |= wide(types.of(v)));
+    w
+}
+
+/// Whether `f` reads or sets a second return register (`getret*second`,
+/// `setret*second`), which go through the second-return area.
+pub(crate) fn uses_second_return(f: &IrFunction) -> bool {
+    use Instruction::*;
+    f.blocks.iter().flat_map(|b| b.instructions.iter()).any(|i| {
+        matches!(
+            i,
+            GetReturnF64Second { .. }
+                | GetReturnF32Second { .. }
+                | GetReturnF128Second { .. }
+                | SetReturnF64Second { .. }
+                | SetReturnF32Second { .. }
+                | SetReturnF128Second { .. }
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

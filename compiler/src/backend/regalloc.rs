@@ -65,8 +65,10 @@ pub struct PhysReg {
     pub index: u8,
 }
 
-/// How many registers of each class the target lets the allocator use (its
-/// callee-saved registers that the rest of the backend never touches).
+/// How many registers of each class the target lets the allocator use: the
+/// first `n` of the target's list of each class, which puts the caller-saved
+/// ones (see [`Clobbers`]) before the callee-saved ones, so that values that
+/// cross no clobbering instruction take registers that need no save.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct RegBudget {
     pub int: u8,

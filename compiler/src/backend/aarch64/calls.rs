@@ -203,12 +203,13 @@ impl FnEmitter<'_, '_> {
                 if let Some(v) = val {
                     self.load_fp(v, ty, Vr(0))?;
                 }
-                let m = self.area(self.ret2);
-                match self.sets_second {
-                    Some(SecondReturn::F32) => self.load_fp_mem(m, 4, Vr(1)),
-                    Some(SecondReturn::F64) => self.load_fp_mem(m, 8, Vr(1)),
-                    Some(SecondReturn::F128) => self.load_fp_mem(m, 16, Vr(1)),
-                    None => {}
+                if let Some(kind) = self.sets_second {
+                    let m = self.ret2_area()?;
+                    match kind {
+                        SecondReturn::F32 => self.load_fp_mem(m, 4, Vr(1)),
+                        SecondReturn::F64 => self.load_fp_mem(m, 8, Vr(1)),
+                        SecondReturn::F128 => self.load_fp_mem(m, 16, Vr(1)),
+                    }
                 }
             }
             RetLoc::StructGprs(size) => {
@@ -257,10 +258,11 @@ impl FnEmitter<'_, '_> {
                     None
                 }
                 ParamHome::None => {
-                    let s = self.area(self.scratch);
+                    let s = self.scratch_area()?;
                     self.add_imm(Xr(9), s.base, s.disp);
                     None
                 }
+                ParamHome::Direct => return Err(self.internal(format!("paramref {idx} read twice"))),
             };
             let is_ref = matches!(self.param_home(idx)?, ParamHome::RefSlot(_) | ParamHome::RefIncoming(_));
             return match (h, at) {
@@ -308,10 +310,11 @@ impl FnEmitter<'_, '_> {
                 self.copy_mem(src, m, 8);
             }
             ParamHome::None => {
-                let s = self.area(self.scratch);
+                let s = self.scratch_area()?;
                 self.add_imm(Xr(9), s.base, s.disp);
                 self.store_mem(Xr(9), 8, m);
             }
+            ParamHome::Direct => return Err(self.internal(format!("paramref {idx} read twice"))),
         }
         Ok(())
     }
@@ -454,7 +457,7 @@ impl FnEmitter<'_, '_> {
         self.add_sp(lay.area_size);
         let second = self.second_returns.get(&(self.block_index, self.inst_index)).copied();
         if let Some(kind) = second {
-            let m = self.area(self.ret2);
+            let m = self.ret2_area()?;
             match kind {
                 SecondReturn::F32 => self.store_fp_mem(Vr(1), 4, m),
                 SecondReturn::F64 => self.store_fp_mem(Vr(1), 8, m),

@@ -3,18 +3,23 @@
 //!
 //! Code generation is deliberately simple and correct first, like the
 //! x86-64 backend: the register allocator ([`crate::backend::regalloc`])
-//! gives every value a home, one of the callee-saved registers `x19..x28`
-//! (integers and pointers of at most 8 bytes) and `d8..d15` (`float` and
-//! `double`; AAPCS64 preserves their low 64 bits, all these values use), or
-//! a shared frame slot ([`crate::backend::frame`]). Each instruction reads
+//! gives every value a home, a register or a shared frame slot
+//! ([`crate::backend::frame`]). Integers and pointers of at most 8 bytes
+//! take the caller-saved `x13..x15` first, then the callee-saved
+//! `x19..x28`; `float` and `double` take the caller-saved `v24..v31`
+//! first, then `d8..d15` (AAPCS64 preserves their low 64 bits, all these
+//! values use). A caller-saved home never holds a value live across, or
+//! read by, an instruction whose code overwrites it (calls, `fmod`, block
+//! copies, `va_*`, intrinsics, wide values: [`clobbers`]), so calls need no
+//! saves; the prologue saves the callee-saved homes handed out and the
+//! epilogue restores them. Each instruction reads
 //! its operands straight from their home registers where the operation
 //! allows (a register holds a value's bits in its low `size` bytes, so
 //! narrow values are extended first where the upper bits matter), else
-//! loads them into temporaries (`x9..x15`, `v16..v19`), and computes into
-//! the destination's home register or a temporary it then stores. Nothing
-//! else in the backend touches `x19..x28`/`d8..d15`, so calls need no
-//! saves: the prologue saves the homes handed out and the epilogue
-//! restores them. Functions with inline asm keep every value in a slot (the
+//! loads them into temporaries (`x9..x12`, and `x13..x15` inside the
+//! sequences that clobber them; `v16..v19`), and computes into
+//! the destination's home register or a temporary it then stores.
+//! Functions with inline asm keep every value in a slot (the
 //! asm operand planner picks callee-saved registers for itself), so inline
 //! asm and `asm goto` edges need no register bookkeeping. `x16` is the
 //! pointer temporary and `x17` materializes large immediates and far
@@ -29,8 +34,11 @@
 //! outgoing area pushed just for the call); `x29` never moves. The locals
 //! area holds, in order, the `alloca` objects (zeroed in the prologue, as
 //! the interpreter's allocas are), the value slots, then the areas reserved
-//! here: parameter homes, the register save areas of a variadic function,
-//! scratch, the second return register, the callee-saved registers the
+//! here: parameter homes (none for a parameter the prologue moves straight
+//! into its home register), the register save areas of a variadic
+//! function, the address of an unpassed (empty struct) parameter and the
+//! second return register (each only when some code uses it; an access
+//! otherwise is an internal error), the callee-saved registers the
 //! allocator hands out or an inline asm uses.
 //!
 //! Files: `abi` (argument classification), `calls` (prologue, calls,
@@ -52,10 +60,11 @@ mod varargs;
 mod wide;
 
 use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
-use super::regalloc::{PhysReg, RegBudget, RegClass};
+use super::regalloc::{Clobbers, PhysReg, RegBudget, RegClass};
 use super::{block_label, walk_blocks, BackendError, FunctionEmitter, ModuleContext, TargetDesc, TargetIsa};
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
+use crate::ir::ops::IrBinOp;
 use crate::ir::types::IrType;
 use crate::target::Target;
 use abi::{ArgLoc, CallLayout};
@@ -74,9 +83,18 @@ pub(crate) use emit;
 /// The AArch64 target.
 pub struct Aarch64;
 
-/// The registers the allocator may hand out: the callee-saved ones nothing
-/// else in this backend uses (`x29`/`x30` are the frame record).
-const ALLOCATABLE_X: [Xr; 10] = [
+/// The general registers the allocator may hand out: first the caller-saved
+/// `x13..x15`, which the emitter uses only inside calls, block copies,
+/// `va_*`, wide (`__int128`, `long double`) sequences and wide selects (see
+/// [`clobbers`]), then the callee-saved `x19..x28`, which nothing else in
+/// this backend uses (`x29`/`x30` are the frame record). `x9..x12` are the
+/// emitter's value temporaries, `x16`/`x17` its pointer and immediate
+/// temporaries, `x8` the indirect result register, `x18` the platform
+/// register: none of them is handed out.
+const ALLOCATABLE_X: [Xr; 13] = [
+    Xr(13),
+    Xr(14),
+    Xr(15),
     Xr(19),
     Xr(20),
     Xr(21),
@@ -88,9 +106,60 @@ const ALLOCATABLE_X: [Xr; 10] = [
     Xr(27),
     Xr(28),
 ];
-/// `v8..v15`, of which AAPCS64 preserves the low 64 bits (enough for `f32`/`f64`).
-const ALLOCATABLE_V: [Vr; 8] = [Vr(8), Vr(9), Vr(10), Vr(11), Vr(12), Vr(13), Vr(14), Vr(15)];
-const REG_BUDGET: RegBudget = RegBudget { int: 10, float: 8 };
+/// How many of [`ALLOCATABLE_X`] are caller-saved (they come first).
+const CALLER_SAVED_X: u8 = 3;
+/// The SIMD/FP registers the allocator may hand out: first the caller-saved
+/// `v24..v31`, which no emitter sequence uses (its FP temporaries are
+/// `v16..v19`), then `v8..v15`, of which AAPCS64 preserves the low 64 bits
+/// (enough for `f32`/`f64`).
+const ALLOCATABLE_V: [Vr; 16] = [
+    Vr(24),
+    Vr(25),
+    Vr(26),
+    Vr(27),
+    Vr(28),
+    Vr(29),
+    Vr(30),
+    Vr(31),
+    Vr(8),
+    Vr(9),
+    Vr(10),
+    Vr(11),
+    Vr(12),
+    Vr(13),
+    Vr(14),
+    Vr(15),
+];
+/// How many of [`ALLOCATABLE_V`] are caller-saved (they come first).
+const CALLER_SAVED_V: u8 = 8;
+const REG_BUDGET: RegBudget = RegBudget { int: 13, float: 16 };
+
+/// The caller-saved allocatable registers an instruction's code overwrites
+/// (a value it reads or that is live across it never gets them): all of
+/// them for calls (the callee may use them; the argument set-up of a call
+/// uses `x13`/`x15` too), `fmod` calls (a float `srem`/`urem`), block copies
+/// (`x13`), `va_*` (`x13`, and `va_arg` of a composite copies), intrinsics
+/// and inline asm (which may call helpers), and anything on 16-byte values
+/// (`__int128` sequences use `x9..x15`, `long double` and 128-bit
+/// conversions call libgcc).
+fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
+    use Instruction::*;
+    let all = Clobbers {
+        int: (1 << CALLER_SAVED_X) - 1,
+        float: (1 << CALLER_SAVED_V) - 1,
+    };
+    match inst {
+        Call { .. } | CallIndirect { .. } | Memcpy { .. } | InlineAsm(_) | Intrinsic { .. } => all,
+        VaStart { .. } | VaEnd { .. } | VaCopy { .. } | VaArg { .. } | VaArgStruct { .. } => all,
+        BinOp {
+            op: IrBinOp::SRem | IrBinOp::URem,
+            ty,
+            ..
+        } if ty.is_float() => all,
+        _ if crate::backend::touches_wide_values(inst, types) => all,
+        _ => Clobbers::default(),
+    }
+}
 
 /// A home register: a general one or a SIMD/FP one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,6 +234,10 @@ enum ParamHome {
     RefSlot(u32),
     /// A struct passed by reference: the pointer is in the caller's stack area.
     RefIncoming(u32),
+    /// A scalar the prologue moves straight from its argument register into
+    /// the home register of the one `paramref` that reads it (see
+    /// [`direct_params`]); it has no slot.
+    Direct,
 }
 
 /// Which second return register a call's result is read from afterwards.
@@ -187,10 +260,12 @@ pub(crate) struct FnEmitter<'a, 'm> {
     params: Vec<ParamHome>,
     /// General and vector register save areas of a variadic function (64 + 128 bytes).
     save_area: Option<u32>,
-    /// 32 bytes of scratch.
-    scratch: u32,
-    /// 16 bytes for the second return value (`setret*second`, `getret*second`).
-    ret2: u32,
+    /// 16 bytes whose address stands for a parameter that is not passed
+    /// (an empty struct); reserved only when there is one.
+    scratch: Option<u32>,
+    /// 16 bytes for the second return value (`setret*second`,
+    /// `getret*second`); reserved only when the function has one of these.
+    ret2: Option<u32>,
     /// Callee-saved registers the allocator hands out or an inline asm
     /// uses, with their save slots (consecutive, so pairs go by `stp`).
     saved_x: Vec<(Xr, u32)>,
@@ -223,9 +298,10 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         far_branches: bool,
     ) -> Result<Self, BackendError> {
         let types = ValueTypes::compute(f);
-        let mut layout = FrameLayout::compute(f, &types, REG_BUDGET)?;
+        let mut layout = FrameLayout::compute_with(f, &types, REG_BUDGET, clobbers)?;
         abi::check_hfas(f.params.iter().map(|p| &p.aarch64_hfa)).map_err(|m| BackendError::internal(&f.name, m))?;
         let own = abi::layout_of_function(f);
+        let direct_params = direct_params(f, &layout, &own);
         let mut params = Vec::with_capacity(f.params.len());
         for (i, loc) in own.args.iter().enumerate() {
             let p = &f.params[i];
@@ -249,6 +325,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 ArgLoc::Stack(offset) => ParamHome::IncomingAddr(offset),
                 ArgLoc::RefGpr { .. } => ParamHome::RefSlot(layout.reserve(8, 8)),
                 ArgLoc::RefStack { offset, .. } => ParamHome::RefIncoming(offset),
+                ArgLoc::Gpr(_) | ArgLoc::Fpr(_) if direct_params.iter().any(|&(k, _)| k == i) => ParamHome::Direct,
                 ArgLoc::Gpr(_) | ArgLoc::GprPair(_) | ArgLoc::Fpr(_) => {
                     let s = slot_size(p.ty);
                     ParamHome::Slot(layout.reserve(s, s))
@@ -257,8 +334,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             params.push(home);
         }
         let save_area = f.is_variadic.then(|| layout.reserve(64 + 128, 16));
-        let scratch = layout.reserve(32, 16);
-        let ret2 = layout.reserve(16, 16);
+        // The scratch and second-return areas only where some code uses
+        // them; elsewhere an access is an internal error, never a stray store.
+        let scratch = params
+            .iter()
+            .any(|p| matches!(p, ParamHome::None))
+            .then(|| layout.reserve(16, 16));
+        let ret2 = crate::backend::uses_second_return(f).then(|| layout.reserve(16, 16));
         let mut used_x: Vec<Xr> = Vec::new();
         let mut used_v: Vec<Vr> = Vec::new();
         let mut second_returns = FxHashMap::default();
@@ -304,10 +386,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
             }
         }
+        // The callee-saved homes handed out are saved (the caller-saved
+        // ones hold no value across a call, see `clobbers`).
         for &p in layout.used_regs() {
             match phys(p) {
-                HomeReg::X(x) if !used_x.contains(&x) => used_x.push(x),
-                HomeReg::V(v) if !used_v.contains(&v) => used_v.push(v),
+                HomeReg::X(x) if x.is_callee_saved() && !used_x.contains(&x) => used_x.push(x),
+                HomeReg::V(v) if v.is_callee_saved() && !used_v.contains(&v) => used_v.push(v),
                 _ => {}
             }
         }
@@ -315,7 +399,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         used_v.sort();
         let save_bytes = 8 * (used_x.len() + used_v.len()) as u32;
         let base = if save_bytes > 0 {
-            layout.reserve(save_bytes, 16)
+            layout.reserve(save_bytes, 8)
         } else {
             0
         };
@@ -330,7 +414,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             .enumerate()
             .map(|(k, v)| (v, base + 8 * (nx + k as u32)))
             .collect();
-        let direct_params = direct_params(f, &layout, &own, &params);
         layout.finish();
         if layout.size() > (1 << 30) {
             return Err(BackendError::unsupported(&f.name, "stack frame too large"));
@@ -377,6 +460,22 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     /// The memory operand of locals-area offset `off`.
     fn area(&self, off: u32) -> Mem {
         Mem::new(FP, 16 + off as i64)
+    }
+
+    /// The scratch area (the address of a parameter that is not passed).
+    fn scratch_area(&self) -> Result<Mem, BackendError> {
+        match self.scratch {
+            Some(off) => Ok(self.area(off)),
+            None => Err(self.internal("the scratch area was not reserved")),
+        }
+    }
+
+    /// The 16-byte area of second return values.
+    fn ret2_area(&self) -> Result<Mem, BackendError> {
+        match self.ret2 {
+            Some(off) => Ok(self.area(off)),
+            None => Err(self.internal("the second-return area was not reserved")),
+        }
     }
 
     /// The caller's stack argument area at offset `off`.
@@ -520,7 +619,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             ParamRef { dest, param_idx, ty } => self.param_ref(*dest, *param_idx, *ty)?,
             GetReturnF64Second { dest } | GetReturnF32Second { dest } | GetReturnF128Second { dest } => {
                 let ty = self.types.of(*dest);
-                let src = self.area(self.ret2);
+                let src = self.ret2_area()?;
                 match self.reg_of(*dest) {
                     Some(HomeReg::V(v)) => self.load_fp_mem(src, ty.size(), v),
                     Some(HomeReg::X(x)) => self.load_mem(src, 8, false, x),
@@ -531,15 +630,15 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
                 }
             }
             SetReturnF64Second { src } => {
-                let m = self.area(self.ret2);
+                let m = self.ret2_area()?;
                 self.store_operand(src, IrType::F64, m)?;
             }
             SetReturnF32Second { src } => {
-                let m = self.area(self.ret2);
+                let m = self.ret2_area()?;
                 self.store_operand(src, IrType::F32, m)?;
             }
             SetReturnF128Second { src } => {
-                let m = self.area(self.ret2);
+                let m = self.ret2_area()?;
                 self.store_operand(src, IrType::F128, m)?;
             }
             InlineAsm(asm) => self.inline_asm(asm)?,
@@ -624,13 +723,18 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
 /// a scalar parameter passed in a register and read by no other
 /// `paramref`, into a destination in a home register. The prologue then
 /// neither stores the parameter to its slot nor reloads it. The moves go
-/// from argument registers to callee-saved ones, two disjoint sets, so in
-/// the `paramref`s' order they have the `paramref`s' effect.
-fn direct_params(f: &IrFunction, layout: &FrameLayout, own: &CallLayout, params: &[ParamHome]) -> Vec<(usize, Value)> {
+/// from argument registers (`x0..x7`, `v0..v7`) to home registers, which
+/// are never argument registers (`x13..x15`, `x19..x28`, `v24..v31`,
+/// `v8..v15`): the two sets are disjoint, so in the `paramref`s' order the
+/// moves have the `paramref`s' effect (no cycle, no source overwritten), and
+/// nothing later in the prologue (stores of the other parameters, the
+/// variadic save areas, the `alloca` zeroing through `x9`/`x16`) writes a
+/// home register.
+fn direct_params(f: &IrFunction, layout: &FrameLayout, own: &CallLayout) -> Vec<(usize, Value)> {
     let Some(entry) = f.blocks.first() else {
         return Vec::new();
     };
-    let mut reads = vec![0u32; params.len()];
+    let mut reads = vec![0u32; own.args.len()];
     for b in &f.blocks {
         if b.terminator.successors().contains(&entry.label) {
             return Vec::new();
@@ -652,7 +756,7 @@ fn direct_params(f: &IrFunction, layout: &FrameLayout, own: &CallLayout, params:
                 let in_reg = matches!(own.args.get(i), Some(ArgLoc::Gpr(_) | ArgLoc::Fpr(_)));
                 if in_reg
                     && reads.get(i) == Some(&1)
-                    && matches!(params.get(i), Some(ParamHome::Slot(_)))
+                    && !(f.uses_sret && i == 0)
                     && matches!(layout.home(*dest), Home::Reg(_))
                 {
                     direct.push((i, *dest));
@@ -687,9 +791,10 @@ mod tests {
     #[test]
     fn far_frame_offsets_are_materialized() {
         let s = asm_of(
-            "define @f() -> i32 {\nbb0:\n  %0 = alloca i8, size 70000, align 16\n  store i8 0i8, %0\n  %1 = add i32 1i32, 2i32\n  ret %1\n}\n",
+            "define @f() -> i32 {\nbb0:\n  %0 = alloca i8, size 70000, align 16\n  store i8 0i8, %0\n  %1 = add i128 1i128, 2i128\n  %2 = cast i128 -> i32 %1\n  ret %2\n}\n",
         );
-        // The slot of %1 lies past the 70000-byte object: beyond a scaled 32-bit displacement.
+        // The slot of %1 (128-bit values live in slots) lies past the
+        // 70000-byte object: beyond a scaled 32-bit displacement.
         assert!(s.contains("add\tx17, x29, x17"), "{s}");
     }
 
@@ -757,6 +862,100 @@ mod tests {
             text.contains("\tb.lt\t.LBB1") || text.contains("\tb.ge\t.LBB2"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn leaf_temporaries_take_caller_saved_registers_that_need_no_save() {
+        let s = asm_of(
+            "define @f(i64, i64, f64) -> f64 {\nbb0:\n  %0 = paramref 0 i64\n  %1 = paramref 1 i64\n  %9 = paramref 2 f64\n  %2 = mul i64 %0, %1\n  %3 = add i64 %2, %0\n  %4 = sub i64 %3, %1\n  %5 = cast i64 -> f64 %4\n  %6 = mul f64 %5, %9\n  %7 = add f64 %6, %9\n  ret %7\n}\n",
+        );
+        let text = body_of(&s, "f").join("\n");
+        // The parameters and temporaries live in x13..x15 and d24..d31.
+        assert!(
+            text.contains("\tmov\tx13, x0") || text.contains("\tmov\tx14, x0"),
+            "{text}"
+        );
+        assert!(text.contains("\tmul\tx1"), "{text}");
+        assert!(text.contains("\tfmul\td2") || text.contains("\tfmul\td3"), "{text}");
+        // No callee-saved register is used, so nothing is saved: the frame
+        // is the frame record alone, and no value touches a slot.
+        for r in (19..=28)
+            .map(|k| format!("x{k}"))
+            .chain((8..=15).map(|k| format!("d{k}")))
+        {
+            assert!(!text.contains(&r), "{r} in {text}");
+        }
+        assert!(text.contains("\tsub\tsp, sp, #16\n"), "{text}");
+        assert!(!text.contains("[x29, #"), "{text}");
+    }
+
+    #[test]
+    fn values_live_across_a_call_or_read_by_it_avoid_caller_saved_registers() {
+        // %1 and %8 are live across the call, %0 and %7 are its arguments:
+        // none may sit in x13..x15 / v24..v31, which the callee may clobber
+        // (and which the argument set-up may use).
+        let s = asm_of(
+            "declare @g(i64, f64) -> i64\ndefine @f(i64, f64) -> f64 {\nbb0:\n  %0 = paramref 0 i64\n  %7 = paramref 1 f64\n  %1 = add i64 %0, 5i64\n  %8 = mul f64 %7, %7\n  %2 = call i64 @g(i64 %0, f64 %7)\n  %3 = add i64 %2, %1\n  %4 = cast i64 -> f64 %3\n  %5 = add f64 %4, %8\n  ret %5\n}\n",
+        );
+        let body = body_of(&s, "f");
+        let text = body.join("\n");
+        let def = |prefix: &str| -> String {
+            let l = body
+                .iter()
+                .find(|l| l.starts_with(prefix))
+                .unwrap_or_else(|| panic!("no {prefix} in {text}"));
+            l[prefix.len()..].split(',').next().unwrap_or("").to_string()
+        };
+        // %1 = %0 + 5 and %8 = %7 * %7 go to callee-saved registers.
+        let r1 = def("\tadd\t");
+        assert!(
+            body.iter()
+                .any(|l| l.starts_with(&format!("\tadd\t{r1}, ")) && l.ends_with(", #5")),
+            "{text}"
+        );
+        let k: u8 = r1[1..].parse().unwrap();
+        assert!((19..=28).contains(&k), "{r1} in {text}");
+        let r8 = def("\tfmul\t");
+        let k: u8 = r8[1..].parse().unwrap();
+        assert!(r8.starts_with('d') && (8..=15).contains(&k), "{r8} in {text}");
+        // Nothing before the call lives in x13..x15 or d24..d31.
+        let before_call: Vec<&&str> = body.iter().take_while(|l| !l.starts_with("\tbl\t")).collect();
+        for l in &before_call {
+            for r in ["x13", "x14", "x15"]
+                .into_iter()
+                .map(String::from)
+                .chain((24..=31).map(|k| format!("d{k}")))
+            {
+                assert!(!l.contains(&r), "{r} before the call in {text}");
+            }
+        }
+        // Only callee-saved registers are saved.
+        assert!(
+            body.iter()
+                .filter(|l| l.starts_with("\tst") && l.contains("[x29"))
+                .all(|l| !l.contains("x13") && !l.contains("d24")),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn float_remainders_and_wide_values_clobber_every_caller_saved_register() {
+        let m = parse_module(
+            "define @f(f64, i64) -> f64 {\nbb0:\n  %0 = paramref 0 f64\n  %1 = paramref 1 i64\n  %2 = srem f64 %0, %0\n  %3 = cast i64 -> i128 %1\n  %4 = add i64 %1, %1\n  %5 = cmp slt i128 1i128, 2i128\n  ret %2\n}\n",
+        )
+        .unwrap();
+        let f = &m.functions[0];
+        let types = ValueTypes::compute(f);
+        let all = Clobbers {
+            int: 0b111,
+            float: 0xff,
+        };
+        let insts = &f.blocks[0].instructions;
+        assert_eq!(clobbers(&insts[2], &types), all);
+        assert_eq!(clobbers(&insts[3], &types), all);
+        assert_eq!(clobbers(&insts[4], &types), Clobbers::default());
+        // A 128-bit compare of two constants runs the wide sequence too.
+        assert_eq!(clobbers(&insts[5], &types), all);
     }
 
     #[test]

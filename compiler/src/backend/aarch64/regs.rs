@@ -3,7 +3,9 @@
 //! logical "bitmask" immediates, MOVZ/MOVN 16-bit chunks).
 //!
 //! Register roles in this backend: `x0..x7`/`v0..v7` carry arguments and
-//! results; `x9..x15` and `v16..v23` are the emitter's value temporaries;
+//! results; `x9..x12` and `v16..v19` are the emitter's value temporaries,
+//! `x13..x15` too inside calls, block copies, `va_*` and wide sequences
+//! (elsewhere the register allocator hands them out, with `v24..v31`);
 //! `x16` holds a loaded pointer and `x17` materializes large immediates and
 //! far frame offsets (neither ever holds an inline-asm operand); `x18` (the
 //! platform register) is never used; `x29` is the frame pointer, `x30` the

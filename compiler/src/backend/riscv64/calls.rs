@@ -5,7 +5,9 @@
 //!   variadic function, which sits right under the incoming stack
 //!   arguments), point `s0` at the incoming `sp`, drop `sp` by the locals
 //!   area, save the callee-saved registers the register allocator or an
-//!   inline asm uses, store the
+//!   inline asm uses, move the register parameters whose `paramref` opens
+//!   the entry block straight into their home registers
+//!   ([`super::direct_params`]), store the other
 //!   register parameters to their homes (a struct's pieces into a frame
 //!   buffer the callee owns; the stack half of a split argument joins them),
 //!   then zero the `alloca` region.
@@ -14,16 +16,17 @@
 //!   modify them; the caller's object never changes). Copies and stack
 //!   arguments are written first, then the argument registers (all sources
 //!   are frame slots, memory or callee-saved home registers, never an
-//!   argument register, so no ordering problems arise). Struct
+//!   argument register: the caller-saved homes `a2`..`a7` never hold a
+//!   call's operand, so no ordering problems arise). Struct
 //!   pieces are read and written with their exact size, so no byte past a
 //!   struct is touched.
 //! - Results: `a0`, `a0:a1`, `fa0`, or a struct's registers stored into the
 //!   caller's result buffer (`args[0]`).
 
 use super::abi::{self, ArgLoc, Place, RetLoc};
-use super::moves::chunk_size;
+use super::moves::{canon, chunk_size};
 use super::regs::{arg_fpr, arg_gpr, Gpr, Mem, A0, A1, FA0, FA1, S0, SP, T0, T4, T5};
-use super::{emit, FnEmitter, ParamHome, SecondReturn};
+use super::{emit, FnEmitter, ParamHome, RegHome, SecondReturn};
 use crate::backend::frame::{slot_size, Home};
 use crate::backend::BackendError;
 use crate::ir::instruction::{CallInfo, Operand, Value};
@@ -63,6 +66,26 @@ impl FnEmitter<'_, '_> {
         for (r, off) in self.saved_fprs.clone() {
             let m = self.area(off);
             self.store_fmem(r, IrType::F64, m);
+        }
+        for (i, dest) in self.direct_params.clone() {
+            let parts = match self.own.args.get(i) {
+                Some(ArgLoc::Parts(parts)) => parts.as_slice(),
+                _ => &[],
+            };
+            let ty = self.types.of(dest);
+            match (parts, self.reg_of(dest)) {
+                ([p], Some(RegHome::G(g))) if matches!(p.place, Place::Gpr(_)) => {
+                    let Place::Gpr(n) = p.place else { unreachable!() };
+                    // The psABI widens narrow arguments as a home register
+                    // holds them; extend anyway (a caller need not).
+                    self.extend(arg_gpr(n), canon(ty), g);
+                }
+                ([p], Some(RegHome::F(r))) if matches!(p.place, Place::Fpr(_)) => {
+                    let Place::Fpr(n) = p.place else { unreachable!() };
+                    emit!(self, "\tfmv.d\t{r}, {}", arg_fpr(n));
+                }
+                _ => return Err(self.internal(format!("paramref {i} is not a register move"))),
+            }
         }
         let args = self.own.args.clone();
         for (i, loc) in args.iter().enumerate() {
@@ -172,18 +195,23 @@ impl FnEmitter<'_, '_> {
                 }
             }
         }
-        let m = self.area(self.ret2);
-        match self.sets_second {
-            Some(SecondReturn::F64) => self.load_fmem(m, IrType::F64, FA1),
-            Some(SecondReturn::F32) => self.load_fmem(m, IrType::F32, FA1),
-            None => {}
+        if let Some(kind) = self.sets_second {
+            let m = self.ret2_area()?;
+            match kind {
+                SecondReturn::F64 => self.load_fmem(m, IrType::F64, FA1),
+                SecondReturn::F32 => self.load_fmem(m, IrType::F32, FA1),
+            }
         }
         self.emit_epilogue();
         Ok(())
     }
 
     pub(super) fn param_ref(&mut self, dest: Value, idx: usize, ty: IrType) -> Result<(), BackendError> {
+        if self.direct_params.contains(&(idx, dest)) {
+            return Ok(()); // moved by the prologue
+        }
         match self.param_home(idx)? {
+            ParamHome::Direct => return Err(self.internal(format!("paramref {idx} read twice"))),
             ParamHome::Slot(off) => {
                 let src = self.area(off);
                 self.write_mem(src, slot_size(ty) as usize, dest)?;
@@ -201,7 +229,7 @@ impl FnEmitter<'_, '_> {
                 self.store(T0, IrType::Ptr, dest)?;
             }
             ParamHome::None => {
-                let s = self.area(self.scratch);
+                let s = self.scratch_area()?;
                 self.add_imm(T0, S0, s.disp);
                 self.store(T0, IrType::Ptr, dest)?;
             }
@@ -422,7 +450,7 @@ impl FnEmitter<'_, '_> {
             }
         }
         if let Some(kind) = second {
-            let m = self.area(self.ret2);
+            let m = self.ret2_area()?;
             match kind {
                 SecondReturn::F64 => self.store_fmem(FA1, IrType::F64, m),
                 SecondReturn::F32 => self.store_fmem(FA1, IrType::F32, m),

@@ -4,8 +4,9 @@
 //!
 //! Code generation follows the x86-64 backend's plan: every value has the
 //! home the register allocator gives it ([`crate::backend::regalloc`]):
-//! one of the callee-saved `s1`..`s11` (integers and pointers) or
-//! `fs0`..`fs11` (`float`/`double`), or a (shared) frame slot
+//! a register (integers and pointers: the caller-saved `a2`..`a7` first,
+//! then the callee-saved `s1`..`s11`; `float`/`double`: `ft3`..`ft11`,
+//! then `fs0`..`fs11`) or a (shared) frame slot
 //! ([`crate::backend::frame`]), except the addresses the frame layout
 //! rematerializes (frame objects, symbols), which are recomputed where
 //! used. An instruction reads an operand from its home register when that
@@ -14,8 +15,11 @@
 //! into its home register (else into a scratch register, then stored). A
 //! home register holds a 32-bit value sign-extended and an 8- or 16-bit one
 //! extended by its signedness ([`moves::canon`]), so most readers use it
-//! as it is. The homes are callee-saved registers no other code here
-//! touches, so calls need no saves (the prologue saves the ones used);
+//! as it is. A caller-saved home never holds a value live across, or read
+//! by, an instruction whose code overwrites it (calls, `fmod`, block
+//! copies, `va_*`, intrinsics, wide values: [`clobbers`]); the
+//! callee-saved homes are registers no other code here touches. So calls
+//! need no saves (the prologue saves the callee-saved homes used);
 //! nothing else is live in a register between instructions, and functions
 //! with inline asm (whose operands may take `s` registers) or calling
 //! `setjmp`-like functions keep every value in a slot. `t6` is the
@@ -36,9 +40,11 @@
 //!   s0 - V - 8        saved ra          (V = 64 when variadic, else 0)
 //!   s0 - V - 16       saved s0
 //!   below             the locals area (FrameLayout): allocas (zeroed in the
-//!                     prologue), value slots, parameter homes, scratch,
-//!                     callee-saved registers the allocator or an inline
-//!                     asm uses
+//!                     prologue), value slots, parameter homes (none for
+//!                     a parameter moved straight into its home register),
+//!                     the address of an unpassed parameter and the second
+//!                     return value (only when used), callee-saved
+//!                     registers the allocator or an inline asm uses
 //!   sp                16-byte aligned; a call pushes its outgoing area
 //! ```
 //!
@@ -62,10 +68,11 @@ mod varargs;
 mod wide;
 
 use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
-use super::regalloc::{PhysReg, RegBudget, RegClass};
+use super::regalloc::{Clobbers, PhysReg, RegBudget, RegClass};
 use super::{walk_blocks, BackendError, FunctionEmitter, ModuleContext, TargetDesc, TargetIsa};
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
+use crate::ir::ops::IrBinOp;
 use crate::ir::types::IrType;
 use crate::target::Target;
 use abi::{ArgLoc, CallLayout, Place};
@@ -81,9 +88,19 @@ macro_rules! emit {
 }
 pub(crate) use emit;
 
-/// The integer registers the allocator may hand out: `s1`..`s11` (`s0` is
-/// the frame pointer; outside inline asm nothing else here uses them).
-const ALLOCATABLE_GPRS: [Gpr; 11] = [
+/// The integer registers the allocator may hand out: first the caller-saved
+/// `a2`..`a7`, which only calls and the libgcc calls of wide (`__int128`,
+/// binary128) code write (see [`clobbers`]; `a0`/`a1` also carry results
+/// and atomic sequences use them), then the callee-saved `s1`..`s11`
+/// (`s0` is the frame pointer; outside inline asm nothing else here uses
+/// them). The `t` registers are the emitter's scratch.
+const ALLOCATABLE_GPRS: [Gpr; 17] = [
+    Gpr(12),
+    Gpr(13),
+    Gpr(14),
+    Gpr(15),
+    Gpr(16),
+    Gpr(17),
     Gpr(9),
     Gpr(18),
     Gpr(19),
@@ -96,8 +113,21 @@ const ALLOCATABLE_GPRS: [Gpr; 11] = [
     Gpr(26),
     Gpr(27),
 ];
-/// The FP registers the allocator may hand out (`float`/`double`): `fs0`..`fs11`.
-const ALLOCATABLE_FPRS: [Fpr; 12] = [
+/// How many of [`ALLOCATABLE_GPRS`] are caller-saved (they come first).
+const CALLER_SAVED_GPRS: u8 = 6;
+/// The FP registers the allocator may hand out (`float`/`double`): first
+/// the caller-saved `ft3`..`ft11`, which no emitter sequence uses (its FP
+/// scratch registers are `ft0`..`ft2`), then the callee-saved `fs0`..`fs11`.
+const ALLOCATABLE_FPRS: [Fpr; 21] = [
+    Fpr(3),
+    Fpr(4),
+    Fpr(5),
+    Fpr(6),
+    Fpr(7),
+    Fpr(28),
+    Fpr(29),
+    Fpr(30),
+    Fpr(31),
     Fpr(8),
     Fpr(9),
     Fpr(18),
@@ -111,7 +141,36 @@ const ALLOCATABLE_FPRS: [Fpr; 12] = [
     Fpr(26),
     Fpr(27),
 ];
-const REG_BUDGET: RegBudget = RegBudget { int: 11, float: 12 };
+/// How many of [`ALLOCATABLE_FPRS`] are caller-saved (they come first).
+const CALLER_SAVED_FPRS: u8 = 9;
+const REG_BUDGET: RegBudget = RegBudget { int: 17, float: 21 };
+
+/// The caller-saved allocatable registers an instruction's code overwrites
+/// (a value it reads or that is live across it never gets them): all of
+/// them for calls (the callee may use them, and the call loads its
+/// arguments into `a0`..`a7` one by one, so an argument must not sit in
+/// one), `fmod` calls (a float `srem`/`urem`), block copies, `va_*`,
+/// intrinsics and inline asm (which may call helpers), and anything on
+/// 16-byte values (`__int128` and binary128 code calls libgcc with
+/// arguments in `a0`..`a3`).
+fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
+    use Instruction::*;
+    let all = Clobbers {
+        int: (1 << CALLER_SAVED_GPRS) - 1,
+        float: (1 << CALLER_SAVED_FPRS) - 1,
+    };
+    match inst {
+        Call { .. } | CallIndirect { .. } | Memcpy { .. } | InlineAsm(_) | Intrinsic { .. } => all,
+        VaStart { .. } | VaEnd { .. } | VaCopy { .. } | VaArg { .. } | VaArgStruct { .. } => all,
+        BinOp {
+            op: IrBinOp::SRem | IrBinOp::URem,
+            ty,
+            ..
+        } if ty.is_float() => all,
+        _ if crate::backend::touches_wide_values(inst, types) => all,
+        _ => Clobbers::default(),
+    }
+}
 
 /// A register home: an integer or an FP register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -203,6 +262,10 @@ enum ParamHome {
     Buffer(u32),
     /// A struct in the caller's stack area (the value is its address `s0 + d`).
     IncomingAddr(i64),
+    /// A scalar the prologue moves straight from its argument register into
+    /// the home register of the one `paramref` that reads it (see
+    /// [`direct_params`]); it has no slot.
+    Direct,
 }
 
 /// Which second return register a call's result is read from afterwards.
@@ -226,10 +289,16 @@ pub(crate) struct FnEmitter<'a, 'm> {
     vararg_save: i64,
     /// Distance from `s0` down to the base of the locals area.
     area_top: i64,
-    /// 32 bytes of scratch.
-    scratch: u32,
-    /// 8 bytes for the second return value (`setret*second`, `getret*second`).
-    ret2: u32,
+    /// 16 bytes whose address stands for a parameter that is not passed
+    /// (an empty struct); reserved only when there is one.
+    scratch: Option<u32>,
+    /// 8 bytes for the second return value (`setret*second`,
+    /// `getret*second`); reserved only when the function has one of these.
+    ret2: Option<u32>,
+    /// Parameters the prologue moves straight from their argument register
+    /// into the home register of their only `paramref`'s destination (see
+    /// [`direct_params`]).
+    direct_params: Vec<(usize, Value)>,
     /// Callee-saved registers an inline asm uses, with their save slots.
     saved_gprs: Vec<(Gpr, u32)>,
     saved_fprs: Vec<(Fpr, u32)>,
@@ -253,13 +322,15 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         far: bool,
     ) -> Result<Self, BackendError> {
         let types = ValueTypes::compute(f);
-        let mut layout = FrameLayout::compute(f, &types, REG_BUDGET)?;
+        let mut layout = FrameLayout::compute_with(f, &types, REG_BUDGET, clobbers)?;
         let own = abi::layout_of_function(f);
+        let direct_params = direct_params(f, &types, &layout, &own);
         let mut params = Vec::with_capacity(f.params.len());
         for (i, loc) in own.args.iter().enumerate() {
             let p = &f.params[i];
             let is_struct = p.struct_size.is_some() && !(f.uses_sret && i == 0);
             let home = match loc {
+                _ if direct_params.iter().any(|&(k, _)| k == i) => ParamHome::Direct,
                 ArgLoc::Ignored if f.uses_sret && i == 0 => {
                     // A struct returned in registers: the callee's own buffer.
                     let size = p.struct_size.unwrap_or(0) as u32;
@@ -289,8 +360,13 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             };
             params.push(home);
         }
-        let scratch = layout.reserve(32, 16);
-        let ret2 = layout.reserve(8, 8);
+        // The scratch and second-return areas only where some code uses
+        // them; elsewhere an access is an internal error, never a stray store.
+        let scratch = params
+            .iter()
+            .any(|p| matches!(p, ParamHome::None))
+            .then(|| layout.reserve(16, 16));
+        let ret2 = crate::backend::uses_second_return(f).then(|| layout.reserve(8, 8));
         let mut saved_g = Vec::new();
         let mut saved_f = Vec::new();
         let mut max_outputs = 0;
@@ -342,10 +418,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
             }
         }
+        // The callee-saved homes handed out are saved (the caller-saved
+        // ones hold no value across a call, see `clobbers`).
         for &p in layout.used_regs() {
             match phys(p) {
-                RegHome::G(g) if !saved_g.contains(&g) => saved_g.push(g),
-                RegHome::F(r) if !saved_f.contains(&r) => saved_f.push(r),
+                RegHome::G(g) if p.index >= CALLER_SAVED_GPRS && !saved_g.contains(&g) => saved_g.push(g),
+                RegHome::F(r) if p.index >= CALLER_SAVED_FPRS && !saved_f.contains(&r) => saved_f.push(r),
                 _ => {}
             }
         }
@@ -372,6 +450,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             area_top,
             scratch,
             ret2,
+            direct_params,
             saved_gprs,
             saved_fprs,
             asm_spill,
@@ -396,6 +475,22 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     /// The memory of locals-area offset `off`.
     fn area(&self, off: u32) -> Mem {
         Mem::new(S0, off as i64 - self.area_top)
+    }
+
+    /// The scratch area (the address of a parameter that is not passed).
+    fn scratch_area(&self) -> Result<Mem, BackendError> {
+        match self.scratch {
+            Some(off) => Ok(self.area(off)),
+            None => Err(self.internal("the scratch area was not reserved")),
+        }
+    }
+
+    /// The 8-byte area of second return values.
+    fn ret2_area(&self) -> Result<Mem, BackendError> {
+        match self.ret2 {
+            Some(off) => Ok(self.area(off)),
+            None => Err(self.internal("the second-return area was not reserved")),
+        }
     }
 
     /// The slot of `v` (a value that is not an `alloca` address).
@@ -534,15 +629,15 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             Phi { .. } => return Err(self.internal("phi in the backend (phi elimination has not run)")),
             ParamRef { dest, param_idx, ty } => self.param_ref(*dest, *param_idx, *ty)?,
             GetReturnF64Second { dest } | GetReturnF32Second { dest } => {
-                let src = self.area(self.ret2);
+                let src = self.ret2_area()?;
                 self.write_mem(src, 8, *dest)?;
             }
             SetReturnF64Second { src } => {
-                let m = self.area(self.ret2);
+                let m = self.ret2_area()?;
                 self.store_operand(src, IrType::F64, m)?;
             }
             SetReturnF32Second { src } => {
-                let m = self.area(self.ret2);
+                let m = self.ret2_area()?;
                 self.store_operand(src, IrType::F32, m)?;
             }
             GetReturnF128Second { .. } | SetReturnF128Second { .. } => {
@@ -603,5 +698,189 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
         }
         self.block_index += 1;
         Ok(())
+    }
+}
+
+/// The `(parameter, paramref destination)` pairs whose `paramref` the
+/// prologue does as a register move: the `paramref`s at the start of the
+/// entry block (nothing but other such `paramref`s and `alloca`s, which emit
+/// no code, runs before them, and the block is entered only once), of a
+/// scalar of at most 8 bytes passed in one register of its class (`a<n>`
+/// for an integer or pointer, `fa<n>` for a float) and read by no other
+/// `paramref`, into a destination in a home register. The prologue then
+/// neither stores the parameter to a slot nor reloads it. A home register
+/// that is also the argument register of some parameter (one of `a2`..`a7`;
+/// `ft*`/`fs*`/`s*` are never argument registers) is refused: with every
+/// home register outside the incoming argument registers, the moves, in the
+/// `paramref`s' order, overwrite no argument still to be read (no cycle
+/// arises), and the prologue's later stores of the other parameters read
+/// intact registers.
+fn direct_params(f: &IrFunction, types: &ValueTypes, layout: &FrameLayout, own: &CallLayout) -> Vec<(usize, Value)> {
+    let Some(entry) = f.blocks.first() else {
+        return Vec::new();
+    };
+    let mut reads = vec![0u32; own.args.len()];
+    for b in &f.blocks {
+        if b.terminator.successors().contains(&entry.label) {
+            return Vec::new();
+        }
+        for inst in &b.instructions {
+            match inst {
+                Instruction::ParamRef { param_idx, .. } if *param_idx < reads.len() => reads[*param_idx] += 1,
+                Instruction::LabelAddr { label, .. } if *label == entry.label => return Vec::new(),
+                _ => {}
+            }
+        }
+    }
+    // The integer argument registers the parameters arrive in.
+    let mut incoming: Vec<Gpr> = Vec::new();
+    for loc in &own.args {
+        match loc {
+            ArgLoc::Parts(parts) => {
+                for p in parts {
+                    if let Place::Gpr(n) = p.place {
+                        incoming.push(regs::arg_gpr(n));
+                    }
+                }
+            }
+            ArgLoc::ByRef(Place::Gpr(n)) => incoming.push(regs::arg_gpr(*n)),
+            _ => {}
+        }
+    }
+    let mut direct = Vec::new();
+    for inst in &entry.instructions {
+        match inst {
+            Instruction::Alloca { .. } => {}
+            Instruction::ParamRef { dest, param_idx, .. } => {
+                let i = *param_idx;
+                let Some(p) = f.params.get(i) else { break };
+                let ty = types.of(*dest);
+                let is_struct = p.struct_size.is_some() || (f.uses_sret && i == 0);
+                let ok = match (own.args.get(i), layout.home(*dest)) {
+                    (Some(ArgLoc::Parts(parts)), Home::Reg(h)) if parts.len() == 1 && !is_struct => {
+                        match (parts[0].place, phys(h)) {
+                            (Place::Gpr(_), RegHome::G(g)) => {
+                                ty.is_int_or_ptr() && ty.size() <= 8 && !incoming.contains(&g)
+                            }
+                            (Place::Fpr(_), RegHome::F(_)) => matches!(ty, IrType::F32 | IrType::F64),
+                            _ => false,
+                        }
+                    }
+                    _ => false,
+                };
+                if ok && reads.get(i) == Some(&1) {
+                    direct.push((i, *dest));
+                }
+            }
+            _ => break,
+        }
+    }
+    direct
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::text::parse_module;
+
+    /// The lines of function `name` compiled for RISC-V 64 (from its label to its `ret`).
+    fn body_of(src: &str, name: &str) -> Vec<String> {
+        let m = parse_module(src).unwrap();
+        let s = crate::backend::emit_assembly(&m, Target::Riscv64).unwrap();
+        let start = s
+            .find(&format!("\n{name}:\n"))
+            .unwrap_or_else(|| panic!("no {name} in {s}"));
+        s[start + 1..]
+            .lines()
+            .take_while(|l| *l != "\tret")
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn leaf_temporaries_take_caller_saved_registers_that_need_no_save() {
+        let body = body_of(
+            "define @f(i64, i64, f64) -> f64 {\nbb0:\n  %0 = paramref 0 i64\n  %1 = paramref 1 i64\n  %9 = paramref 2 f64\n  %2 = mul i64 %0, %1\n  %3 = add i64 %2, %0\n  %4 = sub i64 %3, %1\n  %5 = cast i64 -> f64 %4\n  %6 = mul f64 %5, %9\n  %7 = add f64 %6, %9\n  ret %7\n}\n",
+            "f",
+        );
+        let text = body.join("\n");
+        // The parameters move straight into a2..a7 / ft3..ft11 (a0 and a1
+        // are incoming arguments, so they are not homes here).
+        assert!(text.contains("\tmv\ta2, a0") || text.contains("\tmv\ta3, a0"), "{text}");
+        assert!(text.contains("\tfmv.d\tft"), "{text}");
+        assert!(text.contains("\tmul\ta"), "{text}");
+        // No callee-saved register is used, so nothing is saved, the
+        // locals area is empty and no value touches a slot.
+        for r in (1..=11)
+            .map(|k| format!("s{k}"))
+            .chain((0..=11).map(|k| format!("fs{k}")))
+        {
+            assert!(
+                !body.iter().any(|l| l.split([' ', '\t', ',', '(']).any(|w| w == r)),
+                "{r} in {text}"
+            );
+        }
+        assert!(!text.contains("(s0)"), "{text}");
+    }
+
+    #[test]
+    fn values_live_across_a_call_or_read_by_it_avoid_caller_saved_registers() {
+        // %1 and %8 are live across the call, %0 and %7 are its arguments:
+        // none may sit in a2..a7 / ft3..ft11, which the callee may clobber
+        // (and which the call loads arguments into).
+        let body = body_of(
+            "declare @g(i64, f64) -> i64\ndefine @f(i64, f64) -> f64 {\nbb0:\n  %0 = paramref 0 i64\n  %7 = paramref 1 f64\n  %1 = add i64 %0, 5i64\n  %8 = mul f64 %7, %7\n  %2 = call i64 @g(i64 %0, f64 %7)\n  %3 = add i64 %2, %1\n  %4 = cast i64 -> f64 %3\n  %5 = add f64 %4, %8\n  ret %5\n}\n",
+            "f",
+        );
+        let text = body.join("\n");
+        let def = |prefix: &str| -> String {
+            let l = body
+                .iter()
+                .find(|l| l.starts_with(prefix) && !l.contains("sp,"))
+                .unwrap_or_else(|| panic!("no {prefix} in {text}"));
+            l[prefix.len()..].split(',').next().unwrap_or("").to_string()
+        };
+        let r1 = def("\taddi\t");
+        assert!(
+            body.iter()
+                .any(|l| l.starts_with(&format!("\taddi\t{r1}, ")) && l.ends_with(", 5")),
+            "{text}"
+        );
+        assert!(r1.starts_with('s') && r1 != "s0", "{r1} in {text}");
+        let r8 = def("\tfmul.d\t");
+        assert!(r8.starts_with("fs"), "{r8} in {text}");
+        // The arguments come from callee-saved homes: nothing before the
+        // call reads or writes a2..a7 or an ft register but ft0..ft2.
+        for l in body.iter().take_while(|l| !l.starts_with("\tcall\t")) {
+            for r in (2..=7)
+                .map(|k| format!("a{k}"))
+                .chain((3..=11).map(|k| format!("ft{k}")))
+            {
+                assert!(
+                    !l.split([' ', '\t', ',', '(']).any(|w| w == r),
+                    "{r} before the call in {text}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn float_remainders_and_wide_values_clobber_every_caller_saved_register() {
+        let m = parse_module(
+            "define @f(f64, i64) -> f64 {\nbb0:\n  %0 = paramref 0 f64\n  %1 = paramref 1 i64\n  %2 = srem f64 %0, %0\n  %3 = cast i64 -> i128 %1\n  %4 = add i64 %1, %1\n  %5 = cmp slt i128 1i128, 2i128\n  ret %2\n}\n",
+        )
+        .unwrap();
+        let f = &m.functions[0];
+        let types = ValueTypes::compute(f);
+        let all = Clobbers {
+            int: 0b11_1111,
+            float: 0b1_1111_1111,
+        };
+        let insts = &f.blocks[0].instructions;
+        assert_eq!(clobbers(&insts[2], &types), all);
+        assert_eq!(clobbers(&insts[3], &types), all);
+        assert_eq!(clobbers(&insts[4], &types), Clobbers::default());
+        // A 128-bit compare of two constants runs the wide sequence too.
+        assert_eq!(clobbers(&insts[5], &types), all);
     }
 }

@@ -1,8 +1,9 @@
 //! RISC-V registers by their ABI names (RISC-V ELF psABI, "Register
 //! Convention"), memory operands, and the register roles of this backend.
 //!
-//! Roles: `s0` is the frame pointer; `s1`..`s11` and `fs0`..`fs11` hold
-//! the values the register allocator puts in registers; `t0`..`t5` are the
+//! Roles: `s0` is the frame pointer; `a2`..`a7` and `ft3`..`ft11`
+//! (caller-saved), then `s1`..`s11` and `fs0`..`fs11` hold the values the
+//! register allocator puts in registers; `t0`..`t5` are the
 //! emitter's scratch registers (free at every instruction boundary); `t6` materializes displacements that do not fit a
 //! 12-bit immediate and otherwise only holds values for the next
 //! instruction (an FP constant's bits), so it is never given to an inline

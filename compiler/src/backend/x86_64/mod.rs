@@ -89,22 +89,11 @@ fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
         int: (1 << CALLER_SAVED) - 1,
         float: 0,
     };
-    let wide = |t: IrType| t.size() > 8 || t == IrType::F128;
     match inst {
         Call { .. } | CallIndirect { .. } | Memcpy { .. } | InlineAsm(_) | Intrinsic { .. } | Select { .. } => all,
         VaStart { .. } | VaEnd { .. } | VaCopy { .. } | VaArg { .. } | VaArgStruct { .. } => all,
-        _ => {
-            let mut w = inst.result_type().is_some_and(wide) || inst.dest().is_some_and(|d| wide(types.of(d)));
-            if let Cast { from_ty, .. } = inst {
-                w |= wide(*from_ty);
-            }
-            inst.for_each_used_value(|v| w |= wide(types.of(v)));
-            if w {
-                all
-            } else {
-                Clobbers::default()
-            }
-        }
+        _ if crate::backend::touches_wide_values(inst, types) => all,
+        _ => Clobbers::default(),
     }
 }
 
