@@ -5,7 +5,8 @@
 //!
 //! `_Bool` is `u8`, plain `char` is `i8` on x86-64 and `u8` elsewhere, enums
 //! take their underlying integer type, every pointer is `ptr`, `long double`
-//! (and `_Float128`) is `f128`. `_Complex` types have no representation yet:
+//! (and `_Float128`) is `f128`. GNU vectors are aggregates (sema spells
+//! their operations element by element). `_Complex` types have no representation yet:
 //! asking for one is a lowering error.
 
 use crate::frontend::hir::Program;
@@ -105,7 +106,7 @@ impl<'p> Types<'p> {
             CType::Pointer(_) => Repr::Scalar(IrType::Ptr),
             CType::Function { .. } => return Err(ReprError::Function),
             CType::VaList if self.target.va_list().is_pointer() => Repr::Scalar(IrType::Ptr),
-            CType::Array { .. } | CType::Record(_) | CType::VaList => Repr::Aggregate {
+            CType::Array { .. } | CType::Record(_) | CType::VaList | CType::Vector { .. } => Repr::Aggregate {
                 size: self.size_of(t).unwrap_or(0),
                 align: self.align_of(t),
             },

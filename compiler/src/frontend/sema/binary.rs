@@ -11,6 +11,7 @@ use super::super::types::{CType, QualType};
 use super::conv::AssignCtx;
 use super::expr::mk;
 use super::ty::{self, unqual};
+use super::vector::vector_parts;
 use super::{const_eval, err, Sema};
 
 fn hir_op(op: ast::BinaryOp) -> Option<BinaryOp> {
@@ -36,7 +37,7 @@ fn hir_op(op: ast::BinaryOp) -> Option<BinaryOp> {
     })
 }
 
-fn op_str(op: BinaryOp) -> &'static str {
+pub(super) fn op_str(op: BinaryOp) -> &'static str {
     use BinaryOp::*;
     match op {
         Add => "+",
@@ -151,6 +152,9 @@ impl Sema {
     /// A binary operator on two values.
     pub(super) fn binary_values(&mut self, op: BinaryOp, a: Expr, b: Expr, span: Span) -> PResult<Expr> {
         use BinaryOp::*;
+        if vector_parts(&a.ty.ty).is_some() || vector_parts(&b.ty.ty).is_some() {
+            return self.vector_binary(op, a, b, span);
+        }
         self.check_not_complex(&a, span)?;
         self.check_not_complex(&b, span)?;
         let is_arith = |s: &Sema, e: &Expr| ty::arith(&e.ty.ty, &s.types).is_some();
@@ -400,6 +404,7 @@ impl Sema {
             }
             (CType::Record(x), CType::Record(y)) if x == y => return Ok((a, b, unqual(&at))),
             (CType::VaList, CType::VaList) => return Ok((a, b, unqual(&at))),
+            (CType::Vector { .. }, CType::Vector { .. }) if at.ty == bt.ty => return Ok((a, b, unqual(&at))),
             _ => {}
         }
         let ap = ty::is_pointer(&at.ty);
@@ -473,6 +478,9 @@ impl Sema {
             ));
         };
         let op = hir_op(op).expect("compound assignment operator");
+        if vector_parts(&lt.ty).is_some() || vector_parts(&rhs.ty.ty).is_some() {
+            return self.vector_compound_assign(op, lhs, rhs, span);
+        }
         self.check_not_complex(&lhs, span)?;
         self.check_not_complex(&rhs, span)?;
         if let CType::Pointer(p) = &*lt.ty {

@@ -203,6 +203,7 @@ impl Sema {
             return Ok(None);
         };
         let e = match base {
+            "shuffle" => return self.vector_shuffle(args, span).map(Some),
             "va_start" => {
                 if args.is_empty() {
                     return Err(err(span, "too few arguments to '__builtin_va_start'"));

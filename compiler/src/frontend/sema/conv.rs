@@ -449,6 +449,9 @@ impl Sema {
             (CType::Pointer(_), CType::Int(IntKind::Bool)) => return Ok(self.convert(e, to)),
             (CType::Record(x), CType::Record(y)) if x == y => return Ok(self.convert(e, to)),
             (CType::VaList, CType::VaList) => return Ok(e),
+            (CType::Vector { .. }, CType::Vector { .. }) if self.vector_convertible(ft, tt) => {
+                return Ok(self.convert(e, to))
+            }
             (_, CType::Pointer(tp)) => {
                 if self.is_null_pointer_constant(&e) {
                     return Ok(self.convert(e, to));

@@ -16,6 +16,7 @@ use super::super::types::{ArrayLen, CType, IntKind, QualType, RecordId};
 use super::conv::{bitfield_width, cast_kind};
 use super::scope::{ObjRef, Ordinary};
 use super::ty::{self, q, unqual};
+use super::vector::vector_parts;
 use super::{const_eval, err, Sema};
 use std::sync::Arc;
 
@@ -145,7 +146,12 @@ impl Sema {
             }
             A::Call(f, args) => self.call(f, args, span),
             A::Index(a, i) => {
-                let a = self.rvalue_of(a)?;
+                let a = self.expr(a)?;
+                if vector_parts(&a.ty.ty).is_some() {
+                    let i = self.rvalue_of(i)?;
+                    return self.vector_subscript(a, i, span);
+                }
+                let a = self.value(a)?;
                 let i = self.rvalue_of(i)?;
                 let (p, idx) = if ty::is_pointer(&a.ty.ty) {
                     (a, i)
@@ -325,6 +331,9 @@ impl Sema {
         match op {
             U::Plus | U::Neg => {
                 let v = self.rvalue_of(x)?;
+                if vector_parts(&v.ty.ty).is_some() {
+                    return self.vector_unary(op, v, span);
+                }
                 self.check_not_complex(&v, span)?;
                 if ty::arith(&v.ty.ty, &self.types).is_none() {
                     return Err(err(
@@ -345,6 +354,9 @@ impl Sema {
             }
             U::BitNot => {
                 let v = self.rvalue_of(x)?;
+                if vector_parts(&v.ty.ty).is_some() {
+                    return self.vector_unary(op, v, span);
+                }
                 self.check_not_complex(&v, span)?;
                 if ty::int_kind(&v.ty.ty, &self.types).is_none() {
                     return Err(err(span, "wrong type argument to bit-complement"));
@@ -484,6 +496,9 @@ impl Sema {
         self.check_modifiable(&lv, what, span)?;
         let t = unqual(&lv.ty);
         self.check_not_complex(&lv, span)?;
+        if vector_parts(&t.ty).is_some() {
+            return self.vector_inc_dec(lv, is_prefix, up, span);
+        }
         let ptr_elem_size = match &*t.ty {
             CType::Pointer(p) => Some(self.pointee_size(p, span)?),
             c if ty::arith(c, &self.types).is_some() => None,
@@ -580,6 +595,9 @@ impl Sema {
         let to = unqual(&t);
         if ty::is_void(&to.ty) {
             return Ok(mk(ExprKind::Cast(CastKind::ToVoid, Box::new(v)), to, span));
+        }
+        if vector_parts(&to.ty).is_some() || vector_parts(&v.ty.ty).is_some() {
+            return self.vector_cast(v, to, span);
         }
         if let CType::Record(id) = &*to.ty {
             if matches!(&*v.ty.ty, CType::Record(x) if x == id) {
