@@ -517,7 +517,7 @@ impl Sema {
 
     fn designator_index(&mut self, stack: &[Frame], e: &ast::Expr, track: &Option<u64>) -> PResult<u64> {
         let top = stack.last().expect("frame");
-        if !matches!(&*top.ty.ty, CType::Array { .. } | CType::Vector { .. }) {
+        if !matches!(&*top.ty.ty, CType::Array { .. }) {
             return Err(err(e.span, "array index in non-array initializer"));
         }
         let i = self.const_int(e)?;
