@@ -24,6 +24,7 @@ v4sf g_f = {0.5f, 1.5f, 2.5f, 3.5f};
 static v8qu g_u = {250, 251, 252, 253, 254, 255, 0, 1};
 v4si g_arr[3] = {{1, 2, 3, 4}, {5, 6}, [2] = {0, 0, 0, 9}};
 int __attribute__((vector_size(8))) g_decl = {7, 8};
+static v8hi g_lit = (v8hi){5, 6};
 
 struct rec {
     char c;
@@ -104,6 +105,8 @@ int main(void) {
     ASSERT(9, g_arr[2][3]);
     ASSERT(0, g_arr[2][0]);
     ASSERT(8, g_decl[1]);
+    ASSERT(6, g_lit[1]);
+    ASSERT(0, g_lit[7]);
     int seven = 7;
     v4si a = {seven, 2 * seven, 3, -seven};
     ASSERT(14, a[1]);
