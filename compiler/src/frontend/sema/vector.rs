@@ -295,6 +295,15 @@ impl Sema {
     /// Whether scalar `s` converts to element type `elem` without loss
     /// (gcc's `unsafe_conversion_p` as `scalar_to_vector` uses it).
     fn scalar_fits(&self, s: &Expr, elem: Arith) -> bool {
+        // A widened integer counts as its narrower source (gcc's `get_unwidened`).
+        let mut s = s;
+        while let ExprKind::Cast(CastKind::IntToInt, inner) = &s.kind {
+            let narrower = |e: &Expr| ty::int_kind(&e.ty.ty, &self.types).map_or(u64::MAX, |k| k.size());
+            if matches!(s.kind, ExprKind::Int(_)) || narrower(inner) > narrower(s) {
+                break;
+            }
+            s = inner;
+        }
         let Some(st) = ty::arith(&s.ty.ty, &self.types) else {
             return false;
         };

@@ -515,6 +515,7 @@ fn vector_misuse_is_an_error_like_gccs() {
         { return (a + -1) * s + (a << n); }",
     );
     ok("typedef float v __attribute__((vector_size(16))); v f(v a, short s) { return a * 2 + 0.5 + s + 16777216; }");
+    ok("typedef short v __attribute__((vector_size(16))); v f(v a, signed char c) { return a + (int)c + (long)(short)c; }");
 }
 
 #[test]
