@@ -188,7 +188,8 @@ impl Sema {
         let (elem, _) = vector_parts(&lv.ty.ty).expect("a vector");
         let et = ty::arith_type(elem).with_quals(lv.ty.quals);
         let quals = lv.ty.quals;
-        let addr = mk(ExprKind::AddrOf(Box::new(lv)), ty::ptr_to(ty::void()), span);
+        let vt = ty::ptr_to(lv.ty.clone());
+        let addr = mk(ExprKind::AddrOf(Box::new(lv)), vt, span);
         let p = mk(
             ExprKind::Cast(CastKind::PtrToPtr, Box::new(addr)),
             ty::ptr_to(et.with_quals(quals)),
