@@ -19,6 +19,8 @@ cargo build --workspace --all-targets --locked 2>&1 | tail -n 3
 # so that the main suite's summary line is the last thing printed.
 echo "== injected bugs: each found by a short IR campaign"
 cargo test -q --locked -p oracle --features inject-bugs --test injected_bugs
+echo "== oracle bisect names the pass and function of an injected bug (one file, a three-file build)"
+cargo test -q --locked -p oracle --features inject-bugs --test bisect
 
 # Csmith samples through `oracle campaign` (the debug builds from above: no
 # release build needed): `csmith --seed 1..N` with Csmith's default options,

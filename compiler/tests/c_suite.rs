@@ -89,6 +89,7 @@ fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
                 .args(["-O0", "-w", "-o"])
                 .arg(&exe)
                 .arg(path)
+                .arg("-lm")
                 .output()
                 .map_err(|e| format!("cannot run gcc (scripts/setup.sh installs it): {e}"))?;
             if !out.status.success() {

@@ -6,6 +6,7 @@
 //! program generator `cgen` with its in-process C check.
 
 pub mod benchcode;
+pub mod bisect;
 pub mod campaign;
 pub mod ccheck;
 pub mod cgen;

@@ -74,9 +74,29 @@ enum Command {
     /// configuration, compared with corpora/torture/expected-failures-TARGET.txt.
     /// Exit status: 0 as expected, 1 a difference (named), 2 tool error.
     Torture(commands::torture::Args),
+    /// The first (pass, function) application of phicc's pipeline that breaks
+    /// a program, by binary search over --fopt-bisect-limit: one C file
+    /// (compared with gcc -O0), a real program (--realprog lua --test CMD) or
+    /// any build (--src DIR --build CMD --test CMD, compiling with $CC, which
+    /// is `oracle bisect-cc`). Exit status: 0 named, 1 not reproduced or not
+    /// in the pass pipeline, 2 tool error.
+    Bisect(commands::bisect::Args),
 }
 
 fn main() -> ExitCode {
+    // The compiler wrapper of `oracle bisect` takes a C driver's arguments as they are.
+    let argv: Vec<String> = std::env::args().collect();
+    if argv.get(1).map(String::as_str) == Some("bisect-cc") {
+        return oracle::bisect::cc_main(argv[2..].to_vec());
+    }
+    // `oracle phicc ARGS`: the phicc driver linked into oracle, with oracle's
+    // features (an `inject-bugs` oracle is a phicc with the injected bugs).
+    if argv.get(1).map(String::as_str) == Some("phicc") {
+        let args = std::iter::once("phicc".into())
+            .chain(std::env::args_os().skip(2))
+            .collect();
+        return ExitCode::from(oracle::phicc::driver::main(args).clamp(0, 255) as u8);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Diff(args) => commands::diff::run(args),
@@ -97,6 +117,7 @@ fn main() -> ExitCode {
         Command::Coverage(args) => commands::coverage::run(args),
         Command::Realprogs(args) => commands::realprogs::run(args),
         Command::Torture(args) => commands::torture::run(args),
+        Command::Bisect(args) => commands::bisect::run(args),
     };
     match result {
         Ok(code) => code,

@@ -255,7 +255,8 @@ impl FrameLayout {
                 }
             }
         }
-        layout.size = round_up(layout.size, 16);
+        // Eightbytes: the prologues zero the region a doubleword at a time.
+        layout.size = round_up(layout.size, 8);
         layout.alloca_region = (0, layout.size);
         layout.rematerialize(f);
         for b in &f.blocks {
@@ -275,7 +276,7 @@ impl FrameLayout {
             let preset = |v: Value| layout.home(v) != Home::None;
             regalloc::allocate(f, types, &preset, budget, clobbers)
         };
-        let base = layout.reserve(alloc.slot_area, 16);
+        let base = layout.reserve(alloc.slot_area, alloc.slot_align);
         for (v, h) in alloc.homes {
             let h = match h {
                 Home::Slot(off) => Home::Slot(base + off),
@@ -437,7 +438,8 @@ mod tests {
         assert_eq!(l.home(Value(0)), Home::Alloca { offset: 0, align: 1 });
         // 64-aligned: 40 + 64 - 16 bytes at a 16-aligned offset, realigned at run time.
         assert_eq!(l.home(Value(2)), Home::Alloca { offset: 16, align: 64 });
-        assert_eq!(l.alloca_region, (0, 112));
+        // The region ends at a multiple of 8 (16 + 88 bytes).
+        assert_eq!(l.alloca_region, (0, 104));
         // The value slots follow, 16-byte slots first; %3 is computed from %1
         // (they interfere), so the two do not share.
         assert_eq!(l.home(Value(3)), Home::Slot(112));

@@ -393,12 +393,14 @@ impl ObjectBuilder {
         Ok(())
     }
 
-    fn align(&mut self, a: u64, code: &dyn InstEncoder) {
+    /// Pads to a multiple of `a` (code padding in code sections), unless
+    /// that takes more than `max` bytes (gas's third `.p2align` operand).
+    fn align(&mut self, a: u64, max: Option<u64>, code: &dyn InstEncoder) {
         let s = &mut self.sections[self.current];
         s.align = s.align.max(a);
         let off = self.offset() as u64;
         let pad = (a - off % a) % a;
-        if pad == 0 {
+        if pad == 0 || max.is_some_and(|m| pad > m) {
             return;
         }
         let exec = self.sections[self.current].flags & elf::SHF_EXECINSTR != 0;
@@ -410,11 +412,14 @@ impl ObjectBuilder {
         self.emit(&bytes);
     }
 
-    fn align_fill(&mut self, a: u64, fill: u8) {
+    fn align_fill(&mut self, a: u64, max: Option<u64>, fill: u8) {
         let s = &mut self.sections[self.current];
         s.align = s.align.max(a);
         let off = self.offset() as u64;
         let pad = (a - off % a) % a;
+        if max.is_some_and(|m| pad > m) {
+            return;
+        }
         self.emit(&vec![fill; pad as usize]);
     }
 
@@ -531,13 +536,17 @@ impl ObjectBuilder {
                 if !(0..=16).contains(&n) {
                     return Err(bad());
                 }
+                let max = match ops.get(2).filter(|m| !m.trim().is_empty()) {
+                    Some(m) => Some(parse_int(m).filter(|m| *m >= 0).ok_or_else(bad)? as u64),
+                    None => None,
+                };
                 match ops.get(1).filter(|f| !f.trim().is_empty()) {
                     // `.p2align n, fill`: the padding is that byte, code or not (as gas).
                     Some(f) => {
                         let fill = parse_int(f).ok_or_else(bad)?;
-                        self.align_fill(1 << n, fill as u8);
+                        self.align_fill(1 << n, max, fill as u8);
                     }
-                    None => self.align(1 << n, code),
+                    None => self.align(1 << n, max, code),
                 }
             }
             ".byte" | ".short" | ".value" | ".2byte" | ".long" | ".4byte" | ".quad" | ".8byte" => {
@@ -575,7 +584,7 @@ impl ObjectBuilder {
                 if self.sym(&sym).local_decl {
                     let prev = self.current;
                     self.switch_section(".bss", None);
-                    self.align(align, code);
+                    self.align(align, None, code);
                     self.define_label(&sym)?;
                     self.emit(&vec![0; size as usize]);
                     let s = self.sym(&sym);
@@ -830,5 +839,30 @@ mod tests {
         assert_eq!(split_operands("-8(%rbp,%rax,4), %rcx"), vec!["-8(%rbp,%rax,4)", "%rcx"]);
         assert_eq!(split_operands(""), Vec::<&str>::new());
         assert_eq!(decode_string("\"a\\\"\\012\\\\\"").unwrap(), b"a\"\n\\".to_vec());
+    }
+
+    /// `.p2align 4,,10` pads to 16 bytes only when that takes at most 10.
+    #[test]
+    fn p2align_skips_padding_beyond_its_maximum() {
+        use ::object::{Object as _, ObjectSection as _};
+        let text_size = |nops: usize| {
+            let src = format!("\t.text\n{}\t.p2align\t4,,10\n\tret\n", "\tnop\n".repeat(nops));
+            let obj = crate::backend::x86_64::encode::assemble(&src).unwrap();
+            let file = ::object::File::parse(&*obj).unwrap();
+            let size = file.section_by_name(".text").unwrap().size();
+            size
+        };
+        assert_eq!(text_size(1), 2, "15 bytes of padding is over the maximum");
+        assert_eq!(text_size(6), 17, "10 bytes of padding is not");
+        assert_eq!(text_size(16), 17, "already aligned");
+        let filled = |nops: usize| {
+            let src = format!("\t.text\n{}\t.p2align\t4,0xcc,3\n\tret\n", "\tnop\n".repeat(nops));
+            let obj = crate::backend::x86_64::encode::assemble(&src).unwrap();
+            let file = ::object::File::parse(&*obj).unwrap();
+            let data = file.section_by_name(".text").unwrap().data().unwrap().to_vec();
+            data
+        };
+        assert_eq!(filled(13), [vec![0x90; 13], vec![0xcc; 3], vec![0xc3]].concat());
+        assert_eq!(filled(12), [vec![0x90; 12], vec![0xc3]].concat());
     }
 }

@@ -120,7 +120,8 @@ pub fn is_returns_twice(name: &str) -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
     /// One slot per value, no coalescing (functions that call `returns_twice`
-    /// functions, and `PHICC_REGALLOC=off`).
+    /// functions, `PHICC_REGALLOC=off`, and the functions named in
+    /// `PHICC_REGALLOC_OFF=f,g`).
     Separate,
     /// Coalescing and shared slots, no registers.
     SlotsOnly,
@@ -131,6 +132,11 @@ pub enum Strategy {
 /// Picks the strategy for `f`.
 pub fn strategy(f: &IrFunction) -> Strategy {
     if std::env::var_os("PHICC_REGALLOC").is_some_and(|v| v == "off") {
+        return Strategy::Separate;
+    }
+    // `PHICC_REGALLOC_OFF=f,g`: the same for the named functions only (the
+    // backend stage of `oracle bisect` narrows an allocator bug to a function).
+    if std::env::var("PHICC_REGALLOC_OFF").is_ok_and(|v| v.split(',').any(|n| n == f.name)) {
         return Strategy::Separate;
     }
     let mut asm = false;
@@ -158,6 +164,8 @@ pub struct Allocation {
     pub homes: Vec<(Value, Home)>,
     /// Bytes of the slot area (slots of 16 bytes come first, aligned).
     pub slot_area: u32,
+    /// The alignment the slot area needs: 16 when it holds 16-byte slots, else 8.
+    pub slot_align: u32,
     /// Registers handed out, sorted.
     pub used: Vec<PhysReg>,
     /// Copies whose two sides share a home (for statistics).
@@ -800,6 +808,7 @@ pub fn allocate(
     Allocation {
         homes,
         slot_area: area,
+        slot_align: if slot_sizes.contains(&16) { 16 } else { 8 },
         used,
         coalesced,
     }
@@ -817,6 +826,7 @@ fn separate(values: &[Value], kinds: &[Kind]) -> Allocation {
     Allocation {
         homes,
         slot_area: area,
+        slot_align: if kinds.iter().any(|k| k.slot == 16) { 16 } else { 8 },
         used: Vec::new(),
         coalesced: 0,
     }

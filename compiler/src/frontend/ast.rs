@@ -319,6 +319,9 @@ pub enum ExprKind {
     Ident(Name),
     Int(IntLit),
     Float(FloatLit),
+    /// A GNU imaginary constant (`2.0i`, `3i`): the `Int` or `Float` literal
+    /// times `i`.
+    Imaginary(Box<Expr>),
     /// A character constant; `value` already has plain `char`'s signedness applied.
     Char {
         value: i64,

@@ -59,6 +59,17 @@
 //!   passes (`int` for `char`, `double` for `float`); when the declared type
 //!   differs, a separate local of the declared type is initialized from the
 //!   parameter by a `Decl` at the start of the body.
+//! * `_Complex` values (C11 6.2.5p11, and GNU complex integer types) are
+//!   like record values: two parts in memory, real then imaginary. Their
+//!   arithmetic is `Binary` (`+ - * /`, `==`, `!=`) and `Unary` (`Neg`,
+//!   `BitNot` = conjugate) nodes of complex type; in `+ - * /` one operand
+//!   may be of the real part type instead (gcc computes `r * z` as
+//!   `(r*re, r*im)` and `z + r` as `(re+r, im)`), except a real dividend of
+//!   a complex divisor, which sema converts. Complex `* /` of floating types
+//!   are libgcc's `__mulXc3`/`__divXc3` as at gcc -O0. `__real__`/`__imag__`
+//!   are `Member` nodes at offset 0 / the part size; compound assignment to
+//!   or from a complex is an `Assign` of the computed value; conditions on
+//!   a complex are `z != 0`.
 //! * Static initializers omit zero-valued items; `Bytes` items also appear
 //!   for parts of a scalar that a later designator partly overwrote.
 //! * `Builtin` argument types: `Expect` takes and gives `long`; `Clz`, `Ctz`,
@@ -349,6 +360,11 @@ pub enum CastKind {
     /// exactly its width, so arithmetic on it wraps at that width. Sema puts
     /// it around such arithmetic (see `sema/conv.rs`, `gcc_precision`).
     BitPrecision(u32),
+    /// Between `_Complex` types: each part converted like the real types.
+    /// (Real to complex is [`ExprKind::Complex`]; complex to real reads the
+    /// real part, a `Member` at offset 0; complex to `_Bool` is `ToBool`,
+    /// true when either part is nonzero.)
+    ComplexToComplex,
 }
 
 #[derive(Clone, Debug)]
@@ -467,6 +483,9 @@ pub enum ExprKind {
     },
     /// `&&label` (a `void *`).
     LabelAddr(LabelId),
+    /// A `_Complex` value made of a real and an imaginary part, both values
+    /// of the part type of `ty`.
+    Complex(Box<Expr>, Box<Expr>),
 }
 
 /// Builtins that lowering implements (sema folds the constant ones:

@@ -95,17 +95,24 @@ pub enum LayoutError {
     TooLarge,
 }
 
-fn align_up(v: u64, a: u64) -> Option<u64> {
+fn align_up(v: u128, a: u128) -> Option<u128> {
     if a <= 1 {
         return Some(v);
     }
     v.checked_add(a - 1).map(|x| x / a * a)
 }
 
+/// A byte count of bit positions that are computed in `u128` (a record of
+/// 2^61 bytes or more has more bits than a `u64` holds; gcc.c-torture
+/// 991014-1), back in `u64`.
+fn bytes(bits: u128) -> Result<u64, LayoutError> {
+    u64::try_from(bits / 8).map_err(|_| LayoutError::TooLarge)
+}
+
 /// Lays out a struct or union (see the module doc for the rules).
 pub fn layout_record(fields: &[FieldSpec], attrs: RecordAttrs) -> Result<RecordLayout, LayoutError> {
-    let mut bit: u64 = 0; // next free bit (structs)
-    let mut max_bits: u64 = 0; // size in bits (unions)
+    let mut bit: u128 = 0; // next free bit (structs)
+    let mut max_bits: u128 = 0; // size in bits (unions)
     let mut align: u64 = 1;
     let mut out = Vec::with_capacity(fields.len());
     for (i, f) in fields.iter().enumerate() {
@@ -124,12 +131,10 @@ pub fn layout_record(fields: &[FieldSpec], attrs: RecordAttrs) -> Result<RecordL
         let start = if attrs.is_union { 0 } else { bit };
         match f.bit_width {
             None => {
-                let at = align_up(start, field_align.saturating_mul(8)).ok_or(LayoutError::TooLarge)?;
-                let end = at
-                    .checked_add(f.size.checked_mul(8).ok_or(LayoutError::TooLarge)?)
-                    .ok_or(LayoutError::TooLarge)?;
+                let at = align_up(start, field_align as u128 * 8).ok_or(LayoutError::TooLarge)?;
+                let end = at + f.size as u128 * 8;
                 out.push(FieldPlacement {
-                    offset: at / 8,
+                    offset: bytes(at)?,
                     bit_offset: 0,
                 });
                 if attrs.is_union {
@@ -140,29 +145,29 @@ pub fn layout_record(fields: &[FieldSpec], attrs: RecordAttrs) -> Result<RecordL
                 align = align.max(field_align);
             }
             Some(w) => {
-                let type_bits = f.size.saturating_mul(8);
-                if w as u64 > type_bits {
+                let type_bits = f.size as u128 * 8;
+                if w as u128 > type_bits {
                     return Err(LayoutError::BitFieldTooWide { index: i });
                 }
-                let unit = f.align.saturating_mul(8);
+                let unit = f.align as u128 * 8;
                 let at = if w == 0 {
                     let unit = match attrs.pack {
-                        Some(p) => p.min(f.align).saturating_mul(8),
+                        Some(p) => p.min(f.align) as u128 * 8,
                         None => unit,
                     };
                     align_up(start, unit).ok_or(LayoutError::TooLarge)?
-                } else if !packed && attrs.pack.is_none() && (start % unit) + w as u64 > type_bits {
+                } else if !packed && attrs.pack.is_none() && (start % unit) + w as u128 > type_bits {
                     align_up(start, unit).ok_or(LayoutError::TooLarge)?
                 } else if let Some(a) = f.aligned {
-                    align_up(start, a.saturating_mul(8)).ok_or(LayoutError::TooLarge)?
+                    align_up(start, a as u128 * 8).ok_or(LayoutError::TooLarge)?
                 } else {
                     start
                 };
                 out.push(FieldPlacement {
-                    offset: at / 8,
+                    offset: bytes(at)?,
                     bit_offset: (at % 8) as u32,
                 });
-                let end = at.checked_add(w as u64).ok_or(LayoutError::TooLarge)?;
+                let end = at + w as u128;
                 if attrs.is_union {
                     max_bits = max_bits.max(end);
                 } else {
@@ -181,11 +186,10 @@ pub fn layout_record(fields: &[FieldSpec], attrs: RecordAttrs) -> Result<RecordL
         align = align.max(a);
     }
     let bits = if attrs.is_union { max_bits } else { bit };
-    let bytes = bits.div_ceil(8);
-    let size = align_up(bytes, align).ok_or(LayoutError::TooLarge)?;
+    let size = align_up(bits.div_ceil(8), align as u128).ok_or(LayoutError::TooLarge)?;
     Ok(RecordLayout {
         fields: out,
-        size,
+        size: u64::try_from(size).map_err(|_| LayoutError::TooLarge)?,
         align,
     })
 }
@@ -407,8 +411,13 @@ mod tests {
             layout_record(&[p((4, 3))], RecordAttrs::default()),
             Err(LayoutError::BadAlignment { index: Some(0) })
         );
+        // More bits than a u64 holds, still bytes that do (991014-1).
+        let huge = (1u64 << 63) - 512;
+        let l = layout_record(&[p((huge, 2)), p(INT), p(INT)], RecordAttrs::default()).unwrap();
+        assert_eq!(l.fields[2].offset, huge + 4);
+        assert_eq!(l.size, huge + 8);
         assert_eq!(
-            layout_record(&[p((u64::MAX / 4, 1))], RecordAttrs::default()),
+            layout_record(&[p((1 << 63, 1)), p((1 << 63, 1))], RecordAttrs::default()),
             Err(LayoutError::TooLarge)
         );
     }

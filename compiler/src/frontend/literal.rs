@@ -91,6 +91,23 @@ pub fn parse_number(text: &[u8], span: Span) -> PResult<NumLit> {
     }
 }
 
+/// Parses a pp-number that may carry GNU's imaginary suffix (`i` or `j`,
+/// before or after the other suffix letters: `2.0i`, `1.5fi`, `3iL`, `4i`):
+/// the constant and whether it is imaginary.
+pub fn parse_number_imaginary(text: &[u8], span: Span) -> PResult<(NumLit, bool)> {
+    let is_hex = text.len() > 1 && text[0] == b'0' && matches!(text[1], b'x' | b'X');
+    // `i` and `j` are neither digits nor other suffixes, even in hex.
+    let pos = text.iter().rposition(|&b| matches!(b, b'i' | b'I' | b'j' | b'J'));
+    match pos {
+        Some(p) if p > 0 && !(is_hex && p == 1) => {
+            let mut rest = text[..p].to_vec();
+            rest.extend_from_slice(&text[p + 1..]);
+            Ok((parse_number(&rest, span)?, true))
+        }
+        _ => Ok((parse_number(text, span)?, false)),
+    }
+}
+
 fn parse_int(s: &str, span: Span) -> PResult<IntLit> {
     let bad = || Diagnostic::error(span, format!("invalid integer constant '{s}'"));
     let (digits_start, radix) = if s.starts_with("0x") {
@@ -491,5 +508,82 @@ mod tests {
         assert_eq!(decode_char(br"L'\x12345'", sp()).unwrap().value, 0x12345);
         assert_eq!(decode_char(br"u'\xffff'", sp()).unwrap().value, 0xffff);
         assert!(decode_char(b"''", sp()).is_err());
+    }
+
+    #[test]
+    fn imaginary_suffixes_gnu() {
+        let im = |s: &str| parse_number_imaginary(s.as_bytes(), sp()).unwrap();
+        assert_eq!(
+            im("2.0i"),
+            (
+                NumLit::Float(FloatLit {
+                    value: 2.0,
+                    suffix: FloatSuffix::None
+                }),
+                true
+            )
+        );
+        assert_eq!(
+            im("1.5fi"),
+            (
+                NumLit::Float(FloatLit {
+                    value: 1.5,
+                    suffix: FloatSuffix::F
+                }),
+                true
+            )
+        );
+        assert_eq!(
+            im("1.5iF"),
+            (
+                NumLit::Float(FloatLit {
+                    value: 1.5,
+                    suffix: FloatSuffix::F
+                }),
+                true
+            )
+        );
+        assert_eq!(
+            im("3.0jL"),
+            (
+                NumLit::Float(FloatLit {
+                    value: 3.0,
+                    suffix: FloatSuffix::L
+                }),
+                true
+            )
+        );
+        assert_eq!(
+            im("200i"),
+            (
+                NumLit::Int(IntLit {
+                    value: 200,
+                    ty: IntLitType::Int
+                }),
+                true
+            )
+        );
+        assert_eq!(
+            im("0x10i"),
+            (
+                NumLit::Int(IntLit {
+                    value: 16,
+                    ty: IntLitType::Int
+                }),
+                true
+            )
+        );
+        assert_eq!(
+            im("7u"),
+            (
+                NumLit::Int(IntLit {
+                    value: 7,
+                    ty: IntLitType::UInt
+                }),
+                false
+            )
+        );
+        assert!(parse_number_imaginary(b"1.0ii", sp()).is_err());
+        assert!(parse_number(b"2i", sp()).is_err());
     }
 }

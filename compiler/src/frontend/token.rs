@@ -195,7 +195,7 @@ keywords! {
     Alignof = b"_Alignof" | b"__alignof" | b"__alignof__";
     Atomic = b"_Atomic";
     Bool = b"_Bool";
-    Complex = b"_Complex" | b"__complex__";
+    Complex = b"_Complex" | b"__complex__" | b"__complex";
     Generic = b"_Generic";
     Imaginary = b"_Imaginary";
     Noreturn = b"_Noreturn";

@@ -142,6 +142,13 @@ impl Arith {
             Arith::Float(k) => k.size(),
         }
     }
+
+    pub fn align(self) -> u64 {
+        match self {
+            Arith::Int(k) => k.align(),
+            Arith::Float(k) => k.align(),
+        }
+    }
 }
 
 /// The alignment of a GNU vector type of `size` bytes, gcc's: its size on
@@ -237,7 +244,9 @@ pub enum CType {
     Void,
     Int(IntKind),
     Float(FloatKind),
-    Complex(FloatKind),
+    /// `_Complex T` (C11 6.2.5p11) and GNU `_Complex` integer types: two
+    /// `T` parts, real then imaginary.
+    Complex(Arith),
     Pointer(QualType),
     Array {
         elem: QualType,
@@ -308,6 +317,12 @@ pub struct RecordDef {
     pub is_union: bool,
     pub members: Vec<Member>,
     pub layout: Option<RecordLayout>,
+    /// A member's size is known only at run time (GNU variably modified
+    /// members, declared in a function): `layout` places only the members
+    /// up to the first such one (it counts as size 0) and gives the
+    /// alignment; [`TypeContext::size_of`] fails, sema computes the rest
+    /// when the definition is reached.
+    pub variable: bool,
 }
 
 /// An enum; its underlying type is `unsigned int` when no enumerator is
@@ -353,6 +368,7 @@ impl TypeContext {
             is_union,
             members: Vec::new(),
             layout: None,
+            variable: false,
         });
         RecordId(self.records.len() as u32 - 1)
     }
@@ -398,6 +414,8 @@ impl TypeContext {
                     elem,
                     len: ArrayLen::Unknown,
                 } if i == last && !attrs.is_union => (0, self.align_of(&elem.ty)?),
+                // Placed by sema at run time (see `RecordDef::variable`).
+                t if self.is_runtime_sized(t) => (0, m.type_align.map_or_else(|| self.align_of(t), Ok)?),
                 t => (self.size_of(t)?, m.type_align.map_or_else(|| self.align_of(t), Ok)?),
             };
             specs.push(FieldSpec {
@@ -418,10 +436,26 @@ impl TypeContext {
             },
         )
         .map_err(TypeError::Layout)?;
+        let variable = members.iter().any(|m| self.is_runtime_sized(&m.ty.ty));
         let r = self.records.get_mut(id.0 as usize).ok_or(TypeError::Incomplete)?;
+        r.variable = variable;
         r.members = members;
         r.layout = Some(layout);
         Ok(())
+    }
+
+    /// Whether objects of type `t` have a size known only at run time: a
+    /// VLA, or a record with such a member.
+    pub fn is_runtime_sized(&self, t: &CType) -> bool {
+        match t {
+            CType::Array {
+                len: ArrayLen::Variable,
+                ..
+            } => true,
+            CType::Array { elem, .. } => self.is_runtime_sized(&elem.ty),
+            CType::Record(id) => self.records.get(id.0 as usize).is_some_and(|r| r.variable),
+            _ => false,
+        }
     }
 
     /// `sizeof` (6.5.3.4) of a complete object type.
@@ -440,6 +474,7 @@ impl TypeContext {
             CType::Record(id) => {
                 self.records
                     .get(id.0 as usize)
+                    .filter(|r| !r.variable)
                     .and_then(|r| r.layout.as_ref())
                     .ok_or(TypeError::Incomplete)?
                     .size
@@ -460,7 +495,8 @@ impl TypeContext {
         Ok(match t {
             CType::Void | CType::Function { .. } => return Err(TypeError::Incomplete),
             CType::Int(k) => k.align(),
-            CType::Float(k) | CType::Complex(k) => k.align(),
+            CType::Float(k) => k.align(),
+            CType::Complex(a) => a.align(),
             CType::Pointer(_) => 8,
             CType::Array { elem, .. } => self.align_of(&elem.ty)?,
             CType::Record(id) => {
@@ -514,7 +550,7 @@ mod tests {
         );
         assert_eq!(cx.size_of(&CType::Pointer(q(CType::Void))), Ok(8));
         assert_eq!(cx.size_of(&CType::Void), Err(TypeError::Incomplete));
-        assert_eq!(cx.size_of(&CType::Complex(FloatKind::Double)), Ok(16));
+        assert_eq!(cx.size_of(&CType::Complex(Arith::Float(FloatKind::Double))), Ok(16));
         assert_eq!(cx.size_of(&CType::Float(FloatKind::LongDouble)), Ok(16));
         // struct node { int v; struct node *next; char tail[]; }
         let id = cx.new_record(Some(Arc::from("node")), false);

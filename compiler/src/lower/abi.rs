@@ -7,11 +7,20 @@
 use super::repr::Types;
 use crate::abi::{self, Aggregate, BitField, FloatFormat, Member, Shape, StructAbi};
 use crate::frontend::types::{Arith, ArrayLen, CType, FloatKind};
+use crate::target::Target;
 
 impl Types<'_> {
     /// Classifies the aggregate type `t` for `self.target`.
     pub fn struct_abi(&self, t: &CType) -> StructAbi {
-        abi::classify(self.target, &self.aggregate(t))
+        let mut abi = abi::classify(self.target, &self.aggregate(t));
+        if self.target == Target::X86_64 && matches!(t, CType::Complex(Arith::Float(FloatKind::LongDouble))) {
+            // psABI 3.2.3 COMPLEX_X87: memory as an argument, `st(0)` (real)
+            // and `st(1)` (imaginary) as a return value; a struct of two
+            // `long double`s is plain MEMORY, hence the special case.
+            use crate::ir::types::EightbyteClass::{Memory, NoClass};
+            abi.classes = vec![Memory, NoClass, Memory, NoClass];
+        }
+        abi
     }
 
     /// The layout of the aggregate type `t`.
@@ -34,6 +43,18 @@ impl Types<'_> {
                 FloatKind::LongDouble => FloatFormat::LongDouble,
                 FloatKind::Float128 => FloatFormat::Float128,
             }),
+            // `_Complex T` is laid out, and classified, as `T[2]`.
+            CType::Complex(a) => {
+                let part = match a {
+                    Arith::Int(k) => CType::Int(*k),
+                    Arith::Float(k) => CType::Float(*k),
+                };
+                Shape::Array {
+                    elem: Box::new(self.shape(&part)),
+                    elem_size: a.size(),
+                    len: Some(2),
+                }
+            }
             CType::Array { elem, len } => Shape::Array {
                 elem: Box::new(self.shape(&elem.ty)),
                 elem_size: self.size_of(&elem.ty).unwrap_or(0),

@@ -39,6 +39,9 @@ impl FnLower<'_, '_> {
             self.effect(operand)?;
             return Ok(None);
         }
+        if kind == CastKind::ToBool && super::complex::is_complex(&operand.ty.ty) {
+            return self.complex_nonzero(operand).map(Some);
+        }
         let from_ty = self.ir(&operand.ty.ty, operand.span)?;
         let to_ty = self.ir(&to.ty.ty, to.span)?;
         let v = self.scalar(operand)?;
@@ -52,6 +55,7 @@ impl FnLower<'_, '_> {
     pub fn convert(&mut self, kind: CastKind, v: Operand, from: IrType, to: IrType) -> Result<Operand, String> {
         Ok(match kind {
             CastKind::ToVoid => v,
+            CastKind::ComplexToComplex => return Err("internal: a complex conversion of a scalar".into()),
             CastKind::ToBool => self.bool_of(v, from),
             CastKind::PtrToPtr => v,
             CastKind::BitPrecision(bits) => {

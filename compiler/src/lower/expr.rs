@@ -11,6 +11,7 @@
 //! slot. Used as a condition, they branch straight to the targets
 //! ([`FnLower::branch_on`]).
 
+use super::complex::is_complex;
 use super::function::FnLower;
 use super::repr::Repr;
 use super::LResult;
@@ -78,6 +79,9 @@ impl FnLower<'_, '_> {
     fn read_lvalue(&mut self, lv: &Expr) -> LResult<RValue> {
         match &*lv.ty.ty {
             CType::Function { .. } => Ok(RValue::Scalar(self.place(lv)?.addr.into())),
+            // A record with variably modified members: its address (sema
+            // copies such records itself; a copy here would fail in `repr`).
+            t @ CType::Record(_) if self.cx.types.is_vla(t) => Ok(RValue::Agg(self.place(lv)?.addr)),
             t => match self.repr(t, lv.span)? {
                 Repr::Scalar(_) => {
                     let (p, ty, signed) = self.scalar_place(lv)?;
@@ -117,12 +121,16 @@ impl FnLower<'_, '_> {
                 }
                 Ok(RValue::Scalar(p.addr.into()))
             }
+            ExprKind::Cast(CastKind::ComplexToComplex, x) => self.complex_cast(x, e),
             ExprKind::Cast(kind, x) => Ok(match self.cast_expr(*kind, x, e)? {
                 Some(v) => RValue::Scalar(v),
                 None => RValue::Void,
             }),
+            ExprKind::Unary(op, x) if is_complex(&x.ty.ty) => self.complex_unary(*op, x),
             ExprKind::Unary(op, x) => self.unary(*op, x, e),
+            ExprKind::Binary(op, l, r) if is_complex(&e.ty.ty) => self.complex_binary(*op, l, r, e),
             ExprKind::Binary(op, l, r) => self.binary(*op, l, r),
+            ExprKind::Complex(..) => self.complex_value(e),
             ExprKind::PtrAdd { ptr, index, elem_size } => {
                 let p = self.scalar(ptr)?;
                 let i = self.scalar(index)?;
@@ -298,6 +306,12 @@ impl FnLower<'_, '_> {
 
     /// A comparison as an `i8` flag.
     fn compare(&mut self, op: BinaryOp, l: &Expr, r: &Expr) -> LResult<Option<Value>> {
+        if is_complex(&l.ty.ty) {
+            if !matches!(op, BinaryOp::Eq | BinaryOp::Ne) {
+                return Ok(None);
+            }
+            return self.complex_compare(op, l, r).map(Some);
+        }
         let ty = self.ir(&l.ty.ty, l.span)?;
         let signed = self.cx.types.is_signed(&l.ty.ty);
         let Some(cop) = Self::compare_op(op, ty, signed) else {
@@ -372,6 +386,9 @@ impl FnLower<'_, '_> {
     }
 
     fn branch_on_value(&mut self, e: &Expr, t: BlockId, f: BlockId) -> LResult<()> {
+        if is_complex(&e.ty.ty) {
+            return self.branch_on_complex(e, t, f);
+        }
         let ty = self.ir(&e.ty.ty, e.span)?;
         let v = self.scalar(e)?;
         let flag = self.b.cmp(IrCmpOp::Ne, ty, v, Operand::Const(IrConst::zero(ty)));

@@ -34,6 +34,7 @@ mod asm;
 mod builder;
 mod builtins;
 mod call;
+mod complex;
 mod convert;
 mod expr;
 mod function;
@@ -107,8 +108,10 @@ pub(crate) struct ModuleCx<'p> {
     pub defined: FxHashSet<GlobalId>,
     /// Blocks of labels whose address a static initializer takes.
     pub static_labels: FxHashMap<(GlobalId, LabelId), BlockId>,
-    /// Library functions lowering itself calls (`memset`, `abort`).
-    pub runtime_calls: Vec<(&'static str, IrType, Vec<IrType>)>,
+    /// Library functions lowering itself calls (`memset`, `abort`,
+    /// `__muldc3`): name, return type, parameters, and the hidden result
+    /// parameter of one returning a struct.
+    pub runtime_calls: Vec<(&'static str, IrType, Vec<IrType>, Option<IrParam>)>,
     /// Pointee types whose dereferences may be misaligned (packed records).
     pub unaligned: packed::UnalignedPointees,
 }
@@ -147,7 +150,15 @@ impl<'p> ModuleCx<'p> {
     /// Records that lowering calls a library function of its own.
     pub fn use_runtime(&mut self, name: &'static str, ret: IrType, params: &[IrType]) {
         if !self.runtime_calls.iter().any(|(n, ..)| *n == name) {
-            self.runtime_calls.push((name, ret, params.to_vec()));
+            self.runtime_calls.push((name, ret, params.to_vec(), None));
+        }
+    }
+
+    /// Records a library function returning a struct through `sret`.
+    pub fn use_runtime_sret(&mut self, name: &'static str, sret: IrParam, params: &[IrType]) {
+        if !self.runtime_calls.iter().any(|(n, ..)| *n == name) {
+            self.runtime_calls
+                .push((name, IrType::Void, params.to_vec(), Some(sret)));
         }
     }
 
@@ -260,12 +271,20 @@ impl<'p> ModuleCx<'p> {
             }
             module.functions.push(f);
         }
-        for (name, ret, params) in std::mem::take(&mut self.runtime_calls) {
+        for (name, ret, params, sret) in std::mem::take(&mut self.runtime_calls) {
             if module.functions.iter().any(|f| f.name == name) {
                 continue;
             }
-            let mut f = IrFunction::new(name, ret, params.into_iter().map(IrParam::scalar).collect());
+            let mut ps: Vec<IrParam> = params.into_iter().map(IrParam::scalar).collect();
+            if let Some(s) = &sret {
+                ps.insert(0, s.clone());
+            }
+            let mut f = IrFunction::new(name, ret, ps);
             f.is_declaration = true;
+            if let Some(s) = sret {
+                f.uses_sret = true;
+                f.ret_eightbyte_classes = s.struct_eightbyte_classes;
+            }
             module.functions.push(f);
         }
         Ok(())

@@ -90,7 +90,9 @@ fn packed_records(types: &Types<'_>) -> FxHashSet<u32> {
                 continue;
             }
             let a = types.align_of(&m.ty.ty);
-            if !place.offset.is_multiple_of(a) || layout.align < a {
+            // A variable record's offsets past its first variable-size
+            // member are run-time values: a packed member may be misaligned.
+            if !place.offset.is_multiple_of(a) || layout.align < a || (r.variable && m.packed && a > 1) {
                 out.insert(i as u32);
                 break;
             }
@@ -165,7 +167,7 @@ impl Scan<'_, '_> {
         }
         match &e.kind {
             ExprKind::AddrOf(x) | ExprKind::ArrayDecay(x) => {
-                if self.in_packed_multibyte(x) {
+                if self.in_packed_multibyte(x) || self.variable_packed(&x.ty.ty) {
                     self.found = true;
                     return;
                 }
@@ -192,6 +194,7 @@ impl Scan<'_, '_> {
             | ExprKind::Assign { lhs: a, rhs: b }
             | ExprKind::CompoundAssign { lhs: a, rhs: b, .. }
             | ExprKind::PtrAdd { ptr: a, index: b, .. }
+            | ExprKind::Complex(a, b)
             | ExprKind::PtrDiff { lhs: a, rhs: b, .. } => {
                 self.expr(a);
                 self.expr(b)
@@ -214,6 +217,13 @@ impl Scan<'_, '_> {
                 }
             }
         }
+    }
+
+    /// A packed record with variably modified members: sema reaches its
+    /// members through its address (`*(T *)((char *)&s + offset)`).
+    fn variable_packed(&self, t: &CType) -> bool {
+        matches!(t, CType::Record(id) if self.packed.contains(&id.0)
+            && self.types.cx.records.get(id.0 as usize).is_some_and(|r| r.variable))
     }
 
     /// A packed member of a multi-byte type (a one-byte type is never misaligned).

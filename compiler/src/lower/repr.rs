@@ -5,12 +5,12 @@
 //!
 //! `_Bool` is `u8`, plain `char` is `i8` on x86-64 and `u8` elsewhere, enums
 //! take their underlying integer type, every pointer is `ptr`, `long double`
-//! (and `_Float128`) is `f128`. GNU vectors are aggregates (sema spells
-//! their operations element by element). `_Complex` types have no representation yet:
-//! asking for one is a lowering error.
+//! (and `_Float128`) is `f128`. `_Complex` types are aggregates of two
+//! parts (see `complex.rs`); GNU vectors are aggregates too (sema spells
+//! their operations element by element).
 
 use crate::frontend::hir::Program;
-use crate::frontend::types::{ArrayLen, CType, FloatKind, IntKind, QualType, TypeContext};
+use crate::frontend::types::{CType, FloatKind, IntKind, QualType, TypeContext};
 use crate::ir::types::IrType;
 use crate::target::Target;
 
@@ -31,17 +31,17 @@ pub enum Repr {
 /// Why a type has no IR representation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReprError {
-    Complex,
     Incomplete,
     Function,
+    VariableSize,
 }
 
 impl ReprError {
     pub fn message(&self) -> &'static str {
         match self {
-            ReprError::Complex => "_Complex types are not supported by this compiler",
             ReprError::Incomplete => "use of an object of incomplete type",
             ReprError::Function => "a function type is not an object type",
+            ReprError::VariableSize => "a value of a struct with variable-size members is not supported",
         }
     }
 }
@@ -102,14 +102,18 @@ impl<'p> Types<'p> {
                 Repr::Scalar(int_ir_type(k, self.target))
             }
             CType::Float(k) => Repr::Scalar(float_ir_type(*k)),
-            CType::Complex(_) => return Err(ReprError::Complex),
             CType::Pointer(_) => Repr::Scalar(IrType::Ptr),
             CType::Function { .. } => return Err(ReprError::Function),
             CType::VaList if self.target.va_list().is_pointer() => Repr::Scalar(IrType::Ptr),
-            CType::Array { .. } | CType::Record(_) | CType::VaList | CType::Vector { .. } => Repr::Aggregate {
-                size: self.size_of(t).unwrap_or(0),
-                align: self.align_of(t),
-            },
+            CType::Record(id) if self.cx.records.get(id.0 as usize).is_some_and(|r| r.variable) => {
+                return Err(ReprError::VariableSize)
+            }
+            CType::Array { .. } | CType::Record(_) | CType::VaList | CType::Complex(_) | CType::Vector { .. } => {
+                Repr::Aggregate {
+                    size: self.size_of(t).unwrap_or(0),
+                    align: self.align_of(t),
+                }
+            }
         })
     }
 
@@ -169,11 +173,9 @@ impl<'p> Types<'p> {
         }
     }
 
-    /// Whether the array type has a run-time length somewhere.
+    /// Whether objects of the type have a run-time size (VLAs, records with
+    /// variably modified members): their storage is a `DynAlloca`.
     pub fn is_vla(&self, t: &CType) -> bool {
-        match t {
-            CType::Array { elem, len } => *len == ArrayLen::Variable || self.is_vla(&elem.ty),
-            _ => false,
-        }
+        self.cx.is_runtime_sized(t)
     }
 }

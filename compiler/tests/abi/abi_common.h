@@ -220,4 +220,31 @@ long g_call_p_vsum(void);
     double X##_ret_double(int x) { return x * 0.125; } \
     long double X##_ret_ldouble(int x) { return x * 0.0625L; } \
     __int128 X##_ret_i128(int x) { return ((__int128)x << 70) - x; }
+
+/* _Complex of every part type the conventions classify apart (SysV: float
+ * packed in one SSE eightbyte, double in two, long double COMPLEX_X87
+ * returned in st(0)/st(1); AAPCS64: HFAs; LP64D: two FP registers, or by
+ * reference for long double; complex integers as two-member aggregates).
+ * Each side X defines
+ *   _Complex T X_cret_N(int seed)     returns seed+1 - 2*seed i
+ *   long X_ctake_N(int pre, _Complex T a, double mid, ... 8 more)   a checksum
+ * and gcc also g_call_p_cret_N(seed), g_call_p_ctake_N(seed), which call
+ * phicc's functions. */
+#define ABI_COMPLEX(X) X(cf, float) X(cd, double) X(cld, long double) X(ci, int) X(cs, short) X(csc, signed char)
+#define CSCORE(z) ((long)(__real__(z) * 3) + (long)(__imag__(z) * 7))
+#define DECLARE_COMPLEX(N, T) \
+    _Complex T g_cret_##N(int seed); _Complex T p_cret_##N(int seed); \
+    long g_ctake_##N(int pre, _Complex T a, double mid, _Complex T b, _Complex T c, _Complex T d, _Complex T e, \
+                     _Complex T f, _Complex T g, _Complex T h, _Complex T i); \
+    long p_ctake_##N(int pre, _Complex T a, double mid, _Complex T b, _Complex T c, _Complex T d, _Complex T e, \
+                     _Complex T f, _Complex T g, _Complex T h, _Complex T i); \
+    long g_call_p_cret_##N(int seed); long g_call_p_ctake_##N(int seed);
+ABI_COMPLEX(DECLARE_COMPLEX)
+#define DEFINE_COMPLEX_SIDE(N, T, X) \
+    _Complex T X##_cret_##N(int seed) { _Complex T z; __real__ z = seed + 1; __imag__ z = -2 * seed; return z; } \
+    long X##_ctake_##N(int pre, _Complex T a, double mid, _Complex T b, _Complex T c, _Complex T d, _Complex T e, \
+                       _Complex T f, _Complex T g, _Complex T h, _Complex T i) { \
+        return pre + (long)(mid * 4) + CSCORE(a) + 2 * CSCORE(b) + 3 * CSCORE(c) + 4 * CSCORE(d) + 5 * CSCORE(e) + \
+               6 * CSCORE(f) + 7 * CSCORE(g) + 8 * CSCORE(h) + 9 * CSCORE(i); \
+    }
 #endif

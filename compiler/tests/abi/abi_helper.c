@@ -43,3 +43,12 @@ long g_call_p_vsum(void) {
     return p_vsum("ildLqpSBFIMdddddddddlllllllC", 1, 2L, 3.5, 4.25L, (__int128)-5, &k, s, b, f, id, m, 1., 2., 3., 4., 5.,
                   6., 7., 8., 9., 10L, 11L, 12L, 13L, 14L, 15L, 16L, 17L);
 }
+
+#define DEF_COMPLEX_G(N, T) \
+    DEFINE_COMPLEX_SIDE(N, T, g) \
+    long g_call_p_cret_##N(int seed) { _Complex T z = p_cret_##N(seed); return CSCORE(z); } \
+    long g_call_p_ctake_##N(int seed) { \
+        _Complex T z = g_cret_##N(seed), w = g_cret_##N(seed + 1); \
+        return p_ctake_##N(seed, z, 0.25 * seed, w, z, w, z, w, z, w, z); \
+    }
+ABI_COMPLEX(DEF_COMPLEX_G)

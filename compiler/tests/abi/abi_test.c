@@ -20,6 +20,9 @@ DEFINE_RETS(p)
 
 long p_vsum(const char *fmt, ...) { VSUM_BODY }
 
+#define DEF_COMPLEX_P(N, T) DEFINE_COMPLEX_SIDE(N, T, p)
+ABI_COMPLEX(DEF_COMPLEX_P)
+
 static int checks, failures;
 #define CHECK(expected, actual)                                                                     \
     do {                                                                                            \
@@ -46,8 +49,21 @@ static int checks, failures;
         CHECK(c, check_##T(&v)); /* the callee's copies did not touch ours */                      \
     }
 
+/* Complex values both ways: returned, passed with registers exhausted. */
+#define TEST_COMPLEX(N, T)                                                                          \
+    for (int s = 1; s < 4; s++) {                                                                   \
+        _Complex T z = g_cret_##N(s), w = p_cret_##N(s), z1 = g_cret_##N(s + 1);                   \
+        CHECK(3L * (s + 1) - 14L * s, CSCORE(z));                                                   \
+        CHECK(CSCORE(w), CSCORE(z));                                                                \
+        CHECK(CSCORE(w), g_call_p_cret_##N(s));                                                     \
+        long want = p_ctake_##N(s, z, 0.25 * s, z1, z, z1, z, z1, z, z1, z);                        \
+        CHECK(want, g_ctake_##N(s, z, 0.25 * s, z1, z, z1, z, z1, z, z1, z));                        \
+        CHECK(want, g_call_p_ctake_##N(s));                                                         \
+    }
+
 int main(void) {
     ABI_STRUCTS(TEST_STRUCT)
+    ABI_COMPLEX(TEST_COMPLEX)
 
     CHECK(scalars_check(-5, 250, -30000, 60000, -7, 4000000000u, -9, 10, 1.5f, 2.25, 3.125L, ((__int128)-2 << 64) | 3,
                         ((unsigned __int128)5 << 64) | 6, 0.25f, 0.5, 1, 2, 3, 4, 5, 6, 7.5L, 'x', -((__int128)1 << 100)),

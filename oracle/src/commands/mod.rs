@@ -5,6 +5,7 @@
 pub mod bench_code;
 pub mod bench_compile;
 pub mod bench_mem2reg;
+pub mod bisect;
 pub mod campaign;
 pub mod cgen;
 pub mod cgen_validity;

@@ -120,19 +120,28 @@ impl FnEmitter<'_, '_> {
         let (start, len) = self.layout.alloca_region;
         if len > 0 {
             let m = self.area(start);
+            // Pairs of doublewords, then a last one when the region (a
+            // multiple of 8 bytes) is not a multiple of 16.
+            let pairs = len / 16;
             if len <= 256 {
                 self.add_imm(PTR, m.base, m.disp);
-                for k in (0..len).step_by(16) {
+                for k in (0..pairs * 16).step_by(16) {
                     emit!(self, "\tstp\txzr, xzr, [x16, #{k}]");
+                }
+                if len % 16 != 0 {
+                    emit!(self, "\tstr\txzr, [x16, #{}]", pairs * 16);
                 }
             } else {
                 let again = self.cx.labels.fresh();
                 self.add_imm(PTR, m.base, m.disp);
-                self.mov_imm(Xr(9), (len / 16) as u64);
+                self.mov_imm(Xr(9), pairs as u64);
                 emit!(self, ".Ltmp{again}:");
                 emit!(self, "\tstp\txzr, xzr, [x16], #16");
                 emit!(self, "\tsubs\tx9, x9, #1");
                 emit!(self, "\tb.ne\t.Ltmp{again}");
+                if len % 16 != 0 {
+                    emit!(self, "\tstr\txzr, [x16]");
+                }
             }
         }
         Ok(())

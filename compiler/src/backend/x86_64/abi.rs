@@ -62,6 +62,14 @@ pub enum ArgLoc {
     StackStruct { offset: u32, size: u32 },
 }
 
+/// The classes lowering gives `_Complex long double` (COMPLEX_X87).
+pub const COMPLEX_X87: [EightbyteClass; 4] = [
+    EightbyteClass::Memory,
+    EightbyteClass::NoClass,
+    EightbyteClass::Memory,
+    EightbyteClass::NoClass,
+];
+
 /// Where the return value travels.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RetLoc {
@@ -76,6 +84,10 @@ pub enum RetLoc {
     SretMemory,
     /// A struct holding one `long double` (classes `[mem, none]`), in `st(0)`.
     X87Struct,
+    /// `_Complex long double` (psABI class COMPLEX_X87, which lowering spells
+    /// `[mem, none, mem, none]`): the real part in `st(0)`, the imaginary
+    /// part in `st(1)`.
+    X87Pair,
 }
 
 /// The classification of one argument as the IR describes it.
@@ -168,6 +180,11 @@ pub fn layout_call(args: &[ArgDesc<'_>], ret: IrType, sret: bool) -> CallLayout 
             let size = a.struct_size.unwrap_or(0);
             if a.classes == [EightbyteClass::Memory, EightbyteClass::NoClass] && size == 16 {
                 ret_loc = RetLoc::X87Struct;
+                locs.push(ArgLoc::Ignored);
+                continue;
+            }
+            if a.classes == COMPLEX_X87 && size == 32 {
+                ret_loc = RetLoc::X87Pair;
                 locs.push(ArgLoc::Ignored);
                 continue;
             }

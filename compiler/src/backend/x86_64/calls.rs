@@ -47,6 +47,7 @@ impl FnEmitter<'_, '_> {
             emit!(self, "\tmovq\t{}, {m}", g.q());
         }
         let args = self.own.args.clone();
+        let mut reg_moves: Vec<(Gpr, Gpr)> = Vec::new();
         for (i, loc) in args.iter().enumerate() {
             let home = self.params[i];
             match (loc, home) {
@@ -66,6 +67,9 @@ impl FnEmitter<'_, '_> {
                 (ArgLoc::Gpr(n), ParamHome::Direct(v)) => {
                     let src = ARG_GPRS[*n as usize];
                     match self.reg_of(v) {
+                        // A caller-saved home may be another argument's
+                        // register: those moves wait for the others.
+                        Some(g) if ARG_GPRS.contains(&g) => reg_moves.push((src, g)),
                         Some(g) => emit!(self, "\tmovq\t{}, {}", src.q(), g.q()),
                         None => {
                             let m = self.slot(v)?;
@@ -107,7 +111,7 @@ impl FnEmitter<'_, '_> {
         let (start, len) = self.layout.alloca_region;
         if len > 0 {
             let m = self.area(start);
-            if len <= 128 {
+            if len <= super::ZERO_BY_STORES {
                 for k in (0..len as i64).step_by(8) {
                     emit!(self, "\tmovq\t$0, {}", m.at(k));
                 }
@@ -118,7 +122,35 @@ impl FnEmitter<'_, '_> {
                 emit!(self, "\trep stosq");
             }
         }
+        if !reg_moves.is_empty() && len > super::ZERO_BY_STORES {
+            return Err(self.internal("a parameter moved into an argument register after rep stosq"));
+        }
+        self.parallel_move(&mut reg_moves);
         Ok(())
+    }
+
+    /// Performs the register moves `(src, dest)` as if all at once (each
+    /// destination distinct): a move whose destination no pending move still
+    /// reads goes first; what remains are cycles, each broken through `%r11`.
+    fn parallel_move(&mut self, moves: &mut Vec<(Gpr, Gpr)>) {
+        moves.retain(|(s, d)| s != d);
+        while !moves.is_empty() {
+            if let Some(k) = (0..moves.len()).find(|&k| moves.iter().all(|(s, _)| *s != moves[k].1)) {
+                let (s, d) = moves.remove(k);
+                emit!(self, "\tmovq\t{}, {}", s.q(), d.q());
+                continue;
+            }
+            // Every destination is still read: a cycle. Save one source's
+            // destination in %r11 and let its readers take it from there.
+            let (s, d) = moves.remove(0);
+            emit!(self, "\tmovq\t{}, %r11", d.q());
+            for m in moves.iter_mut() {
+                if m.0 == d {
+                    m.0 = Gpr::R11;
+                }
+            }
+            emit!(self, "\tmovq\t{}, {}", s.q(), d.q());
+        }
     }
 
     /// Restores what the prologue saved and returns.
@@ -192,6 +224,14 @@ impl FnEmitter<'_, '_> {
                     return Err(self.internal("struct return without its buffer"));
                 };
                 let m = self.area(off);
+                emit!(self, "\tfldt\t{m}");
+            }
+            RetLoc::X87Pair => {
+                let Some(ParamHome::Buffer(off)) = self.params.first().copied() else {
+                    return Err(self.internal("struct return without its buffer"));
+                };
+                let m = self.area(off);
+                emit!(self, "\tfldt\t{}", m.at(16));
                 emit!(self, "\tfldt\t{m}");
             }
             RetLoc::SretMemory => {
@@ -427,6 +467,14 @@ impl FnEmitter<'_, '_> {
                 };
                 self.load_int(buf, IrType::Ptr, false, Gpr::R10)?;
                 emit!(self, "\tfstpt\t(%r10)");
+            }
+            RetLoc::X87Pair => {
+                let Some(buf) = info.args.first() else {
+                    return Err(self.internal("sret call without a result buffer"));
+                };
+                self.load_int(buf, IrType::Ptr, false, Gpr::R10)?;
+                emit!(self, "\tfstpt\t(%r10)");
+                emit!(self, "\tfstpt\t16(%r10)");
             }
             RetLoc::StructRegs(parts) => {
                 let Some(buf) = info.args.first() else {

@@ -108,6 +108,31 @@ impl FnEmitter<'_, '_> {
                 }
                 return self.store_sized(into, 8, dest);
             }
+            (_, None) if off_ty.size() == 8 => {
+                // base + offset, reading a register offset in place and
+                // computing in the destination's register when it has one.
+                let off_reg = offset.as_value().and_then(|v| self.reg_of(v));
+                match (self.reg_of(dest), off_reg) {
+                    (Some(g), Some(o)) if g == o => {
+                        self.load_int(&Operand::Value(base), IrType::Ptr, false, Gpr::Rax)?;
+                        emit!(self, "\taddq\t%rax, {}", g.q());
+                        return self.store_sized(g, 8, dest);
+                    }
+                    (into, off_reg) => {
+                        let into = into.unwrap_or(Gpr::Rax);
+                        self.load_int(&Operand::Value(base), IrType::Ptr, false, into)?;
+                        let off = match off_reg {
+                            Some(o) => o,
+                            None => {
+                                self.load(offset, off_ty, Gpr::Rcx)?;
+                                Gpr::Rcx
+                            }
+                        };
+                        emit!(self, "\taddq\t{}, {}", off.q(), into.q());
+                        return self.store_sized(into, 8, dest);
+                    }
+                }
+            }
             (_, None) => {
                 self.load_int(&Operand::Value(base), IrType::Ptr, false, Gpr::Rax)?;
                 self.load(offset, off_ty, Gpr::Rcx)?;

@@ -108,12 +108,19 @@ fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
     }
 }
 
+/// The largest alloca region the prologue zeroes with one `movq $0` per
+/// eightbyte (a larger one takes `rep stosq`).
+const ZERO_BY_STORES: u32 = 128;
+
 /// For each parameter, the value of its `paramref` when the prologue can
 /// write the argument straight into that value's home: the parameter is read
 /// by exactly one `paramref`, which comes before anything but allocas and
 /// other `paramref`s in the entry block, its value is read somewhere, fits 8
-/// bytes, and lives in a callee-saved register or a slot (a caller-saved
-/// register may be another argument's register, which a later move needs).
+/// bytes, and lives in a register or a slot. Caller-saved homes (which are
+/// argument registers too) are written by one parallel move after the
+/// prologue's stores; not when the prologue zeroes its allocas with
+/// `rep stosq`, which clobbers `%rdi` and `%rcx` while arguments are still
+/// in them.
 fn direct_params(f: &IrFunction, types: &ValueTypes, layout: &FrameLayout) -> Vec<Option<Value>> {
     let mut refs: Vec<(usize, Option<Value>)> = vec![(0, None); f.params.len()];
     // Every leading `paramref`'s value: a direct one must not share its home
@@ -155,7 +162,7 @@ fn direct_params(f: &IrFunction, types: &ValueTypes, layout: &FrameLayout) -> Ve
                 .any(|&o| o != d && layout.home(o) == layout.home(d));
             let home_ok = !shared
                 && match layout.home(d) {
-                    Home::Reg(p) => p.index >= CALLER_SAVED,
+                    Home::Reg(p) => p.index >= CALLER_SAVED || layout.alloca_region.1 <= ZERO_BY_STORES,
                     Home::Slot(_) => true,
                     _ => false,
                 };
@@ -322,6 +329,8 @@ pub(crate) struct FnEmitter<'a, 'm> {
     /// Integer compares whose only use is the conditional branch right
     /// after them: they leave their result in the flags only.
     fused_compares: FxHashSet<Value>,
+    /// The possible targets of the function's indirect branches (computed goto).
+    address_taken: FxHashSet<BlockId>,
     /// The compare whose flags the next conditional branch tests, and its condition.
     pending_branch: Option<(Value, &'static str)>,
     /// A result still in its register whose store to the slot is deferred
@@ -449,6 +458,15 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             second_returns,
             sets_second,
             fused_compares,
+            address_taken: f
+                .blocks
+                .iter()
+                .flat_map(|b| match &b.terminator {
+                    Terminator::IndirectBranch { possible_targets, .. } => possible_targets.as_slice(),
+                    _ => &[],
+                })
+                .copied()
+                .collect(),
             pending_branch: None,
             pending_store: None,
             use_counts,
@@ -1052,6 +1070,11 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
     }
 
     fn block_start(&mut self, label: BlockId) {
+        if self.address_taken.contains(&label) {
+            // Computed-goto targets start on 16 bytes when that costs at
+            // most 10 bytes of padding, as gcc -O2 aligns jump targets.
+            emit!(self, "\t.p2align\t4,,10");
+        }
         emit!(self, ".LBB{}:", label.0);
         self.inst_index = 0;
     }
@@ -1222,6 +1245,9 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
                 default,
                 ty,
             } => self.switch(val, *ty, cases, *default)?,
+            // Always through %rax: `movq (%r8), %r8; jmp *%r8` ran repro-02
+            // at half the speed of the same code with a move to %rax on an
+            // AMD EPYC.
             Terminator::IndirectBranch { target, .. } => {
                 self.load_int(target, IrType::Ptr, false, Gpr::Rax)?;
                 emit!(self, "\tjmp\t*%rax");

@@ -207,6 +207,20 @@ impl FnEmitter<'_, '_> {
             }
             return self.store(into, ty, dest);
         }
+        if let (IrBinOp::Shl | IrBinOp::AShr | IrBinOp::LShr, Some(cst), Some(g)) =
+            (op, rhs.as_const(), self.reg_of(dest))
+        {
+            // A shift by a constant, straight in the destination's register.
+            let mn = match op {
+                IrBinOp::Shl => "shl",
+                IrBinOp::AShr => "sar",
+                _ => "shr",
+            };
+            self.load_int(lhs, ty, signed, g)?;
+            let n = Self::const_i64(&cst, ty, false) & (8 * w as i64 - 1);
+            emit!(self, "\t{mn}{s}\t${n}, {}", g.name(w));
+            return self.store(g, ty, dest);
+        }
         self.load_int(lhs, ty, signed, Gpr::Rax)?;
         let mut result = Gpr::Rax;
         match op {

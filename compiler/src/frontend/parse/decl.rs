@@ -643,6 +643,12 @@ impl Parser {
                 span: self.span_from(start),
             }));
         }
+        // Attributes before the specifiers, which may then be missing:
+        // `__attribute__((noinline)) f() { ... }` is implicit int too.
+        let mut lead_attrs = Vec::new();
+        if allow_function {
+            self.attributes(&mut lead_attrs)?;
+        }
         // C89 implicit int at file scope: `main(c) { ... }` (gcc accepts it with a warning).
         let implicit_int = allow_function
             && self.tok().kind == TokenKind::Ident
@@ -657,11 +663,12 @@ impl Parser {
             }
             return Err(self.error_here("expected declaration"));
         }
-        let specs = if implicit_int {
+        let mut specs = if implicit_int {
             implicit_int_specs(self.span())
         } else {
             self.decl_specs()?
         };
+        specs.attrs.splice(0..0, lead_attrs);
         let is_typedef = specs.storage == Some(StorageClass::Typedef);
         let mut declarators = Vec::new();
         if !self.is(Punct::Semi) {

@@ -5,7 +5,7 @@
 //! and `__extension__` before an expression.
 
 use super::super::ast::*;
-use super::super::literal::{decode_char, decode_string, parse_number, NumLit, Prefix};
+use super::super::literal::{decode_char, decode_string, parse_number_imaginary, NumLit, Prefix};
 use super::super::source::{Diagnostic, PResult, Span};
 use super::super::token::{Keyword, Punct, TokenKind};
 use super::Parser;
@@ -341,10 +341,14 @@ impl Parser {
             }
             TokenKind::Number => {
                 self.advance();
-                let kind = match parse_number(&t.text, t.span)? {
+                let (num, imaginary) = parse_number_imaginary(&t.text, t.span)?;
+                let kind = match num {
                     NumLit::Int(i) => ExprKind::Int(i),
                     NumLit::Float(f) => ExprKind::Float(f),
                 };
+                if imaginary {
+                    return Ok(mk(ExprKind::Imaginary(Box::new(mk(kind, start))), start));
+                }
                 Ok(mk(kind, start))
             }
             TokenKind::Char => {

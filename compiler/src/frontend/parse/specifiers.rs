@@ -44,7 +44,32 @@ impl SpecCount {
             || self.other.is_some()
     }
 
-    pub(super) fn resolve(self, span: Span, implicit_int: bool) -> PResult<BaseType> {
+    /// The base type; `_Complex` wraps the real type it is combined with
+    /// (`_Complex` alone is `_Complex double`, and GNU allows integer types).
+    pub(super) fn resolve(mut self, span: Span, implicit_int: bool) -> PResult<BaseType> {
+        let complex = std::mem::take(&mut self.complex);
+        if complex > 1 {
+            return Err(Diagnostic::error(span, "duplicate '_Complex'"));
+        }
+        if complex == 1 {
+            if self.other.is_some() {
+                return Err(Diagnostic::error(
+                    span,
+                    "two or more data types in declaration specifiers",
+                ));
+            }
+            if !self.any() {
+                return Ok(BaseType::Complex(Box::new(BaseType::Double)));
+            }
+            let t = self.resolve(span, false)?;
+            if matches!(t, BaseType::Void | BaseType::Bool) {
+                return Err(Diagnostic::error(
+                    span,
+                    "invalid use of '_Complex' with a non-arithmetic type",
+                ));
+            }
+            return Ok(BaseType::Complex(Box::new(t)));
+        }
         let err = || Diagnostic::error(span, "invalid combination of type specifiers");
         if self.signed > 1 || self.unsigned > 1 || self.signed + self.unsigned > 1 || self.long > 2 {
             return Err(err());
@@ -120,32 +145,19 @@ impl SpecCount {
             } else {
                 BaseType::Int
             }
-        } else if self.float == 1 && self.complex <= 1 && one(1 + self.complex) {
-            complex_of(BaseType::Float, self.complex)
-        } else if self.double == 1 && self.long <= 1 && self.complex <= 1 && one(1 + self.long + self.complex) {
-            complex_of(
-                if self.long == 1 {
-                    BaseType::LongDouble
-                } else {
-                    BaseType::Double
-                },
-                self.complex,
-            )
+        } else if self.float == 1 && one(1) {
+            BaseType::Float
+        } else if self.double == 1 && self.long <= 1 && one(1 + self.long) {
+            if self.long == 1 {
+                BaseType::LongDouble
+            } else {
+                BaseType::Double
+            }
         } else if self.float128 == 1 && one(1) {
             BaseType::Float128
-        } else if self.complex == 1 && one(1) {
-            BaseType::Complex(Box::new(BaseType::Double))
         } else {
             return Err(err());
         };
         Ok(ty)
-    }
-}
-
-fn complex_of(t: BaseType, complex: u32) -> BaseType {
-    if complex > 0 {
-        BaseType::Complex(Box::new(t))
-    } else {
-        t
     }
 }

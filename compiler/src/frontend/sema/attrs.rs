@@ -6,7 +6,7 @@
 //! `always_inline`, `noinline`, `gnu_inline`, `constructor`, `destructor`,
 //! `alias`, `transparent_union`, `vector_size` (see `vector.rs`). Those we
 //! cannot implement and whose absence would silently change behaviour
-//! (`cleanup`, `scalar_storage_order`) are errors. Every other attribute (format,
+//! (`cleanup`, `scalar_storage_order("big-endian")`) are errors. Every other attribute (format,
 //! nonnull, unused, deprecated, ...) only affects diagnostics and is ignored.
 
 use super::super::ast::{Attribute, ExprKind};
@@ -149,7 +149,23 @@ impl Sema {
             }
             "transparent_union" => out.transparent_union = true,
             "cleanup" => return Err(err(a.span, "the 'cleanup' attribute is not supported")),
-            "scalar_storage_order" => return Err(err(a.span, "the 'scalar_storage_order' attribute is not supported")),
+            // The targets are little-endian: "little-endian" is their own
+            // order; byte-swapped (big-endian) fields are not implemented.
+            "scalar_storage_order" => match string_arg(a).as_deref() {
+                Some("little-endian") => {}
+                Some("big-endian") => {
+                    return Err(err(
+                        a.span,
+                        "the 'scalar_storage_order(\"big-endian\")' attribute is not supported",
+                    ))
+                }
+                _ => {
+                    return Err(err(
+                        a.span,
+                        "'scalar_storage_order' argument must be one of \"big-endian\" or \"little-endian\"",
+                    ))
+                }
+            },
             _ => {}
         }
         Ok(())

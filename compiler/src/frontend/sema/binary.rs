@@ -155,8 +155,9 @@ impl Sema {
         if vector_parts(&a.ty.ty).is_some() || vector_parts(&b.ty.ty).is_some() {
             return self.vector_binary(op, a, b, span);
         }
-        self.check_not_complex(&a, span)?;
-        self.check_not_complex(&b, span)?;
+        if matches!(&*a.ty.ty, CType::Complex(_)) || matches!(&*b.ty.ty, CType::Complex(_)) {
+            return self.complex_binary(op, a, b, span);
+        }
         let is_arith = |s: &Sema, e: &Expr| ty::arith(&e.ty.ty, &s.types).is_some();
         let is_int = |s: &Sema, e: &Expr| ty::int_kind(&e.ty.ty, &s.types).is_some();
         let ap = ty::is_pointer(&a.ty.ty);
@@ -264,6 +265,61 @@ impl Sema {
         }
     }
 
+    /// `lhs = rhs` for a record with variably modified members: a `memcpy`
+    /// of its run-time size from the object `rhs` reads; the value is the
+    /// object `lhs` (read as its address by lowering, see hir `Load`).
+    fn variable_record_assign(&mut self, lhs: Expr, rhs: Expr, span: Span) -> PResult<Expr> {
+        if lhs.ty.quals.is_const {
+            return Err(err(span, "assignment of read-only location"));
+        }
+        if !self.compatible_unqual(&lhs.ty.ty, &rhs.ty.ty) {
+            return Err(err(span, "incompatible types when assigning a struct"));
+        }
+        let Some(src) = self.object_address(rhs, span)? else {
+            return Err(err(
+                span,
+                "a value of a struct with variable-size members that is not an object is not supported",
+            ));
+        };
+        let t = unqual(&lhs.ty);
+        let size = self.vla_runtime_size(&t, span)?;
+        let dst = self.address_of(lhs, span)?;
+        let vp = ty::void_ptr();
+        let dst = mk(ExprKind::Cast(CastKind::PtrToPtr, Box::new(dst)), vp.clone(), span);
+        let src = mk(ExprKind::Cast(CastKind::PtrToPtr, Box::new(src)), vp, span);
+        let copy = self.library_call("memcpy", vec![dst, src, size], span)?;
+        let p = mk(
+            ExprKind::Cast(CastKind::PtrToPtr, Box::new(copy)),
+            ty::ptr_to(t.clone()),
+            span,
+        );
+        Ok(mk(ExprKind::Deref(Box::new(p)), t, span))
+    }
+
+    /// The address of the object a record value was read from (`Load` of
+    /// an lvalue, possibly the result of a statement expression or comma).
+    fn object_address(&mut self, v: Expr, span: Span) -> PResult<Option<Expr>> {
+        Ok(match v.kind {
+            ExprKind::Load(lv) => Some(self.address_of(*lv, span)?),
+            ExprKind::Comma(a, b) => self.object_address(*b, span)?.map(|b| {
+                let pt = b.ty.clone();
+                mk(ExprKind::Comma(a, Box::new(b)), pt, span)
+            }),
+            ExprKind::StmtExpr { body, result: Some(r) } => self.object_address(*r, span)?.map(|r| {
+                let pt = r.ty.clone();
+                mk(
+                    ExprKind::StmtExpr {
+                        body,
+                        result: Some(Box::new(r)),
+                    },
+                    pt,
+                    span,
+                )
+            }),
+            _ => None,
+        })
+    }
+
     /// `p + i` / `p - i` (6.5.6p8): the index as a `long`, negated for `-`.
     pub(super) fn ptr_add(&mut self, p: Expr, i: Expr, negate: bool, span: Span) -> PResult<Expr> {
         let elem = ty::pointee(&p.ty.ty).cloned().unwrap_or_else(ty::void);
@@ -367,8 +423,6 @@ impl Sema {
             }
         };
         let b = self.rvalue_of(els)?;
-        self.check_not_complex(&a, span)?;
-        self.check_not_complex(&b, span)?;
         let (a, b, t) = self.cond_types(a, b, span)?;
         if let ExprKind::Int(v) = c.kind {
             let is_const = |e: &Expr| matches!(e.kind, ExprKind::Int(_) | ExprKind::Float(_));
@@ -387,6 +441,18 @@ impl Sema {
         let arith = |s: &Sema, e: &Expr| ty::arith(&e.ty.ty, &s.types).is_some();
         if arith(self, &a) && arith(self, &b) {
             return Ok(self.usual_arith(a, b));
+        }
+        if let (Some(x), Some(y)) = (self.real_arith(&a.ty.ty), self.real_arith(&b.ty.ty)) {
+            // At least one `_Complex`: the complex type of the common real type.
+            let p = if x == y {
+                x
+            } else {
+                super::super::types::usual_arithmetic_conversion(x, y, self.target)
+            };
+            let t = super::complex::complex_ty(p);
+            let a = self.convert(a, &t);
+            let b = self.convert(b, &t);
+            return Ok((a, b, t));
         }
         let (at, bt) = (a.ty.clone(), b.ty.clone());
         match (&*at.ty, &*bt.ty) {
@@ -460,6 +526,12 @@ impl Sema {
         span: Span,
     ) -> PResult<Expr> {
         let lhs = self.expr(l)?;
+        if op.is_none() && lhs.is_lvalue() && matches!(&*lhs.ty.ty, CType::Record(_)) {
+            if self.types.is_runtime_sized(&lhs.ty.ty) {
+                let rhs = self.rvalue_of(r)?;
+                return self.variable_record_assign(lhs, rhs, span);
+            }
+        }
         self.check_modifiable(&lhs, "assignment", span)?;
         let rhs = self.rvalue_of(r)?;
         let lt = unqual(&lhs.ty);
@@ -481,8 +553,9 @@ impl Sema {
         if vector_parts(&lt.ty).is_some() || vector_parts(&rhs.ty.ty).is_some() {
             return self.vector_compound_assign(op, lhs, rhs, span);
         }
-        self.check_not_complex(&lhs, span)?;
-        self.check_not_complex(&rhs, span)?;
+        if matches!(&*lt.ty, CType::Complex(_)) || matches!(&*rhs.ty.ty, CType::Complex(_)) {
+            return self.complex_compound_assign(op, lhs, rhs, span);
+        }
         if let CType::Pointer(p) = &*lt.ty {
             if matches!(op, BinaryOp::Add | BinaryOp::Sub) {
                 if ty::int_kind(&rhs.ty.ty, &self.types).is_none() {

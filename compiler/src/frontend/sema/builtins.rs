@@ -12,7 +12,7 @@
 use super::super::ast;
 use super::super::hir::{BinaryOp, Builtin, CastKind, Expr, ExprKind};
 use super::super::source::{PResult, Span};
-use super::super::types::{CType, FloatKind, IntKind, QualType, Qualifiers};
+use super::super::types::{ArrayLen, CType, FloatKind, IntKind, QualType, Qualifiers};
 use super::binary::is_pure;
 use super::expr::mk;
 use super::ty::{self, q};
@@ -49,7 +49,10 @@ const LIBRARY: &[(&str, &str)] = &[
     ("abort", "v:"),
     ("exit", "v:i"),
     ("_exit", "v:i"),
+    ("alloca", "p:L"),
     ("malloc", "p:L"),
+    ("_setjmp", "i:p"),
+    ("longjmp", "v:pi"),
     ("calloc", "p:LL"),
     ("realloc", "p:pL"),
     ("free", "v:p"),
@@ -78,7 +81,11 @@ const LIBRARY: &[(&str, &str)] = &[
     ("copysignf", "f:ff"),
     ("copysignl", "D:DD"),
     ("fmin", "d:dd"),
+    ("fminf", "f:ff"),
+    ("fminl", "D:DD"),
     ("fmax", "d:dd"),
+    ("fmaxf", "f:ff"),
+    ("fmaxl", "D:DD"),
 ];
 
 fn sig_type(c: char) -> QualType {
@@ -115,6 +122,10 @@ pub(super) fn library_signature(name: &str) -> Option<QualType> {
         prototyped: true,
     }))
 }
+
+/// The hidden setjmp buffer behind a `__builtin_setjmp` (glibc's `jmp_buf`
+/// is 200 bytes on x86-64, 312 on AArch64 and 344 on RISC-V 64).
+const JMP_BUF_BYTES: u64 = 512;
 
 /// Folds a bit builtin on a constant of `bits` bits.
 fn fold_bits(b: Builtin, v: i128, bits: u32) -> Option<i128> {
@@ -165,7 +176,7 @@ impl Sema {
 
     /// Evaluates `v` once for several uses: the set-up expression (if a
     /// temporary is needed) and the expression reading the value.
-    fn reuse(&mut self, v: Expr, span: Span) -> PResult<(Option<Expr>, Expr)> {
+    pub(super) fn reuse(&mut self, v: Expr, span: Span) -> PResult<(Option<Expr>, Expr)> {
         if is_pure(&v) {
             return Ok((None, v));
         }
@@ -183,7 +194,7 @@ impl Sema {
         Ok((Some(set), self.load_local(tmp, t, span)))
     }
 
-    fn with_setup(setup: Option<Expr>, e: Expr) -> Expr {
+    pub(super) fn with_setup(setup: Option<Expr>, e: Expr) -> Expr {
         match setup {
             None => e,
             Some(s) => {
@@ -202,6 +213,18 @@ impl Sema {
         let Some(base) = n.strip_prefix("__builtin_") else {
             return Ok(None);
         };
+        if base == "complex" {
+            self.nargs(n, args, 2, span)?;
+            let re = self.rvalue_of(&args[0])?;
+            let im = self.rvalue_of(&args[1])?;
+            return self.builtin_complex(re, im, span).map(Some);
+        }
+        if ["creal", "cimag", "conj"].iter().any(|p| base.starts_with(p)) && args.len() == 1 {
+            let v = self.rvalue_of(&args[0])?;
+            if let Some(e) = self.complex_builtin(n, v, span)? {
+                return Ok(Some(e));
+            }
+        }
         let e = match base {
             "shuffle" => return self.vector_shuffle(args, span).map(Some),
             "va_start" => {
@@ -362,12 +385,55 @@ impl Sema {
             "frame_address" | "return_address" => {
                 self.nargs(n, args, 1, span)?;
                 let level = self.const_int(&args[0])?;
-                // Levels above 0 walk the callers' frames, which phicc does
-                // not implement: an error, never a silently wrong address.
+                if level < 0 {
+                    return Err(err(args[0].span, format!("invalid argument to '__builtin_{base}'")));
+                }
+                if level > 0 && base == "return_address" && self.target != crate::target::Target::X86_64 {
+                    // gcc's AArch64 and RISC-V backends give a null pointer
+                    // for the return address of an outer frame.
+                    self.fcx(span)?;
+                    return Ok(Some(mk(ExprKind::Int(0), ty::void_ptr(), span)));
+                }
+                if level > 0 && self.target == crate::target::Target::X86_64 {
+                    // Walk the frame-pointer chain, as gcc does on x86-64:
+                    // each frame's saved %rbp is at 0(%rbp), its return
+                    // address at 8(%rbp).
+                    self.fcx(span)?;
+                    let zero = mk(ExprKind::Int(0), ty::int_ty(IntKind::UInt), span);
+                    let mut fp = Self::builtin(Builtin::FrameAddress, vec![zero], ty::void_ptr(), span);
+                    let slots = ty::ptr_to(ty::void_ptr());
+                    let word = |fp: Expr, i: i128| {
+                        let p = mk(ExprKind::Cast(CastKind::PtrToPtr, Box::new(fp)), slots.clone(), span);
+                        let p = if i == 0 {
+                            p
+                        } else {
+                            let idx = mk(ExprKind::Int(i), ty::long(), span);
+                            mk(
+                                ExprKind::PtrAdd {
+                                    ptr: Box::new(p),
+                                    index: Box::new(idx),
+                                    elem_size: 8,
+                                },
+                                slots.clone(),
+                                span,
+                            )
+                        };
+                        let lv = mk(ExprKind::Deref(Box::new(p)), ty::void_ptr(), span);
+                        mk(ExprKind::Load(Box::new(lv)), ty::void_ptr(), span)
+                    };
+                    for _ in 0..level {
+                        fp = word(fp, 0);
+                    }
+                    return Ok(Some(if base == "frame_address" { fp } else { word(fp, 1) }));
+                }
+                // Levels above 0 of `__builtin_frame_address` on AArch64 and
+                // RISC-V would walk frames whose layout phicc does not fix
+                // (RISC-V's depends on the variadic save area): an error,
+                // never a silently wrong address.
                 if level != 0 {
                     return Err(err(
                         args[0].span,
-                        format!("'__builtin_{base}' with a nonzero level is not supported"),
+                        format!("'__builtin_{base}' with a nonzero level is not supported on this target"),
                     ));
                 }
                 let b = if base == "frame_address" {
@@ -548,9 +614,109 @@ impl Sema {
                 }
                 self.sign_bit(v, k, span)?
             }
-            "isnan" | "isinf" | "isinf_sign" | "isfinite" => {
+            "setjmp" => {
+                // gcc's buffer is 5 words; glibc's `jmp_buf` is bigger. The
+                // setjmp buffer is a hidden local of this frame (which
+                // `__builtin_longjmp` may only return to) and the first word
+                // of the caller's buffer points to it.
+                self.nargs(n, args, 1, span)?;
+                let buf = self.arg_as(&args[0], &ty::void_ptr(), n, 1)?;
+                let jb_ty = q(CType::Array {
+                    elem: ty::int_ty(IntKind::Char),
+                    len: ArrayLen::Fixed(JMP_BUF_BYTES),
+                });
+                let jb = self.new_local(Arc::from(".jmp_buf"), jb_ty.clone(), 16, false, span)?;
+                self.fcx(span)?.calls_builtin_setjmp = true;
+                let jb_addr = || {
+                    let lv = mk(ExprKind::Local(jb), jb_ty.clone(), span);
+                    mk(ExprKind::AddrOf(Box::new(lv)), ty::ptr_to(jb_ty.clone()), span)
+                };
+                let slot_ty = ty::ptr_to(ty::void_ptr());
+                let slot = mk(
+                    ExprKind::Deref(Box::new(mk(
+                        ExprKind::Cast(CastKind::PtrToPtr, Box::new(buf)),
+                        slot_ty,
+                        span,
+                    ))),
+                    ty::void_ptr(),
+                    span,
+                );
+                let link = mk(
+                    ExprKind::Assign {
+                        lhs: Box::new(slot),
+                        rhs: Box::new(mk(
+                            ExprKind::Cast(CastKind::PtrToPtr, Box::new(jb_addr())),
+                            ty::void_ptr(),
+                            span,
+                        )),
+                    },
+                    ty::void_ptr(),
+                    span,
+                );
+                let jb_void = mk(
+                    ExprKind::Cast(CastKind::PtrToPtr, Box::new(jb_addr())),
+                    ty::void_ptr(),
+                    span,
+                );
+                let call = self.library_call("_setjmp", vec![jb_void], span)?;
+                mk(ExprKind::Comma(Box::new(link), Box::new(call)), ty::int(), span)
+            }
+            "longjmp" => {
+                self.nargs(n, args, 2, span)?;
+                let buf = self.arg_as(&args[0], &ty::void_ptr(), n, 1)?;
+                if self.const_int(&args[1])? != 1 {
+                    return Err(err(args[1].span, "'__builtin_longjmp' second argument must be 1"));
+                }
+                let slot_ty = ty::ptr_to(ty::void_ptr());
+                let slot = mk(
+                    ExprKind::Deref(Box::new(mk(
+                        ExprKind::Cast(CastKind::PtrToPtr, Box::new(buf)),
+                        slot_ty,
+                        span,
+                    ))),
+                    ty::void_ptr(),
+                    span,
+                );
+                let jb = mk(ExprKind::Load(Box::new(slot)), ty::void_ptr(), span);
+                let one = mk(ExprKind::Int(1), ty::int(), span);
+                self.library_call("longjmp", vec![jb, one], span)?
+            }
+            "classify_type" => {
+                // gcc's `enum type_class` of the argument after the default
+                // argument promotions (the argument is not evaluated).
                 self.nargs(n, args, 1, span)?;
                 let v = self.rvalue_of(&args[0])?;
+                if ty::is_void(&v.ty.ty) {
+                    return Err(err(args[0].span, "invalid use of void expression"));
+                }
+                let v = self.default_arg_promote(v);
+                let class = match &*v.ty.ty {
+                    CType::Int(_) | CType::Enum(_) => 1,
+                    CType::Pointer(_) => 5,
+                    CType::Float(_) => 8,
+                    CType::Complex(_) => 9,
+                    CType::Record(r) if self.types.records[r.0 as usize].is_union => 13,
+                    CType::Record(_) => 12,
+                    _ => -1,
+                };
+                mk(ExprKind::Int(class), ty::int(), span)
+            }
+            "isnan" | "isinf" | "isinf_sign" | "isfinite" | "isnanf" | "isnanl" | "isinff" | "isinfl" | "finite"
+            | "finitef" | "finitel" => {
+                self.nargs(n, args, 1, span)?;
+                let v = self.rvalue_of(&args[0])?;
+                // The typed forms convert their argument (`isinff(float)`).
+                let (base, kind) = match base {
+                    "isnanf" | "isinff" | "finitef" => (&base[..base.len() - 1], Some(FloatKind::Float)),
+                    "isnanl" | "isinfl" | "finitel" => (&base[..base.len() - 1], Some(FloatKind::LongDouble)),
+                    "finite" => ("finite", Some(FloatKind::Double)),
+                    _ => (base, None),
+                };
+                let base = if base == "finite" { "isfinite" } else { base };
+                let v = match kind {
+                    Some(k) if v.ty.ty.is_arithmetic() => self.convert(v, &ty::float_ty(k)),
+                    _ => v,
+                };
                 if !ty::is_float(&v.ty.ty) {
                     return Err(err(
                         args[0].span,
@@ -616,6 +782,38 @@ impl Sema {
             }
         };
         Ok(Some(e))
+    }
+
+    /// A call of the C library function `name` (declared as gcc knows it, or
+    /// as the program did) with already converted argument values.
+    pub(super) fn library_call(&mut self, name: &str, args: Vec<Expr>, span: Span) -> PResult<Expr> {
+        let Some(g) = self.library_function(name, span)? else {
+            return Err(err(span, format!("'{name}' is not a function")));
+        };
+        let gt = self.globals[g.0 as usize].ty.clone();
+        let f = self.value(mk(ExprKind::Global(g), gt.clone(), span))?;
+        let CType::Function { ret, params, .. } = &*gt.ty else {
+            return Err(err(span, format!("'{name}' is not a function")));
+        };
+        if params.len() > args.len() {
+            return Err(err(span, format!("'{name}' is declared with another type")));
+        }
+        let mut out = Vec::new();
+        for (i, a) in args.into_iter().enumerate() {
+            out.push(match params.get(i) {
+                Some(p) => self.assign_convert(a, p, super::conv::AssignCtx::Arg(i + 1, name.to_string()), span)?,
+                None => self.default_arg_promote(a),
+            });
+        }
+        Ok(mk(
+            ExprKind::Call {
+                callee: Box::new(f),
+                fn_ty: ty::unqual(&gt),
+                args: out,
+            },
+            ty::unqual(ret),
+            span,
+        ))
     }
 
     /// The sign bit of a floating value, read from the bytes of its value

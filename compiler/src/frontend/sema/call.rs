@@ -58,6 +58,12 @@ impl Sema {
                 }
                 if !matches!(&**name, "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__") {
                     self.implicit_function(name, callee.span)?;
+                    // An undeclared `alloca` is gcc's implicit builtin too.
+                    if let Some(builtin) = self.declared_builtin(name) {
+                        if let Some(r) = self.builtin_call(&builtin, args, span)? {
+                            return Ok(r);
+                        }
+                    }
                 }
             }
         }
@@ -126,7 +132,6 @@ impl Sema {
         let mut out = Vec::with_capacity(args.len());
         for (i, a) in args.iter().enumerate() {
             let v = self.rvalue_of(a)?;
-            self.check_not_complex(&v, a.span)?;
             let v = if *prototyped && i < params.len() {
                 let p = &params[i];
                 if let Some(u) = self.transparent_union_arg(p, &v) {

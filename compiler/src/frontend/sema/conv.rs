@@ -167,7 +167,10 @@ impl Sema {
                 }
             }
             t if e.is_lvalue() => {
-                if !ty::is_complete(t, &self.types) {
+                // A record with variably modified members is complete,
+                // its value only copied by assignment (`variable_record_assign`).
+                let runtime_record = matches!(t, CType::Record(_)) && self.types.is_runtime_sized(t);
+                if !ty::is_complete(t, &self.types) && !runtime_record {
                     return Err(err(
                         span,
                         format!("invalid use of incomplete type '{}'", self.type_str(&e.ty)),
@@ -234,6 +237,9 @@ impl Sema {
         let to = unqual(to);
         if *e.ty.ty == *to.ty {
             return Expr { ty: to, ..e };
+        }
+        if matches!(&*e.ty.ty, CType::Complex(_)) || matches!(&*to.ty, CType::Complex(_)) {
+            return self.convert_complex(e, &to);
         }
         match cast_kind(&e.ty.ty, &to.ty) {
             Some(CastKind::PtrToPtr) if *e.ty.ty == *to.ty => Expr { ty: to, ..e },
@@ -433,20 +439,18 @@ impl Sema {
                 ),
             )
         };
-        if matches!(&*from.ty, CType::Complex(_)) || matches!(&*to.ty, CType::Complex(_)) {
-            return Err(err(span, "complex arithmetic is not supported"));
-        }
         if ty::is_void(&from.ty) {
             return Err(err(span, "void value not ignored as it ought to be"));
         }
         let ft = &*from.ty;
         let tt = &*to.ty;
-        let arith = |t: &CType| ty::arith(t, &self.types).is_some();
+        let arith = |t: &CType| self.real_arith(t).is_some();
         if arith(tt) && arith(ft) {
             return Ok(self.convert(e, to));
         }
         match (ft, tt) {
             (CType::Pointer(_), CType::Int(IntKind::Bool)) => return Ok(self.convert(e, to)),
+            (CType::Complex(_), _) | (_, CType::Complex(_)) => return Err(incompatible(self)),
             (CType::Record(x), CType::Record(y)) if x == y => return Ok(self.convert(e, to)),
             (CType::VaList, CType::VaList) => return Ok(e),
             (CType::Vector { .. }, CType::Vector { .. }) if self.vector_convertible(ft, tt) => {

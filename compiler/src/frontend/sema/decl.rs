@@ -561,7 +561,7 @@ impl Sema {
             Some(v) => unqual(&v.ty).with_quals(t.quals),
             None => t,
         };
-        let natural = if ty::is_vla(&t.ty) {
+        let natural = if self.types.is_runtime_sized(&t.ty) {
             let mut e = &t;
             while let CType::Array { elem, .. } = &*e.ty {
                 e = elem;
@@ -580,7 +580,7 @@ impl Sema {
                 },
             );
         };
-        if ty::is_vla(&t.ty) {
+        if self.types.is_runtime_sized(&t.ty) {
             if id.init.is_some() {
                 return Err(err(nspan, "variable-sized object may not be initialized"));
             }

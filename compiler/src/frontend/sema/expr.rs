@@ -35,7 +35,7 @@ impl Sema {
     pub(super) fn scalar_of(&mut self, e: &ast::Expr, what: &str) -> PResult<Expr> {
         let v = self.rvalue_of(e)?;
         if matches!(&*v.ty.ty, CType::Complex(_)) {
-            return Err(err(e.span, "complex arithmetic is not supported"));
+            return self.complex_truth(v, e.span);
         }
         if !ty::is_scalar(&v.ty.ty) {
             return Err(err(
@@ -69,6 +69,14 @@ impl Sema {
                     IntLitType::ULongLong => IntKind::ULongLong,
                 };
                 Ok(mk(ExprKind::Int(lit.value as i128), ty::int_ty(k), span))
+            }
+            A::Imaginary(lit) => {
+                let v = self.expr(lit)?;
+                let Some(a) = ty::arith(&v.ty.ty, &self.types) else {
+                    return Err(err(span, "invalid imaginary constant"));
+                };
+                let zero = self.convert(mk(ExprKind::Int(0), ty::int(), span), &v.ty);
+                Ok(self.mk_complex(a, zero, v, span))
             }
             A::Float(lit) => {
                 use super::super::literal::FloatSuffix;
@@ -334,7 +342,12 @@ impl Sema {
                 if vector_parts(&v.ty.ty).is_some() {
                     return self.vector_unary(op, v, span);
                 }
-                self.check_not_complex(&v, span)?;
+                if matches!(&*v.ty.ty, CType::Complex(_)) {
+                    if op == U::Plus {
+                        return Ok(Expr { span, ..v });
+                    }
+                    return Ok(self.complex_unary(UnaryOp::Neg, v, span));
+                }
                 if ty::arith(&v.ty.ty, &self.types).is_none() {
                     return Err(err(
                         span,
@@ -357,7 +370,10 @@ impl Sema {
                 if vector_parts(&v.ty.ty).is_some() {
                     return self.vector_unary(op, v, span);
                 }
-                self.check_not_complex(&v, span)?;
+                if matches!(&*v.ty.ty, CType::Complex(_)) {
+                    // GNU: `~z` is the complex conjugate.
+                    return Ok(self.complex_unary(UnaryOp::BitNot, v, span));
+                }
                 if ty::int_kind(&v.ty.ty, &self.types).is_none() {
                     return Err(err(span, "wrong type argument to bit-complement"));
                 }
@@ -389,27 +405,10 @@ impl Sema {
                 self.inc_dec(lv, is_prefix, up, span)
             }
             U::Real | U::Imag => {
-                let v = self.rvalue_of(x)?;
-                self.check_not_complex(&v, span)?;
-                if ty::arith(&v.ty.ty, &self.types).is_none() {
-                    return Err(err(span, "wrong type argument to '__real__'/'__imag__'"));
-                }
-                if op == U::Real {
-                    return Ok(v);
-                }
-                let t = v.ty.clone();
-                let zero = self.convert(mk(ExprKind::Int(0), ty::int(), span), &t);
-                let side = mk(ExprKind::Cast(CastKind::ToVoid, Box::new(v)), ty::void(), span);
-                Ok(mk(ExprKind::Comma(Box::new(side), Box::new(zero)), t, span))
+                let e = self.expr(x)?;
+                self.real_imag(e, op == U::Imag, span)
             }
         }
-    }
-
-    pub(super) fn check_not_complex(&self, v: &Expr, span: Span) -> PResult<()> {
-        if matches!(&*v.ty.ty, CType::Complex(_)) {
-            return Err(err(span, "complex arithmetic is not supported"));
-        }
-        Ok(())
     }
 
     pub(super) fn mk_unary(&self, op: UnaryOp, v: Expr, span: Span) -> Expr {
@@ -495,9 +494,11 @@ impl Sema {
         let what = if up { "increment" } else { "decrement" };
         self.check_modifiable(&lv, what, span)?;
         let t = unqual(&lv.ty);
-        self.check_not_complex(&lv, span)?;
         if vector_parts(&t.ty).is_some() {
             return self.vector_inc_dec(lv, is_prefix, up, span);
+        }
+        if matches!(&*t.ty, CType::Complex(_)) {
+            return self.complex_inc_dec(lv, is_prefix, up, span);
         }
         let ptr_elem_size = match &*t.ty {
             CType::Pointer(p) => Some(self.pointee_size(p, span)?),
@@ -573,7 +574,7 @@ impl Sema {
     pub(super) fn pointee_size(&self, p: &QualType, span: Span) -> PResult<u64> {
         match &*p.ty {
             CType::Void | CType::Function { .. } => Ok(1),
-            t if ty::is_vla(t) => Ok(u64::MAX),
+            t if self.types.is_runtime_sized(t) => Ok(u64::MAX),
             _ => self.types.size_of(&p.ty).map_err(|_| {
                 err(
                     span,
@@ -588,11 +589,26 @@ impl Sema {
         let t = self.type_name(tn)?;
         let v = self.rvalue_of(x)?;
         let v = self.with_pending_sizes(v);
-        self.check_not_complex(&v, span)?;
-        if matches!(&*t.ty, CType::Complex(_)) {
-            return Err(err(span, "complex arithmetic is not supported"));
-        }
         let to = unqual(&t);
+        if matches!(&*t.ty, CType::Complex(_)) || matches!(&*v.ty.ty, CType::Complex(_)) {
+            if ty::is_void(&to.ty) {
+                return Ok(mk(ExprKind::Cast(CastKind::ToVoid, Box::new(v)), to, span));
+            }
+            if self.real_arith(&to.ty).is_none() || self.real_arith(&v.ty.ty).is_none() {
+                return Err(err(
+                    span,
+                    format!(
+                        "invalid cast from '{}' to '{}'",
+                        self.type_str(&v.ty),
+                        self.type_str(&to)
+                    ),
+                ));
+            }
+            return Ok(Expr {
+                span,
+                ..self.convert(v, &to)
+            });
+        }
         if ty::is_void(&to.ty) {
             return Ok(mk(ExprKind::Cast(CastKind::ToVoid, Box::new(v)), to, span));
         }
@@ -692,7 +708,7 @@ impl Sema {
 
     /// `sizeof` of a type (6.5.3.4): a constant, or for a VLA its run-time size.
     pub(super) fn sizeof_type(&mut self, t: &QualType, span: Span) -> PResult<Expr> {
-        if ty::is_vla(&t.ty) {
+        if self.types.is_runtime_sized(&t.ty) {
             return self.vla_runtime_size(t, span);
         }
         let n = match &*t.ty {

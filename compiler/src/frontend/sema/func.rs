@@ -162,7 +162,14 @@ impl Sema {
                 span: f.body.span,
             });
         }
-        let fcx = self.func.take().expect("in a function");
+        let mut fcx = self.func.take().expect("in a function");
+        if fcx.calls_builtin_setjmp {
+            // gcc's `__builtin_setjmp` receiver sees the values the locals
+            // had at the `__builtin_longjmp`: none may live in a register.
+            for l in &mut fcx.locals {
+                l.ty.quals.is_volatile = true;
+            }
+        }
         let mut body = Stmt {
             kind: StmtKind::Block(body),
             span: f.body.span,
@@ -198,7 +205,14 @@ impl Sema {
                 && g.linkage == Linkage::External
                 && &*info.c_name != "main"
             {
-                g.attrs.gnu_inline = true;
+                if g.attrs.always_inline {
+                    // gcc inlines every call of it, at -O0 too, so no
+                    // out-of-line definition is referenced: a local copy
+                    // serves the calls the same way (stdarg-4).
+                    g.linkage = Linkage::Internal;
+                } else {
+                    g.attrs.gnu_inline = true;
+                }
             }
         }
     }

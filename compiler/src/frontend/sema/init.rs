@@ -110,7 +110,7 @@ impl Sema {
         init: &Initializer,
         span: Span,
     ) -> PResult<(QualType, Vec<Leaf>, bool)> {
-        if ty::is_variably_modified(&t.ty) && ty::is_vla(&t.ty) {
+        if self.types.is_runtime_sized(&t.ty) {
             return Err(err(span, "variable-sized object may not be initialized"));
         }
         let complete_or_array = ty::is_complete(&t.ty, &self.types) || ty::is_array(&t.ty);

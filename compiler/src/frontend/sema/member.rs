@@ -3,7 +3,7 @@
 //! bit-field storage units, and `__builtin_offsetof` (7.19p3).
 
 use super::super::ast;
-use super::super::hir::{BitField, Expr, ExprKind};
+use super::super::hir::{BinaryOp, BitField, CastKind, Expr, ExprKind};
 use super::super::source::{PResult, Span};
 use super::super::types::{CType, QualType, RecordId};
 use super::expr::mk;
@@ -124,6 +124,9 @@ impl Sema {
                 format!("invalid use of incomplete type '{}'", self.type_str(&base.ty)),
             ));
         }
+        if let Some(e) = self.variable_member(*id, &base, name, span)? {
+            return Ok(e);
+        }
         let Some((offset, t, bitfield)) = self.find_member(*id, name) else {
             return Err(err(
                 span,
@@ -148,13 +151,69 @@ impl Sema {
         ))
     }
 
-    /// `__builtin_offsetof(type, designator)` (7.19p3).
+    /// A member at a run-time offset of a record with variably modified
+    /// members (see `Sema::variable_layout`): `*(T *)((char *)&base + off)`.
+    /// `None` for the members before the first variable-size one, which
+    /// are where the record's static layout puts them.
+    fn variable_member(&mut self, id: RecordId, base: &Expr, name: &str, span: Span) -> PResult<Option<Expr>> {
+        let Some(vr) = self.var_records.get(&id) else {
+            return Ok(None);
+        };
+        let rec = &self.types.records[id.0 as usize];
+        let Some(i) = rec.members.iter().position(|m| m.name.as_deref() == Some(name)) else {
+            return Ok(None);
+        };
+        if i < vr.first {
+            return Ok(None);
+        }
+        let Some(off) = vr.offsets[i] else {
+            return Err(err(
+                span,
+                format!("bit-field '{name}' after a variable-size member is not supported"),
+            ));
+        };
+        let mt = rec.members[i].ty.clone();
+        if !base.is_lvalue() {
+            return Err(err(
+                span,
+                "a member of a value of a struct with variable-size members is not supported",
+            ));
+        }
+        let t = self.qualify(mt, base.ty.quals);
+        let addr = self.address_of(base.clone(), span)?;
+        let bytes = ty::ptr_to(ty::int_ty(super::super::types::IntKind::Char));
+        let addr = mk(ExprKind::Cast(CastKind::PtrToPtr, Box::new(addr)), bytes.clone(), span);
+        let off = self.load_local(off, ty::size_t(), span);
+        let off = self.convert(off, &ty::long());
+        let at = mk(
+            ExprKind::PtrAdd {
+                ptr: Box::new(addr),
+                index: Box::new(off),
+                elem_size: 1,
+            },
+            bytes,
+            span,
+        );
+        let p = mk(
+            ExprKind::Cast(CastKind::PtrToPtr, Box::new(at)),
+            ty::ptr_to(t.clone()),
+            span,
+        );
+        Ok(Some(mk(ExprKind::Deref(Box::new(p)), t, span)))
+    }
+
+    /// `__builtin_offsetof(type, designator)` (7.19p3). GNU: an index
+    /// need not be constant, and with a variably modified member on the
+    /// path, the offset is a run-time value.
     pub(super) fn offsetof(&mut self, tn: &ast::TypeName, path: &[ast::Designator], span: Span) -> PResult<Expr> {
         let mut cur = self.type_name(tn)?;
         self.vla_pending.clear();
         let mut off: i128 = 0;
+        // The run-time part of the offset (a `size_t` value), if any.
+        let mut dynamic: Option<Expr> = None;
+        let size_t = ty::size_t();
         for d in path {
-            match d {
+            let term = match d {
                 ast::Designator::Field(name, fspan) => {
                     let CType::Record(id) = &*cur.ty else {
                         return Err(err(
@@ -162,7 +221,24 @@ impl Sema {
                             format!("request for member '{name}' in something not a structure or union"),
                         ));
                     };
-                    let Some((o, t, bf)) = self.find_member(*id, name) else {
+                    let id = *id;
+                    if let Some(vr) = self.var_records.get(&id) {
+                        let rec = &self.types.records[id.0 as usize];
+                        let at = rec.members.iter().position(|m| m.name.as_deref() == Some(&**name));
+                        if let Some(i) = at.filter(|&i| i >= vr.first) {
+                            let Some(local) = vr.offsets[i] else {
+                                return Err(err(*fspan, "cannot apply 'offsetof' to a bit-field"));
+                            };
+                            cur = rec.members[i].ty.clone();
+                            let o = self.load_local(local, size_t.clone(), *fspan);
+                            dynamic = Some(match dynamic.take() {
+                                Some(d) => self.mk_binary(BinaryOp::Add, d, o, size_t.clone(), span),
+                                None => o,
+                            });
+                            continue;
+                        }
+                    }
+                    let Some((o, t, bf)) = self.find_member(id, name) else {
                         return Err(err(
                             *fspan,
                             format!("'{}' has no member named '{name}'", self.type_str(&cur)),
@@ -173,19 +249,50 @@ impl Sema {
                     }
                     off += o as i128;
                     cur = t;
+                    continue;
                 }
                 ast::Designator::Index(e) => {
                     let CType::Array { elem, .. } = &*cur.ty else {
                         return Err(err(e.span, "subscripted value in 'offsetof' is not an array"));
                     };
                     let elem = elem.clone();
-                    let i = self.const_int(e)?;
-                    off += i * self.size_of(&elem, e.span)? as i128;
-                    cur = elem;
+                    let i = self.rvalue_of(e)?;
+                    if ty::int_kind(&i.ty.ty, &self.types).is_none() {
+                        return Err(err(e.span, "array subscript is not an integer"));
+                    }
+                    let runtime = self.types.is_runtime_sized(&elem.ty);
+                    cur = elem.clone();
+                    match i.kind {
+                        ExprKind::Int(v) if !runtime => {
+                            off += v * self.size_of(&elem, e.span)? as i128;
+                            continue;
+                        }
+                        _ => {
+                            let size = if runtime {
+                                self.vla_runtime_size(&elem, e.span)?
+                            } else {
+                                mk(
+                                    ExprKind::Int(self.size_of(&elem, e.span)? as i128),
+                                    size_t.clone(),
+                                    span,
+                                )
+                            };
+                            let i = self.convert(i, &size_t);
+                            self.mk_binary(BinaryOp::Mul, i, size, size_t.clone(), span)
+                        }
+                    }
                 }
                 ast::Designator::Range(lo, _) => return Err(err(lo.span, "a range is not allowed in 'offsetof'")),
-            }
+            };
+            dynamic = Some(match dynamic.take() {
+                Some(d) => self.mk_binary(BinaryOp::Add, d, term, size_t.clone(), span),
+                None => term,
+            });
         }
-        Ok(mk(ExprKind::Int(off), ty::size_t(), span))
+        let fixed = mk(ExprKind::Int(off), size_t.clone(), span);
+        Ok(match dynamic {
+            Some(d) => self.mk_binary(BinaryOp::Add, d, fixed, size_t, span),
+            None => fixed,
+        })
     }
 }

@@ -14,6 +14,7 @@
 //!   assignment), compatible and composite types (6.2.7);
 //! * `expr.rs` (primary, postfix, unary, casts) and `binary.rs` (binary,
 //!   conditional and assignment operators): 6.5;
+//! * `complex.rs`: `_Complex` values, GNU complex integers, `__real__`/`__imag__`;
 //! * `builtins.rs`: `__builtin_*`, `__atomic_*`, `__sync_*`;
 //! * `const_eval.rs`: constant folding and the constant expressions of 6.6,
 //!   address constants included;
@@ -32,6 +33,7 @@ mod attrs;
 mod binary;
 mod builtins;
 mod call;
+mod complex;
 mod const_eval;
 mod conv;
 mod decl;
@@ -149,6 +151,20 @@ struct VlaSize {
     unit: u64,
 }
 
+/// The run-time layout of a record with variably modified members (see
+/// `Sema::variable_layout`): hidden `size_t` locals written when the
+/// definition is reached.
+#[derive(Clone, Debug)]
+struct VarRecord {
+    /// The record's size in bytes.
+    size: LocalId,
+    /// The first member whose offset is a run-time value.
+    first: usize,
+    /// Per member from `first` on: its offset (`None`: a bit-field, which
+    /// may not be accessed).
+    offsets: Vec<Option<LocalId>>,
+}
+
 /// The innermost `switch` being analyzed.
 #[derive(Clone, Debug)]
 struct SwitchCx {
@@ -182,6 +198,8 @@ struct FuncCx {
     has_indirect_goto: bool,
     /// Locals declared `register` (their address may not be taken).
     register_locals: Vec<LocalId>,
+    /// The body calls `__builtin_setjmp`: every local lives in memory.
+    calls_builtin_setjmp: bool,
 }
 
 impl FuncCx {
@@ -203,6 +221,7 @@ impl FuncCx {
             prologue: Vec::new(),
             has_indirect_goto: false,
             register_locals: Vec::new(),
+            calls_builtin_setjmp: false,
         }
     }
 }
@@ -228,6 +247,8 @@ struct Sema {
     /// Counter for unique names of block-scope statics and file-scope literals.
     unique_counter: u32,
     vla_sizes: FxHashMap<usize, VlaSize>,
+    /// Records with variably modified members, by id.
+    var_records: FxHashMap<RecordId, VarRecord>,
     /// Unions declared with `transparent_union`.
     transparent_unions: Vec<RecordId>,
     /// Inside a prototype that is not part of a function definition.
@@ -262,6 +283,7 @@ impl Sema {
             pack_stack: Vec::new(),
             unique_counter: 0,
             vla_sizes: FxHashMap::default(),
+            var_records: FxHashMap::default(),
             transparent_unions: Vec::new(),
             in_prototype: 0,
             vla_pending: Vec::new(),

@@ -7,13 +7,15 @@
 //! type; `packed` enums take the smallest integer type).
 
 use super::super::ast::{self, BaseType, EnumSpec, StructMember, StructSpec};
-use super::super::layout::{LayoutError, RecordAttrs};
+use super::super::hir::{BinaryOp, Expr, ExprKind, Stmt, StmtKind};
+use super::super::layout::{layout_record, FieldSpec, LayoutError, RecordAttrs};
 use super::super::source::{PResult, Span};
 use super::super::types::{ArrayLen, CType, EnumId, IntKind, Member, QualType, RecordId};
 use super::attrs::Attrs;
+use super::expr::mk;
 use super::scope::{Ordinary, Tag};
 use super::ty;
-use super::{err, Sema};
+use super::{err, Sema, VarRecord};
 use std::sync::Arc;
 
 impl Sema {
@@ -135,7 +137,13 @@ impl Sema {
                         if ty::is_function(&t.ty) {
                             return Err(err(nspan, format!("field '{what}' declared as a function")));
                         }
-                        if ty::is_variably_modified(&t.ty) {
+                        // GNU: a member whose size is known at run time, in a
+                        // function (a VLA whose size was computed, or a record
+                        // with such a member).
+                        let runtime_sized = self.func.is_some()
+                            && self.types.is_runtime_sized(&t.ty)
+                            && self.vla_size_of(&t.ty).is_some();
+                        if ty::is_variably_modified(&t.ty) && !runtime_sized {
                             return Err(err(nspan, format!("field '{what}' has a variably modified type")));
                         }
                         let flexible = matches!(
@@ -145,7 +153,7 @@ impl Sema {
                                 ..
                             }
                         );
-                        if !flexible && !ty::is_complete(&t.ty, &self.types) {
+                        if !flexible && !runtime_sized && !ty::is_complete(&t.ty, &self.types) {
                             return Err(err(
                                 nspan,
                                 format!("field '{what}' has incomplete type '{}'", self.type_str(&t)),
@@ -221,7 +229,167 @@ impl Sema {
         if rattrs.transparent_union && is_union {
             self.transparent_unions.push(id);
         }
+        if self.types.records[id.0 as usize].variable {
+            self.variable_layout(id, &spans, rattrs.packed, span)?;
+        }
         Ok(())
+    }
+
+    /// The run-time layout of a record with variably modified members
+    /// (GNU C): hidden `size_t` locals receive each member's offset from
+    /// the first variable-size member on, and the record's size, when the
+    /// definition is reached, by `place_field`'s rule (the next multiple of
+    /// the member's alignment). A run of bit-fields after a variable-size
+    /// member is placed as a unit (its own layout) and may not be accessed.
+    fn variable_layout(&mut self, id: RecordId, spans: &[Span], packed: bool, span: Span) -> PResult<()> {
+        let rec = self.types.records[id.0 as usize].clone();
+        let layout = rec.layout.clone().expect("completed");
+        let first = rec
+            .members
+            .iter()
+            .position(|m| self.types.is_runtime_sized(&m.ty.ty))
+            .expect("a variable record has a variable member");
+        let size_t = ty::size_t();
+        let int = |v: u64| mk(ExprKind::Int(v as i128), ty::size_t(), span);
+        let mut offsets = vec![None; rec.members.len()];
+        let mut assigns: Vec<Expr> = Vec::new();
+        let size_of_member = |this: &mut Sema, m: &Member, i: usize| -> PResult<Expr> {
+            if this.types.is_runtime_sized(&m.ty.ty) {
+                this.vla_runtime_size(&m.ty, spans[i])
+            } else {
+                Ok(int(this.size_of(&m.ty, spans[i])?))
+            }
+        };
+        let end = if rec.is_union {
+            // Every member at 0; the size is the largest member's.
+            let mut max = int(0);
+            for (i, m) in rec.members.iter().enumerate() {
+                let sz = if let Some(w) = m.bit_width {
+                    int((w as u64).div_ceil(8))
+                } else {
+                    size_of_member(self, m, i)?
+                };
+                let (setup, sz) = self.reuse(sz, span)?;
+                let (msetup, mx) = self.reuse(max, span)?;
+                let gt = self.mk_binary(BinaryOp::Gt, sz.clone(), mx.clone(), ty::int(), span);
+                let pick = mk(
+                    ExprKind::Cond(Box::new(gt), Box::new(sz), Box::new(mx)),
+                    size_t.clone(),
+                    span,
+                );
+                max = Self::with_setup(msetup, Self::with_setup(setup, pick));
+            }
+            max
+        } else {
+            let mut cur = int(layout.fields[first].offset);
+            let mut i = first;
+            while i < rec.members.len() {
+                let m = &rec.members[i];
+                if m.bit_width.is_some() {
+                    let j = (i..rec.members.len())
+                        .find(|&k| rec.members[k].bit_width.is_none())
+                        .unwrap_or(rec.members.len());
+                    let specs = rec.members[i..j]
+                        .iter()
+                        .map(|b| {
+                            let size = self.size_of(&b.ty, spans[i])?;
+                            Ok(FieldSpec {
+                                size,
+                                align: b.type_align.map_or_else(|| self.align_of(&b.ty, spans[i]), Ok)?,
+                                bit_width: b.bit_width,
+                                named: b.name.is_some(),
+                                packed: b.packed,
+                                aligned: b.aligned,
+                            })
+                        })
+                        .collect::<PResult<Vec<_>>>()?;
+                    let run = layout_record(
+                        &specs,
+                        RecordAttrs {
+                            is_union: false,
+                            packed,
+                            pack: self.pack,
+                            aligned: None,
+                            unnamed_bitfields_align: false,
+                        },
+                    )
+                    .map_err(|_| err(spans[i], "bit-fields too large"))?;
+                    cur = self.align_up_expr(cur, run.align, span);
+                    cur = self.mk_binary(BinaryOp::Add, cur, int(run.size), size_t.clone(), span);
+                    i = j;
+                    continue;
+                }
+                if m.name.is_none() {
+                    return Err(err(
+                        spans[i],
+                        "an anonymous member after a variable-size member is not supported",
+                    ));
+                }
+                let natural = m.type_align.map_or_else(|| self.align_of(&m.ty, spans[i]), Ok)?;
+                let mut fa = if m.packed || packed { 1 } else { natural };
+                if let Some(p) = self.pack {
+                    fa = fa.min(p);
+                }
+                if let Some(a) = m.aligned {
+                    fa = fa.max(a);
+                }
+                let at = self.align_up_expr(cur, fa, span);
+                let local = self.new_local(Arc::from(".member_offset"), size_t.clone(), 8, false, span)?;
+                assigns.push(mk(
+                    ExprKind::Assign {
+                        lhs: Box::new(mk(ExprKind::Local(local), size_t.clone(), span)),
+                        rhs: Box::new(at),
+                    },
+                    size_t.clone(),
+                    span,
+                ));
+                offsets[i] = Some(local);
+                let sz = size_of_member(self, m, i)?;
+                let here = self.load_local(local, size_t.clone(), span);
+                cur = self.mk_binary(BinaryOp::Add, here, sz, size_t.clone(), span);
+                i += 1;
+            }
+            cur
+        };
+        let total = self.align_up_expr(end, layout.align, span);
+        let size = self.new_local(Arc::from(".record_size"), size_t.clone(), 8, false, span)?;
+        assigns.push(mk(
+            ExprKind::Assign {
+                lhs: Box::new(mk(ExprKind::Local(size), size_t.clone(), span)),
+                rhs: Box::new(total),
+            },
+            size_t,
+            span,
+        ));
+        for a in assigns {
+            self.vla_pending.push(Stmt {
+                kind: StmtKind::Expr(a),
+                span,
+            });
+        }
+        if packed {
+            // A packed record is one whose members are all packed (gcc);
+            // lowering's unaligned-access analysis reads the members' flag.
+            for m in &mut self.types.records[id.0 as usize].members {
+                m.packed = true;
+            }
+        }
+        // Union members all sit at 0, where the static layout puts them.
+        let first = if rec.is_union { rec.members.len() } else { first };
+        self.var_records.insert(id, VarRecord { size, first, offsets });
+        Ok(())
+    }
+
+    /// `x` rounded up to a multiple of `align` (a power of two), as `size_t`.
+    fn align_up_expr(&self, x: Expr, align: u64, span: Span) -> Expr {
+        if align <= 1 {
+            return x;
+        }
+        let t = ty::size_t();
+        let bump = mk(ExprKind::Int((align - 1) as i128), t.clone(), span);
+        let mask = mk(ExprKind::Int((!(align - 1)) as i128), t.clone(), span);
+        let x = self.mk_binary(BinaryOp::Add, x, bump, t.clone(), span);
+        self.mk_binary(BinaryOp::BitAnd, x, mask, t, span)
     }
 
     fn member_names(&self, m: &Member, out: &mut Vec<Arc<str>>) {

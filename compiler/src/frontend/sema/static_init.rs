@@ -78,6 +78,24 @@ impl Sema {
             LeafValue::Bytes(b) => return img.put(l.offset, StaticValue::Bytes(b)).map_err(bad),
             LeafValue::Expr(e) => e,
         };
+        if let CType::Complex(p) = &*l.ty.ty {
+            // The two parts, each a constant of the part type.
+            let ExprKind::Complex(re, im) = e.kind else {
+                return Err(bad("initializer element is not constant"));
+            };
+            let pt = ty::arith_type(*p);
+            for (off, part) in [(0, re), (p.size(), im)] {
+                let leaf = Leaf {
+                    offset: l.offset + off,
+                    bitfield: None,
+                    ty: pt.clone(),
+                    value: LeafValue::Expr(*part),
+                    span,
+                };
+                self.write_leaf(img, leaf)?;
+            }
+            return Ok(());
+        }
         if ty::is_record(&l.ty.ty) || super::vector::vector_parts(&l.ty.ty).is_some() {
             // gcc accepts a file-scope compound literal of the same type.
             if let ExprKind::Load(inner) = &e.kind {

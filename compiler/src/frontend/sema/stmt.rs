@@ -564,6 +564,7 @@ fn fill_in_expr(e: &mut Expr, targets: &[LabelId]) {
         | ExprKind::Comma(a, b)
         | ExprKind::PtrAdd { ptr: a, index: b, .. }
         | ExprKind::PtrDiff { lhs: a, rhs: b, .. }
+        | ExprKind::Complex(a, b)
         | ExprKind::Assign { lhs: a, rhs: b }
         | ExprKind::CompoundAssign { lhs: a, rhs: b, .. } => {
             fill_in_expr(a, targets);

@@ -128,9 +128,12 @@ pub(super) fn arith_type(a: Arith) -> QualType {
     }
 }
 
-/// Scalar types (6.2.5p21) without `_Complex` (which sema rejects in expressions).
+/// Scalar types (6.2.5p21), `_Complex` included.
 pub(super) fn is_scalar(t: &CType) -> bool {
-    matches!(t, CType::Int(_) | CType::Enum(_) | CType::Float(_) | CType::Pointer(_))
+    matches!(
+        t,
+        CType::Int(_) | CType::Enum(_) | CType::Float(_) | CType::Complex(_) | CType::Pointer(_)
+    )
 }
 
 /// Whether `t` is a complete object type (6.2.5p1).
@@ -271,19 +274,23 @@ fn base_name(t: &CType, cx: &TypeContext) -> String {
             UInt128 => "unsigned __int128",
         }
         .into(),
-        CType::Float(k) | CType::Complex(k) => {
-            let n = match k {
-                FloatKind::Float => "float",
-                FloatKind::Double => "double",
-                FloatKind::LongDouble => "long double",
-                FloatKind::Float128 => "__float128",
-            };
-            if matches!(t, CType::Complex(_)) {
-                format!("_Complex {n}")
-            } else {
-                n.into()
-            }
+        CType::Float(k) => match k {
+            FloatKind::Float => "float",
+            FloatKind::Double => "double",
+            FloatKind::LongDouble => "long double",
+            FloatKind::Float128 => "__float128",
         }
+        .into(),
+        CType::Complex(a) => format!(
+            "_Complex {}",
+            base_name(
+                &match a {
+                    Arith::Int(k) => CType::Int(*k),
+                    Arith::Float(k) => CType::Float(*k),
+                },
+                cx
+            )
+        ),
         CType::Record(id) => {
             let r = cx.records.get(id.0 as usize);
             let kw = if r.is_some_and(|r| r.is_union) {

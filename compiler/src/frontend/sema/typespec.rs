@@ -10,7 +10,7 @@
 use super::super::ast::{self, ArraySize, BaseType, DeclSpecs, Declaration, Declarator, Derived, TypeName, TypeQuals};
 use super::super::hir::{Expr, ExprKind, LocalId, Stmt, StmtKind};
 use super::super::source::{PResult, Span};
-use super::super::types::{ArrayLen, CType, FloatKind, IntKind, QualType, Qualifiers};
+use super::super::types::{Arith, ArrayLen, CType, FloatKind, IntKind, QualType, Qualifiers};
 use super::attrs::{Attrs, Mode};
 use super::scope::{ObjRef, Ordinary};
 use super::ty::{self, q, unqual};
@@ -117,10 +117,24 @@ impl Sema {
             BaseType::LongDouble => CType::Float(FloatKind::LongDouble),
             BaseType::Float128 => CType::Float(FloatKind::Float128),
             BaseType::Complex(inner) => CType::Complex(match **inner {
-                BaseType::Float => FloatKind::Float,
-                BaseType::LongDouble => FloatKind::LongDouble,
-                BaseType::Float128 => FloatKind::Float128,
-                _ => FloatKind::Double,
+                BaseType::Float => Arith::Float(FloatKind::Float),
+                BaseType::LongDouble => Arith::Float(FloatKind::LongDouble),
+                BaseType::Float128 => Arith::Float(FloatKind::Float128),
+                BaseType::Double => Arith::Float(FloatKind::Double),
+                BaseType::Char => Arith::Int(IntKind::Char),
+                BaseType::SChar => Arith::Int(IntKind::SChar),
+                BaseType::UChar => Arith::Int(IntKind::UChar),
+                BaseType::Short => Arith::Int(IntKind::Short),
+                BaseType::UShort => Arith::Int(IntKind::UShort),
+                BaseType::Int => Arith::Int(IntKind::Int),
+                BaseType::UInt => Arith::Int(IntKind::UInt),
+                BaseType::Long => Arith::Int(IntKind::Long),
+                BaseType::ULong => Arith::Int(IntKind::ULong),
+                BaseType::LongLong => Arith::Int(IntKind::LongLong),
+                BaseType::ULongLong => Arith::Int(IntKind::ULongLong),
+                BaseType::Int128 => Arith::Int(IntKind::Int128),
+                BaseType::UInt128 => Arith::Int(IntKind::UInt128),
+                _ => return Err(err(specs.span, "invalid use of '_Complex' with a non-arithmetic type")),
             }),
             BaseType::Struct(s) => CType::Record(self.record_spec(s, false, forward)?),
             BaseType::Union(s) => CType::Record(self.record_spec(s, true, forward)?),
@@ -266,7 +280,7 @@ impl Sema {
                 CType::Int(k)
             }
             (Mode::Float(k), CType::Float(_)) => CType::Float(k),
-            (Mode::Complex(k), CType::Complex(_)) => CType::Complex(k),
+            (Mode::Complex(k), CType::Complex(_)) => CType::Complex(Arith::Float(k)),
             _ => return Err(err(span, "invalid mode for this type")),
         };
         Ok(QualType::new(new).with_quals(t.quals))
@@ -313,7 +327,7 @@ impl Sema {
             CType::Function { .. } => return Err(err(span, "declaration of an array of functions")),
             CType::Void => return Err(err(span, "declaration of an array of 'void'")),
             // An array of VLAs (6.7.6.2p4): its size is known at run time.
-            t if !ty::is_complete(t, &self.types) && !ty::is_vla(t) => {
+            t if !ty::is_complete(t, &self.types) && !self.types.is_runtime_sized(t) => {
                 return Err(err(
                     span,
                     format!("array type has incomplete element type '{}'", self.type_str(&elem)),
@@ -332,7 +346,7 @@ impl Sema {
                     }
                     match x.kind {
                         // A constant number of VLAs is itself a VLA.
-                        ExprKind::Int(v) if v >= 0 && ty::is_vla(&elem.ty) => {
+                        ExprKind::Int(v) if v >= 0 && self.types.is_runtime_sized(&elem.ty) => {
                             if self.in_prototype > 0 || self.vla_size_of(&elem.ty).is_none() {
                                 ArrayLen::Variable
                             } else {
@@ -417,6 +431,14 @@ impl Sema {
 
     /// The run-time size record of a VLA type, if `t` is one sema created.
     pub(super) fn vla_size_of(&self, t: &Arc<CType>) -> Option<VlaSize> {
+        if let CType::Record(id) = &**t {
+            // A record with variably modified members: its size in bytes.
+            return self.var_records.get(id).map(|v| VlaSize {
+                keep: t.clone(),
+                count: v.size,
+                unit: 1,
+            });
+        }
         if !ty::is_vla(t) {
             return None;
         }

@@ -65,8 +65,8 @@ impl<'a> Checker<'a> {
                 self.expr(p);
             }
             Member { base, .. } => {
-                if !matches!(unq(&base.ty), CType::Record(_)) {
-                    self.fail("Member of a record", e);
+                if !matches!(unq(&base.ty), CType::Record(_) | CType::Complex(_)) {
+                    self.fail("Member of a record (or a part of a complex)", e);
                 }
                 self.expr(base);
             }
@@ -103,6 +103,9 @@ impl<'a> Checker<'a> {
                     CastKind::PtrToInt => matches!(unq(&x.ty), CType::Pointer(_)),
                     CastKind::IntToFloat | CastKind::FloatToFloat => matches!(unq(&e.ty), CType::Float(_)),
                     CastKind::FloatToInt => matches!(unq(&x.ty), CType::Float(_)),
+                    CastKind::ComplexToComplex => {
+                        matches!(unq(&e.ty), CType::Complex(_)) && matches!(unq(&x.ty), CType::Complex(_))
+                    }
                     CastKind::IntToInt | CastKind::BitPrecision(_) => {
                         super::super::ty::int_kind(unq(&e.ty), self.cx()).is_some()
                             && super::super::ty::int_kind(unq(&x.ty), self.cx()).is_some()
@@ -145,8 +148,15 @@ impl<'a> Checker<'a> {
                     BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
                 );
                 let shift = matches!(op, BinaryOp::Shl | BinaryOp::Shr);
+                // A complex operation may keep one operand of the part type.
+                let part_or_same = |x: &Expr| match unq(&e.ty) {
+                    CType::Complex(p) => self.same(&x.ty, &e.ty) || self.same(&x.ty, &super::super::ty::arith_type(*p)),
+                    _ => self.same(&x.ty, &e.ty),
+                };
                 let ok = if cmp {
                     self.same(&a.ty, &b.ty) && matches!(unq(&e.ty), CType::Int(IntKind::Int))
+                } else if matches!(unq(&e.ty), CType::Complex(_)) {
+                    part_or_same(a) && part_or_same(b)
                 } else if shift {
                     self.same(&a.ty, &e.ty)
                 } else {
@@ -260,6 +270,20 @@ impl<'a> Checker<'a> {
                 }
             }
             VaArg(x) => self.expr(x),
+            Complex(re, im) => {
+                let ok = match unq(&e.ty) {
+                    CType::Complex(p) => {
+                        let pt = super::super::ty::arith_type(*p);
+                        self.same(&re.ty, &pt) && self.same(&im.ty, &pt)
+                    }
+                    _ => false,
+                };
+                if !ok {
+                    self.fail("Complex parts have the part type", e);
+                }
+                self.expr(re);
+                self.expr(im);
+            }
             StmtExpr { body, result } => {
                 for s in body {
                     self.stmt(s);

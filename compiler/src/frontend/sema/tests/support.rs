@@ -268,6 +268,7 @@ pub(crate) fn sexp(p: &Program, f: Option<&Function>, e: &Expr) -> String {
         ExprKind::LogOr(a, b) => format!("(LogOr {} {})", s(a), s(b)),
         ExprKind::Cond(c, a, b) => format!("(Cond:{} {} {} {})", t(e), s(c), s(a), s(b)),
         ExprKind::Comma(a, b) => format!("(Comma {} {})", s(a), s(b)),
+        ExprKind::Complex(a, b) => format!("(Complex:{} {} {})", t(e), s(a), s(b)),
         ExprKind::Assign { lhs, rhs } => format!("(Assign:{} {} {})", t(e), s(lhs), s(rhs)),
         ExprKind::CompoundAssign {
             op,

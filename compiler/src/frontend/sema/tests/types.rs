@@ -519,10 +519,17 @@ fn vector_misuse_is_an_error_like_gccs() {
 }
 
 #[test]
-fn complex_types_declare_but_do_not_compute() {
+fn complex_types_compute_but_have_no_order() {
     ok("_Complex double z; double _Complex f(double _Complex); typedef _Complex float cf;");
-    let e = error("_Complex double z; double g(void) { return z + 1; }");
-    assert!(e.contains("complex arithmetic is not supported"), "{e}");
+    ok("_Complex double z; _Complex double g(void) { return z + 1; }");
+    ok("_Complex int a = 1 + 2i; __complex__ unsigned char b; int h(void) { return a == b; }");
+    ok("double z2; double h(_Complex float w) { __real__ w = 2; return __imag__ w + ~w; }");
+    let e = error("_Complex double z; int g(void) { return z < 1; }");
+    assert!(e.contains("invalid operands to binary <"), "{e}");
+    let e = error("_Complex _Bool b;");
+    assert!(e.contains("non-arithmetic type"), "{e}");
+    let e = error("struct s { int a; } v; double g(void) { return __imag__ v; }");
+    assert!(e.contains("wrong type argument to '__imag__'"), "{e}");
 }
 
 #[test]

@@ -1,3 +1,0 @@
-double f(_Complex double z) {
-  return z * 2.0;
-}
