@@ -46,6 +46,13 @@
 //!   AArch64 and RISC-V a `va_list` is an ordinary object (loaded, passed by
 //!   value).
 //! * `FuncDecay(Deref(p))` and `AddrOf(Deref(p))` are written as `p`.
+//! * GNU vector types (`CType::Vector`) are aggregates here: sema spells
+//!   every vector operation element by element (`sema/vector.rs`), as a
+//!   compound literal whose elements are scalar operations on `Member`
+//!   accesses (offset `i * sizeof(elem)`) of the operands, after a `Comma`
+//!   chain of assignments that evaluates non-variable operands once into
+//!   temporaries. A cast that reinterprets a vector's bytes is a compound
+//!   literal of the new type whose one store at offset 0 is the operand.
 //! * GNU `c ?: b` with side effects in `c` is
 //!   `Cond(Comma(Assign(tmp, c), Load(tmp)), Load(tmp), b)`.
 //! * K&R definitions: `Function::params` hold the promoted types the caller

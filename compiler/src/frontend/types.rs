@@ -151,6 +151,17 @@ impl Arith {
     }
 }
 
+/// The alignment of a GNU vector type of `size` bytes, gcc's: its size on
+/// x86-64 and RISC-V 64, at most 16 on AArch64 (`aarch64_vector_alignment`).
+/// (gcc's C11 `_Alignof` caps it at 16 everywhere, `__alignof__` does not;
+/// phicc answers both with this alignment.)
+pub fn vector_align(size: u64, target: Target) -> u64 {
+    match target {
+        Target::X86_64 | Target::Riscv64 => size.max(1),
+        Target::Aarch64 => size.clamp(1, 16),
+    }
+}
+
 /// The usual arithmetic conversions (6.3.1.8): the common type of two operands.
 pub fn usual_arithmetic_conversion(a: Arith, b: Arith, target: Target) -> Arith {
     match (a, b) {
@@ -251,6 +262,15 @@ pub enum CType {
     Enum(EnumId),
     /// `__builtin_va_list` (its shape is the target's, see [`va_list_size_align`]).
     VaList,
+    /// A GNU vector (`__attribute__((vector_size(N)))`, gcc manual "Using
+    /// Vector Instructions through Built-in Functions"): `len` elements (a
+    /// power of two) of an integer or real floating type, `len * size`
+    /// bytes aligned by [`vector_align`]. Enum elements are their
+    /// underlying integer type.
+    Vector {
+        elem: Arith,
+        len: u64,
+    },
 }
 
 impl CType {
@@ -466,6 +486,7 @@ impl TypeContext {
                 .underlying
                 .size(),
             CType::VaList => va_list_size_align(self.target).0,
+            CType::Vector { elem, len } => elem.size() * len,
         })
     }
 
@@ -492,6 +513,7 @@ impl TypeContext {
                 .underlying
                 .align(),
             CType::VaList => va_list_size_align(self.target).1,
+            CType::Vector { elem, len } => vector_align(elem.size() * len, self.target),
         })
     }
 }

@@ -63,6 +63,19 @@ impl Types<'_> {
                     _ => None,
                 },
             },
+            // A GNU vector is classified as the array of its elements (not
+            // gcc's vector classes: docs/abi.md, "GNU vectors").
+            CType::Vector { elem, len } => {
+                let elem = match elem {
+                    Arith::Int(k) => CType::Int(*k),
+                    Arith::Float(k) => CType::Float(*k),
+                };
+                Shape::Array {
+                    elem_size: self.size_of(&elem).unwrap_or(0),
+                    elem: Box::new(self.shape(&elem)),
+                    len: Some(*len),
+                }
+            }
             CType::Record(id) => {
                 let Some(rec) = self.cx.records.get(id.0 as usize) else {
                     return Shape::Other;

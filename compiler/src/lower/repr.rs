@@ -6,7 +6,8 @@
 //! `_Bool` is `u8`, plain `char` is `i8` on x86-64 and `u8` elsewhere, enums
 //! take their underlying integer type, every pointer is `ptr`, `long double`
 //! (and `_Float128`) is `f128`. `_Complex` types are aggregates of two
-//! parts (see `complex.rs`).
+//! parts (see `complex.rs`); GNU vectors are aggregates too (sema spells
+//! their operations element by element).
 
 use crate::frontend::hir::Program;
 use crate::frontend::types::{CType, FloatKind, IntKind, QualType, TypeContext};
@@ -107,10 +108,12 @@ impl<'p> Types<'p> {
             CType::Record(id) if self.cx.records.get(id.0 as usize).is_some_and(|r| r.variable) => {
                 return Err(ReprError::VariableSize)
             }
-            CType::Array { .. } | CType::Record(_) | CType::VaList | CType::Complex(_) => Repr::Aggregate {
-                size: self.size_of(t).unwrap_or(0),
-                align: self.align_of(t),
-            },
+            CType::Array { .. } | CType::Record(_) | CType::VaList | CType::Complex(_) | CType::Vector { .. } => {
+                Repr::Aggregate {
+                    size: self.size_of(t).unwrap_or(0),
+                    align: self.align_of(t),
+                }
+            }
         })
     }
 

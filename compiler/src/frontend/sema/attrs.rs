@@ -4,9 +4,9 @@
 //! Attributes that change the meaning of a program are honoured: `aligned`,
 //! `packed`, `mode`, `section`, `weak`, `visibility`, `used`, `noreturn`,
 //! `always_inline`, `noinline`, `gnu_inline`, `constructor`, `destructor`,
-//! `alias`, `transparent_union`. Those we cannot implement and whose absence
-//! would silently change behaviour (`cleanup`, `vector_size`,
-//! `scalar_storage_order("big-endian")`) are errors. Every other attribute (format,
+//! `alias`, `transparent_union`, `vector_size` (see `vector.rs`). Those we
+//! cannot implement and whose absence would silently change behaviour
+//! (`cleanup`, `scalar_storage_order("big-endian")`) are errors. Every other attribute (format,
 //! nonnull, unused, deprecated, ...) only affects diagnostics and is ignored.
 
 use super::super::ast::{Attribute, ExprKind};
@@ -41,7 +41,8 @@ pub(super) struct Attrs {
     pub(super) destructor: Option<Option<u32>>,
     pub(super) alias: Option<String>,
     pub(super) mode: Option<(Mode, Span)>,
-    pub(super) vector_size: Option<Span>,
+    /// `vector_size(N)`: N (checked against the element type when applied).
+    pub(super) vector_size: Option<(i128, Span)>,
     pub(super) transparent_union: bool,
 }
 
@@ -140,7 +141,12 @@ impl Sema {
                 };
                 out.mode = Some((mode, a.span));
             }
-            "vector_size" => out.vector_size = Some(a.span),
+            "vector_size" => {
+                let Some(e) = a.args.first() else {
+                    return Err(err(a.span, "'vector_size' attribute needs a size"));
+                };
+                out.vector_size = Some((self.const_int(e)?, a.span));
+            }
             "transparent_union" => out.transparent_union = true,
             "cleanup" => return Err(err(a.span, "the 'cleanup' attribute is not supported")),
             // The targets are little-endian: "little-endian" is their own

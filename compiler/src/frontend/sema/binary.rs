@@ -11,6 +11,7 @@ use super::super::types::{CType, QualType};
 use super::conv::AssignCtx;
 use super::expr::mk;
 use super::ty::{self, unqual};
+use super::vector::vector_parts;
 use super::{const_eval, err, Sema};
 
 fn hir_op(op: ast::BinaryOp) -> Option<BinaryOp> {
@@ -36,7 +37,7 @@ fn hir_op(op: ast::BinaryOp) -> Option<BinaryOp> {
     })
 }
 
-fn op_str(op: BinaryOp) -> &'static str {
+pub(super) fn op_str(op: BinaryOp) -> &'static str {
     use BinaryOp::*;
     match op {
         Add => "+",
@@ -151,6 +152,9 @@ impl Sema {
     /// A binary operator on two values.
     pub(super) fn binary_values(&mut self, op: BinaryOp, a: Expr, b: Expr, span: Span) -> PResult<Expr> {
         use BinaryOp::*;
+        if vector_parts(&a.ty.ty).is_some() || vector_parts(&b.ty.ty).is_some() {
+            return self.vector_binary(op, a, b, span);
+        }
         if matches!(&*a.ty.ty, CType::Complex(_)) || matches!(&*b.ty.ty, CType::Complex(_)) {
             return self.complex_binary(op, a, b, span);
         }
@@ -466,6 +470,7 @@ impl Sema {
             }
             (CType::Record(x), CType::Record(y)) if x == y => return Ok((a, b, unqual(&at))),
             (CType::VaList, CType::VaList) => return Ok((a, b, unqual(&at))),
+            (CType::Vector { .. }, CType::Vector { .. }) if at.ty == bt.ty => return Ok((a, b, unqual(&at))),
             _ => {}
         }
         let ap = ty::is_pointer(&at.ty);
@@ -545,6 +550,9 @@ impl Sema {
             ));
         };
         let op = hir_op(op).expect("compound assignment operator");
+        if vector_parts(&lt.ty).is_some() || vector_parts(&rhs.ty.ty).is_some() {
+            return self.vector_compound_assign(op, lhs, rhs, span);
+        }
         if matches!(&*lt.ty, CType::Complex(_)) || matches!(&*rhs.ty.ty, CType::Complex(_)) {
             return self.complex_compound_assign(op, lhs, rhs, span);
         }

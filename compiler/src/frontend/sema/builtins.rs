@@ -226,6 +226,7 @@ impl Sema {
             }
         }
         let e = match base {
+            "shuffle" => return self.vector_shuffle(args, span).map(Some),
             "va_start" => {
                 if args.is_empty() {
                     return Err(err(span, "too few arguments to '__builtin_va_start'"));

@@ -453,6 +453,9 @@ impl Sema {
             (CType::Complex(_), _) | (_, CType::Complex(_)) => return Err(incompatible(self)),
             (CType::Record(x), CType::Record(y)) if x == y => return Ok(self.convert(e, to)),
             (CType::VaList, CType::VaList) => return Ok(e),
+            (CType::Vector { .. }, CType::Vector { .. }) if self.vector_convertible(ft, tt) => {
+                return Ok(self.convert(e, to))
+            }
             (_, CType::Pointer(tp)) => {
                 if self.is_null_pointer_constant(&e) {
                     return Ok(self.convert(e, to));

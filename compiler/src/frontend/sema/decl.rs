@@ -288,14 +288,7 @@ impl Sema {
                 };
                 return Err(err(at, format!("typedef '{name}' is initialized")));
             }
-            let unsupported = attrs
-                .vector_size
-                .map(|_| "vector types ('vector_size') are not supported");
-            let t = if unsupported.is_some() {
-                t
-            } else {
-                self.apply_mode(t, &attrs)?
-            };
+            let t = self.apply_mode(t, &attrs)?;
             match self.scopes.lookup_current(&name) {
                 Some(Ordinary::Typedef { ty: old, .. }) if !self.compatible(old, &t) => {
                     return Err(err(nspan, format!("conflicting types for typedef '{name}'")));
@@ -310,7 +303,7 @@ impl Sema {
                 Ordinary::Typedef {
                     ty: t,
                     align: attrs.aligned.or(base.align),
-                    unsupported,
+                    unsupported: None,
                 },
             );
             return Ok(());

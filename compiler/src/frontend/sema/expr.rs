@@ -16,6 +16,7 @@ use super::super::types::{ArrayLen, CType, IntKind, QualType, RecordId};
 use super::conv::{bitfield_width, cast_kind};
 use super::scope::{ObjRef, Ordinary};
 use super::ty::{self, q, unqual};
+use super::vector::vector_parts;
 use super::{const_eval, err, Sema};
 use std::sync::Arc;
 
@@ -153,7 +154,12 @@ impl Sema {
             }
             A::Call(f, args) => self.call(f, args, span),
             A::Index(a, i) => {
-                let a = self.rvalue_of(a)?;
+                let a = self.expr(a)?;
+                if vector_parts(&a.ty.ty).is_some() {
+                    let i = self.rvalue_of(i)?;
+                    return self.vector_subscript(a, i, span);
+                }
+                let a = self.value(a)?;
                 let i = self.rvalue_of(i)?;
                 let (p, idx) = if ty::is_pointer(&a.ty.ty) {
                     (a, i)
@@ -333,6 +339,9 @@ impl Sema {
         match op {
             U::Plus | U::Neg => {
                 let v = self.rvalue_of(x)?;
+                if vector_parts(&v.ty.ty).is_some() {
+                    return self.vector_unary(op, v, span);
+                }
                 if matches!(&*v.ty.ty, CType::Complex(_)) {
                     if op == U::Plus {
                         return Ok(Expr { span, ..v });
@@ -358,6 +367,9 @@ impl Sema {
             }
             U::BitNot => {
                 let v = self.rvalue_of(x)?;
+                if vector_parts(&v.ty.ty).is_some() {
+                    return self.vector_unary(op, v, span);
+                }
                 if matches!(&*v.ty.ty, CType::Complex(_)) {
                     // GNU: `~z` is the complex conjugate.
                     return Ok(self.complex_unary(UnaryOp::BitNot, v, span));
@@ -482,6 +494,9 @@ impl Sema {
         let what = if up { "increment" } else { "decrement" };
         self.check_modifiable(&lv, what, span)?;
         let t = unqual(&lv.ty);
+        if vector_parts(&t.ty).is_some() {
+            return self.vector_inc_dec(lv, is_prefix, up, span);
+        }
         if matches!(&*t.ty, CType::Complex(_)) {
             return self.complex_inc_dec(lv, is_prefix, up, span);
         }
@@ -596,6 +611,9 @@ impl Sema {
         }
         if ty::is_void(&to.ty) {
             return Ok(mk(ExprKind::Cast(CastKind::ToVoid, Box::new(v)), to, span));
+        }
+        if vector_parts(&to.ty).is_some() || vector_parts(&v.ty.ty).is_some() {
+            return self.vector_cast(v, to, span);
         }
         if let CType::Record(id) = &*to.ty {
             if matches!(&*v.ty.ty, CType::Record(x) if x == id) {

@@ -173,8 +173,9 @@ impl Sema {
         }
     }
 
+    /// Types initialized by a braced list of subobjects (GNU vectors like arrays).
     fn is_aggregate(&self, t: &QualType) -> bool {
-        matches!(&*t.ty, CType::Array { .. } | CType::Record(_))
+        matches!(&*t.ty, CType::Array { .. } | CType::Record(_) | CType::Vector { .. })
     }
 
     /// Whether string literal `e` can initialize array type `t` (6.7.9p14-15).
@@ -242,6 +243,13 @@ impl Sema {
                 },
                 is_union: false,
             }),
+            CType::Vector { len, .. } => Some(Frame {
+                ty: t.clone(),
+                offset,
+                pos: 0,
+                len: *len,
+                is_union: false,
+            }),
             CType::Record(id) => {
                 let r = self.types.records.get(id.0 as usize)?;
                 r.layout.as_ref()?;
@@ -263,6 +271,10 @@ impl Sema {
             CType::Array { elem, .. } => {
                 let size = self.types.size_of(&elem.ty).unwrap_or(0);
                 (elem.clone(), f.offset.wrapping_add(f.pos.wrapping_mul(size)), None)
+            }
+            CType::Vector { elem, .. } => {
+                let t = ty::arith_type(*elem).with_quals(f.ty.quals);
+                (t, f.offset + f.pos * elem.size(), None)
             }
             CType::Record(id) => {
                 let r = &self.types.records[id.0 as usize];
@@ -581,7 +593,9 @@ impl Sema {
             }
             if self.is_aggregate(&sub_ty) {
                 if let Src::Val(v) = &src {
-                    if matches!((&*sub_ty.ty, &*v.ty.ty), (CType::Record(a), CType::Record(b)) if a == b) {
+                    let same_record =
+                        matches!((&*sub_ty.ty, &*v.ty.ty), (CType::Record(a), CType::Record(b)) if a == b);
+                    if same_record || self.vector_convertible(&v.ty.ty, &sub_ty.ty) {
                         let Src::Val(v) = src else { unreachable!() };
                         let v = Expr {
                             ty: unqual(&sub_ty),

@@ -20,7 +20,8 @@
 //!   address constants included;
 //! * `init.rs`: initializers (6.7.9), both run-time (`hir::Init`) and static
 //!   (`hir::StaticInit`);
-//! * `stmt.rs`: statements (6.8), switch cases, labels, inline asm.
+//! * `stmt.rs`: statements (6.8), switch cases, labels, inline asm;
+//! * `vector.rs`: GNU vector types, their operations spelled element-wise.
 //!
 //! The conventions of the output are those documented in `hir.rs`. The first
 //! error ends analysis; warnings are collected. Analysis runs on its own
@@ -48,6 +49,7 @@ mod stmt;
 mod tests;
 mod ty;
 mod typespec;
+mod vector;
 
 use super::ast::{ExternalDecl, TranslationUnit};
 use super::hir::*;

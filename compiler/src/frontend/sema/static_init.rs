@@ -96,7 +96,7 @@ impl Sema {
             }
             return Ok(());
         }
-        if ty::is_record(&l.ty.ty) {
+        if ty::is_record(&l.ty.ty) || super::vector::vector_parts(&l.ty.ty).is_some() {
             // gcc accepts a file-scope compound literal of the same type.
             if let ExprKind::Load(inner) = &e.kind {
                 if let ExprKind::Global(g) = inner.kind {

@@ -308,6 +308,7 @@ fn base_name(t: &CType, cx: &TypeContext) -> String {
             None => "enum <anonymous>".into(),
         },
         CType::VaList => "__builtin_va_list".into(),
+        CType::Vector { elem, len } => format!("__vector({len}) {}", base_name(&arith_type(*elem).ty, cx)),
         _ => "?".into(),
     }
 }

@@ -248,11 +248,17 @@ impl Sema {
         self.apply_mode(t, &attrs)
     }
 
-    /// Applies `__attribute__((mode(M)))` to an arithmetic type.
+    /// Applies `__attribute__((mode(M)))` to an arithmetic type, then
+    /// `vector_size(N)` (see `vector.rs`).
     pub(super) fn apply_mode(&self, t: QualType, attrs: &Attrs) -> PResult<QualType> {
-        if let Some(span) = attrs.vector_size {
-            return Err(err(span, "vector types ('vector_size') are not supported"));
+        let t = self.apply_machine_mode(t, attrs)?;
+        match attrs.vector_size {
+            Some((size, span)) => self.apply_vector_size(t, size, span),
+            None => Ok(t),
         }
+    }
+
+    fn apply_machine_mode(&self, t: QualType, attrs: &Attrs) -> PResult<QualType> {
         let Some((mode, span)) = attrs.mode else {
             return Ok(t);
         };
