@@ -3,9 +3,8 @@
    place_field rule at run time), members after a variable-size one,
    arrays of and pointers to such records, assignment (a copy of the
    run-time size), nesting, packed records, pointers to VLAs as members,
-   and offsetof with run-time
-   indices (gcc.c-torture/execute 20040423-1, 20041218-2, 20070919-1,
-   pr41935, pr82210, align-nest). */
+   and offsetof with run-time indices (gcc.c-torture/execute 20040423-1,
+   20041218-2, 20070919-1, pr41935, pr82210, align-nest). */
 #include "test.h"
 
 static int size_at_definition(int n) {
