@@ -2,9 +2,9 @@
    sizes and offsets computed when the definition is reached (gcc's
    place_field rule at run time), members after a variable-size one,
    arrays of and pointers to such records, assignment (a copy of the
-   run-time size), nesting, packed records, and offsetof with run-time
-   indices (gcc.c-torture/execute 20040423-1, 20041218-2, 20070919-1,
-   pr41935, pr82210, align-nest). */
+   run-time size), nesting, packed records, pointers to VLAs as members,
+   and offsetof with run-time indices (gcc.c-torture/execute 20040423-1,
+   20041218-2, 20070919-1, pr41935, pr82210, align-nest). */
 #include "test.h"
 
 static int size_at_definition(int n) {
@@ -56,6 +56,16 @@ static int packed_aligned(int n) {
     s.i2 = 7;
     s.i[n - 1] = 3;
     return s.i2 * 100 + s.i[n - 1] * 10000 + sizeof s;
+}
+
+static int vla_pointer_member(int n) {
+    int a[3][n];
+    struct S { int (*p)[n]; int k; } s = {a, 5};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < n; j++)
+            a[i][j] = i * 10 + j;
+    s.p = s.p + 1;
+    return s.p[1][n - 1] + (int)sizeof(*s.p) * 100 + s.k * 1000;
 }
 
 static long union_size(int n, int m) {
@@ -140,6 +150,8 @@ int main(void) {
     ASSERT(13, packed_layout(3, 2));
     ASSERT(30716, packed_aligned(2));
     ASSERT(30720, packed_aligned(3));
+    ASSERT(6623, vla_pointer_member(4));
+    ASSERT(5821, vla_pointer_member(2));
     ASSERT(85, union_size(3, 2));
     ASSERT(245, union_size(21, 2));
     ASSERT(4 + (5 * 2 + 3) * 4, offset_2d(5, 2, 3));

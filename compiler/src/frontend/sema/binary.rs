@@ -526,11 +526,13 @@ impl Sema {
         span: Span,
     ) -> PResult<Expr> {
         let lhs = self.expr(l)?;
-        if op.is_none() && lhs.is_lvalue() && matches!(&*lhs.ty.ty, CType::Record(_)) {
-            if self.types.is_runtime_sized(&lhs.ty.ty) {
-                let rhs = self.rvalue_of(r)?;
-                return self.variable_record_assign(lhs, rhs, span);
-            }
+        if op.is_none()
+            && lhs.is_lvalue()
+            && matches!(&*lhs.ty.ty, CType::Record(_))
+            && self.types.is_runtime_sized(&lhs.ty.ty)
+        {
+            let rhs = self.rvalue_of(r)?;
+            return self.variable_record_assign(lhs, rhs, span);
         }
         self.check_modifiable(&lhs, "assignment", span)?;
         let rhs = self.rvalue_of(r)?;

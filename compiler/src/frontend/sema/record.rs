@@ -137,13 +137,14 @@ impl Sema {
                         if ty::is_function(&t.ty) {
                             return Err(err(nspan, format!("field '{what}' declared as a function")));
                         }
-                        // GNU: a member whose size is known at run time, in a
-                        // function (a VLA whose size was computed, or a record
-                        // with such a member).
+                        // GNU: in a function, a member whose size is known at
+                        // run time (a VLA whose size was computed, or a record
+                        // with such a member), or a pointer to a VLA.
                         let runtime_sized = self.func.is_some()
                             && self.types.is_runtime_sized(&t.ty)
                             && self.vla_size_of(&t.ty).is_some();
-                        if ty::is_variably_modified(&t.ty) && !runtime_sized {
+                        let vla_pointer = self.func.is_some() && ty::is_pointer(&t.ty);
+                        if ty::is_variably_modified(&t.ty) && !runtime_sized && !vla_pointer {
                             return Err(err(nspan, format!("field '{what}' has a variably modified type")));
                         }
                         let flexible = matches!(
