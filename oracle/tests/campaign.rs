@@ -96,9 +96,8 @@ fn findings_after_kill(dir: &Path) {
         if name.starts_with(".tmp-") || indexed.contains_key(&name) {
             continue;
         }
-        let record: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(e.path().join("record.json")).unwrap())
-                .expect("a renamed finding directory is complete");
+        let record: serde_json::Value = serde_json::from_slice(&std::fs::read(e.path().join("record.json")).unwrap())
+            .expect("a renamed finding directory is complete");
         let index = record["index"].as_u64().unwrap();
         assert!(!done.contains(&index), "{name} is neither indexed nor redone on resume");
     }
