@@ -47,9 +47,9 @@ fn run(mut cmd: Command) -> Output {
     out
 }
 
-/// The finding ids of a campaign directory, checking that each appears once
-/// in the index and has its directory.
-fn findings(dir: &Path) -> BTreeSet<String> {
+/// The index lines of a campaign directory, by finding id, checking that
+/// each id appears once and has its directory.
+fn indexed(dir: &Path) -> HashMap<String, usize> {
     let text = std::fs::read_to_string(dir.join("findings.jsonl")).unwrap_or_default();
     let mut seen: HashMap<String, usize> = HashMap::new();
     for line in text.lines() {
@@ -64,32 +64,26 @@ fn findings(dir: &Path) -> BTreeSet<String> {
     for (id, n) in &seen {
         assert_eq!(*n, 1, "finding {id} indexed {n} times");
     }
+    seen
+}
+
+/// The finding ids of a campaign directory: each indexed once, with its
+/// directory, and no directory left over.
+fn findings(dir: &Path) -> BTreeSet<String> {
+    let seen = indexed(dir);
     let dirs = std::fs::read_dir(dir.join("findings")).unwrap().count();
     assert_eq!(dirs, seen.len(), "one directory per finding, no leftovers");
     seen.into_keys().collect()
 }
 
 /// After a kill: every indexed finding has its directory (checked by
-/// [`findings`]' index pass), and a directory the index does not name yet is
+/// [`indexed`]), and a directory the index does not name yet is
 /// either a temporary (`.tmp-*`, removed on resume) or a finished directory
 /// whose program is not in the done journal, so that the resumed run redoes
 /// the program and appends its index line. Anything else would be lost or
 /// duplicated.
 fn findings_after_kill(dir: &Path) {
-    let text = std::fs::read_to_string(dir.join("findings.jsonl")).unwrap_or_default();
-    let mut indexed: HashMap<String, usize> = HashMap::new();
-    for line in text.lines() {
-        let v: serde_json::Value = serde_json::from_str(line).expect("every index line parses");
-        let id = v["id"].as_str().unwrap().to_string();
-        assert!(
-            dir.join(v["dir"].as_str().unwrap()).join("program.c").exists(),
-            "{id} has its directory"
-        );
-        *indexed.entry(id).or_default() += 1;
-    }
-    for (id, n) in &indexed {
-        assert_eq!(*n, 1, "finding {id} indexed {n} times");
-    }
+    let indexed = indexed(dir);
     let done = done(dir);
     for e in std::fs::read_dir(dir.join("findings")).unwrap().flatten() {
         let name = e.file_name().to_string_lossy().into_owned();

@@ -530,6 +530,26 @@ fn emit_function_header(f: &IrFunction, desc: &TargetDesc, out: &mut String) {
     out.push_str(":\n");
 }
 
+/// Whether the code of `inst` may overwrite every caller-saved register on
+/// all three targets: calls, block copies, `va_*`, intrinsics and inline asm
+/// (which may call helpers), a float remainder (a call of `fmod`/`fmodf`),
+/// and anything on values wider than 8 bytes ([`touches_wide_values`]).
+/// Each target's `ClobberFn` starts from this.
+pub(crate) fn clobbers_caller_saved(inst: &Instruction, types: &frame::ValueTypes) -> bool {
+    use crate::ir::ops::IrBinOp;
+    use Instruction::*;
+    match inst {
+        Call { .. } | CallIndirect { .. } | Memcpy { .. } | InlineAsm(_) | Intrinsic { .. } => true,
+        VaStart { .. } | VaEnd { .. } | VaCopy { .. } | VaArg { .. } | VaArgStruct { .. } => true,
+        BinOp {
+            op: IrBinOp::SRem | IrBinOp::URem,
+            ty,
+            ..
+        } if ty.is_float() => true,
+        _ => touches_wide_values(inst, types),
+    }
+}
+
 /// Whether `inst` computes on, reads or writes a value of more than 8 bytes
 /// or a `long double` (its result, a value operand, or the type it names
 /// for constant operands: `cmp lt i128 1, 2`, `store i128 5, %p`). The

@@ -64,7 +64,6 @@ use super::regalloc::{Clobbers, PhysReg, RegBudget, RegClass};
 use super::{block_label, walk_blocks, BackendError, FunctionEmitter, ModuleContext, TargetDesc, TargetIsa};
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
-use crate::ir::ops::IrBinOp;
 use crate::ir::types::IrType;
 use crate::target::Target;
 use abi::{ArgLoc, CallLayout};
@@ -143,21 +142,14 @@ const REG_BUDGET: RegBudget = RegBudget { int: 13, float: 16 };
 /// (`__int128` sequences use `x9..x15`, `long double` and 128-bit
 /// conversions call libgcc).
 fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
-    use Instruction::*;
     let all = Clobbers {
         int: (1 << CALLER_SAVED_X) - 1,
         float: (1 << CALLER_SAVED_V) - 1,
     };
-    match inst {
-        Call { .. } | CallIndirect { .. } | Memcpy { .. } | InlineAsm(_) | Intrinsic { .. } => all,
-        VaStart { .. } | VaEnd { .. } | VaCopy { .. } | VaArg { .. } | VaArgStruct { .. } => all,
-        BinOp {
-            op: IrBinOp::SRem | IrBinOp::URem,
-            ty,
-            ..
-        } if ty.is_float() => all,
-        _ if crate::backend::touches_wide_values(inst, types) => all,
-        _ => Clobbers::default(),
+    if crate::backend::clobbers_caller_saved(inst, types) {
+        all
+    } else {
+        Clobbers::default()
     }
 }
 

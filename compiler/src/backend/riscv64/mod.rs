@@ -72,7 +72,6 @@ use super::regalloc::{Clobbers, PhysReg, RegBudget, RegClass};
 use super::{walk_blocks, BackendError, FunctionEmitter, ModuleContext, TargetDesc, TargetIsa};
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
-use crate::ir::ops::IrBinOp;
 use crate::ir::types::IrType;
 use crate::target::Target;
 use abi::{ArgLoc, CallLayout, Place};
@@ -154,21 +153,14 @@ const REG_BUDGET: RegBudget = RegBudget { int: 17, float: 21 };
 /// 16-byte values (`__int128` and binary128 code calls libgcc with
 /// arguments in `a0`..`a3`).
 fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
-    use Instruction::*;
     let all = Clobbers {
         int: (1 << CALLER_SAVED_GPRS) - 1,
         float: (1 << CALLER_SAVED_FPRS) - 1,
     };
-    match inst {
-        Call { .. } | CallIndirect { .. } | Memcpy { .. } | InlineAsm(_) | Intrinsic { .. } => all,
-        VaStart { .. } | VaEnd { .. } | VaCopy { .. } | VaArg { .. } | VaArgStruct { .. } => all,
-        BinOp {
-            op: IrBinOp::SRem | IrBinOp::URem,
-            ty,
-            ..
-        } if ty.is_float() => all,
-        _ if crate::backend::touches_wide_values(inst, types) => all,
-        _ => Clobbers::default(),
+    if crate::backend::clobbers_caller_saved(inst, types) {
+        all
+    } else {
+        Clobbers::default()
     }
 }
 

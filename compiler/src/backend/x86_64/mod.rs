@@ -84,16 +84,14 @@ const REG_BUDGET: RegBudget = RegBudget { int: 9, float: 0 };
 /// as scratch or argument registers (block copies, `va_*`, intrinsics, inline
 /// asm, selects, and anything on 16-byte values, which may call libgcc).
 fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
-    use Instruction::*;
     let all = Clobbers {
         int: (1 << CALLER_SAVED) - 1,
         float: 0,
     };
-    match inst {
-        Call { .. } | CallIndirect { .. } | Memcpy { .. } | InlineAsm(_) | Intrinsic { .. } | Select { .. } => all,
-        VaStart { .. } | VaEnd { .. } | VaCopy { .. } | VaArg { .. } | VaArgStruct { .. } => all,
-        _ if crate::backend::touches_wide_values(inst, types) => all,
-        _ => Clobbers::default(),
+    if matches!(inst, Instruction::Select { .. }) || crate::backend::clobbers_caller_saved(inst, types) {
+        all
+    } else {
+        Clobbers::default()
     }
 }
 
@@ -1279,4 +1277,29 @@ fn use_counts(f: &IrFunction, n: usize) -> Vec<u32> {
         }
     }
     uses
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::text::parse_module;
+
+    /// A float remainder calls `fmod`, which may overwrite r8, r9, rsi and
+    /// rdi: nothing live across it may live there (as for calls, selects and
+    /// 16-byte values); plain integer arithmetic clobbers nothing.
+    #[test]
+    fn float_remainders_selects_and_wide_values_clobber_the_caller_saved_registers() {
+        let m = parse_module(
+            "define @f(f64, i64) -> f64 {\nbb0:\n  %0 = paramref 0 f64\n  %1 = paramref 1 i64\n  %2 = srem f64 %0, %0\n  %3 = cast i64 -> i128 %1\n  %4 = add i64 %1, %1\n  %5 = select i64 %1, %4, %1\n  ret %2\n}\n",
+        )
+        .unwrap();
+        let f = &m.functions[0];
+        let types = ValueTypes::compute(f);
+        let all = Clobbers { int: 0b1111, float: 0 };
+        let insts = &f.blocks[0].instructions;
+        assert_eq!(clobbers(&insts[2], &types), all);
+        assert_eq!(clobbers(&insts[3], &types), all);
+        assert_eq!(clobbers(&insts[4], &types), Clobbers::default());
+        assert_eq!(clobbers(&insts[5], &types), all);
+    }
 }
