@@ -836,3 +836,53 @@ fn limits_h_replaces_an_earlier_fallback_without_a_warning() {
     let run = Command::new(&exe).output().unwrap();
     assert_eq!(text(&run.stdout), "255 127 2147483647\n");
 }
+
+/// `-fno-mem2reg=f,g` keeps the named functions out of SSA: mem2reg and
+/// mem2reg-params skip them (not even numbered for bisection), every other
+/// function is promoted, the program computes the same, and an empty list
+/// is an error.
+#[test]
+fn no_mem2reg_for_named_functions() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "int f(int a) { int b = a + 1; for (int i = 0; i < 3; i++) b = b * 2; return b; }\n\
+               int g(int a) { int c = a * 3; return c - 1; }\n\
+               int main(void) { return f(2) + g(4) - 30; }\n";
+    let file = write(dir.path(), "kf.c", src);
+    let run = |extra: &[&str]| {
+        let out = phicc()
+            .arg("--run-ir")
+            .args(extra)
+            .args(["--print-ir-after=phi-elim", "-fopt-bisect-limit=-1"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        // f(2) = 24, g(4) = 11: 24 + 11 - 30.
+        assert_eq!(out.status.code(), Some(5), "{extra:?}: {}", text(&out.stderr));
+        text(&out.stderr)
+    };
+    let allocas_of = |err: &str, name: &str| {
+        let ir = err.split("; *** IR after phi-elim ***").nth(1).unwrap();
+        let body = ir.split(&format!("define @{name}(")).nth(1).unwrap();
+        let body = body.split("\ndefine ").next().unwrap();
+        body.matches("= alloca").count()
+    };
+    let all = run(&[]);
+    assert_eq!((allocas_of(&all, "f"), allocas_of(&all, "g")), (1, 1), "{all}");
+    let kept = run(&["-fno-mem2reg=f"]);
+    assert_eq!((allocas_of(&kept, "f"), allocas_of(&kept, "g")), (3, 1), "{kept}");
+    assert!(!kept.contains("mem2reg on function (f)"), "{kept}");
+    assert!(!kept.contains("mem2reg-params on function (f)"), "{kept}");
+    assert!(kept.contains("BISECT: running pass (1) mem2reg on function (g)"), "{kept}");
+    assert!(kept.contains("copyprop on function (f)"), "{kept}");
+    let both = run(&["-fno-mem2reg=f,g"]);
+    assert_eq!((allocas_of(&both, "f"), allocas_of(&both, "g")), (3, 2), "{both}");
+    // Native code too: the same status with f kept out.
+    let exe = dir.path().join("kf");
+    let st = phicc().args(["-fno-mem2reg=f", "-o"]).arg(&exe).arg(&file).status().unwrap();
+    assert!(st.success());
+    assert_eq!(Command::new(&exe).status().unwrap().code(), Some(5));
+
+    let out = phicc().args(["-c", "-fno-mem2reg="]).arg(&file).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("-fno-mem2reg=: expected a comma-separated list"));
+}

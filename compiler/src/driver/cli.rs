@@ -2,8 +2,9 @@
 //!
 //! clap reads double-dash long options, so gcc's single-dash long options
 //! are rewritten first: `-static` -> `--static`, `-fno-mem2reg` ->
-//! `--fno-mem2reg`, a bare `-O` -> `-O1`. Flags gcc users pass out of habit
-//! and that change nothing here (`-g`, `-W...`, `-std=...`, `-pedantic`,
+//! `--fno-mem2reg`, `-fno-mem2reg=f,g` -> `--fno-mem2reg-in=f,g`, a bare
+//! `-O` -> `-O1`. Flags gcc users pass out of habit and that change nothing
+//! here (`-g`, `-W...`, `-std=...`, `-pedantic`,
 //! other `-f...` and `-m...`) are accepted and ignored.
 //!
 //! The gcc flags clap cannot model (`-Wl,`, `-Xlinker`, `-Wp,`, `-x`, the
@@ -69,6 +70,10 @@ pub struct Cli {
     /// Skip mem2reg: lowering -> phi elimination -> backend (configuration `nomem2reg`).
     #[arg(long = "fno-mem2reg")]
     pub no_mem2reg: bool,
+    /// Keep the named functions out of SSA, spelled `-fno-mem2reg=f,g`:
+    /// mem2reg skips them and promotes the rest (every other pass still runs).
+    #[arg(long = "fno-mem2reg-in", value_name = "F,G", value_delimiter = ',', action = ArgAction::Append)]
+    pub no_mem2reg_in: Vec<String>,
     /// LLVM's opt-bisect-limit: run only the first N (pass, function)
     /// applications of the pipeline, printing each as `BISECT: running pass
     /// (K) ...` or `BISECT: NOT running pass (K) ...` on standard error (a
@@ -361,6 +366,7 @@ pub fn normalize_args(args: impl IntoIterator<Item = OsString>) -> Vec<OsString>
         match s {
             "-static" => out.push("--static".into()),
             "-fno-mem2reg" => out.push("--fno-mem2reg".into()),
+            _ if s.starts_with("-fno-mem2reg=") => out.push(format!("--fno-mem2reg-in={}", &s[13..]).into()),
             _ if s.starts_with("-fopt-bisect-limit=") => out.push(format!("-{s}").into()),
             "-fsyntax-only" => out.push("--fsyntax-only".into()),
             "-O" => out.push("-O1".into()),

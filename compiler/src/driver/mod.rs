@@ -813,6 +813,10 @@ fn run_pipeline(cli: &cli::Cli, m: &mut IrModule, bisect_counted: &mut u64) -> R
     let config = configuration(cli)?;
     let mut p = pipeline_for_configuration(config, &disabled_from_env()).map_err(fail)?;
     p.verify_each = cli.verify_each;
+    if cli.no_mem2reg_in.iter().any(|n| n.is_empty()) {
+        return Err(fail("-fno-mem2reg=: expected a comma-separated list of function names"));
+    }
+    p.keep_out_of_ssa = cli.no_mem2reg_in.clone();
     p.bisect = cli.opt_bisect_limit.map(|n| OptBisect {
         counted: *bisect_counted,
         ..OptBisect::with_limit(n)

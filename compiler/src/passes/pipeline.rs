@@ -21,6 +21,14 @@
 //! printed as `BISECT: running required pass NAME on module`. So a phi-elim
 //! bug in function F shows up at the application that first gives F phis
 //! (mem2reg on F). The verifier is not a transformation and is never counted.
+//!
+//! Functions kept out of SSA ([`Pipeline::keep_out_of_ssa`], `phicc
+//! -fno-mem2reg=f,g`): the SSA-constructing passes (`mem2reg`,
+//! `mem2reg-params`) skip them, so their locals stay in memory while the rest
+//! of the module is promoted; such a skipped application is not numbered for
+//! bisection. Every other pass still runs on them (alloca form is SSA too).
+//! A call to a kept-out function that `inline` copies into another function
+//! becomes that function's code and is promoted with it.
 
 use super::{Configuration, PassKind, Run};
 use crate::ir::module::IrModule;
@@ -35,6 +43,9 @@ pub struct Pipeline {
     pub verify_each: bool,
     /// Run only the first applications (`-fopt-bisect-limit`).
     pub bisect: Option<OptBisect>,
+    /// Functions that `mem2reg` and `mem2reg-params` leave alone
+    /// (`-fno-mem2reg=f,g`; see the module documentation).
+    pub keep_out_of_ssa: Vec<String>,
 }
 
 /// LLVM's opt-bisect: only applications numbered up to `limit` run (see the
@@ -152,6 +163,7 @@ impl Pipeline {
             passes,
             verify_each: false,
             bisect: None,
+            keep_out_of_ssa: Vec::new(),
         })
     }
 
@@ -161,7 +173,13 @@ impl Pipeline {
             passes: config.passes().to_vec(),
             verify_each: false,
             bisect: None,
+            keep_out_of_ssa: Vec::new(),
         }
+    }
+
+    /// Does `kind` skip function `name` (it builds SSA, and `name` is kept out)?
+    fn skips(&self, kind: PassKind, name: &str) -> bool {
+        matches!(kind, PassKind::Mem2reg | PassKind::Mem2regParams) && self.keep_out_of_ssa.iter().any(|n| n == name)
     }
 
     /// Runs the passes in order over `module`, calling `after_pass(name, module)`
@@ -182,6 +200,14 @@ impl Pipeline {
             }
             match (pass.run, bisect.as_mut()) {
                 (Run::Verify, _) => verify(module, ssa, kind.name())?,
+                (Run::Function(f), None) => {
+                    let counters = stats.slots(kind);
+                    for func in module.functions.iter_mut().filter(|f| !f.is_declaration) {
+                        if !self.skips(kind, &func.name) {
+                            f(func, counters);
+                        }
+                    }
+                }
                 (_, None) => apply(kind, module, stats.slots(kind)),
                 (_, Some(_)) if pass.required => {
                     eprintln!("BISECT: running required pass {} on module", kind.name());
@@ -193,7 +219,8 @@ impl Pipeline {
                     }
                 }
                 (Run::Function(f), Some(b)) => {
-                    for func in module.functions.iter_mut().filter(|f| !f.is_declaration) {
+                    let defined = module.functions.iter_mut().filter(|f| !f.is_declaration);
+                    for func in defined.filter(|f| !self.skips(kind, &f.name)) {
                         if b.next(kind, &format!("function ({})", func.name)) {
                             f(func, stats.slots(kind));
                         }
