@@ -872,13 +872,21 @@ fn no_mem2reg_for_named_functions() {
     assert_eq!((allocas_of(&kept, "f"), allocas_of(&kept, "g")), (3, 1), "{kept}");
     assert!(!kept.contains("mem2reg on function (f)"), "{kept}");
     assert!(!kept.contains("mem2reg-params on function (f)"), "{kept}");
-    assert!(kept.contains("BISECT: running pass (1) mem2reg on function (g)"), "{kept}");
+    assert!(
+        kept.contains("BISECT: running pass (1) mem2reg on function (g)"),
+        "{kept}"
+    );
     assert!(kept.contains("copyprop on function (f)"), "{kept}");
     let both = run(&["-fno-mem2reg=f,g"]);
     assert_eq!((allocas_of(&both, "f"), allocas_of(&both, "g")), (3, 2), "{both}");
     // Native code too: the same status with f kept out.
     let exe = dir.path().join("kf");
-    let st = phicc().args(["-fno-mem2reg=f", "-o"]).arg(&exe).arg(&file).status().unwrap();
+    let st = phicc()
+        .args(["-fno-mem2reg=f", "-o"])
+        .arg(&exe)
+        .arg(&file)
+        .status()
+        .unwrap();
     assert!(st.success());
     assert_eq!(Command::new(&exe).status().unwrap().code(), Some(5));
 
