@@ -11,6 +11,8 @@
 # files (caught.txt, missed.txt, unviable.txt, timeout.txt) land in
 # $MUTANTS_OUT/mutants.out (default target/mutation-score).
 #
+# The test command is `cargo test --workspace --test mutation_harness`
+# (cargo-mutants 27 otherwise tests only the mutated package, phicc).
 # Each mutant is built in a copy of the tree; JOBS (default 2) copies build
 # and test at once. Pass --copy-target=true to start the copies from this
 # tree's target/ (fast when it holds only a debug build of the workspace).
@@ -23,7 +25,7 @@ fi
 out=${MUTANTS_OUT:-target/mutation-score}
 mkdir -p "$out"
 exec cargo mutants \
-    --test-package oracle \
+    --test-workspace=true \
     --cargo-test-arg=--test --cargo-test-arg=mutation_harness \
     -f compiler/src/passes/mem2reg/placement.rs \
     -f compiler/src/passes/mem2reg/promote.rs \
