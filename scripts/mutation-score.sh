@@ -11,8 +11,12 @@
 # files (caught.txt, missed.txt, unviable.txt, timeout.txt) land in
 # $MUTANTS_OUT/mutants.out (default target/mutation-score).
 #
-# The test command is `cargo test --workspace --test mutation_harness`
-# (cargo-mutants 27 otherwise tests only the mutated package, phicc).
+# Every cargo command cargo-mutants runs is `cargo test [--no-run]
+# --workspace --test mutation_harness` (without --workspace it would test
+# only the mutated package, phicc). cargo-mutants 27 runs its own baseline
+# with the mutated package only, where that target does not exist, so this
+# script runs the baseline itself (the unmutated tree must pass) and tells
+# cargo-mutants to skip it; the timeout is then explicit (MUTANT_TIMEOUT).
 # Each mutant is built in a copy of the tree; JOBS (default 2) copies build
 # and test at once. Pass --copy-target=true to start the copies from this
 # tree's target/ (fast when it holds only a debug build of the workspace).
@@ -24,9 +28,12 @@ if ! command -v cargo-mutants >/dev/null; then
 fi
 out=${MUTANTS_OUT:-target/mutation-score}
 mkdir -p "$out"
+echo "baseline: cargo test -p oracle --test mutation_harness"
+cargo test -q -p oracle --test mutation_harness
 exec cargo mutants \
     --test-workspace=true \
-    --cargo-test-arg=--test --cargo-test-arg=mutation_harness \
+    --cargo-arg=--test --cargo-arg=mutation_harness \
+    --baseline=skip \
     -f compiler/src/passes/mem2reg/placement.rs \
     -f compiler/src/passes/mem2reg/promote.rs \
     -f compiler/src/passes/mem2reg/rename.rs \
@@ -34,6 +41,7 @@ exec cargo mutants \
     -f compiler/src/passes/copyprop.rs \
     -f compiler/src/ir/analysis.rs \
     --jobs "${JOBS:-2}" \
-    --timeout "${MUTANT_TIMEOUT:-150}" \
+    --timeout "${MUTANT_TIMEOUT:-90}" \
+    --build-timeout "${MUTANT_BUILD_TIMEOUT:-600}" \
     --output "$out" \
     "$@"
