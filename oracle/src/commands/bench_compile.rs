@@ -2,8 +2,8 @@
 //! Csmith programs (`csmith --seed 1..N`, Csmith's default options), in the
 //! same run, one process per file for both, files in the page cache.
 //!
-//! - default: object files, `phicc -c` (mem2reg, then `-fno-mem2reg`) next
-//!   to `gcc -O0 -c`;
+//! - default: object files, `phicc -c` (mem2reg, then `-fno-mem2reg`, then
+//!   `-O1`, the `opt` configuration) next to `gcc -O0 -c`;
 //! - `--syntax-only`: the frontend (preprocess, parse, sema, lower, verify),
 //!   `phicc -fsyntax-only` next to `gcc -O0 -fsyntax-only`; a program phicc
 //!   rejects is listed (the Csmith sweep of the frontend).
@@ -164,7 +164,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let configs: Vec<(&str, Vec<&str>)> = if args.syntax_only {
         vec![("", vec!["--time-phases"])]
     } else {
-        vec![("mem2reg", vec!["--time-phases"]), ("nomem2reg", vec!["-fno-mem2reg"])]
+        vec![
+            ("mem2reg", vec!["--time-phases"]),
+            ("nomem2reg", vec!["-fno-mem2reg"]),
+            ("opt", vec!["-O1"]),
+        ]
     };
 
     // Warm up both once.
