@@ -16,7 +16,9 @@
 # only the mutated package, phicc). cargo-mutants 27 runs its own baseline
 # with the mutated package only, where that target does not exist, so this
 # script runs the baseline itself (the unmutated tree must pass) and tells
-# cargo-mutants to skip it; the timeout is then explicit (MUTANT_TIMEOUT).
+# cargo-mutants to skip it; the timeout is then explicit (MUTANT_TIMEOUT;
+# the test itself fails after 20 s on one input, so a pass that loops forever
+# is caught long before it). --iterate continues an interrupted run.
 # Each mutant is built in a copy of the tree; JOBS (default 2) copies build
 # and test at once. Pass --copy-target=true to start the copies from this
 # tree's target/ (fast when it holds only a debug build of the workspace).
@@ -41,7 +43,7 @@ exec cargo mutants \
     -f compiler/src/passes/copyprop.rs \
     -f compiler/src/ir/analysis.rs \
     --jobs "${JOBS:-2}" \
-    --timeout "${MUTANT_TIMEOUT:-90}" \
+    --timeout "${MUTANT_TIMEOUT:-150}" \
     --build-timeout "${MUTANT_BUILD_TIMEOUT:-600}" \
     --output "$out" \
     "$@"

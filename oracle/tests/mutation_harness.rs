@@ -11,15 +11,20 @@
 //! dominator tree, and mem2reg's frontiers are compared with an independent
 //! computation. The first finding fails the test, so a caught mutant costs
 //! little; the budgets keep a surviving mutant at about 15 s (debug build).
+//! An input whose check has not finished after 20 s fails the test too: a
+//! mutant that makes a pass loop forever is caught there, not by
+//! cargo-mutants' much longer timeout.
 //!
 //! On unmutated code the test passes: that is what it asserts in CI, and it
 //! is cargo-mutants' baseline.
 
 use oracle::cgen::{generate, CgenConfig, Emphasis};
-use oracle::ircampaign::{self, Campaign};
-use oracle::ircheck::{CheckConfig, CheckMode};
+use oracle::ircampaign::{check_input, Campaign};
+use oracle::ircheck::{CheckConfig, CheckMode, Report};
 use oracle::irgen::GenMode;
 use phicc::target::Target;
+use std::sync::mpsc;
+use std::time::Duration;
 
 /// IR inputs in alloca mode (the whole checked pipeline; big mains make
 /// these the slow ones).
@@ -28,6 +33,42 @@ const ALLOCA_INPUTS: u64 = 240;
 const SSA_INPUTS: u64 = 2_000;
 /// cgen programs, each checked in both check modes.
 const C_PROGRAMS: u64 = 12;
+/// One input's check takes well under a second; a pass that has not
+/// finished after this long hangs (a mutant that loops in the compiler).
+const PER_INPUT: Duration = Duration::from_secs(20);
+
+/// Run `check(i)` for `i` in `0..n` on a worker thread, failing at the first
+/// finding, and failing if one input takes longer than [`PER_INPUT`] (the
+/// worker is left behind; the test process ends with the test).
+fn watched(what: &str, n: u64, check: impl Fn(u64) -> Result<Report, String> + Send + 'static) -> usize {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for i in 0..n {
+            if tx.send((i, check(i))).is_err() {
+                return;
+            }
+        }
+    });
+    let mut conclusive = 0;
+    for expected in 0..n {
+        match rx.recv_timeout(PER_INPUT) {
+            Ok((i, Ok(report))) => {
+                if let Some(f) = &report.failure {
+                    panic!("{what} {i}: {}", f.signature());
+                }
+                conclusive += usize::from(!report.inconclusive);
+            }
+            Ok((i, Err(e))) => panic!("{what} {i}: {e}"),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                panic!("{what} {expected}: not checked after {PER_INPUT:?} (the compiler hangs)")
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                panic!("{what} {expected}: the check panicked (see above)")
+            }
+        }
+    }
+    conclusive
+}
 
 fn ir_campaign(mode: GenMode, count: u64) {
     let c = Campaign {
@@ -41,31 +82,24 @@ fn ir_campaign(mode: GenMode, count: u64) {
         schedules: vec![0, 1],
         max_findings: Some(1),
     };
-    let s = ircampaign::run(&c).expect("IR campaign runs");
-    if let Some(f) = s.findings.first() {
-        panic!("IR campaign ({mode:?}) input {}: {}", f.index, f.signature);
-    }
-    assert_eq!(s.inputs, count, "every input ran");
+    watched(&format!("IR campaign ({mode:?}) input"), count, move |i| {
+        Ok(check_input(&c, i).1)
+    });
 }
 
 fn cgen_sample() {
-    let mut conclusive = 0;
-    for seed in 1..=C_PROGRAMS {
+    let modes = [CheckMode::Pipeline, CheckMode::PhiElimOnly];
+    let conclusive = watched("cgen check", C_PROGRAMS * 2, move |i| {
+        let seed = 1 + i / 2;
         let emphasis = Emphasis::ALL[(seed % Emphasis::ALL.len() as u64) as usize];
         let source = generate(seed, &CgenConfig::preset(emphasis));
-        for mode in [CheckMode::Pipeline, CheckMode::PhiElimOnly] {
-            let cfg = CheckConfig {
-                mode,
-                ..CheckConfig::default()
-            };
-            let report = oracle::ccheck::check_c(&source, Target::X86_64, &cfg)
-                .unwrap_or_else(|e| panic!("cgen seed {seed} ({emphasis:?}) does not lower: {e}"));
-            if let Some(f) = &report.failure {
-                panic!("cgen seed {seed} ({emphasis:?}), {mode:?}: {}", f.signature());
-            }
-            conclusive += usize::from(!report.inconclusive);
-        }
-    }
+        let cfg = CheckConfig {
+            mode: modes[(i % 2) as usize],
+            ..CheckConfig::default()
+        };
+        oracle::ccheck::check_c(&source, Target::X86_64, &cfg)
+            .map_err(|e| format!("cgen seed {seed} ({emphasis:?}) does not lower: {e}"))
+    });
     // The sample means something only if most runs finish within the fuel.
     assert!(conclusive as u64 >= C_PROGRAMS, "only {conclusive} conclusive checks");
 }
