@@ -146,10 +146,10 @@ fn undefined_value_unreachable_and_indirect_targets() {
             },
             Instruction::CallIndirect {
                 func_ptr: vo(0),
-                info: CallInfo {
+                info: Box::new(CallInfo {
                     return_type: Void,
                     ..CallInfo::default()
-                },
+                }),
             },
         ],
         c32(0),

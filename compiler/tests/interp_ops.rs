@@ -272,13 +272,13 @@ fn indirect_calls_reach_defined_and_declared_functions() {
     use IrType::*;
     let callind = |dest: u32, fp: u32, args: &[(IrType, Operand)]| Instruction::CallIndirect {
         func_ptr: vo(fp),
-        info: CallInfo {
+        info: Box::new(CallInfo {
             dest: Some(v(dest)),
             args: args.iter().map(|a| a.1).collect(),
             arg_types: args.iter().map(|a| a.0).collect(),
             return_type: I32,
             ..CallInfo::default()
-        },
+        }),
     };
     let twice = define(
         "twice",

@@ -82,11 +82,11 @@ fn random_inst(r: &mut Rng) -> Instruction {
         ),
         8 => Instruction::CallIndirect {
             func_ptr: r.op(),
-            info: CallInfo {
+            info: Box::new(CallInfo {
                 dest: Some(d),
                 return_type: r.ty(),
                 ..CallInfo::default()
-            },
+            }),
         },
         9 => Instruction::Copy { dest: d, src: r.op() },
         10 => Instruction::VaArg {

@@ -259,11 +259,11 @@ pub enum Instruction {
     // ---- calls (2) ----
     Call {
         func: String,
-        info: CallInfo,
+        info: Box<CallInfo>,
     },
     CallIndirect {
         func_ptr: Operand,
-        info: CallInfo,
+        info: Box<CallInfo>,
     },
     // ---- variadic (5) ----
     VaStart {
@@ -892,5 +892,17 @@ impl Terminator {
             Terminator::Switch { .. } => "switch",
             Terminator::Unreachable => "unreachable",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Instructions are stored by value in every block, cloned by the
+    /// harness's snapshots and walked by every pass: their size is compile
+    /// time (issue 18). A call's ABI metadata is boxed for that reason; a new
+    /// large variant should be boxed too, not grow them all.
+    #[test]
+    fn instructions_stay_small() {
+        assert!(std::mem::size_of::<super::Instruction>() <= 112);
     }
 }

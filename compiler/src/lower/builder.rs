@@ -210,7 +210,7 @@ impl FnBuilder {
     pub fn call(&mut self, func: &str, info: CallInfo) {
         self.emit(Instruction::Call {
             func: func.to_string(),
-            info,
+            info: Box::new(info),
         });
     }
 

@@ -136,13 +136,16 @@ impl FnLower<'_, '_> {
                     let addr = self.b.global_addr(&name);
                     self.b.emit(Instruction::CallIndirect {
                         func_ptr: addr.into(),
-                        info,
+                        info: Box::new(info),
                     });
                 }
             }
             None => {
                 let fp = func_ptr.unwrap_or(Operand::Const(crate::ir::constants::IrConst::I64(0)));
-                self.b.emit(Instruction::CallIndirect { func_ptr: fp, info });
+                self.b.emit(Instruction::CallIndirect {
+                    func_ptr: fp,
+                    info: Box::new(info),
+                });
             }
         }
         Ok(result)

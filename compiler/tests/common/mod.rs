@@ -46,7 +46,7 @@ pub fn declare(name: &str, ret: IrType, params: &[IrType], variadic: bool) -> Ir
 pub fn call(dest: Option<u32>, name: &str, ret: IrType, args: &[(IrType, Operand)], nfixed: usize) -> Instruction {
     Instruction::Call {
         func: name.into(),
-        info: CallInfo {
+        info: Box::new(CallInfo {
             dest: dest.map(Value),
             args: args.iter().map(|a| a.1).collect(),
             arg_types: args.iter().map(|a| a.0).collect(),
@@ -54,7 +54,7 @@ pub fn call(dest: Option<u32>, name: &str, ret: IrType, args: &[(IrType, Operand
             is_variadic: nfixed < args.len(),
             num_fixed_args: nfixed,
             ..CallInfo::default()
-        },
+        }),
     }
 }
 

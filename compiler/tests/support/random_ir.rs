@@ -438,14 +438,14 @@ pub fn instruction(r: &mut Rng, kind: usize, ids: &[BlockId]) -> Instruction {
             let has_dest = r.chance(70);
             Call {
                 func: name(r),
-                info: call_info(r, has_dest),
+                info: Box::new(call_info(r, has_dest)),
             }
         }
         16 => {
             let has_dest = r.chance(70);
             CallIndirect {
                 func_ptr: operand(r),
-                info: call_info(r, has_dest),
+                info: Box::new(call_info(r, has_dest)),
             }
         }
         17 => VaStart { va_list_ptr: d },

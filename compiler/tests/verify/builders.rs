@@ -93,14 +93,14 @@ pub fn load(d: u32, ty: IrType, ptr: u32) -> Instruction {
 pub fn call(dest: Option<u32>, func: &str, ret: IrType, args: &[(IrType, Operand)]) -> Instruction {
     Instruction::Call {
         func: func.into(),
-        info: CallInfo {
+        info: Box::new(CallInfo {
             dest: dest.map(Value),
             args: args.iter().map(|a| a.1).collect(),
             arg_types: args.iter().map(|a| a.0).collect(),
             return_type: ret,
             num_fixed_args: args.len(),
             ..CallInfo::default()
-        },
+        }),
     }
 }
 /// `asm` with register outputs (`defs`: SSA values it defines, `ptrs`:

@@ -456,7 +456,7 @@ fn operand_rules_table() {
         (
             Instruction::CallIndirect {
                 func_ptr: v(2),
-                info: CallInfo::default(),
+                info: Box::default(),
             },
             "(callind): callee %2 is f64 but a pointer is expected",
         ),

@@ -1153,7 +1153,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         let dest = self.value();
         self.emit(Instruction::Call {
             func: callee.name.clone(),
-            info: CallInfo {
+            info: Box::new(CallInfo {
                 dest: Some(dest),
                 args,
                 arg_types,
@@ -1161,7 +1161,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
                 is_variadic: callee.kind == CalleeKind::Variadic,
                 num_fixed_args: callee.params.len(),
                 ..CallInfo::default()
-            },
+            }),
         });
         let v = self.c.pick(&self.vars.clone());
         if v.ty != IrType::Ptr {
@@ -1201,14 +1201,14 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         let dest = self.value();
         self.emit(Instruction::Call {
             func: me.name.clone(),
-            info: CallInfo {
+            info: Box::new(CallInfo {
                 dest: Some(dest),
                 args,
                 arg_types: me.params.clone(),
                 return_type: me.ret,
                 num_fixed_args: me.params.len(),
                 ..CallInfo::default()
-            },
+            }),
         });
         let v = self.c.pick(&self.vars.clone());
         if v.ty != IrType::Ptr && v.ptr != depth.ptr {
@@ -1278,14 +1278,14 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
                 let dest = self.value();
                 self.emit(Instruction::Call {
                     func: "escape".into(),
-                    info: CallInfo {
+                    info: Box::new(CallInfo {
                         dest: Some(dest),
                         args: vec![Operand::Value(v.ptr)],
                         arg_types: vec![IrType::Ptr],
                         return_type: IrType::I64,
                         num_fixed_args: 1,
                         ..CallInfo::default()
-                    },
+                    }),
                 });
             }
             1 => {
@@ -1428,14 +1428,14 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         let dest = self.value();
         self.emit(Instruction::Call {
             func: "sink".into(),
-            info: CallInfo {
+            info: Box::new(CallInfo {
                 dest: Some(dest),
                 args: vec![acc],
                 arg_types: vec![IrType::I64],
                 return_type: IrType::I64,
                 num_fixed_args: 1,
                 ..CallInfo::default()
-            },
+            }),
         });
         let ret = self.ret;
         self.cast(acc, IrType::I64, ret)

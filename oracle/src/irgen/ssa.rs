@@ -55,14 +55,14 @@ pub fn generate(u: &mut Unstructured) -> IrModule {
     let dest = g.value();
     g.emit(Instruction::Call {
         func: "sink".into(),
-        info: CallInfo {
+        info: Box::new(CallInfo {
             dest: Some(dest),
             args: vec![acc],
             arg_types: vec![IrType::I64],
             return_type: IrType::I64,
             num_fixed_args: 1,
             ..CallInfo::default()
-        },
+        }),
     });
     g.blocks[g.cur].terminator = Terminator::Return(Some(acc));
 

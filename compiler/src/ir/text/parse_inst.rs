@@ -647,8 +647,14 @@ impl Parser {
             info.struct_arg_hfas.clear();
         }
         Ok(match callee {
-            Ok(func) => Instruction::Call { func, info },
-            Err(func_ptr) => Instruction::CallIndirect { func_ptr, info },
+            Ok(func) => Instruction::Call {
+                func,
+                info: Box::new(info),
+            },
+            Err(func_ptr) => Instruction::CallIndirect {
+                func_ptr,
+                info: Box::new(info),
+            },
         })
     }
 }
