@@ -83,6 +83,7 @@ static long double s_hex = 0x1.23456789abcdef0123456789abcdp-3L;
 static long double s_big = 123456789012345678901234567890.0L;
 static long double s_inf = 1e5000L;
 static long double s_under = 1e-5000L;
+static long double s_nan = 1.0L / 0.0L - 1.0L / 0.0L; /* ieee/fp-cmp-3.c */
 static long double s_ull = 18446744073709551615ULL;
 static double s_d = (double)1.1L;
 static double s_dmax = (double)__LDBL_MAX__;
@@ -137,6 +138,7 @@ int main(void) {
     ASSERT(1, 1.00000005960464477539062500000001f == 0x1.000002p+0f);
     ASSERT(1, s_inf == __builtin_infl());
     ASSERT(1, s_under == 0 && !__builtin_signbit(s_under));
+    ASSERT(1, s_nan != s_nan);
 
     /* Bits in static data. */
     BITS(s_max, 0x7ffe, 0xffffffffffffffff, 0x7ffeffffffffffff, 0xffffffffffffffff);
@@ -155,6 +157,7 @@ int main(void) {
     BITS(s_arr[1], 0xbffb, 0xcccccccccccccccd, 0xbffb999999999999, 0x999999999999999a);
     BITS(s_arr[2], 0x0, 0x0000000663278e62, 0xcc64f, 0x1cc4376f7da08f39);
     BITS(s_arr[3], 0x0, 0x0000200000000000, 0x40000000, 0x0000000000000000);
+    BITS(s_nan, 0x7fff, 0xc000000000000000, 0x7fff800000000000, 0x0000000000000000);
     BITS(s_rec.x, 0x3ffb, 0xcccccccccccccccd, 0x3ffb999999999999, 0x999999999999999a);
 
     /* Constants in code, and the same values computed at run time. */

@@ -16,8 +16,8 @@
 //! arithmetic folds in `f64` (IEEE, so exactly as the machine computes it),
 //! `long double` arithmetic, conversions and comparisons with the exact
 //! operations of [`crate::binary128`], rounded to the target's `long double`
-//! precision; an operation whose `long double` result would be a NaN is left
-//! to run time.
+//! precision (an invalid operation folds to the positive quiet NaN, as gcc's
+//! folding does).
 
 use super::super::ast;
 use super::super::hir::{AddrTarget, BinaryOp, CastKind, Expr, ExprKind, GlobalId, LabelId, UnaryOp};
@@ -235,10 +235,10 @@ fn fold_float(op: BinaryOp, a: Binary128, b: Binary128, k: FloatKind, target: Ta
         FloatKind::LongDouble | FloatKind::Float128 => {
             let f = float_format(k, target);
             match op {
-                Add => a.add(b, f)?,
-                Sub => a.sub(b, f)?,
-                Mul => a.mul(b, f)?,
-                _ => a.div(b, f)?,
+                Add => a.add(b, f),
+                Sub => a.sub(b, f),
+                Mul => a.mul(b, f),
+                _ => a.div(b, f),
             }
         }
     };
