@@ -482,11 +482,6 @@ impl Binary128 {
         self.0 << 1 == 0
     }
 
-    /// The sign flipped (also of zeros and NaNs), as negation does.
-    pub fn neg(self) -> Binary128 {
-        Binary128(self.0 ^ (1u128 << 127))
-    }
-
     /// IEEE comparison: `None` when either is a NaN; `-0 == +0`.
     pub fn compare(self, o: Binary128) -> Option<Ordering> {
         if self.is_nan() || o.is_nan() {
@@ -559,7 +554,7 @@ impl Binary128 {
         if let Some(n) = self.nan_operand(o) {
             return n;
         }
-        self.add(o.neg(), fmt)
+        self.add(-o, fmt)
     }
 
     /// `self * o` rounded to `fmt`.
@@ -624,6 +619,14 @@ impl Binary128 {
                 }
             }
         }
+    }
+}
+
+impl std::ops::Neg for Binary128 {
+    type Output = Binary128;
+    /// The sign flipped (also of zeros and NaNs), as C's negation does.
+    fn neg(self) -> Binary128 {
+        Binary128(self.0 ^ (1u128 << 127))
     }
 }
 
@@ -825,7 +828,7 @@ mod tests {
             ),
             (
                 "-1.1/0",
-                |f| ld("1.1", f).neg().div(Binary128::ZERO, f),
+                |f| (-ld("1.1", f)).div(Binary128::ZERO, f),
                 0xffff8000000000000000,
                 0xffff0000000000000000000000000000,
             ),
@@ -864,7 +867,7 @@ mod tests {
             assert_eq!(x87(n), 0x7fffc000000000000000);
         }
         // A NaN operand is passed on.
-        let minus_nan = Binary128::NAN.neg();
+        let minus_nan = -Binary128::NAN;
         assert_eq!(minus_nan.add(Binary128::ZERO, Format::X87), minus_nan);
     }
 
@@ -943,13 +946,13 @@ mod tests {
         let max = ld("1.18973149535723176508575932662800702e+4932", q);
         let inf = Binary128::from_f64(f64::INFINITY);
         assert_eq!(max.compare(inf), Some(Ordering::Less));
-        assert_eq!(max.neg().compare(inf.neg()), Some(Ordering::Greater));
-        assert_eq!(Binary128::ZERO.compare(Binary128::ZERO.neg()), Some(Ordering::Equal));
+        assert_eq!((-max).compare(-inf), Some(Ordering::Greater));
+        assert_eq!(Binary128::ZERO.compare(-Binary128::ZERO), Some(Ordering::Equal));
         // 1.1 as a double is 1.100000000000000088..., above 1.1L.
         assert_eq!(ld("1.1", q).compare(Binary128::from_f64(1.1)), Some(Ordering::Less));
         let nan = Binary128::from_f64(f64::NAN);
         assert_eq!(nan.compare(nan), None);
-        assert!(max.neg().is_sign_negative() && !max.neg().neg().is_sign_negative());
+        assert!((-max).is_sign_negative() && !(-(-max)).is_sign_negative());
         assert!(ld("0x1p-16494", q).to_f64() == 0.0 && !ld("0x1p-16494", q).is_zero());
         assert_eq!(Binary128::parse("1e", q), None);
         assert_eq!(Binary128::parse("0x1.8", q), None);

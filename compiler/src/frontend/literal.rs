@@ -596,8 +596,8 @@ mod tests {
                     value: 3.0,
                     suffix: FloatSuffix::L,
                     long_double: Some(LongDoubleLit {
-                        x87: Binary128(0x4000_8_u128 << 108),
-                        binary128: Binary128(0x4000_8_u128 << 108)
+                        x87: Binary128(0x4000_8000_u128 << 96),
+                        binary128: Binary128(0x4000_8000_u128 << 96)
                     })
                 }),
                 true

@@ -289,7 +289,7 @@ pub(super) fn fold_unary(
         (ExprKind::Int(v), UnaryOp::BitNot) => {
             Some(ExprKind::Int(normalize(!v, ty::int_kind(&result.ty, cx)?, target)))
         }
-        (ExprKind::Float(v), UnaryOp::Neg) => Some(ExprKind::Float(v.neg())),
+        (ExprKind::Float(v), UnaryOp::Neg) => Some(ExprKind::Float(-*v)),
         _ => None,
     }
 }
