@@ -7,6 +7,7 @@
 
 pub mod abi;
 pub mod backend;
+pub mod binary128;
 pub mod driver;
 pub mod exit;
 pub mod frontend;

@@ -13,6 +13,7 @@
 //! `.long a-b`). Long double constants take the target's format.
 
 use super::{push_symbol, LongDoubleFormat, TargetDesc};
+use crate::binary128::Binary128;
 use crate::ir::constants::IrConst;
 use crate::ir::module::{GlobalInit, IrGlobal, IrModule};
 use crate::ir::types::IrType;
@@ -83,51 +84,10 @@ pub fn const_bytes(c: &IrConst, ty: IrType, ld: LongDoubleFormat, out: &mut Vec<
 }
 
 /// Converts IEEE binary128 bytes to x87 80-bit extended bytes, rounding the
-/// 112-bit fraction to the 63 explicit bits x87 keeps (to nearest, ties to even).
+/// significand to x87's 64 bits (to nearest, ties to even; exact for the
+/// x87-precision constants the frontend makes), x87 denormals included.
 pub fn binary128_to_x87(b: &[u8; 16]) -> [u8; 10] {
-    let q = u128::from_le_bytes(*b);
-    let sign = (q >> 127) as u16;
-    let exp = ((q >> 112) & 0x7fff) as u32;
-    let frac = q & ((1u128 << 112) - 1);
-    let (mut e, mut m): (u32, u128);
-    if exp == 0x7fff {
-        // Infinity or NaN: keep the top fraction bits (a NaN stays a NaN).
-        e = 0x7fff;
-        let top = (frac >> 49) as u64;
-        let m64 = (1u64 << 63) | top | u64::from(frac != 0 && top == 0);
-        let mut out = [0u8; 10];
-        out[..8].copy_from_slice(&m64.to_le_bytes());
-        out[8..].copy_from_slice(&((sign << 15) | e as u16).to_le_bytes());
-        return out;
-    }
-    if exp == 0 {
-        // binary128 subnormals are far below x87's range: zero.
-        e = 0;
-        m = 0;
-    } else {
-        // Significand with its explicit integer bit: 113 bits; keep 64.
-        let full = (1u128 << 112) | frac;
-        let shift = 49;
-        m = full >> shift;
-        let rem = full & ((1u128 << shift) - 1);
-        let half = 1u128 << (shift - 1);
-        if rem > half || (rem == half && (m & 1) == 1) {
-            m += 1;
-        }
-        e = exp;
-        if m >> 64 != 0 {
-            m >>= 1;
-            e += 1;
-        }
-        if e >= 0x7fff {
-            e = 0x7fff;
-            m = 1u128 << 63;
-        }
-    }
-    let mut out = [0u8; 10];
-    out[..8].copy_from_slice(&(m as u64).to_le_bytes());
-    out[8..].copy_from_slice(&((sign << 15) | e as u16).to_le_bytes());
-    out
+    Binary128::from_le_bytes(*b).to_x87_bytes()
 }
 
 fn flatten_into(init: &GlobalInit, elem: IrType, ld: LongDoubleFormat, items: &mut Vec<DataItem>) {

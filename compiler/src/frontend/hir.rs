@@ -81,6 +81,7 @@
 
 use super::source::Span;
 use super::types::{FloatKind, QualType, TypeContext};
+use crate::binary128::Binary128;
 use crate::target::Target;
 use std::sync::Arc;
 
@@ -193,22 +194,17 @@ pub struct StaticItem {
 pub enum StaticValue {
     /// An integer of `size` bytes (1, 2, 4, 8 or 16); `bits` holds its two's
     /// complement pattern, truncated to `size`.
-    Int {
-        size: u8,
-        bits: u128,
-    },
+    Int { size: u8, bits: u128 },
     Float {
         kind: FloatKind,
-        value: f64,
+        /// Already rounded to `kind` (as `ExprKind::Float`).
+        value: Binary128,
     },
     /// Raw bytes (a string literal initializing a char array, already cut or
     /// padded to the array's size).
     Bytes(Vec<u8>),
     /// A pointer-sized address constant (6.6p9) plus a byte offset.
-    Addr {
-        target: AddrTarget,
-        offset: i64,
-    },
+    Addr { target: AddrTarget, offset: i64 },
     /// `&&a - &&b` (GNU), an integer of `size` bytes.
     LabelDiff {
         func: GlobalId,
@@ -407,8 +403,10 @@ pub enum ExprKind {
     // ---- values ----
     /// An integer constant of `ty` (bits as i128, already in range of `ty`).
     Int(i128),
-    /// A floating constant of `ty`.
-    Float(f64),
+    /// A floating constant of `ty`, exactly (already rounded to `ty`: a
+    /// `float` or `double` is an exact `f64`; a `long double` has the
+    /// target's precision, [`crate::binary128`]).
+    Float(Binary128),
     /// `&lvalue` (not a bit-field, not a register variable).
     AddrOf(Box<Expr>),
     Unary(UnaryOp, Box<Expr>),

@@ -9,6 +9,8 @@
 //! does, and is applied by the caller.
 
 use super::source::{Diagnostic, PResult, Span};
+use crate::binary128::{parse_f32, parse_f64, Binary128, Format};
+use crate::target::LongDoubleFormat;
 
 /// The type an integer constant gets (C11 6.4.4.1p5, LP64).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,11 +38,36 @@ pub enum FloatSuffix {
     L,
 }
 
-/// A parsed floating constant (`long double` values are folded through f64).
+/// A parsed floating constant.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FloatLit {
+    /// The value rounded to the literal's type (`float`: an exact `f32`);
+    /// for `long double`, the nearest `f64`.
     pub value: f64,
     pub suffix: FloatSuffix,
+    /// For `long double` (suffix `L`): the exact value in each target's
+    /// format, since literals do not depend on the target.
+    pub long_double: Option<LongDoubleLit>,
+}
+
+/// A `long double` literal rounded to each `long double` format, both in
+/// the binary128 layout ([`crate::binary128`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LongDoubleLit {
+    /// Rounded to 64 significant bits (x86-64's x87 extended).
+    pub x87: Binary128,
+    /// Rounded to 113 significant bits (AArch64, RISC-V 64).
+    pub binary128: Binary128,
+}
+
+impl LongDoubleLit {
+    /// The value in `format`.
+    pub fn get(&self, format: LongDoubleFormat) -> Binary128 {
+        match format {
+            LongDoubleFormat::X87 => self.x87,
+            LongDoubleFormat::Binary128 => self.binary128,
+        }
+    }
 }
 
 /// A numeric constant.
@@ -180,34 +207,35 @@ fn parse_float(s: &str, is_hex: bool, span: Span) -> PResult<FloatLit> {
         (_, Some(b)) => (b, FloatSuffix::L),
         _ => (s, FloatSuffix::None),
     };
-    let value = if is_hex {
-        let rest = &body[2..];
-        let (mant, exp) = rest.split_once('p').ok_or_else(bad)?;
-        let exp: i32 = exp.parse().map_err(|_| bad())?;
-        let (ip, fp) = mant.split_once('.').unwrap_or((mant, ""));
-        if ip.is_empty() && fp.is_empty() {
-            return Err(bad());
-        }
-        let mut v = 0f64;
-        for c in ip.chars() {
-            v = v * 16.0 + c.to_digit(16).ok_or_else(bad)? as f64;
-        }
-        let mut scale = 1.0 / 16.0;
-        for c in fp.chars() {
-            v += c.to_digit(16).ok_or_else(bad)? as f64 * scale;
-            scale /= 16.0;
-        }
-        v * 2f64.powi(exp)
-    } else {
-        if !body
+    if !is_hex
+        && !body
             .bytes()
             .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'+' | b'-'))
-        {
-            return Err(bad());
+    {
+        return Err(bad());
+    }
+    // Each type's value is the literal rounded once to that type (C11 6.4.4.2p3).
+    Ok(match suffix {
+        FloatSuffix::F => FloatLit {
+            value: parse_f32(body).ok_or_else(bad)? as f64,
+            suffix,
+            long_double: None,
+        },
+        FloatSuffix::None => FloatLit {
+            value: parse_f64(body).ok_or_else(bad)?,
+            suffix,
+            long_double: None,
+        },
+        FloatSuffix::L => {
+            let x87 = Binary128::parse(body, Format::X87).ok_or_else(bad)?;
+            let binary128 = Binary128::parse(body, Format::BINARY128).ok_or_else(bad)?;
+            FloatLit {
+                value: binary128.to_f64(),
+                suffix,
+                long_double: Some(LongDoubleLit { x87, binary128 }),
+            }
         }
-        body.parse::<f64>().map_err(|_| bad())?
-    };
-    Ok(FloatLit { value, suffix })
+    })
 }
 
 /// Splits a char/string token into its prefix and the text between the quotes.
@@ -446,29 +474,44 @@ mod tests {
             float("1.5"),
             FloatLit {
                 value: 1.5,
-                suffix: FloatSuffix::None
+                suffix: FloatSuffix::None,
+                long_double: None
             }
         );
         assert_eq!(
             float("1e3f"),
             FloatLit {
                 value: 1000.0,
-                suffix: FloatSuffix::F
+                suffix: FloatSuffix::F,
+                long_double: None
             }
         );
+        // 0.25 is 2^-2 in both long double formats: biased exponent 0x3ffd.
+        let quarter = Binary128(0x3ffd_u128 << 112);
         assert_eq!(
             float(".25L"),
             FloatLit {
                 value: 0.25,
-                suffix: FloatSuffix::L
+                suffix: FloatSuffix::L,
+                long_double: Some(LongDoubleLit {
+                    x87: quarter,
+                    binary128: quarter
+                })
             }
         );
+        // 0.1L differs by format (gcc's bytes, x87 widened to binary128's layout).
+        let tenth = float("0.1L").long_double.unwrap();
+        assert_eq!(tenth.binary128.0, 0x3ffb999999999999999999999999999a);
+        assert_eq!(tenth.x87.0, 0x3ffb999999999999999a000000000000);
+        // A float literal is rounded once (through double it would be 1.0).
+        assert_eq!(float("1.00000005960464477539062500000001f").value, 1.0000001192092896);
         assert_eq!(float("0x1.8p1").value, 3.0);
         assert_eq!(
             float("0x1p-2f"),
             FloatLit {
                 value: 0.25,
-                suffix: FloatSuffix::F
+                suffix: FloatSuffix::F,
+                long_double: None
             }
         );
         assert_eq!(float("1.").value, 1.0);
@@ -518,7 +561,8 @@ mod tests {
             (
                 NumLit::Float(FloatLit {
                     value: 2.0,
-                    suffix: FloatSuffix::None
+                    suffix: FloatSuffix::None,
+                    long_double: None
                 }),
                 true
             )
@@ -528,7 +572,8 @@ mod tests {
             (
                 NumLit::Float(FloatLit {
                     value: 1.5,
-                    suffix: FloatSuffix::F
+                    suffix: FloatSuffix::F,
+                    long_double: None
                 }),
                 true
             )
@@ -538,7 +583,8 @@ mod tests {
             (
                 NumLit::Float(FloatLit {
                     value: 1.5,
-                    suffix: FloatSuffix::F
+                    suffix: FloatSuffix::F,
+                    long_double: None
                 }),
                 true
             )
@@ -548,7 +594,11 @@ mod tests {
             (
                 NumLit::Float(FloatLit {
                     value: 3.0,
-                    suffix: FloatSuffix::L
+                    suffix: FloatSuffix::L,
+                    long_double: Some(LongDoubleLit {
+                        x87: Binary128(0x4000_8000_u128 << 96),
+                        binary128: Binary128(0x4000_8000_u128 << 96)
+                    })
                 }),
                 true
             )

@@ -6,7 +6,7 @@
 //! definitions. Record layout itself is in `layout.rs`.
 //!
 //! `long double` is 16 bytes aligned to 16 on every target (x87 extended on
-//! x86-64, IEEE binary128 elsewhere; the IR folds it through f64).
+//! x86-64, IEEE binary128 elsewhere; constants are exact, `crate::binary128`).
 
 use super::layout::{layout_record, FieldSpec, LayoutError, RecordAttrs, RecordLayout};
 use crate::target::Target;

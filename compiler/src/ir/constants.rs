@@ -7,8 +7,17 @@
 //! the bit pattern 0xffff_ffff. The instruction's `IrType` says how to read it.
 //! Equality compares bit patterns, so NaN constants compare equal to themselves
 //! (needed for `parse(print(m)) == m`).
+//!
+//! A `long double` constant is exact: its binary128 bytes hold the value
+//! (rounded to the target's precision by the frontend, [`crate::binary128`]);
+//! its `f64` is only the nearest double, which the interpreter folds with.
+//! Conversions of such a constant ([`IrConst::coerce_to`]) and its truth
+//! ([`IrConst::is_zero`]) read the bytes, never the `f64`. The optimizer
+//! folds no floating-point operation (sccp, gvn and simplifycfg fold
+//! integers only), so an `f64` approximation never decides a result.
 
 use super::types::IrType;
+use crate::binary128::{Binary128, Truncated};
 
 /// A compile-time constant operand.
 #[derive(Clone, Copy, Debug)]
@@ -20,8 +29,9 @@ pub enum IrConst {
     I128(i128),
     F32(f32),
     F64(f64),
-    /// `long double`: an `f64` approximation used for folding and the exact
-    /// binary128 bytes (little-endian) used for emission.
+    /// `long double`: the nearest `f64` (what the interpreter computes with)
+    /// and the exact value as binary128 bytes (little-endian), which
+    /// emission, conversions and truth tests use.
     LongDouble(f64, [u8; 16]),
     /// The zero of whatever type the using instruction has.
     Zero,
@@ -97,7 +107,7 @@ impl IrConst {
             IrConst::I128(v) => v == 0,
             IrConst::F32(v) => v == 0.0,
             IrConst::F64(v) => v == 0.0,
-            IrConst::LongDouble(v, _) => v == 0.0,
+            IrConst::LongDouble(_, b) => Binary128::from_le_bytes(b).is_zero(),
             IrConst::Zero => true,
         }
     }
@@ -105,7 +115,8 @@ impl IrConst {
     pub fn is_one(&self) -> bool {
         match *self {
             IrConst::F32(v) => v == 1.0,
-            IrConst::F64(v) | IrConst::LongDouble(v, _) => v == 1.0,
+            IrConst::F64(v) => v == 1.0,
+            IrConst::LongDouble(_, b) => b == f64_to_f128_bytes(1.0),
             IrConst::Zero => false,
             _ => self.to_i128() == Some(1),
         }
@@ -236,7 +247,39 @@ impl IrConst {
     pub fn coerce_to_with_src(&self, target: IrType, src_ty: Option<IrType>) -> IrConst {
         let unsigned_src = src_ty.is_some_and(|t| t.is_unsigned());
         match *self {
-            IrConst::F32(_) | IrConst::F64(_) | IrConst::LongDouble(..) => {
+            // Exactly, from the bytes (rounded once to the target type).
+            IrConst::LongDouble(_, b) => {
+                let x = Binary128::from_le_bytes(b);
+                match target {
+                    IrType::F32 => IrConst::F32(x.to_f32()),
+                    IrType::F64 => IrConst::F64(x.to_f64()),
+                    IrType::F128 => *self,
+                    t => {
+                        // Toward zero; out of range wraps like the i128 of
+                        // the f64 path below (undefined behaviour in C).
+                        let v = match x.trunc() {
+                            Truncated::Value { neg, magnitude } => {
+                                let m = magnitude as i128;
+                                if neg {
+                                    m.wrapping_neg()
+                                } else {
+                                    m
+                                }
+                            }
+                            Truncated::Nan => 0,
+                            Truncated::TooBig { neg } => {
+                                if neg {
+                                    i128::MIN
+                                } else {
+                                    i128::MAX
+                                }
+                            }
+                        };
+                        IrConst::from_i128(v, t)
+                    }
+                }
+            }
+            IrConst::F32(_) | IrConst::F64(_) => {
                 let v = self.to_f64().unwrap_or(0.0);
                 match target {
                     IrType::F32 => IrConst::F32(v as f32),
@@ -283,8 +326,17 @@ impl IrConst {
         IrConst::LongDouble(v, f64_to_f128_bytes(v))
     }
 
-    pub fn long_double_with_bytes(v: f64, bytes: [u8; 16]) -> IrConst {
-        IrConst::LongDouble(v, bytes)
+    /// An exact `long double` constant (see the module documentation).
+    pub fn long_double_exact(v: Binary128) -> IrConst {
+        IrConst::LongDouble(v.to_f64(), v.to_le_bytes())
+    }
+
+    /// The exact value of a `long double` constant.
+    pub fn exact_long_double(&self) -> Option<Binary128> {
+        match *self {
+            IrConst::LongDouble(_, b) => Some(Binary128::from_le_bytes(b)),
+            _ => None,
+        }
     }
 
     pub fn long_double_from_i64(v: i64) -> IrConst {
@@ -314,17 +366,6 @@ impl IrConst {
         }
         .min(size);
         out.extend(std::iter::repeat_n(0u8, size - written));
-    }
-
-    /// As [`IrConst::push_le_bytes`] with long double in the x87 80-bit format.
-    pub fn push_le_bytes_x86(&self, out: &mut Vec<u8>, size: usize) {
-        if let IrConst::LongDouble(v, _) = *self {
-            let b = f64_to_x87_bytes(v);
-            out.extend_from_slice(&b[..size.min(10)]);
-            out.extend(std::iter::repeat_n(0u8, size.saturating_sub(10)));
-        } else {
-            self.push_le_bytes(out, size)
-        }
     }
 
     /// The natural little-endian bytes of the constant's variant.

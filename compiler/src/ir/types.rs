@@ -22,8 +22,9 @@ pub enum IrType {
     U128,
     F32,
     F64,
-    /// `long double`: binary128 on AArch64/RISC-V, x87 80-bit on x86-64. The IR
-    /// folds its arithmetic through `f64` (docs/ir-design.md#constants).
+    /// `long double`: binary128 on AArch64/RISC-V, x87 80-bit on x86-64.
+    /// Constants are exact; the interpreter computes through `f64`
+    /// (docs/ir-design.md#constants).
     F128,
     Ptr,
     #[default]

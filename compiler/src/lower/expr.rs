@@ -100,11 +100,12 @@ impl FnLower<'_, '_> {
     pub fn expr(&mut self, e: &Expr) -> LResult<RValue> {
         match &e.kind {
             ExprKind::Int(v) => self.constant(e, |ty| IrConst::from_i128(*v, ty)),
+            // Exact: sema rounded the constant to its type.
             ExprKind::Float(v) => self.constant(e, |ty| match ty {
-                IrType::F32 => IrConst::F32(*v as f32),
-                IrType::F128 => IrConst::long_double(*v),
-                IrType::F64 => IrConst::F64(*v),
-                t => IrConst::from_i128(*v as i128, t),
+                IrType::F32 => IrConst::F32(v.to_f32()),
+                IrType::F128 => IrConst::long_double_exact(*v),
+                IrType::F64 => IrConst::F64(v.to_f64()),
+                t => IrConst::from_i128(v.to_f64() as i128, t),
             }),
             ExprKind::Load(lv) => self.read_lvalue(lv),
             ExprKind::Local(_)

@@ -12,10 +12,11 @@
 //! Declarations of objects defined elsewhere appear only when referenced.
 
 use super::{LResult, ModuleCx};
+use crate::binary128::Binary128;
 use crate::frontend::hir::{AddrTarget, GlobalKind, Linkage, Program, StaticInit, StaticValue, StrId};
 use crate::frontend::source::Diagnostic;
 use crate::frontend::types::FloatKind;
-use crate::ir::constants::{f64_to_f128_bytes, f64_to_x87_bytes, IrConst};
+use crate::ir::constants::IrConst;
 use crate::ir::module::{GlobalInit, IrGlobal, IrModule};
 use crate::ir::types::IrType;
 use crate::target::{LongDoubleFormat, Target};
@@ -130,20 +131,21 @@ pub(super) fn lower_static_data(cx: &mut ModuleCx<'_>, module: &mut IrModule) ->
     Ok(())
 }
 
-/// The bytes of a float constant in the target's memory format.
-fn float_bytes(kind: FloatKind, v: f64, target: Target) -> Vec<u8> {
+/// The bytes of a float constant (already rounded to `kind`) in the
+/// target's memory format.
+fn float_bytes(kind: FloatKind, v: Binary128, target: Target) -> Vec<u8> {
     match kind {
-        FloatKind::Float => (v as f32).to_le_bytes().to_vec(),
-        FloatKind::Double => v.to_le_bytes().to_vec(),
+        FloatKind::Float => v.to_f32().to_le_bytes().to_vec(),
+        FloatKind::Double => v.to_f64().to_le_bytes().to_vec(),
         FloatKind::LongDouble => match target.long_double() {
             LongDoubleFormat::X87 => {
-                let mut b = f64_to_x87_bytes(v).to_vec();
+                let mut b = v.to_x87_bytes().to_vec();
                 b.resize(16, 0);
                 b
             }
-            LongDoubleFormat::Binary128 => f64_to_f128_bytes(v).to_vec(),
+            LongDoubleFormat::Binary128 => v.to_le_bytes().to_vec(),
         },
-        FloatKind::Float128 => f64_to_f128_bytes(v).to_vec(),
+        FloatKind::Float128 => v.to_le_bytes().to_vec(),
     }
 }
 
@@ -163,9 +165,9 @@ fn encode(
                 }
                 StaticValue::Float { value, .. } if ty.is_float() => {
                     let c = match ty {
-                        IrType::F32 => IrConst::F32(*value as f32),
-                        IrType::F64 => IrConst::F64(*value),
-                        _ => IrConst::long_double(*value),
+                        IrType::F32 => IrConst::F32(value.to_f32()),
+                        IrType::F64 => IrConst::F64(value.to_f64()),
+                        _ => IrConst::long_double_exact(*value),
                     };
                     return Ok((ty, GlobalInit::Scalar(c)));
                 }

@@ -62,7 +62,10 @@ fn meet(a: Lat, b: Lat) -> Lat {
     }
 }
 
-/// The types folded: integers of at most 64 bits.
+/// The types folded: integers of at most 64 bits. Never floats: a `f128`
+/// constant's `f64` is only an approximation of its exact bytes (LDBL_MAX's
+/// is +inf), so folding through it would change results; see
+/// docs/ir-design.md#constants for the rule a float folding would follow.
 fn foldable(ty: IrType) -> bool {
     ty.is_integer() && ty.size() <= 8 && ty != IrType::Ptr
 }

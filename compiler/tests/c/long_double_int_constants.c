@@ -3,7 +3,8 @@
  * 64), as gcc's folding and the run-time conversion do. phicc folds
  * floating constants through f64, so it folded (long double)~0ULL to 2^64
  * while the same conversion at run time is exact. From gcc.c-torture/
- * execute/conversion.c. Such conversions are now left to run time. */
+ * execute/conversion.c. Such conversions are now folded exactly, in the
+ * target's long double (compiler/src/binary128.rs). */
 #include "test.h"
 
 static long double ull2ld(unsigned long long u) { return u; }

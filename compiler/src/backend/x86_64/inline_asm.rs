@@ -3,7 +3,8 @@
 //! Modifiers").
 //!
 //! Constraints: `r q R l` (any general register), `a b c d S D` (that
-//! register), `x v Yz` (an SSE register), `m o V` (memory), `i n I J K L M N
+//! register), `x v Yz` (an SSE register), `t u` (the x87 stack registers
+//! `st(0)` and `st(1)`), `m o V` (memory), `i n I J K L M N
 //! e Z s` (immediates, or `sym` for a symbolic input), `g` and `X` (constant
 //! as an immediate, else a register), digits (tied to that output), `{reg}`
 //! (exactly that general register: a local register variable), with the
@@ -18,6 +19,14 @@
 //! go through `rax`), print the template with operands rendered, then, on
 //! the fall-through path only, store the outputs: straight to a slot or an
 //! `alloca`, otherwise spilled first and stored through their pointers.
+//!
+//! x87 operands follow gcc's stack rules ("x86 Floating-Point asm
+//! Operands"): the inputs are pushed before the asm (`st(1)`'s first), the
+//! asm pops the inputs that are clobbered or tied to an output (they must
+//! be the top ones) and pushes the outputs (from `st(0)` down); afterwards
+//! the outputs are popped to the spill area (then stored like the others)
+//! and the inputs the asm left are discarded, so the stack is empty again
+//! between instructions, as the rest of the backend keeps it.
 //!
 //! Modifiers: `k q w b h` (register width, high byte), `c P` (bare
 //! constant or symbol), `a` (address), `l` (goto label), `z` (size suffix),
@@ -37,6 +46,8 @@ use std::fmt::Write as _;
 enum Loc {
     Reg(Gpr),
     Xmm(u8),
+    /// `st(N)` of the x87 register stack.
+    X87(u8),
     /// Memory whose address is a frame location.
     Frame(Mem),
     /// Memory whose address is loaded into this register.
@@ -53,6 +64,8 @@ struct Wants {
     gpr: bool,
     fixed: Option<Gpr>,
     xmm: bool,
+    /// `t` (0) or `u` (1): that x87 stack register.
+    x87: Option<u8>,
     mem: bool,
     imm: bool,
     tied: Option<usize>,
@@ -113,7 +126,9 @@ fn parse_constraint(c: &str) -> Result<Wants, String> {
                 let n: String = chars[start..=i].iter().collect();
                 w.tied = Some(n.parse().map_err(|_| format!("bad constraint '{c}'"))?);
             }
-            't' | 'u' | 'f' | 'y' | 'k' => return Err(format!("unsupported asm constraint '{c}'")),
+            't' => w.x87 = Some(0),
+            'u' => w.x87 = Some(1),
+            'f' | 'y' | 'k' => return Err(format!("unsupported asm constraint '{c}'")),
             _ => return Err(format!("unknown asm constraint '{c}'")),
         }
         i += 1;
@@ -226,6 +241,19 @@ fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -
                 .map(|c| FnEmitter::const_i64(&c, if ty.is_int_or_ptr() { ty } else { IrType::I64 }, ty.is_signed()))
                 .unwrap_or(0);
             Loc::Imm { value, symbol }
+        } else if let Some(r) = w.x87 {
+            if !ty.is_float() {
+                return Err(format!(
+                    "x87 asm operand {k} ('{}') is not floating-point",
+                    constraint_of(asm, k)
+                )
+                .into());
+            }
+            let clash = (0..k).any(|j| (j < no) == is_output && locs[j] == Some(Loc::X87(r)));
+            if clash {
+                return Err(format!("two asm {} in %st({r})", if is_output { "outputs" } else { "inputs" }).into());
+            }
+            Loc::X87(r)
         } else if let Some(g) = w.fixed {
             Loc::Reg(g)
         } else if w.gpr && ty.size() <= 8 {
@@ -359,8 +387,59 @@ impl FnEmitter<'_, '_> {
                 let _ = seg;
                 self.load_int(op, IrType::Ptr, false, *g)
             }
-            Loc::Frame(_) | Loc::Imm { .. } => Ok(()),
+            Loc::Frame(_) | Loc::Imm { .. } | Loc::X87(_) => Ok(()),
         }
+    }
+
+    /// Pushes a floating-point operand of type `ty` onto the x87 stack.
+    fn asm_fld(&mut self, op: &Operand, ty: IrType) -> Result<(), BackendError> {
+        match ty {
+            IrType::F128 => self.fld(op),
+            _ => {
+                // A float or double may live in an SSE register: through
+                // the scratch register xmm0 and the scratch area.
+                let s = self.scratch_area()?;
+                self.load_xmm(op, ty, 0)?;
+                let (mov, ld) = if ty == IrType::F32 {
+                    ("movss", "flds")
+                } else {
+                    ("movsd", "fldl")
+                };
+                emit!(self, "\t{mov}\t%xmm0, {s}");
+                emit!(self, "\t{ld}\t{s}");
+                Ok(())
+            }
+        }
+    }
+
+    /// Pushes the x87 inputs, `st(1)`'s first, and returns how many inputs
+    /// the asm pops (those clobbered or tied to an output, which must be on
+    /// top) and how many it leaves.
+    fn asm_x87_inputs(&mut self, asm: &InlineAsm, p: &Plan) -> Result<(usize, usize), BackendError> {
+        let no = asm.outputs.len();
+        let clobbered = |r: u8| {
+            asm.clobbers.iter().any(|c| {
+                let c = c.trim_start_matches('%');
+                c == format!("st({r})") || (r == 0 && c == "st")
+            })
+        };
+        let input_in = |r: u8| (0..asm.inputs.len()).find(|&i| p.locs[no + i] == Loc::X87(r));
+        if input_in(1).is_some() && input_in(0).is_none() {
+            return Err(self.asm_err("an x87 asm input in %st(1) without one in %st(0)"));
+        }
+        // (register, whether the asm pops it), deepest first.
+        let mut popped = Vec::new();
+        for r in [1u8, 0] {
+            let Some(i) = input_in(r) else { continue };
+            let tied = parse_constraint(&asm.inputs[i].constraint).is_ok_and(|w| w.tied.is_some());
+            popped.push(tied || clobbered(r));
+            self.asm_fld(&asm.inputs[i].value, asm.input_type(i))?;
+        }
+        if popped == [true, false] {
+            return Err(self.asm_err("an x87 asm input popped below one that is not"));
+        }
+        let n_popped = popped.iter().filter(|&&x| x).count();
+        Ok((n_popped, popped.len() - n_popped))
     }
 
     fn render(&self, loc: &Loc, ty: IrType, modifier: Option<char>, seg: AddressSpace) -> Result<String, BackendError> {
@@ -379,6 +458,8 @@ impl FnEmitter<'_, '_> {
             (Loc::Reg(g), Some('a')) => format!("({})", g.q()),
             (Loc::Reg(g), Some('V')) => g.name(size)[1..].to_string(),
             (Loc::Xmm(x), None | Some('x' | 't' | 'g' | 'c' | 'P')) => format!("%xmm{x}"),
+            (Loc::X87(0), None) => "%st".to_string(),
+            (Loc::X87(r), None) => format!("%st({r})"),
             (Loc::Frame(m), None | Some('a' | 'c' | 'P' | 'k' | 'q' | 'w' | 'b' | 'h')) => {
                 Mem { seg, ..m.clone() }.to_string()
             }
@@ -414,6 +495,12 @@ impl FnEmitter<'_, '_> {
         let frame = self.layout.size() as i64;
         let p = plan(asm, &self.types, &self.layout, frame).map_err(|m| self.asm_err(m))?;
         let no = asm.outputs.len();
+        // x87 inputs first: pushing a constant goes through memory only,
+        // a float or double through xmm0.
+        let (_, x87_kept) = self.asm_x87_inputs(asm, &p)?;
+        if (0..no).any(|k| matches!(p.locs[k], Loc::X87(_)) && p.read_write[k]) {
+            return Err(self.asm_err("read-write x87 asm output ('+t') not split into an output and a tied input"));
+        }
         // Inputs: SSE registers first (their constants go through rax).
         for pass in 0..2 {
             for (i, inp) in asm.inputs.iter().enumerate() {
@@ -489,6 +576,21 @@ impl FnEmitter<'_, '_> {
         self.out.push('\t');
         self.out.push_str(&text);
         self.out.push('\n');
+        // The x87 outputs (st(0) first) popped to their spill slots, then
+        // the inputs the asm left popped and dropped.
+        let output_in = |r: u8| (0..no).find(|&k| p.locs[k] == Loc::X87(r));
+        if output_in(1).is_some() && output_in(0).is_none() {
+            return Err(self.asm_err("an x87 asm output in %st(1) without one in %st(0)"));
+        }
+        let mut x87_out = Vec::new();
+        for k in [output_in(0), output_in(1)].into_iter().flatten() {
+            let s = self.area(self.asm_spill).at(16 * k as i64);
+            emit!(self, "\tfstpt\t{s}");
+            x87_out.push((k, s));
+        }
+        for _ in 0..x87_kept {
+            emit!(self, "\tfstp\t%st(0)");
+        }
         // Outputs, on the fall-through path: direct stores first, then
         // spill the rest and store them through their pointers.
         let mut indirect = Vec::new();
@@ -524,6 +626,21 @@ impl FnEmitter<'_, '_> {
             let dst = self.addr_of(o.value, seg_of(asm, k), Gpr::R11)?;
             self.store_mem(Gpr::Rax, ty.size().clamp(1, 8), &dst);
         }
+        for (k, spill) in x87_out {
+            let o = &asm.outputs[k];
+            let dst = if o.is_def {
+                self.slot(o.value)?
+            } else {
+                self.addr_of(o.value, seg_of(asm, k), Gpr::R11)?
+            };
+            emit!(self, "\tfldt\t{spill}");
+            let st = match asm.output_type(k) {
+                IrType::F32 => "fstps",
+                IrType::F64 => "fstpl",
+                _ => "fstpt",
+            };
+            emit!(self, "\t{st}\t{dst}");
+        }
         Ok(())
     }
 
@@ -555,6 +672,8 @@ mod tests {
         assert!(parse_constraint("r,m").unwrap().gpr);
         assert!(!parse_constraint("m,r").unwrap().gpr);
         assert!(parse_constraint("Yz").unwrap().xmm);
-        assert!(parse_constraint("t").is_err());
+        assert_eq!(parse_constraint("=t").unwrap().x87, Some(0));
+        assert_eq!(parse_constraint("u").unwrap().x87, Some(1));
+        assert!(parse_constraint("f").is_err());
     }
 }

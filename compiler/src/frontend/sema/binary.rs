@@ -106,7 +106,7 @@ impl Sema {
                 let b = self.scalar_of(r, what)?;
                 let truth = |e: &Expr| match e.kind {
                     ExprKind::Int(v) => Some(v != 0),
-                    ExprKind::Float(f) => Some(f != 0.0),
+                    ExprKind::Float(f) => Some(!f.is_zero()),
                     _ => None,
                 };
                 if let (Some(x), Some(y)) = (truth(&a), truth(&b)) {

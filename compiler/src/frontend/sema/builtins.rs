@@ -16,7 +16,8 @@ use super::super::types::{ArrayLen, CType, FloatKind, IntKind, QualType, Qualifi
 use super::binary::is_pure;
 use super::expr::mk;
 use super::ty::{self, q};
-use super::{err, Sema};
+use super::{const_eval, err, Sema};
+use crate::binary128::Binary128;
 use std::sync::Arc;
 
 /// Library functions gcc knows as builtins: name and signature (return
@@ -494,7 +495,7 @@ impl Sema {
                 let is_nan = base.starts_with("nan");
                 self.nargs(n, args, is_nan as usize, span)?;
                 let v = if is_nan { f64::NAN } else { f64::INFINITY };
-                mk(ExprKind::Float(v), ty::float_ty(k), span)
+                mk(ExprKind::Float(Binary128::from_f64(v)), ty::float_ty(k), span)
             }
             "isgreater" | "isgreaterequal" | "isless" | "islessequal" | "islessgreater" | "isunordered" => {
                 self.nargs(n, args, 2, span)?;
@@ -555,7 +556,7 @@ impl Sema {
                 };
                 let t = v.ty.clone();
                 let (setup, x) = self.reuse(v, span)?;
-                let fl = |f: f64| mk(ExprKind::Float(f), t.clone(), span);
+                let fl = |f: f64| mk(ExprKind::Float(Binary128::from_f64(f)), t.clone(), span);
                 let cmp = |op, a: Expr, b: Expr| mk(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty::int(), span);
                 // |x| without a library call.
                 let neg = mk(
@@ -572,15 +573,16 @@ impl Sema {
                     t.clone(),
                     span,
                 );
-                // The smallest normal number of the type (long double's is
-                // below f64's range; the f64 one is used, as folding does).
-                let min_normal = match k {
-                    FloatKind::Float => f32::MIN_POSITIVE as f64,
-                    _ => f64::MIN_POSITIVE,
-                };
+                // The smallest normal number of the type, 2^emin.
+                let emin = const_eval::float_format(k, self.target).emin;
+                let min_normal = mk(
+                    ExprKind::Float(Binary128(((16383 + emin) as u128) << 112)),
+                    t.clone(),
+                    span,
+                );
                 let normal = mk(
                     ExprKind::LogAnd(
-                        Box::new(cmp(BinaryOp::Ge, abs.clone(), fl(min_normal))),
+                        Box::new(cmp(BinaryOp::Ge, abs.clone(), min_normal.clone())),
                         Box::new(cmp(BinaryOp::Ne, abs.clone(), fl(f64::INFINITY))),
                     ),
                     ty::int(),
@@ -594,7 +596,7 @@ impl Sema {
                         mk(ExprKind::Cond(Box::new(c), Box::new(a), Box::new(b)), ty::int(), span)
                     };
                     let zero_or_sub = cond(cmp(BinaryOp::Eq, x.clone(), fl(0.0)), c_zero, c_sub);
-                    let norm = cond(cmp(BinaryOp::Ge, abs.clone(), fl(min_normal)), c_norm, zero_or_sub);
+                    let norm = cond(cmp(BinaryOp::Ge, abs.clone(), min_normal), c_norm, zero_or_sub);
                     let inf = cond(cmp(BinaryOp::Eq, abs, fl(f64::INFINITY)), c_inf, norm);
                     cond(cmp(BinaryOp::Ne, x.clone(), x), c_nan, inf)
                 };
@@ -725,8 +727,8 @@ impl Sema {
                 }
                 let t = v.ty.clone();
                 let (setup, x) = self.reuse(v, span)?;
-                let inf = mk(ExprKind::Float(f64::INFINITY), t.clone(), span);
-                let ninf = mk(ExprKind::Float(f64::NEG_INFINITY), t.clone(), span);
+                let inf = mk(ExprKind::Float(Binary128::from_f64(f64::INFINITY)), t.clone(), span);
+                let ninf = mk(ExprKind::Float(Binary128::from_f64(f64::NEG_INFINITY)), t.clone(), span);
                 let eq = |a: Expr, b: Expr| {
                     mk(
                         ExprKind::Binary(BinaryOp::Eq, Box::new(a), Box::new(b)),
@@ -766,7 +768,7 @@ impl Sema {
                             t.clone(),
                             span,
                         );
-                        eq(diff, mk(ExprKind::Float(0.0), t, span))
+                        eq(diff, mk(ExprKind::Float(Binary128::ZERO), t, span))
                     }
                 };
                 Self::with_setup(setup, body)

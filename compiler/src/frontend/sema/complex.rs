@@ -123,7 +123,7 @@ impl Sema {
                 if let Some((re, im)) = const_parts(&e) {
                     let nz = |x: &Expr| match x.kind {
                         ExprKind::Int(v) => v != 0,
-                        ExprKind::Float(f) => f != 0.0,
+                        ExprKind::Float(f) => !f.is_zero(),
                         _ => true,
                     };
                     return mk(ExprKind::Int((nz(re) || nz(im)) as i128), to, span);

@@ -12,7 +12,12 @@
 //!   `(char *)&x + 4`, null pointers, integers cast to pointers), GNU label
 //!   addresses in static locals and label differences `&&a - &&b`.
 //!
-//! `long double` values are folded through `f64` (docs/ir-design.md#constants).
+//! Floating constants are exact ([`Binary128`]): `float` and `double`
+//! arithmetic folds in `f64` (IEEE, so exactly as the machine computes it),
+//! `long double` arithmetic, conversions and comparisons with the exact
+//! operations of [`crate::binary128`], rounded to the target's `long double`
+//! precision (an invalid operation folds to the positive quiet NaN, as gcc's
+//! folding does).
 
 use super::super::ast;
 use super::super::hir::{AddrTarget, BinaryOp, CastKind, Expr, ExprKind, GlobalId, LabelId, UnaryOp};
@@ -20,6 +25,7 @@ use super::super::source::PResult;
 use super::super::types::{CType, FloatKind, IntKind, QualType, TypeContext};
 use super::ty;
 use super::{err, Sema};
+use crate::binary128::{Binary128, Format, Truncated};
 use crate::target::Target;
 
 /// Wraps `v` to the range of integer kind `k` (two's complement). For
@@ -42,33 +48,71 @@ pub(super) fn normalize(v: i128, k: IntKind, target: Target) -> i128 {
     }
 }
 
-/// Rounds an `f64` to the precision of a floating kind (a NaN keeps its sign).
-pub(super) fn round_float(v: f64, k: FloatKind) -> f64 {
-    if k == FloatKind::Float {
-        v as f32 as f64
-    } else {
-        v
+/// The binary format of a floating kind on `target`.
+pub(super) fn float_format(k: FloatKind, target: Target) -> Format {
+    match k {
+        FloatKind::Float => Format::BINARY32,
+        FloatKind::Double => Format::BINARY64,
+        FloatKind::LongDouble => Format::long_double(target.long_double()),
+        FloatKind::Float128 => Format::BINARY128,
     }
 }
 
-fn as_f64(v: i128, k: IntKind) -> f64 {
-    if k == IntKind::UInt128 {
-        v as u128 as f64
-    } else {
-        v as f64
+/// Rounds a value to the precision of a floating kind (a NaN keeps its sign).
+pub(super) fn round_float(v: Binary128, k: FloatKind, target: Target) -> Binary128 {
+    match k {
+        FloatKind::Float => Binary128::from_f32(v.to_f32()),
+        FloatKind::Double => Binary128::from_f64(v.to_f64()),
+        _ => v.round_to(float_format(k, target)),
     }
 }
 
-/// Whether `f` (from `as_f64`) is exactly the integer `v` of kind `k`.
-fn int_exact_in_f64(v: i128, f: f64, k: IntKind) -> bool {
-    if !f.is_finite() || f.abs() >= 2f64.powi(127) {
-        return false;
-    }
-    if k == IntKind::UInt128 {
-        f >= 0.0 && f as u128 == v as u128
+/// The integer `v` of kind `from` converted to floating kind `k`, rounded once.
+fn int_to_float(v: i128, from: IntKind, k: FloatKind, target: Target) -> Binary128 {
+    let (neg, magnitude) = if from == IntKind::UInt128 {
+        (false, v as u128)
     } else {
-        f as i128 == v
-    }
+        (v < 0, v.unsigned_abs())
+    };
+    Binary128::from_int(neg, magnitude, float_format(k, target))
+}
+
+/// A floating value converted to integer kind `k` (toward zero; out of
+/// range saturates, NaN gives 0, see `fold_cast`).
+fn float_to_int(f: Binary128, k: IntKind, target: Target) -> i128 {
+    let bits = (k.size() * 8) as u32;
+    let signed = k.is_signed(target);
+    let min = if signed { i128::MIN >> (128 - bits) } else { 0 };
+    let max = if signed {
+        i128::MAX >> (128 - bits)
+    } else {
+        (u128::MAX >> (128 - bits)) as i128
+    };
+    let v = match f.trunc() {
+        Truncated::Nan => 0,
+        Truncated::TooBig { neg } => {
+            if neg {
+                min
+            } else {
+                max
+            }
+        }
+        Truncated::Value { neg, magnitude } => {
+            // Limits as magnitudes: 2^(bits-1) below zero for signed types.
+            let lo = if signed { 1u128 << (bits - 1) } else { 0 };
+            let hi = max as u128;
+            if neg && magnitude > lo {
+                min
+            } else if !neg && magnitude > hi {
+                max
+            } else if neg {
+                (magnitude as i128).wrapping_neg()
+            } else {
+                magnitude as i128
+            }
+        }
+    };
+    normalize(v, k, target)
 }
 
 /// Folds a cast of a constant.
@@ -78,59 +122,20 @@ pub(super) fn fold_cast(kind: CastKind, e: &Expr, to: &QualType, cx: &TypeContex
     match (kind, &e.kind) {
         (CastKind::IntToInt, ExprKind::Int(v)) => Some(ExprKind::Int(normalize(*v, to_k?, target))),
         (CastKind::ToBool, ExprKind::Int(v)) => Some(ExprKind::Int((*v != 0) as i128)),
-        (CastKind::ToBool, ExprKind::Float(f)) => Some(ExprKind::Int((*f != 0.0) as i128)),
+        (CastKind::ToBool, ExprKind::Float(f)) => Some(ExprKind::Int(!f.is_zero() as i128)),
         (CastKind::IntToFloat, ExprKind::Int(v)) => {
             let CType::Float(fk) = &*to.ty else { return None };
-            let f = as_f64(*v, from_k?);
-            if matches!(fk, FloatKind::LongDouble | FloatKind::Float128) && !int_exact_in_f64(*v, f, from_k?) {
-                // Constants are f64: an integer a long double holds exactly
-                // but a double does not ((long double)~0ULL) is converted at
-                // run time, exactly, as gcc's folding does
-                // (gcc.c-torture/execute/conversion.c).
-                return None;
-            }
-            Some(ExprKind::Float(round_float(f, *fk)))
+            Some(ExprKind::Float(int_to_float(*v, from_k?, *fk, target)))
         }
-        (CastKind::FloatToInt, ExprKind::Float(f)) => {
-            // A value out of the target type's range is undefined behaviour
-            // (C11 6.3.1.4p1); GCC folds such a constant conversion by
-            // saturating to the type's minimum or maximum (NaN gives 0), at
-            // every optimization level, and programs rely on it
-            // (gcc.c-torture/execute/20031003-1.c).
-            let k = to_k?;
-            if f.is_nan() {
-                return Some(ExprKind::Int(0));
-            }
-            let t = f.trunc();
-            let bits = (k.size() * 8) as i32;
-            let signed = k.is_signed(target);
-            let (lo, hi) = if signed {
-                (-(2f64.powi(bits - 1)), 2f64.powi(bits - 1))
-            } else {
-                (0.0, 2f64.powi(bits))
-            };
-            if t < lo {
-                let min = if signed { i128::MIN >> (128 - bits) } else { 0 };
-                return Some(ExprKind::Int(normalize(min, k, target)));
-            }
-            if t >= hi {
-                let max = if signed {
-                    i128::MAX >> (128 - bits)
-                } else {
-                    (u128::MAX >> (128 - bits)) as i128
-                };
-                return Some(ExprKind::Int(normalize(max, k, target)));
-            }
-            let v = if k == IntKind::UInt128 {
-                t as u128 as i128
-            } else {
-                t as i128
-            };
-            Some(ExprKind::Int(normalize(v, k, target)))
-        }
+        // A value out of the target type's range is undefined behaviour
+        // (C11 6.3.1.4p1); GCC folds such a constant conversion by
+        // saturating to the type's minimum or maximum (NaN gives 0), at
+        // every optimization level, and programs rely on it
+        // (gcc.c-torture/execute/20031003-1.c).
+        (CastKind::FloatToInt, ExprKind::Float(f)) => Some(ExprKind::Int(float_to_int(*f, to_k?, target))),
         (CastKind::FloatToFloat, ExprKind::Float(f)) => {
             let CType::Float(fk) = &*to.ty else { return None };
-            Some(ExprKind::Float(round_float(*f, *fk)))
+            Some(ExprKind::Float(round_float(*f, *fk, target)))
         }
         _ => None,
     }
@@ -201,22 +206,43 @@ fn fold_int(op: BinaryOp, a: i128, b: i128, k: IntKind, target: Target) -> Optio
     Some(normalize(v, k, target))
 }
 
-fn fold_float(op: BinaryOp, a: f64, b: f64, k: FloatKind) -> Option<ExprKind> {
+fn fold_float(op: BinaryOp, a: Binary128, b: Binary128, k: FloatKind, target: Target) -> Option<ExprKind> {
+    use std::cmp::Ordering::*;
     use BinaryOp::*;
-    let v = match op {
-        Add => a + b,
-        Sub => a - b,
-        Mul => a * b,
-        Div => a / b,
-        Eq => return Some(ExprKind::Int((a == b) as i128)),
-        Ne => return Some(ExprKind::Int((a != b) as i128)),
-        Lt => return Some(ExprKind::Int((a < b) as i128)),
-        Le => return Some(ExprKind::Int((a <= b) as i128)),
-        Gt => return Some(ExprKind::Int((a > b) as i128)),
-        Ge => return Some(ExprKind::Int((a >= b) as i128)),
+    let ord = a.compare(b);
+    let cmp = |yes: bool| Some(ExprKind::Int(yes as i128));
+    match op {
+        Eq => return cmp(ord == Some(Equal)),
+        Ne => return cmp(ord != Some(Equal)),
+        Lt => return cmp(ord == Some(Less)),
+        Le => return cmp(matches!(ord, Some(Less | Equal))),
+        Gt => return cmp(ord == Some(Greater)),
+        Ge => return cmp(matches!(ord, Some(Greater | Equal))),
+        Add | Sub | Mul | Div => {}
         _ => return None,
+    }
+    let v = match k {
+        FloatKind::Float | FloatKind::Double => {
+            let (a, b) = (a.to_f64(), b.to_f64());
+            let v = match op {
+                Add => a + b,
+                Sub => a - b,
+                Mul => a * b,
+                _ => a / b,
+            };
+            round_float(Binary128::from_f64(v), k, target)
+        }
+        FloatKind::LongDouble | FloatKind::Float128 => {
+            let f = float_format(k, target);
+            match op {
+                Add => a.add(b, f),
+                Sub => a.sub(b, f),
+                Mul => a.mul(b, f),
+                _ => a.div(b, f),
+            }
+        }
     };
-    Some(ExprKind::Float(round_float(v, k)))
+    Some(ExprKind::Float(v))
 }
 
 /// Folds a binary operator on constants. For comparisons the operand type
@@ -238,7 +264,7 @@ pub(super) fn fold_binary(
         }
         (ExprKind::Float(a), ExprKind::Float(b)) => {
             let CType::Float(k) = &*l.ty.ty else { return None };
-            fold_float(op, *a, *b, *k)
+            fold_float(op, *a, *b, *k, target)
         }
         _ => None,
     }
@@ -254,7 +280,7 @@ pub(super) fn fold_unary(
 ) -> Option<ExprKind> {
     match (&e.kind, op) {
         (ExprKind::Int(v), UnaryOp::LogNot) => Some(ExprKind::Int((*v == 0) as i128)),
-        (ExprKind::Float(v), UnaryOp::LogNot) => Some(ExprKind::Int((*v == 0.0) as i128)),
+        (ExprKind::Float(v), UnaryOp::LogNot) => Some(ExprKind::Int(v.is_zero() as i128)),
         (ExprKind::Int(v), UnaryOp::Neg) => Some(ExprKind::Int(normalize(
             v.wrapping_neg(),
             ty::int_kind(&result.ty, cx)?,
@@ -263,7 +289,7 @@ pub(super) fn fold_unary(
         (ExprKind::Int(v), UnaryOp::BitNot) => {
             Some(ExprKind::Int(normalize(!v, ty::int_kind(&result.ty, cx)?, target)))
         }
-        (ExprKind::Float(v), UnaryOp::Neg) => Some(ExprKind::Float(-v)),
+        (ExprKind::Float(v), UnaryOp::Neg) => Some(ExprKind::Float(-*v)),
         _ => None,
     }
 }
@@ -272,7 +298,7 @@ pub(super) fn fold_unary(
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum SVal {
     Int(i128),
-    Float(f64),
+    Float(Binary128),
     /// An address constant; `base == None` is an integer cast to a pointer.
     Addr {
         base: Option<AddrTarget>,
@@ -328,15 +354,15 @@ impl Sema {
                     (CastKind::ToBool, SVal::Addr { base: Some(_), .. }) => Some(SVal::Int(1)),
                     (CastKind::ToBool, SVal::Addr { base: None, offset }) => Some(SVal::Int((offset != 0) as i128)),
                     (CastKind::ToBool, SVal::Int(n)) => Some(SVal::Int((n != 0) as i128)),
-                    (CastKind::ToBool, SVal::Float(f)) => Some(SVal::Int((f != 0.0) as i128)),
+                    (CastKind::ToBool, SVal::Float(f)) => Some(SVal::Int(!f.is_zero() as i128)),
                     (CastKind::IntToFloat, SVal::Int(n)) => {
                         let CType::Float(fk) = &*e.ty.ty else { return None };
                         let from = ty::int_kind(&x.ty.ty, &self.types)?;
-                        Some(SVal::Float(round_float(as_f64(n, from), *fk)))
+                        Some(SVal::Float(int_to_float(n, from, *fk, self.target)))
                     }
                     (CastKind::FloatToFloat, SVal::Float(f)) => {
                         let CType::Float(fk) = &*e.ty.ty else { return None };
-                        Some(SVal::Float(round_float(f, *fk)))
+                        Some(SVal::Float(round_float(f, *fk, self.target)))
                     }
                     (CastKind::FloatToInt, SVal::Float(_)) => {
                         let folded = fold_cast(*k, x, &e.ty, &self.types, self.target)?;
@@ -408,7 +434,7 @@ impl Sema {
             ExprKind::Cond(c, a, b) => match self.static_eval(c)? {
                 SVal::Int(0) => self.static_eval(b),
                 SVal::Int(_) | SVal::Addr { base: Some(_), .. } => self.static_eval(a),
-                SVal::Float(f) => self.static_eval(if f != 0.0 { a } else { b }),
+                SVal::Float(f) => self.static_eval(if !f.is_zero() { a } else { b }),
                 _ => None,
             },
             _ => None,

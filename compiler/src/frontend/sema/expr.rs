@@ -85,11 +85,13 @@ impl Sema {
                     FloatSuffix::F => super::super::types::FloatKind::Float,
                     FloatSuffix::L => super::super::types::FloatKind::LongDouble,
                 };
-                Ok(mk(
-                    ExprKind::Float(const_eval::round_float(lit.value, k)),
-                    ty::float_ty(k),
-                    span,
-                ))
+                // The literal is already rounded to its type (a `long double`
+                // to each target format, this target's taken).
+                let v = match lit.long_double {
+                    Some(ld) => ld.get(self.target.long_double()),
+                    None => crate::binary128::Binary128::from_f64(lit.value),
+                };
+                Ok(mk(ExprKind::Float(v), ty::float_ty(k), span))
             }
             A::Char { value, prefix } => {
                 let t = match prefix {

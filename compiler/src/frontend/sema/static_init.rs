@@ -129,7 +129,11 @@ impl Sema {
             (CType::Float(k), SVal::Float(f)) => StaticValue::Float { kind: *k, value: f },
             (CType::Float(k), SVal::Int(n)) => StaticValue::Float {
                 kind: *k,
-                value: n as f64,
+                value: crate::binary128::Binary128::from_int(
+                    n < 0,
+                    n.unsigned_abs(),
+                    super::const_eval::float_format(*k, self.target),
+                ),
             },
             (_, SVal::Int(n)) if size <= 16 && size > 0 => int_value(size, n),
             (_, SVal::Addr { base: None, offset }) if size == 8 => int_value(8, offset as i128),
@@ -172,11 +176,11 @@ fn value_bytes(v: &StaticValue) -> Option<Vec<u8>> {
         StaticValue::Float {
             kind: FloatKind::Float,
             value,
-        } => Some((*value as f32).to_le_bytes().to_vec()),
+        } => Some(value.to_f32().to_le_bytes().to_vec()),
         StaticValue::Float {
             kind: FloatKind::Double,
             value,
-        } => Some(value.to_le_bytes().to_vec()),
+        } => Some(value.to_f64().to_le_bytes().to_vec()),
         _ => None,
     }
 }
@@ -185,7 +189,7 @@ fn is_zero(v: &StaticValue) -> bool {
     match v {
         StaticValue::Int { bits, .. } => *bits == 0,
         StaticValue::Bytes(b) => b.iter().all(|&x| x == 0),
-        StaticValue::Float { value, .. } => value.to_bits() == 0,
+        StaticValue::Float { value, .. } => value.0 == 0,
         _ => false,
     }
 }

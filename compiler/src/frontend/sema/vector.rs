@@ -332,7 +332,7 @@ impl Sema {
                 }
             },
             (Arith::Float(sk), Arith::Float(ek)) => match s.kind {
-                ExprKind::Float(f) => const_eval::round_float(f, ek) == f || f.is_nan(),
+                ExprKind::Float(f) => const_eval::round_float(f, ek, self.target) == f || f.is_nan(),
                 _ => sk.size() <= ek.size(),
             },
             (Arith::Float(_), Arith::Int(_)) => false,

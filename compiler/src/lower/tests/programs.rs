@@ -2,6 +2,7 @@
 
 use super::build::*;
 use super::{lower_ok, returns, run_both};
+use crate::binary128::Binary128;
 use crate::frontend::hir::*;
 use crate::frontend::layout::RecordAttrs;
 use crate::frontend::types::{ArrayLen, CType, IntKind, QualType};
@@ -614,7 +615,10 @@ fn conversions_and_volatile_locals() {
     let v = f.local("v", volatile(int()), &pb.p.types);
     let body = vec![
         decl(u, Some(Init::Expr(int_to(i(-1), uint())))),
-        decl(d, Some(Init::Expr(ex(ExprKind::Float(2.5), double())))),
+        decl(
+            d,
+            Some(Init::Expr(ex(ExprKind::Float(Binary128::from_f64(2.5)), double()))),
+        ),
         decl(v, Some(Init::Expr(i(3)))),
         ret(add(
             add(
@@ -623,7 +627,11 @@ fn conversions_and_volatile_locals() {
                     BinaryOp::Mul,
                     cast(
                         CastKind::FloatToInt,
-                        bin(BinaryOp::Mul, load(lv(d, double())), ex(ExprKind::Float(2.0), double())),
+                        bin(
+                            BinaryOp::Mul,
+                            load(lv(d, double())),
+                            ex(ExprKind::Float(Binary128::from_f64(2.0)), double()),
+                        ),
                         int(),
                     ),
                     i(10),

@@ -200,6 +200,59 @@ fn static_value_kinds() {
     let p = ok("double d = 1.5; float f = -2.0f;");
     assert!(matches!(
         init_of(&p, "d").items[0].value,
-        StaticValue::Float { value, .. } if value == 1.5
+        StaticValue::Float { value, .. } if value.to_f64() == 1.5
     ));
+}
+
+#[test]
+fn long_double_folds_exactly_per_target() {
+    // Expected bits: gcc 12's objects for x86-64 (x87: sign and exponent,
+    // significand with its integer bit) and aarch64-linux-gnu (binary128).
+    let x87 = |se: u128, m: u128| (se << 112) | ((m & !(1u128 << 63)) << 49);
+    let src = "long double a = -__LDBL_MAX__, b = 0.1L * 3, c = (long double)~0ULL, n = 1.0L/0.0L - 1.0L/0.0L;
+               double d = (double)1.1L; float f = (float)(1.0000000596046447754L + 4 * __LDBL_EPSILON__);
+               int e = !__LDBL_DENORM_MIN__; int l = 1.1L < 1.1;";
+    let cases = [
+        (
+            Target::X86_64,
+            [
+                x87(0xfffe, 0xffffffffffffffff),
+                x87(0x3ffd, 0x999999999999999a),
+                x87(0x403e, 0xffffffffffffffff),
+                x87(0x7fff, 0xc000000000000000),
+            ],
+        ),
+        (
+            Target::Aarch64,
+            [
+                0xfffeffffffffffffffffffffffffffff,
+                0x3ffd3333333333333333333333333334,
+                0x403efffffffffffffffe000000000000,
+                0x7fff8000000000000000000000000000,
+            ],
+        ),
+    ];
+    for (t, want) in cases {
+        let (p, _) = analyze_t(src, t).unwrap();
+        for (name, w) in ["a", "b", "c", "n"].iter().zip(want) {
+            match init_of(&p, name).items[0].value {
+                StaticValue::Float { value, .. } => assert_eq!(value.0, w, "{t:?} {name}: {:#x}", value.0),
+                ref other => panic!("{name}: {other:?}"),
+            }
+        }
+        let float_bits = |name| match init_of(&p, name).items[0].value {
+            StaticValue::Float { value, .. } => value,
+            ref other => panic!("{name}: {other:?}"),
+        };
+        assert_eq!(float_bits("d").to_f64().to_bits(), 0x3ff199999999999a);
+        assert_eq!(float_bits("f").to_f32().to_bits(), 0x3f800001);
+        assert!(init_of(&p, "e")
+            .items
+            .iter()
+            .all(|i| matches!(i.value, StaticValue::Int { bits: 0, .. })));
+        assert!(matches!(
+            init_of(&p, "l").items[0].value,
+            StaticValue::Int { bits: 1, .. }
+        ));
+    }
 }

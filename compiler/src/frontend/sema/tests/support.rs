@@ -119,8 +119,8 @@ pub(crate) fn init_bytes(init: &StaticInit) -> Vec<Option<u8>> {
             StaticValue::Float { kind, value } => {
                 use crate::frontend::types::FloatKind;
                 let bytes: Vec<Option<u8>> = match kind {
-                    FloatKind::Float => (*value as f32).to_le_bytes().iter().map(|&b| Some(b)).collect(),
-                    FloatKind::Double => value.to_le_bytes().iter().map(|&b| Some(b)).collect(),
+                    FloatKind::Float => value.to_f32().to_le_bytes().iter().map(|&b| Some(b)).collect(),
+                    FloatKind::Double => value.to_f64().to_le_bytes().iter().map(|&b| Some(b)).collect(),
                     // The encoding of long double is the backend's business.
                     _ => vec![None; 16],
                 };
