@@ -1030,4 +1030,20 @@ mod tests {
             assert!(!homes[i + 1..].contains(a), "{homes:?}");
         }
     }
+
+    #[test]
+    fn the_back_edge_copy_is_coalesced_before_a_conditional_one() {
+        // `best = max(best, 3 * (i + 1))` in a loop, after phi elimination: the
+        // latch copy `%1 = copy %4` runs every iteration, `%4 = copy %2` only
+        // when the test holds. %2 and %1 interfere (both live at the test),
+        // so only one of the two can join %4's class: the latch's must win,
+        // although the conditional copy comes first in the block order.
+        let src = "define @f(i64) -> i64 {\nbb0:\n  %0 = paramref 0 i64\n  %1 = copy 0i64\n  %9 = copy 0i64\n  br bb1\nbb1:\n  %8 = add i64 %9, 1i64\n  %2 = mul i64 %8, 3i64\n  %3 = cmp sgt i64 %2, %1\n  condbr %3, bb2, bb3\nbb2:\n  %4 = copy %2\n  br bb4\nbb3:\n  %4 = copy %1\n  br bb4\nbb4:\n  %9 = copy %8\n  %1 = copy %4\n  %5 = cmp slt i64 %8, %0\n  condbr %5, bb1, bb5\nbb5:\n  ret %1\n}\n";
+        for budget in [RegBudget::NONE, RegBudget { int: 4, float: 0 }] {
+            let l = layout(src, budget);
+            let h = |v| l.home(Value(v));
+            assert_eq!(h(1), h(4), "{budget:?}");
+            assert_ne!(h(1), h(2), "{budget:?}");
+        }
+    }
 }
