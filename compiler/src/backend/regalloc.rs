@@ -25,7 +25,9 @@
 //!    both sides and the target emits nothing for it; this removes the copies
 //!    phi elimination inserts, which is what makes SSA construction pay off.
 //! 4. **Colouring**: classes in decreasing spill weight (each definition and
-//!    use counts 10^loop depth) take the first register of their class that no
+//!    use counts its block's estimated frequency, a static profile; it was
+//!    10^loop depth, which ranks an inner loop entered under four tests
+//!    above the outer loop that runs every time) take the first register of their class that no
 //!    interfering class holds; the rest take the first stack slot of their
 //!    size that no interfering class holds (slot sharing), or a new one.
 //!
@@ -235,50 +237,6 @@ fn kind_of(t: IrType, budget: RegBudget) -> Kind {
     }
 }
 
-/// Loop depth of every block (natural loops of the back edges whose head
-/// dominates their tail; irreducible cycles add nothing).
-fn loop_depths(cfg: &CfgAnalysis) -> Vec<u32> {
-    let n = cfg.num_blocks;
-    let mut depth = vec![0u32; n];
-    let mut in_loop = vec![u32::MAX; n];
-    let mut headers: Vec<(usize, Vec<usize>)> = Vec::new();
-    for t in 0..n {
-        for &h in cfg.succs.row(t) {
-            let h = h as usize;
-            if cfg.dominates(h, t) {
-                match headers.iter_mut().find(|(x, _)| *x == h) {
-                    Some((_, tails)) => tails.push(t),
-                    None => headers.push((h, vec![t])),
-                }
-            }
-        }
-    }
-    for (k, (h, tails)) in headers.iter().enumerate() {
-        let mark = k as u32;
-        in_loop[*h] = mark;
-        depth[*h] += 1;
-        let mut work: Vec<usize> = Vec::new();
-        for &t in tails {
-            if in_loop[t] != mark {
-                in_loop[t] = mark;
-                depth[t] += 1;
-                work.push(t);
-            }
-        }
-        while let Some(b) = work.pop() {
-            for &p in cfg.preds.row(b) {
-                let p = p as usize;
-                if in_loop[p] != mark && cfg.is_reachable(p) {
-                    in_loop[p] = mark;
-                    depth[p] += 1;
-                    work.push(p);
-                }
-            }
-        }
-    }
-    depth
-}
-
 /// Estimated execution frequency of every block per entry to the function
 /// (a static profile in the manner of Wu and Larus, "Static branch frequency
 /// and program profile analysis", MICRO 1994, with one heuristic): a branch
@@ -288,13 +246,16 @@ fn loop_depths(cfg: &CfgAnalysis) -> Vec<u32> {
 /// loop-branch heuristic). The frequencies solve `f(b) = [b is the entry] +
 /// sum of f(p) * prob(p -> b)` by Gauss-Seidel sweeps in reverse postorder, at
 /// most [`FREQ_SWEEPS`] of them (a loop with an exit probability `q` settles
-/// at about `1 / q` times its entry's frequency). Used to order coalescing:
-/// among copies of one loop depth, the ones on the hot path go first (a copy
-/// under a rarely taken condition must not take the class that the loop's
-/// back-edge copy needs).
+/// at about `1 / q` times its entry's frequency). Used as spill weights (a
+/// value read on every iteration of an outer loop outweighs one of an inner
+/// loop entered under four tests, which loop depth alone ranks higher) and
+/// to order coalescing: the copies on the hot path go first (a copy under a
+/// rarely taken condition must not take the class that the loop's back-edge
+/// copy needs).
 fn block_frequencies(cfg: &CfgAnalysis) -> Vec<f64> {
     let n = cfg.num_blocks;
-    // Natural loops (as in `loop_depths`): the innermost one of each block.
+    // Natural loops (back edges whose head dominates their tail; irreducible
+    // cycles make none): the innermost one of each block.
     let mut bodies: Vec<Bits> = Vec::new();
     let mut sizes: Vec<usize> = Vec::new();
     let mut inner: Vec<Option<usize>> = vec![None; n];
@@ -388,8 +349,10 @@ const EXIT_ODDS: f64 = 15.0;
 /// The most Gauss-Seidel sweeps [`block_frequencies`] makes.
 const FREQ_SWEEPS: usize = 40;
 
-fn weight_of(depth: u32) -> u64 {
-    10u64.pow(depth.min(6))
+/// The spill weight of one definition or use in a block of estimated
+/// frequency `f` (thousandths of an execution, at least 1).
+fn weight_of(f: f64) -> u64 {
+    ((f * 1000.0).round() as u64).max(1)
 }
 
 /// Which copies of one block hold the same value: `copy x = s` and a later
@@ -622,7 +585,6 @@ pub fn allocate(
 
     let cfg = CfgAnalysis::build(f);
     let nb = f.blocks.len();
-    let depth = loop_depths(&cfg);
     let freq = block_frequencies(&cfg);
 
     // 1. Liveness.
@@ -693,7 +655,7 @@ pub fn allocate(
     let mut copies: Vec<(f64, u32, u32)> = Vec::new();
     let dead_defs_free = enabled(Bug::RaDeadDefNoInterference);
     for (bi, b) in f.blocks.iter().enumerate() {
-        let w = weight_of(depth[bi]);
+        let w = weight_of(freq[bi]);
         let same = SameValue::scan(b, &cand);
         let mut live = live_out[bi].clone();
         b.terminator.for_each_used_value(|v| {
@@ -1045,5 +1007,25 @@ mod tests {
             assert_eq!(h(1), h(4), "{budget:?}");
             assert_ne!(h(1), h(2), "{budget:?}");
         }
+    }
+
+    #[test]
+    fn an_outer_loop_outweighs_an_inner_loop_behind_five_tests() {
+        // One register. The inner loop (bb6) is entered only when five tests
+        // on %9 hold: its accumulator %8 runs about half as often per outer
+        // iteration as the outer counter %1 (10^depth would rank it 10x
+        // higher and spill the counter, as zlib's `longest_match` did).
+        let mut src = String::from("define @f(i64, i64) -> i64 {\nbb0:\n  %0 = paramref 0 i64\n  %9 = paramref 1 i64\n  %1 = copy 0i64\n  %8 = copy 0i64\n  br bb1\nbb1:\n  %2 = add i64 %1, 1i64\n  %3 = cmp slt i64 %2, %0\n");
+        for k in 1..=5 {
+            src.push_str(&format!(
+                "  %{t} = cmp sgt i64 %9, {k}i64\n  condbr %{t}, bb{next}, bb7\nbb{next}:\n",
+                t = 20 + k,
+                next = k + 1
+            ));
+        }
+        src.push_str("  %4 = add i64 %8, %9\n  %8 = copy %4\n  %5 = cmp slt i64 %4, 100i64\n  condbr %5, bb6, bb7\nbb7:\n  %1 = copy %2\n  condbr %3, bb1, bb8\nbb8:\n  %6 = add i64 %1, %8\n  ret %6\n}\n");
+        let l = layout(&src, RegBudget { int: 1, float: 0 });
+        assert!(matches!(l.home(Value(1)), Home::Reg(_)), "{:?}", l.home(Value(1)));
+        assert!(matches!(l.home(Value(8)), Home::Slot(_)), "{:?}", l.home(Value(8)));
     }
 }
