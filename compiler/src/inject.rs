@@ -63,6 +63,13 @@ crate::named_enum! {
         SimplifycfgThreadPhiConflict = "simplifycfg-thread-phi-conflict",
         /// GVN merges two loads of one address across a store to the same memory.
         GvnLoadAcrossStore = "gvn-load-across-store",
+        /// GVN looks through a copy to its source itself, not to the
+        /// source's leader: when the source was a redundant expression this
+        /// walk deleted, the copy's uses name a value nothing defines.
+        GvnCopyStaleSource = "gvn-copy-stale-source",
+        /// GVN's identity rule takes a zero on the left as an identity of
+        /// every operator, so `0 - x` and `0 >> x` become `x`.
+        GvnSimplifyLeftIdentity = "gvn-simplify-left-identity",
         /// LICM hoists a division out of the loop, and out of the test of its divisor that guards it.
         LicmHoistsDivision = "licm-hoists-division",
         /// The inliner leaves a phi's incoming edge from the callee's entry

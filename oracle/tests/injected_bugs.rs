@@ -4,7 +4,8 @@
 //! `dce`, are in reach), and the first finding of `lost-copy`,
 //! `no-asm-goto-snapshot`, `self-loop-no-copy`, `dce-removes-volatile`,
 //! `sccp-signed-unsigned-cmp`, `simplifycfg-thread-phi-conflict`,
-//! `gvn-load-across-store`, `licm-hoists-division`,
+//! `gvn-load-across-store`, `gvn-copy-stale-source`,
+//! `gvn-simplify-left-identity`, `licm-hoists-division`,
 //! `inline-phi-names-callee-entry` and `dominators-irreducible` reduces to at most
 //! 15 instructions: the proof that the harness has teeth. `self-loop-no-copy`
 //! makes terminating loops run forever, which the check reports as "no longer
@@ -93,6 +94,8 @@ fn injected_bugs_are_found_and_reduced() {
                 | Bug::SccpSignedUnsignedCmp
                 | Bug::SimplifycfgThreadPhiConflict
                 | Bug::GvnLoadAcrossStore
+                | Bug::GvnCopyStaleSource
+                | Bug::GvnSimplifyLeftIdentity
                 | Bug::LicmHoistsDivision
                 | Bug::InlinePhiNamesCalleeEntry
                 | Bug::DominatorsIrreducible

@@ -20,8 +20,12 @@
 //! `GlobalAddr`. A division or remainder is numbered too: the leader it
 //! would be replaced by computed the same quotient of the same operands
 //! earlier on every path (it dominates), so if the second one is reached,
-//! the first did not trap. Not numbered: phis, copies (copy propagation's
-//! job), calls, asm, allocas and everything with a side effect.
+//! the first did not trap. Not numbered: phis, calls, asm, allocas and
+//! everything with a side effect. A copy of a value is looked through: the
+//! copy is deleted and its uses take the leader of its source, so that
+//! `gep (copy p), 8` and `gep p, 8` get one key (lowering and the inliner
+//! make many copies, and copy propagation runs after GVN). Copies of
+//! constants stay (SCCP's and copy propagation's job).
 //!
 //! `asm goto` leaves a block in the middle: a value defined after one is
 //! not available at its goto targets, even those the block dominates
@@ -50,6 +54,7 @@
 //! interpreter is the same.
 
 use crate::ir::analysis::CfgAnalysis;
+use crate::ir::constants::zext;
 use crate::ir::reexports::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -60,6 +65,11 @@ pub struct GvnStats {
     pub pure_replaced: usize,
     /// Loads replaced by an earlier load of the same block.
     pub loads_replaced: usize,
+    /// Copies of values looked through (their uses take the source's leader).
+    pub copies_looked_through: usize,
+    /// Instructions simplified to one of their operands (an algebraic
+    /// identity, or the test of a comparison's widened result).
+    pub simplified: usize,
 }
 
 /// The value-number key of a pure instruction.
@@ -93,9 +103,11 @@ pub fn number_values(func: &mut IrFunction) -> GvnStats {
     }
     let cfg = CfgAnalysis::build(func);
     let bases = memory_bases(func);
+    let defs = definitions(func);
     let mut walk = Walk {
         func,
         bases: &bases,
+        defs: &defs,
         table: FxHashMap::default(),
         log: Vec::new(),
         leader: FxHashMap::default(),
@@ -182,6 +194,19 @@ fn memory_bases(func: &IrFunction) -> FxHashMap<Value, Base> {
     }
 }
 
+/// The definition site of every value the function defines.
+fn definitions(func: &IrFunction) -> FxHashMap<Value, (usize, usize)> {
+    let mut defs: FxHashMap<Value, (usize, usize)> = FxHashMap::default();
+    for (bi, block) in func.blocks.iter().enumerate() {
+        for (ii, inst) in block.instructions.iter().enumerate() {
+            inst.for_each_def(|v| {
+                defs.insert(v, (bi, ii));
+            });
+        }
+    }
+    defs
+}
+
 /// Does `inst` leave memory alone (for the load rule)? Stores are handled apart.
 fn writes_no_memory(inst: &Instruction) -> bool {
     use Instruction as I;
@@ -214,6 +239,8 @@ fn writes_no_memory(inst: &Instruction) -> bool {
 struct Walk<'a> {
     func: &'a IrFunction,
     bases: &'a FxHashMap<Value, Base>,
+    /// Where each value is defined: `(block, index)`.
+    defs: &'a FxHashMap<Value, (usize, usize)>,
     /// Key -> the value that stands for it in the current scope.
     table: FxHashMap<Key, Value>,
     /// Keys added, in order, so leaving a scope removes them.
@@ -239,6 +266,96 @@ impl Walk<'_> {
 
     fn val(&self, v: Value) -> Value {
         self.leader.get(&v).copied().unwrap_or(v)
+    }
+
+    /// The instruction defining `v`, if the function defines it once.
+    fn def_of(&self, v: Value) -> Option<&Instruction> {
+        let &(b, i) = self.defs.get(&v)?;
+        self.func.blocks[b].instructions.get(i)
+    }
+
+    /// The type of `v` when its definition alone says it.
+    fn type_of(&self, v: Value) -> Option<IrType> {
+        self.def_of(v).and_then(|d| d.result_type())
+    }
+
+    /// `(dest, v)` when `inst` always computes the value `v` (a leader) already
+    /// holds (LLVM's InstSimplify, the part that needs no new instruction):
+    /// - `x + 0`, `x - 0`, `x | 0`, `x ^ 0`, `x << 0`, `x >> 0`, `x * 1`,
+    ///   `x & -1`, and `0 + x`, `0 | x`, `0 ^ x`, `1 * x`, `-1 & x`, on
+    ///   integers whose type is the operator's (floats are left alone:
+    ///   `-0.0 + 0.0` is `+0.0`);
+    /// - `ne (cast* c), 0` where `c` is a comparison and the casts are
+    ///   integer conversions: a comparison is 0 or 1, which every integer
+    ///   conversion keeps, so the test is `c` itself (lowering makes this of
+    ///   every `if (a < b)` whose condition went through an `int`).
+    fn simplify(&self, inst: &Instruction) -> Option<(Value, Value)> {
+        match inst {
+            Instruction::BinOp {
+                dest, op, lhs, rhs, ty, ..
+            } if ty.is_integer() => {
+                let ones = |c: &IrConst| c.to_i128().is_some() && c.bits_as(*ty) == zext(u128::MAX, ty.bits());
+                let right_identity = |c: &IrConst| {
+                    c.to_i128().is_some()
+                        && match op {
+                            IrBinOp::Add
+                            | IrBinOp::Sub
+                            | IrBinOp::Or
+                            | IrBinOp::Xor
+                            | IrBinOp::Shl
+                            | IrBinOp::AShr
+                            | IrBinOp::LShr => c.is_zero(),
+                            IrBinOp::Mul => c.is_one(),
+                            IrBinOp::And => ones(c),
+                            _ => false,
+                        }
+                };
+                // Injected bug `gvn-simplify-left-identity`: a zero on the
+                // left is an identity of every operator, not only of the
+                // commutative ones (`0 - x` and `0 >> x` become `x`).
+                let left_any = crate::inject::enabled(crate::inject::Bug::GvnSimplifyLeftIdentity);
+                let x = match (self.op(lhs), self.op(rhs)) {
+                    (Operand::Value(x), Operand::Const(c)) if right_identity(&c) => x,
+                    (Operand::Const(c), Operand::Value(x))
+                        if (op.is_commutative() && right_identity(&c))
+                            || (left_any && c.is_zero() && c.to_i128().is_some()) =>
+                    {
+                        x
+                    }
+                    _ => return None,
+                };
+                (self.type_of(x) == Some(*ty)).then_some((*dest, x))
+            }
+            Instruction::Cmp {
+                dest,
+                op: IrCmpOp::Ne,
+                lhs,
+                rhs,
+                ty,
+            } if ty.is_integer() => {
+                let mut v = match (self.op(lhs), self.op(rhs)) {
+                    (Operand::Value(v), Operand::Const(c)) | (Operand::Const(c), Operand::Value(v))
+                        if c.is_zero() && c.to_i128().is_some() =>
+                    {
+                        v
+                    }
+                    _ => return None,
+                };
+                loop {
+                    match self.def_of(v)? {
+                        Instruction::Cast {
+                            src: Operand::Value(s),
+                            from_ty,
+                            to_ty,
+                            ..
+                        } if from_ty.is_integer() && to_ty.is_integer() => v = self.val(*s),
+                        Instruction::Cmp { .. } => return Some((*dest, v)),
+                        _ => return None,
+                    }
+                }
+            }
+            _ => None,
+        }
     }
 
     /// The key and result of a numbered pure instruction.
@@ -292,6 +409,29 @@ impl Walk<'_> {
         // The block's loads: (address, type) -> (leader, base of the address).
         let mut loads: FxHashMap<(Value, IrType), (Value, Base)> = FxHashMap::default();
         for inst in &func.blocks[b].instructions {
+            // A copy of a value stands for its source: its uses take the
+            // source's leader, so that expressions over copies of one value
+            // (lowering and inlining make many, and copy propagation runs
+            // later) get one key.
+            if let Instruction::Copy {
+                dest,
+                src: Operand::Value(s),
+            } = inst
+            {
+                // Injected bug `gvn-copy-stale-source`: the copy's uses take
+                // its source itself, not the source's leader, which may be
+                // an instruction this walk deleted.
+                let stale = crate::inject::enabled(crate::inject::Bug::GvnCopyStaleSource);
+                let l = if stale { *s } else { self.val(*s) };
+                self.leader.insert(*dest, l);
+                self.stats.copies_looked_through += 1;
+                continue;
+            }
+            if let Some((dest, v)) = self.simplify(inst) {
+                self.leader.insert(dest, v);
+                self.stats.simplified += 1;
+                continue;
+            }
             if let Some((key, dest)) = self.key(inst) {
                 if let Some(&l) = self.table.get(&key) {
                     self.leader.insert(dest, l);
@@ -420,5 +560,83 @@ bb0:
         assert_eq!(s.loads_replaced, 1, "{out}");
         assert!(out.contains("%5 = add i32 %2, %2"), "{out}");
         assert!(out.contains("%4 = load"), "{out}");
+    }
+
+    /// Expressions over copies of one value get one number: the copies are
+    /// looked through.
+    #[test]
+    fn copies_of_one_value_share_its_expressions() {
+        let (out, s) = run("define @f(ptr) -> i32 {
+bb0:
+  %0 = paramref 0 ptr
+  %1 = copy %0
+  %2 = gep i32 %1, 8i64
+  %3 = copy %0
+  %4 = gep i32 %3, 8i64
+  %5 = load i32 %2
+  %6 = load i32 %4
+  %7 = add i32 %5, %6
+  ret %7
+}
+");
+        assert_eq!(s.copies_looked_through, 2, "{out}");
+        assert_eq!(s.pure_replaced, 1, "{out}");
+        assert!(out.contains("%2 = gep i32 %0, 8i64"), "{out}");
+        assert!(out.contains("%6 = load i32 %2"), "{out}");
+        assert!(!out.contains("copy"), "{out}");
+    }
+
+    /// Identities on the right (and on the left of commutative operators)
+    /// go; `0 - x`, float additions and mismatched types stay.
+    #[test]
+    fn identities_simplify_to_their_operand() {
+        let (out, s) = run("define @f(i32, f64, i64) -> i32 {
+bb0:
+  %0 = paramref 0 i32
+  %1 = paramref 1 f64
+  %9 = paramref 2 i64
+  %2 = lshr i32 %0, 0i32
+  %3 = add i32 0i32, %2
+  %4 = and i32 %3, -1i32
+  %5 = sub i32 0i32, %4
+  %6 = add f64 %1, 0.0f64
+  %7 = mul i32 %5, 1i32
+  %8 = and i32 %7, 65535i32
+  ret %8
+}
+");
+        assert_eq!(s.simplified, 4, "{out}");
+        assert!(out.contains("%5 = sub i32 0i32, %0"), "{out}");
+        assert!(out.contains("%6 = add f64 %1, 0.0f64"), "{out}");
+        assert!(out.contains("%8 = and i32 %5, 65535i32"), "{out}");
+    }
+
+    /// `ne (cast (cmp)), 0` is the comparison itself; `eq` and a test of a
+    /// value that is not a comparison stay.
+    #[test]
+    fn a_test_of_a_widened_comparison_is_the_comparison() {
+        let (out, s) = run("define @f(i32, i32) -> i32 {
+bb0:
+  %0 = paramref 0 i32
+  %1 = paramref 1 i32
+  %2 = cmp slt i32 %0, %1
+  %3 = cast i8 -> i32 %2
+  %4 = cast i32 -> i64 %3
+  %5 = cmp ne i64 %4, 0i64
+  %6 = cmp eq i64 %4, 0i64
+  %7 = cmp ne i32 %0, 0i32
+  %8 = cast i8 -> i32 %5
+  %9 = cast i8 -> i32 %6
+  %10 = cast i8 -> i32 %7
+  %11 = add i32 %8, %9
+  %12 = add i32 %11, %10
+  ret %12
+}
+");
+        assert_eq!(s.simplified, 1, "{out}");
+        // `%8 = cast %5` became `cast %2`, the same expression as `%3`.
+        assert!(out.contains("%11 = add i32 %3, %9"), "{out}");
+        assert!(out.contains("%6 = cmp eq i64 %4, 0i64"), "{out}");
+        assert!(out.contains("%7 = cmp ne i32 %0, 0i32"), "{out}");
     }
 }

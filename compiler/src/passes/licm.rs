@@ -40,7 +40,9 @@
 //! `binop` (except a division, remainder or shift that may trap: a non-constant
 //! right operand, or a constant that traps for some left operand; the rule of
 //! `dce`), `unop`, `cmp`, `cast`, `copy`, `select`, `gep` and `globaladdr` of
-//! a symbol the module names. Loads, divisions by a possibly-zero value, calls,
+//! a symbol the module names; the cheap ones (a `gep` by a constant offset, a
+//! `globaladdr`) only from blocks that run on every iteration (see
+//! `rematerializable`). Loads, divisions by a possibly-zero value, calls,
 //! stores and everything with an effect stay where they are. Operands that may
 //! be *undefined* when their definition has run (a call's result, when the
 //! callee returns no value; an asm output, on the asm's goto edges; an
@@ -121,6 +123,8 @@ fn hoist_in_function(func: &mut IrFunction, symbols: &FxHashSet<String>, next_la
         return;
     }
     let cfg = CfgAnalysis::build(func);
+    // The labels of the analysed CFG's blocks (preheaders shift the indices later).
+    let cfg_labels: Vec<BlockId> = func.blocks.iter().map(|b| b.label).collect();
     let mut loops = find_loops(func, &cfg);
     if loops.is_empty() {
         return;
@@ -224,17 +228,38 @@ fn hoist_in_function(func: &mut IrFunction, symbols: &FxHashSet<String>, next_la
     }
 
     let index: FxHashMap<BlockId, usize> = func.blocks.iter().enumerate().map(|(i, b)| (b.label, i)).collect();
+    // A new preheader runs whenever its header is entered from outside.
+    let header_of_new: FxHashMap<BlockId, BlockId> = created.iter().map(|p| (p.label, p.header)).collect();
     for lp in &loops {
         let Some(pre) = lp.preheader else { continue };
         let mut blocks: Vec<BlockId> = lp.blocks.iter().copied().collect();
         blocks.sort_by_key(|b| order.get(b).copied().unwrap_or((usize::MAX, 0)));
+        // The latches (in the CFG analysed above): a block that dominates
+        // them all runs on every iteration.
+        let h = cfg.label_to_idx[&lp.header];
+        let latches: Vec<usize> = cfg
+            .preds
+            .row(h)
+            .iter()
+            .map(|&p| p as usize)
+            .filter(|&p| lp.blocks.contains(&cfg_labels[p]))
+            .collect();
+        let every_iteration = |b: BlockId| {
+            let b = header_of_new.get(&b).copied().unwrap_or(b);
+            cfg.label_to_idx
+                .get(&b)
+                .is_some_and(|&bi| latches.iter().all(|&t| cfg.dominates(bi, t)))
+        };
         let mut moved: Vec<Instruction> = Vec::new();
         for b in blocks {
             let Some(&bi) = index.get(&b) else { continue };
+            // Cheap instructions move only from blocks that run on every
+            // iteration (see `rematerializable`).
+            let cheap_too = every_iteration(b);
             let insts = std::mem::take(&mut func.blocks[bi].instructions);
             let mut kept = Vec::with_capacity(insts.len());
             for inst in insts {
-                let invariant = hoistable(&inst, symbols) && {
+                let invariant = hoistable(&inst, symbols) && (cheap_too || !rematerializable(&inst)) && {
                     let mut all = true;
                     inst.for_each_used_value(|v| {
                         let i = v.0 as usize;
@@ -354,6 +379,30 @@ fn insert_preheaders(func: &mut IrFunction, cfg: &CfgAnalysis, created: &[NewPre
         }
         func.blocks.push(block);
     }
+}
+
+/// Is `inst` as cheap to compute where it stands as to keep in a home across
+/// the loop: a `gep` by a constant offset (one add, or none when the target
+/// folds it into an address) or a `globaladdr` (one address computation)?
+/// Such an instruction moves only from a block that dominates every latch of
+/// the loop (it runs on every iteration, so hoisting saves one instruction
+/// per iteration). From a conditional block it stays (rematerialization
+/// instead of hoisting, as register allocators do for constants): hoisted,
+/// it would be a value live across the whole loop, which takes a register
+/// from the loop's own values or gets a stack slot whose reload costs as
+/// much as the instruction, and it would run on every entry to the loop
+/// although the original sat on a path rarely or never taken (an
+/// interpreter's error paths put dozens of them in front of its dispatch
+/// loop, and the interpreter is entered once per call). Not hoisting is
+/// always correct, so this is a cost rule, not a legality one.
+fn rematerializable(inst: &Instruction) -> bool {
+    matches!(
+        inst,
+        Instruction::GetElementPtr {
+            offset: Operand::Const(_),
+            ..
+        } | Instruction::GlobalAddr { .. }
+    )
 }
 
 /// Can `inst` run where and as often as the preheader runs (pure, no trap)?

@@ -170,7 +170,12 @@ impl PassKind {
                 leaves_ssa: false,
                 required: false,
                 about: "dominator-scoped value numbering of pure instructions, and of loads within a block",
-                counters: &["pure instructions replaced", "loads replaced"],
+                counters: &[
+                    "pure instructions replaced",
+                    "loads replaced",
+                    "copies looked through",
+                    "instructions simplified",
+                ],
             },
             PassKind::Dce => Pass {
                 kind,
@@ -330,6 +335,8 @@ fn run_gvn(f: &mut IrFunction, c: &mut [usize]) {
     let s = gvn::number_values(f);
     c[0] += s.pure_replaced;
     c[1] += s.loads_replaced;
+    c[2] += s.copies_looked_through;
+    c[3] += s.simplified;
 }
 
 fn run_dce(f: &mut IrFunction, c: &mut [usize]) {

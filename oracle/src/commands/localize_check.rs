@@ -55,7 +55,9 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         Bug::DceRemovesVolatile => (&[PassKind::Dce], Emphasis::Default),
         Bug::SccpSignedUnsignedCmp => (&[PassKind::Sccp], Emphasis::Default),
         Bug::SimplifycfgThreadPhiConflict => (&[PassKind::Simplifycfg], Emphasis::Default),
-        Bug::GvnLoadAcrossStore => (&[PassKind::Gvn], Emphasis::Default),
+        Bug::GvnLoadAcrossStore | Bug::GvnCopyStaleSource | Bug::GvnSimplifyLeftIdentity => {
+            (&[PassKind::Gvn], Emphasis::Default)
+        }
         Bug::LicmHoistsDivision => (&[PassKind::Licm], Emphasis::Default),
         Bug::InlinePhiNamesCalleeEntry => (&[PassKind::Inline], Emphasis::Default),
         Bug::NoAsmGotoSnapshot => (PROMOTE, Emphasis::AsmGoto),
