@@ -521,7 +521,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
     fn stmt(&mut self) {
         self.stmts_left = self.stmts_left.saturating_sub(1);
         let structured = self.nest < 4;
-        match self.c.range(0, 19) {
+        match self.c.range(0, 21) {
             0..=3 => self.assign(),
             4 if structured => self.if_else(),
             5 if structured && self.loop_depth < self.shape.max_loop_depth() => self.loop_stmt(),
@@ -543,6 +543,8 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
                 self.store(v, e);
             }
             17 if structured && self.loop_depth < 3 => self.invariant_loop(),
+            19 => self.pun(),
+            20 if structured && self.loop_depth < 2 => self.self_loop(),
             _ => self.assign(),
         }
     }
@@ -861,6 +863,186 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         self.store(reader, l);
         let e = self.expr(read.ty, 2);
         self.store(read, e);
+    }
+
+    /// Type punning of a variable, as C unions and `memcpy` lower: its bits
+    /// read at another type, or part of it overwritten through a narrower
+    /// integer type. mem2reg must keep such a variable in memory (or convert
+    /// bit-exactly): a value conversion gives other bits. Only defined
+    /// reinterpretations are made (the targets are little-endian, and no
+    /// float is ever made from integer bits, so no NaN reaches a cast):
+    /// - a float variable read as the unsigned integer of its size;
+    /// - an integer variable read at a narrower integer type (its low bytes)
+    ///   or at a wider one when its alloca is padded that far (zero-filled);
+    /// - a narrower integer stored into the low bytes of an integer variable.
+    fn pun(&mut self) {
+        if self.c.chance(1, 3) {
+            return self.union_cell();
+        }
+        let v = self.c.pick(&self.vars.clone());
+        let mut var_size = 0;
+        for inst in self
+            .entry_allocas
+            .iter()
+            .chain(self.blocks.iter().flat_map(|b| b.instructions.iter()))
+        {
+            if let Instruction::Alloca { dest, size, .. } = inst {
+                if *dest == v.ptr {
+                    var_size = *size;
+                }
+            }
+        }
+        let ints = [
+            IrType::U8,
+            IrType::I8,
+            IrType::U16,
+            IrType::I16,
+            IrType::U32,
+            IrType::I32,
+            IrType::U64,
+            IrType::I64,
+        ];
+        let (read_ty, store_ty) = match v.ty {
+            IrType::F32 => (Some(IrType::U32), None),
+            IrType::F64 => (Some(IrType::U64), None),
+            t if t.is_integer() && !t.is_128() => {
+                let fits: Vec<IrType> = ints
+                    .iter()
+                    .copied()
+                    .filter(|w| w.size() != t.size() && w.size() <= var_size)
+                    .collect();
+                let narrower: Vec<IrType> = ints.iter().copied().filter(|w| w.size() < t.size()).collect();
+                if fits.is_empty() {
+                    return self.assign();
+                }
+                if !narrower.is_empty() && self.c.chance(1, 2) {
+                    (None, Some(self.c.pick(&narrower)))
+                } else {
+                    (Some(self.c.pick(&fits)), None)
+                }
+            }
+            _ => return self.assign(),
+        };
+        if let Some(ty) = store_ty {
+            let e = self.expr(ty, 1);
+            self.emit(Instruction::Store {
+                val: e,
+                ptr: v.ptr,
+                ty,
+                seg_override: AddressSpace::Default,
+            });
+        }
+        if let Some(ty) = read_ty {
+            let bits = self.load(Var { ptr: v.ptr, ty });
+            let target = self.vars_of(IrType::I64).first().copied();
+            self.accumulate(target, bits, ty);
+        }
+    }
+
+    /// A fresh local declared at one type and only ever accessed at others,
+    /// as a union whose first member is never used: one or two stores at
+    /// types no wider than it, then a load at an integer type (or at the
+    /// last store's own type), accumulated into a variable.
+    fn union_cell(&mut self) {
+        let declared = self
+            .c
+            .pick(&[IrType::I64, IrType::U64, IrType::F64, IrType::I32, IrType::F32]);
+        let cell = Var {
+            ptr: self.alloca(declared, declared.size(), false),
+            ty: declared,
+        };
+        let all = [
+            IrType::U8,
+            IrType::I8,
+            IrType::U16,
+            IrType::I16,
+            IrType::U32,
+            IrType::I32,
+            IrType::F32,
+            IrType::U64,
+            IrType::I64,
+            IrType::F64,
+        ];
+        let others: Vec<IrType> = all
+            .iter()
+            .copied()
+            .filter(|t| *t != declared && t.size() <= declared.size())
+            .collect();
+        let mut last = declared;
+        for _ in 0..self.c.range(1, 2) {
+            last = self.c.pick(&others);
+            let e = self.expr(last, 1);
+            self.emit(Instruction::Store {
+                val: e,
+                ptr: cell.ptr,
+                ty: last,
+                seg_override: AddressSpace::Default,
+            });
+        }
+        let ints: Vec<IrType> = others.iter().copied().filter(|t| !t.is_float()).collect();
+        let read = if last.is_float() || self.c.chance(1, 4) {
+            last
+        } else {
+            self.c.pick(&ints)
+        };
+        let bits = self.load(Var {
+            ptr: cell.ptr,
+            ty: read,
+        });
+        let target = self.vars_of(IrType::I64).first().copied();
+        self.accumulate(target, bits, read);
+    }
+
+    /// A single-block loop (the block branches to itself) carrying one to
+    /// three fresh locals that only it touches, each loaded before it is
+    /// stored (from its zero start on the first trip), sometimes swapped
+    /// or rotated among themselves, plus straight-line assignments to other
+    /// variables. The carried values reach the checksum through an
+    /// accumulator. mem2reg must give each carried local a phi on the
+    /// self-loop edge though all its accesses are in one block, and phi
+    /// elimination must sequentialize the swaps on that edge.
+    fn self_loop(&mut self) {
+        let ctr = Var {
+            ptr: self.alloca(IrType::I32, 4, false),
+            ty: IrType::I32,
+        };
+        self.store(ctr, Operand::Const(IrConst::I32(0)));
+        let trip = Operand::Const(IrConst::I32(self.c.range(1, 6) as i32));
+        let n = self.c.range(1, 3) as usize;
+        let ty = self.c.pick(&[IrType::I32, IrType::I64, IrType::U8, IrType::F64]);
+        let carried: Vec<Var> = (0..n)
+            .map(|_| Var {
+                ptr: self.alloca(ty, ty.size(), false),
+                ty,
+            })
+            .collect();
+        let body = self.new_block();
+        let exit = self.new_block();
+        self.terminate(Terminator::Branch(self.label(body)));
+        self.cur = body;
+        self.loop_depth += 1;
+        let old: Vec<Operand> = carried.iter().map(|&v| self.load(v)).collect();
+        let target = self.vars_of(IrType::I64).first().copied();
+        for &x in &old {
+            self.accumulate(target, x, ty);
+        }
+        let k = self.c.range(0, 2);
+        for _ in 0..k {
+            self.assign();
+        }
+        // New values: each carried local gets another one's old value
+        // (a rotation, or a swap when there are two) plus a term.
+        let shift = self.c.index(n);
+        for i in 0..n {
+            let from = old[(i + shift) % n];
+            let step = self.expr(ty, 1);
+            let new = self.binop(IrBinOp::Add, from, step, ty);
+            self.store(carried[i], new);
+        }
+        let c = self.increment(ctr);
+        self.branch_if_less(c, trip, body, exit);
+        self.loop_depth -= 1;
+        self.cur = exit;
     }
 
     /// End the current block with `if (n < trip) goto yes; else goto no;`.
