@@ -21,7 +21,11 @@
 //! than 8 bytes, or declared in a non-entry block (as inlined code would).
 //! Loops entered at two blocks (irreducible), and `b = a; a = e;` in loops
 //! (a header phi reading another phi unchanged on the back edge, in both
-//! orders of the two phis).
+//! orders of the two phis). Single-block loops carrying one to three
+//! locals only they touch (loaded before stored, rotated among themselves).
+//! Type punning as unions lower: a float read as its integer bits, an
+//! integer read at another width or partly overwritten by a narrower store,
+//! and union cells never accessed at their declared type.
 //! One input in [`BIG_MAIN_ONE_IN`] (decided by its first byte) gets a `main`
 //! with a dispatch loop over hundreds of variables and a sequence of 100-case
 //! switches whose cases assign them all, enough to cross mem2reg's phi cost limit.
