@@ -948,6 +948,9 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
     /// types no wider than it, then a load at an integer type (or at the
     /// last store's own type), accumulated into a variable.
     fn union_cell(&mut self) {
+        if self.c.chance(1, 3) {
+            return self.asm_union_cell();
+        }
         let declared = self
             .c
             .pick(&[IrType::I64, IrType::U64, IrType::F64, IrType::I32, IrType::F32]);
@@ -993,6 +996,44 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
             ptr: cell.ptr,
             ty: read,
         });
+        let target = self.vars_of(IrType::I64).first().copied();
+        self.accumulate(target, bits, read);
+    }
+
+    /// `union { int i; unsigned char c; } u; asm("..." : "=r"(u.i)); ... u.c`:
+    /// a byte-typed local of 4 or 8 bytes written whole by an asm register
+    /// output of the wider integer type, then read at a narrower type (its
+    /// low bytes). Only the byte-typed reads agree with the alloca's type, so
+    /// mem2reg must see that the asm output does not.
+    fn asm_union_cell(&mut self) {
+        let (size, out_ty) = if self.c.chance(1, 2) {
+            (4, IrType::I32)
+        } else {
+            (8, IrType::I64)
+        };
+        let cell = self.alloca(IrType::I8, size, false);
+        let input = self.expr(IrType::I64, 1);
+        self.emit(Instruction::InlineAsm(Box::new(InlineAsm {
+            template: "# asm %0, %1".into(),
+            outputs: vec![AsmOutput {
+                constraint: "=r".into(),
+                value: cell,
+                name: None,
+                is_def: false,
+            }],
+            inputs: vec![AsmInput {
+                constraint: "r".into(),
+                value: input,
+                name: None,
+            }],
+            clobbers: vec![],
+            operand_types: vec![out_ty, IrType::I64],
+            goto_labels: vec![],
+            input_symbols: vec![None],
+            seg_overrides: vec![],
+        })));
+        let read = self.c.pick(&[IrType::U8, IrType::I8]);
+        let bits = self.load(Var { ptr: cell, ty: read });
         let target = self.vars_of(IrType::I64).first().copied();
         self.accumulate(target, bits, read);
     }
