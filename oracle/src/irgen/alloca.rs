@@ -389,6 +389,16 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
             return self.pointer_expr();
         }
         match self.c.range(0, if depth == 0 { 3 } else { 6 }) {
+            // The untyped `zero` through a copy, as the IR text allows: copy
+            // propagation cannot resolve it to a typed constant and keeps it.
+            0 if ty == IrType::I64 && self.c.chance(1, 8) => {
+                let dest = self.value();
+                self.emit(Instruction::Copy {
+                    dest,
+                    src: Operand::Const(IrConst::Zero),
+                });
+                Operand::Value(dest)
+            }
             0 => self.constant(ty),
             1 | 2 => {
                 let same = self.vars_of(ty);
