@@ -1289,6 +1289,15 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         for _ in 0..self.c.range(0, 2) {
             self.assign();
         }
+        // A fresh variable whose only store follows the asm: it dominates
+        // every later load, yet along the goto edges the variable still
+        // holds its zero start (mem2reg's single-store fast path must not
+        // apply in an asm-goto block).
+        if self.c.chance(1, 3) {
+            let v = self.declare_var(true);
+            let e = self.expr(v.ty, 1);
+            self.store(v, e);
+        }
         self.terminate(Terminator::Branch(self.label(fall)));
         let mut bodies = vec![fall];
         bodies.extend(label_blocks.iter().copied().filter(|&b| b != join));
