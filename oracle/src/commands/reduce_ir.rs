@@ -28,6 +28,14 @@ pub struct Args {
     /// Inline-asm schedules each candidate is run under.
     #[arg(long, value_delimiter = ',', default_value = "0,1")]
     pub schedules: Vec<u64>,
+    /// The finding came from a call of a function besides `main` (ir-campaign's
+    /// many inputs per function): call every function, as the campaign does.
+    #[arg(long)]
+    pub every_function: bool,
+    /// With `--every-function`: the seed of the random argument vectors (the
+    /// `inputs seed` a finding file's header names).
+    #[arg(long, default_value_t = 0)]
+    pub inputs_seed: u64,
     /// Maximum number of candidates to check.
     #[arg(long, default_value_t = 20_000)]
     pub budget: usize,
@@ -46,6 +54,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         mode,
         schedules: args.schedules.clone(),
         fuel: args.fuel,
+        inputs: if args.every_function {
+            crate::inputs::Inputs {
+                seed: args.inputs_seed,
+                ..crate::inputs::Inputs::CAMPAIGN
+            }
+        } else {
+            crate::inputs::Inputs::OFF
+        },
     });
     reducer.budget = args.budget;
     let Some((reduced, signature)) = reducer.reduce(&module) else {
