@@ -43,6 +43,9 @@ pub struct Inputs {
     /// Try every input of a function whose domains multiply to at most
     /// 2^this (0: never).
     pub exhaustive_bits: u32,
+    /// At most this many vectors per function when not every input is
+    /// tried (0: no cap); the most telling come first.
+    pub max_vectors: usize,
 }
 
 impl Inputs {
@@ -52,23 +55,28 @@ impl Inputs {
         seed: 0,
         random: 0,
         exhaustive_bits: 0,
+        max_vectors: 0,
     };
 
-    /// `oracle ir-campaign`'s default: every function, exhaustive up to 16 bits.
+    /// `oracle ir-campaign`'s default: every function, every boundary
+    /// vector, every input up to 8 bits (16 bits cost 30x:
+    /// docs/results.md#many-inputs-per-function).
     pub const CAMPAIGN: Inputs = Inputs {
         every_function: true,
         seed: 0,
         random: 8,
-        exhaustive_bits: 16,
+        exhaustive_bits: 8,
+        max_vectors: 0,
     };
 
-    /// The cargo-fuzz targets: every function, exhaustive only up to 8 bits
-    /// (docs/results.md, "Many inputs per function", has the cost).
+    /// The cargo-fuzz targets, bounded for speed: every function, at most
+    /// 16 vectors each, no exhaustive walk but of parameterless functions.
     pub const FUZZ: Inputs = Inputs {
         every_function: true,
         seed: 0,
-        random: 8,
-        exhaustive_bits: 8,
+        random: 4,
+        exhaustive_bits: 0,
+        max_vectors: 16,
     };
 
     /// The same settings with the random vectors keyed by `bytes` (FNV-1a).
@@ -312,6 +320,11 @@ pub fn argument_vectors(f: &IrFunction, types: &[IrType], inputs: &Inputs) -> (V
         }
     }
     let lists: Vec<Vec<u128>> = domains.iter().map(Domain::boundary).collect();
+    // The most telling vectors first, so that a cap keeps them: all zeros;
+    // the first CORE boundary values (0, 1, -1, MIN, MAX, MIN + 1, MAX - 1)
+    // of all parameters in step, then of each parameter alone; the random
+    // vectors; the other boundary values alone, then in step.
+    const CORE: usize = 7;
     let mut out: Vec<Vec<u128>> = Vec::new();
     let mut push = |v: Vec<u128>| {
         if !out.contains(&v) {
@@ -320,16 +333,20 @@ pub fn argument_vectors(f: &IrFunction, types: &[IrType], inputs: &Inputs) -> (V
     };
     let zeros = vec![0u128; types.len()];
     push(zeros.clone());
-    for (i, list) in lists.iter().enumerate() {
-        for &v in list {
-            let mut vec = zeros.clone();
-            vec[i] = v;
-            push(vec);
-        }
-    }
     let longest = lists.iter().map(Vec::len).max().unwrap_or(0);
-    for k in 0..longest {
-        push(lists.iter().map(|l| l[k % l.len()]).collect());
+    let in_step = |k: usize| -> Vec<u128> { lists.iter().map(|l| l[k % l.len()]).collect() };
+    let alone = |i: usize, v: u128| {
+        let mut vec = zeros.clone();
+        vec[i] = v;
+        vec
+    };
+    for k in 0..longest.min(CORE) {
+        push(in_step(k));
+    }
+    for (i, list) in lists.iter().enumerate() {
+        for &v in list.iter().take(CORE) {
+            push(alone(i, v));
+        }
     }
     let mut state = inputs.seed ^ f.name.bytes().fold(0x243f_6a88_85a3_08d3u64, |h, b| mix(h ^ b as u64));
     let mut next = || {
@@ -350,6 +367,17 @@ pub fn argument_vectors(f: &IrFunction, types: &[IrType], inputs: &Inputs) -> (V
             })
             .collect();
         push(v);
+    }
+    for (i, list) in lists.iter().enumerate() {
+        for &v in list.iter().skip(CORE) {
+            push(alone(i, v));
+        }
+    }
+    for k in CORE..longest {
+        push(in_step(k));
+    }
+    if inputs.max_vectors > 0 {
+        out.truncate(inputs.max_vectors);
     }
     (out, false)
 }
@@ -440,17 +468,44 @@ mod tests {
     fn small_parameters_get_every_input() {
         let f = function("define @f(i8, u8) -> i32 {\nbb0:\n  ret 0i32\n}\n");
         let types = [IrType::I8, IrType::U8];
-        let (v, all) = argument_vectors(&f, &types, &Inputs::CAMPAIGN);
+        let sixteen = Inputs {
+            exhaustive_bits: 16,
+            ..Inputs::CAMPAIGN
+        };
+        let (v, all) = argument_vectors(&f, &types, &sixteen);
         assert!(all);
         assert_eq!(v.len(), 65536);
         let distinct: std::collections::HashSet<&Vec<u128>> = v.iter().collect();
         assert_eq!(distinct.len(), 65536);
         assert!(v.iter().all(|a| a[0] < 256 && a[1] < 256));
         // An 8-bit budget is too small for two bytes: boundary and random vectors.
+        let (v, all) = argument_vectors(&f, &types, &Inputs::CAMPAIGN);
+        assert!(!all);
+        assert!(v.len() > 16 && v.len() < 100, "{}", v.len());
+        // Capped at 16: all zeros, the 7 core values in step (the first is
+        // zeros again), each alone for the first byte (0 again), then the
+        // second byte alone: 0 (again), 1, -1, MIN.
         let (v, all) = argument_vectors(&f, &types, &Inputs::FUZZ);
         assert!(!all);
-        assert!(v.len() < 100, "{}", v.len());
-        assert!(v.contains(&vec![0x80, 0]) && v.contains(&vec![0, 0xff]) && v.contains(&vec![0x7f, 0x7f]));
+        let want: Vec<Vec<u128>> = vec![
+            vec![0, 0],
+            vec![1, 1],
+            vec![0xff, 0xff],
+            vec![0x80, 0x80],
+            vec![0x7f, 0x7f],
+            vec![0x81, 0x81],
+            vec![0x7e, 0x7e],
+            vec![1, 0],
+            vec![0xff, 0],
+            vec![0x80, 0],
+            vec![0x7f, 0],
+            vec![0x81, 0],
+            vec![0x7e, 0],
+            vec![0, 1],
+            vec![0, 0xff],
+            vec![0, 0x80],
+        ];
+        assert_eq!(v, want);
     }
 
     #[test]
@@ -466,7 +521,11 @@ mod tests {
         let g = function(
             "define @g(i32, i8) -> i32 {\nbb0:\n  %0 = paramref 0 i32\n  %1 = paramref 1 i8\n  %2 = call i32 @g(i32 %0, i8 %1)\n  ret 0i32\n}\n",
         );
-        let (v, all) = argument_vectors(&g, &[IrType::I32, IrType::I8], &Inputs::CAMPAIGN);
+        let ten = Inputs {
+            exhaustive_bits: 10,
+            ..Inputs::CAMPAIGN
+        };
+        let (v, all) = argument_vectors(&g, &[IrType::I32, IrType::I8], &ten);
         assert!(all);
         assert_eq!(v.len(), 1024);
     }

@@ -41,6 +41,10 @@ pub struct Args {
     /// Random argument vectors per function (besides the boundary values).
     #[arg(long, default_value_t = crate::inputs::Inputs::CAMPAIGN.random)]
     pub random_inputs: usize,
+    /// At most this many argument vectors per function not tried on every
+    /// input (0: no cap).
+    #[arg(long, default_value_t = crate::inputs::Inputs::CAMPAIGN.max_vectors)]
+    pub max_vectors: usize,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -63,6 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             crate::inputs::Inputs {
                 exhaustive_bits: args.exhaustive_bits,
                 random: args.random_inputs,
+                max_vectors: args.max_vectors,
                 ..crate::inputs::Inputs::CAMPAIGN
             }
         },
