@@ -13,7 +13,10 @@
 //! are invisible to the interpreter: a short `oracle native-ir` campaign
 //! finds each. `dominators-irreducible` is only wrong on loops entered at two
 //! blocks, which the verifier's independent dominator sets
-//! (`phicc::ir::dominator_sets`) report.
+//! (`phicc::ir::dominator_sets`) report. `gvn-compare-via-sub` is wrong
+//! only on values near MIN or MAX: calling every function with boundary
+//! arguments finds it, a campaign calling only `main` does not (both are
+//! asserted).
 //!
 //! Compiled only with the `inject-bugs` feature; `scripts/test.sh` runs
 //! `cargo test -p oracle --features inject-bugs --test injected_bugs`. One test

@@ -50,7 +50,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         CheckMode::Pipeline
     };
-    let mut reducer = Reducer::new(CheckConfig {
+    let cfg = CheckConfig {
         mode,
         schedules: args.schedules.clone(),
         fuel: args.fuel,
@@ -62,14 +62,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             crate::inputs::Inputs::OFF
         },
-    });
+    };
+    let mut reducer = Reducer::new(cfg.clone());
     reducer.budget = args.budget;
     let Some((reduced, signature)) = reducer.reduce(&module) else {
         anyhow::bail!("{} does not fail the check; nothing to reduce", file.display());
     };
     let gen_mode = if args.ssa { GenMode::Ssa } else { GenMode::Alloca };
     let shown = args.output.clone().unwrap_or_else(|| PathBuf::from("REDUCED.ir"));
-    let replay = ircampaign::replay_command(gen_mode, &args.schedules, args.fuel, &shown);
+    // A failing call of a function besides `main` is replayed with its arguments.
+    let call = crate::ircheck::check_module(&reduced, &cfg)
+        .failure
+        .and_then(|f| f.call().map(|c| c.phiopt_flags()))
+        .unwrap_or_default();
+    let replay = ircampaign::replay_command(gen_mode, &args.schedules, args.fuel, &shown) + &call;
     let body = format!(
         "; reduced by oracle reduce-ir: {signature}\n; replay: {replay}\n{}\n",
         print_module(&reduced).trim_end()
