@@ -19,12 +19,20 @@
 //! (a 16-bit budget takes one `i16`, two `i8`s, or a depth and an `i8`...)
 //! every input is tried: an exhaustive small-scope check (Jackson's small
 //! scope hypothesis, "Software Abstractions", 2006: most bugs show on some
-//! small input, so try them all). Otherwise the vectors are: all zeros; each
-//! parameter in turn through its boundary values with the others 0; the
-//! boundary lists walked in step (all MIN, all MAX, ...); and
-//! [`Inputs::random`] vectors drawn from a splitmix64 stream keyed by
-//! [`Inputs::seed`] and the function's name (half boundary values, half raw
-//! bits), so that a campaign input always gets the same vectors.
+//! small input, so try them all). Otherwise the vectors are, most telling
+//! first: all zeros; the core boundary values (0, 1, -1, MIN, MAX, MIN + 1,
+//! MAX - 1) of all parameters in step (all MIN, all MAX, ...), then of each
+//! parameter alone with the others 0; [`Inputs::random`] vectors drawn from
+//! a splitmix64 stream keyed by [`Inputs::seed`] and the function's name
+//! (half boundary values, half raw bits), so that a campaign input always
+//! gets the same vectors; then the other boundary values alone and in step.
+//! [`Inputs::max_vectors`] keeps the first so many (the fuzz targets' bound).
+//!
+//! The check assumes that a pass keeps every function's meaning for every
+//! argument, not only for those its callers pass: true of phicc's passes,
+//! which are intraprocedural but for the inliner (which keeps the callee).
+//! An interprocedural specialisation (IPSCCP of a `static` function) would
+//! need its functions left out.
 
 use phicc::ir::instruction::Instruction;
 use phicc::ir::module::{IrFunction, IrModule};
@@ -59,7 +67,7 @@ impl Inputs {
     };
 
     /// `oracle ir-campaign`'s default: every function, every boundary
-    /// vector, every input up to 8 bits (16 bits cost 30x:
+    /// vector, every input up to 8 bits (16 bits take 12 times as long:
     /// docs/results.md#many-inputs-per-function).
     pub const CAMPAIGN: Inputs = Inputs {
         every_function: true,
