@@ -79,6 +79,11 @@ crate::named_enum! {
         /// over the reverse postorder: right on reducible CFGs, wrong on a loop
         /// entered at two blocks (mem2reg then misses phis there).
         DominatorsIrreducible = "dominators-irreducible",
+        /// GVN rewrites `x < c` (signed order, small constant `c`) as
+        /// `x - c < 0`, as if the subtraction could not wrap: wrong only when
+        /// `x` is within 8 of the type's MIN or MAX, values `main` never
+        /// passes (found by calling every function with boundary arguments).
+        GvnCompareViaSub = "gvn-compare-via-sub",
     }
 }
 

@@ -309,6 +309,7 @@ fn check_program(c: &Campaign, i: u64) -> anyhow::Result<Checked> {
                 mode: CheckMode::Pipeline,
                 schedules: vec![0, 1],
                 fuel: 200_000,
+                inputs: crate::inputs::Inputs::OFF,
             };
             let report = check_module(&module, &cfg);
             let timings = Timings {

@@ -8,7 +8,7 @@
 //! file, then rename) as a textual `.ir` file whose header says what failed and
 //! the exact `phiopt` command that replays it.
 
-use crate::ircheck::{check_module, CheckConfig, CheckMode, Report};
+use crate::ircheck::{check_module, CheckConfig, CheckMode, Inputs, Report};
 use crate::irgen::{generate, input_bytes, GenMode};
 use phicc::ir::text::print_module;
 use std::path::{Path, PathBuf};
@@ -28,6 +28,9 @@ pub struct Campaign {
     pub schedules: Vec<u64>,
     /// Stop once this many findings are in (inputs already running still finish).
     pub max_findings: Option<usize>,
+    /// Functions besides `main` called with many inputs (issue 17 item 5;
+    /// the seed is replaced by a hash of each input's bytes).
+    pub inputs: Inputs,
 }
 
 /// One failing input.
@@ -46,6 +49,11 @@ pub struct Summary {
     pub trapped: u64,
     /// Inputs on which mem2reg's phi copy-cost limit kept allocas in memory.
     pub crossed_cost_limit: u64,
+    /// Calls besides `main()` compared, and skipped (the original trapped or ran out of fuel).
+    pub calls: u64,
+    pub calls_skipped: u64,
+    /// Functions whose every input was tried.
+    pub exhaustive_functions: u64,
     pub findings: Vec<Finding>,
     pub seconds: f64,
 }
@@ -72,6 +80,12 @@ impl Summary {
             self.seconds,
             self.inputs as f64 / self.seconds.max(1e-9)
         );
+        if self.calls + self.calls_skipped > 0 {
+            s.push_str(&format!(
+                "function calls besides main: {} compared, {} skipped (UB or out of fuel), {} functions tried on every input\n",
+                self.calls, self.calls_skipped, self.exhaustive_functions
+            ));
+        }
         for f in &self.findings {
             let loc = f.path.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
             s.push_str(&format!("  input {}: {} {}\n", f.index, f.signature, loc));
@@ -108,7 +122,8 @@ pub fn replay_command(mode: GenMode, schedules: &[u64], fuel: u64, file: &Path) 
 
 /// Check one input.
 pub fn check_input(c: &Campaign, index: u64) -> (phicc::ir::module::IrModule, Report) {
-    let module = generate(&input_bytes(c.seed, index), c.mode);
+    let bytes = input_bytes(c.seed, index);
+    let module = generate(&bytes, c.mode);
     let cfg = CheckConfig {
         mode: match c.mode {
             GenMode::Alloca => CheckMode::Pipeline,
@@ -116,6 +131,7 @@ pub fn check_input(c: &Campaign, index: u64) -> (phicc::ir::module::IrModule, Re
         },
         schedules: c.schedules.clone(),
         fuel: c.fuel,
+        inputs: c.inputs.seeded_by(&bytes),
     };
     let report = check_module(&module, &cfg);
     (module, report)
@@ -131,6 +147,9 @@ pub fn run(c: &Campaign) -> anyhow::Result<Summary> {
     let inconclusive = AtomicU64::new(0);
     let trapped = AtomicU64::new(0);
     let crossed = AtomicU64::new(0);
+    let calls = AtomicU64::new(0);
+    let calls_skipped = AtomicU64::new(0);
+    let exhaustive = AtomicU64::new(0);
     let done = AtomicUsize::new(0);
     let found = AtomicUsize::new(0);
     let findings: Mutex<Vec<Finding>> = Mutex::new(Vec::new());
@@ -165,6 +184,9 @@ pub fn run(c: &Campaign) -> anyhow::Result<Summary> {
                 if report.crossed_cost_limit {
                     crossed.fetch_add(1, Ordering::Relaxed);
                 }
+                calls.fetch_add(report.calls, Ordering::Relaxed);
+                calls_skipped.fetch_add(report.calls_skipped, Ordering::Relaxed);
+                exhaustive.fetch_add(report.exhaustive_functions, Ordering::Relaxed);
                 if let Some(failure) = report.failure {
                     found.fetch_add(1, Ordering::Relaxed);
                     let mut path = None;
@@ -175,10 +197,17 @@ pub fn run(c: &Campaign) -> anyhow::Result<Summary> {
                             "; oracle ir-campaign --seed {} --mode {:?} finding: input {i}\n",
                             c.seed, c.mode
                         ));
+                        let call = failure.call().map(|call| call.phiopt_flags()).unwrap_or_default();
                         text.push_str(&format!(
-                            "; replay: {}\n",
+                            "; replay: {}{call}\n",
                             replay_command(c.mode, &c.schedules, c.fuel, &file)
                         ));
+                        if c.inputs.every_function {
+                            let seed = c.inputs.seeded_by(&input_bytes(c.seed, i)).seed;
+                            text.push_str(&format!(
+                                "; reduce: oracle reduce-ir --every-function --inputs-seed {seed} FILE\n"
+                            ));
+                        }
                         for line in failure.to_string().lines() {
                             text.push_str(&format!("; {line}\n"));
                         }
@@ -212,6 +241,9 @@ pub fn run(c: &Campaign) -> anyhow::Result<Summary> {
         inconclusive: inconclusive.load(Ordering::Relaxed),
         trapped: trapped.load(Ordering::Relaxed),
         crossed_cost_limit: crossed.load(Ordering::Relaxed),
+        calls: calls.load(Ordering::Relaxed),
+        calls_skipped: calls_skipped.load(Ordering::Relaxed),
+        exhaustive_functions: exhaustive.load(Ordering::Relaxed),
         findings,
         seconds: start.elapsed().as_secs_f64(),
     })

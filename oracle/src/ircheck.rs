@@ -15,8 +15,20 @@
 //! to at least that), the finding is "no longer terminates after PASS"
 //! ([`Failure::Hang`]). Only an original that runs out of fuel makes a run
 //! inconclusive.
+//!
+//! Many inputs per function (issue 17 item 5, [`crate::inputs`]): with
+//! [`CheckConfig::inputs`] on, every function besides `main` whose parameters
+//! are scalars is called with boundary, random and (when its parameters fit
+//! in [`Inputs::exhaustive_bits`]) all argument vectors, each outcome compared
+//! before and after the passes like `main`'s. A call whose original traps
+//! (undefined behaviour: after it anything may happen) or runs out of fuel is
+//! skipped; a call of a function that runs no inline asm uses only the first
+//! schedule (the schedule drives nothing else). The finding names its call
+//! ([`Failure::call`]), and its stage is the first after which that call
+//! differs.
 
-use phicc::ir::interp::{self, hang_limit, Outcome, RunConfig, RunResult};
+pub use crate::inputs::{Call, Inputs};
+use phicc::ir::interp::{self, hang_limit, Outcome, Program, RunConfig, RunResult};
 use phicc::ir::module::IrModule;
 use phicc::ir::verify::{verify_module, VerifyMode};
 use phicc::passes::{Configuration, PassKind, Pipeline, PipelineError};
@@ -73,6 +85,7 @@ pub enum Failure {
     /// Interpreting after `stage` gave a different outcome than the original.
     Mismatch {
         stage: Stage,
+        call: Call,
         schedule: u64,
         before: Outcome,
         after: Outcome,
@@ -81,6 +94,7 @@ pub enum Failure {
     /// not finished after `limit` ([`hang_limit`]) steps.
     Hang {
         stage: Stage,
+        call: Call,
         schedule: u64,
         before: Outcome,
         steps: u64,
@@ -92,6 +106,14 @@ impl Failure {
     pub fn stage(&self) -> Stage {
         match self {
             Failure::Verifier { stage, .. } | Failure::Mismatch { stage, .. } | Failure::Hang { stage, .. } => *stage,
+        }
+    }
+
+    /// The call whose outcome changed (`None` for a verifier failure).
+    pub fn call(&self) -> Option<&Call> {
+        match self {
+            Failure::Verifier { .. } => None,
+            Failure::Mismatch { call, .. } | Failure::Hang { call, .. } => Some(call),
         }
     }
 
@@ -112,15 +134,28 @@ impl fmt::Display for Failure {
             Failure::Verifier { stage, message } => {
                 write!(f, "verifier failed after {}:\n{message}", stage.name())
             }
-            Failure::Mismatch { stage, schedule, before, after } => write!(
+            Failure::Mismatch {
+                stage,
+                call,
+                schedule,
+                before,
+                after,
+            } => write!(
                 f,
-                "outcome changed after {} (schedule {schedule}):\n--- original ---\n{before}\n--- after {} ---\n{after}",
+                "outcome changed after {} (call {call}, schedule {schedule}):\n--- original ---\n{before}\n--- after {} ---\n{after}",
                 stage.name(),
                 stage.name()
             ),
-            Failure::Hang { stage, schedule, before, steps, limit } => write!(
+            Failure::Hang {
+                stage,
+                call,
+                schedule,
+                before,
+                steps,
+                limit,
+            } => write!(
                 f,
-                "no longer terminates after {} (schedule {schedule}): the original finished in {steps} steps, the program after {} had not finished after {limit} ({} x {steps} + {})\n--- original ---\n{before}",
+                "no longer terminates after {} (call {call}, schedule {schedule}): the original finished in {steps} steps, the program after {} had not finished after {limit} ({} x {steps} + {})\n--- original ---\n{before}",
                 stage.name(),
                 stage.name(),
                 interp::HANG_FACTOR,
@@ -141,6 +176,12 @@ pub struct Report {
     /// mem2reg left promotable allocas in memory because of its phi
     /// copy-cost limit (the limit's path ran).
     pub crossed_cost_limit: bool,
+    /// Calls besides `main()` compared before and after (one per vector and schedule).
+    pub calls: u64,
+    /// Calls besides `main()` skipped: the original trapped or ran out of fuel.
+    pub calls_skipped: u64,
+    /// Functions whose every input was tried.
+    pub exhaustive_functions: u64,
 }
 
 /// Check settings.
@@ -149,6 +190,8 @@ pub struct CheckConfig {
     pub mode: CheckMode,
     pub schedules: Vec<u64>,
     pub fuel: u64,
+    /// Which functions besides `main` are called, with which inputs (default: none).
+    pub inputs: Inputs,
 }
 
 impl Default for CheckConfig {
@@ -157,6 +200,7 @@ impl Default for CheckConfig {
             mode: CheckMode::Pipeline,
             schedules: vec![0, 1],
             fuel: 200_000,
+            inputs: Inputs::OFF,
         }
     }
 }
@@ -180,18 +224,16 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
             return report;
         }
     }
-    let run = |m: &IrModule, seed: u64, fuel: u64| {
-        interp::run_counting(
-            m,
-            &RunConfig {
-                entry: "main".into(),
-                args: vec![],
-                schedule_seed: seed,
-                fuel,
-            },
-        )
+    let original = Program::new(module);
+    let run = |p: &Program, seed: u64, fuel: u64| {
+        p.run_counting(&RunConfig {
+            entry: "main".into(),
+            args: vec![],
+            schedule_seed: seed,
+            fuel,
+        })
     };
-    let originals: Vec<(Outcome, u64)> = cfg.schedules.iter().map(|&s| run(module, s, cfg.fuel)).collect();
+    let originals: Vec<(Outcome, u64)> = cfg.schedules.iter().map(|&s| run(&original, s, cfg.fuel)).collect();
     report.inconclusive = originals.iter().any(|(o, _)| o.is_inconclusive());
     report.trapped = originals.iter().any(|(o, _)| matches!(o.result, RunResult::Trap(_)));
 
@@ -225,43 +267,126 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
     // intermediate ones to name the first stage that changed the meaning.
     // The transformed run gets at least the termination rule's limit, so
     // that running out of fuel is a finding.
-    let differs = |m: &IrModule, stage: Stage| {
+    let differs = |p: &Program, stage: Stage| {
         cfg.schedules.iter().zip(&originals).find_map(|(&seed, original)| {
-            let (before, steps) = original;
+            let (before, _) = original;
             if before.is_inconclusive() {
                 return None;
             }
-            let fuel = interp::fuel_after(cfg.fuel, original);
-            let (after, _) = run(m, seed, fuel);
-            if after.is_inconclusive() {
-                Some(Failure::Hang {
-                    stage,
-                    schedule: seed,
-                    before: before.clone(),
-                    steps: *steps,
-                    limit: hang_limit(*steps),
-                })
-            } else {
-                (*before != after).then(|| Failure::Mismatch {
-                    stage,
-                    schedule: seed,
-                    before: before.clone(),
-                    after,
-                })
-            }
+            let (after, _) = run(p, seed, interp::fuel_after(cfg.fuel, original));
+            compare(stage, &Call::main(), seed, original, after)
         })
     };
     let last = snapshots.last().map_or(Stage::Input, |(s, _)| *s);
-    if differs(&m, last).is_none() {
+    let transformed = Program::new(&m);
+    if differs(&transformed, last).is_some() {
+        for (stage, sm) in &snapshots {
+            if let Some(failure) = differs(&Program::new(sm), *stage) {
+                report.failure = Some(failure);
+                return report;
+            }
+        }
         return report;
     }
-    for (stage, sm) in &snapshots {
-        if let Some(failure) = differs(sm, *stage) {
-            report.failure = Some(failure);
-            return report;
+    if cfg.inputs.every_function {
+        if let Some((call, seed, original)) = check_calls(module, &original, &transformed, cfg, &mut report) {
+            // The first stage after which this call differs.
+            for (stage, sm) in &snapshots {
+                let p = Program::new(sm);
+                let Ok(after) = p.call(
+                    &call.function,
+                    &call.args,
+                    seed,
+                    interp::fuel_after(cfg.fuel, &original),
+                ) else {
+                    continue;
+                };
+                if let Some(failure) = compare(*stage, &call, seed, &original, after.0) {
+                    report.failure = Some(failure);
+                    return report;
+                }
+            }
         }
     }
     report
+}
+
+/// The failure, if `after` (the transformed run of `call` under `seed`) is
+/// not what the conclusive `original` run was.
+fn compare(stage: Stage, call: &Call, seed: u64, original: &(Outcome, u64), after: Outcome) -> Option<Failure> {
+    let (before, steps) = original;
+    if after.is_inconclusive() {
+        Some(Failure::Hang {
+            stage,
+            call: call.clone(),
+            schedule: seed,
+            before: before.clone(),
+            steps: *steps,
+            limit: hang_limit(*steps),
+        })
+    } else {
+        (*before != after).then(|| Failure::Mismatch {
+            stage,
+            call: call.clone(),
+            schedule: seed,
+            before: before.clone(),
+            after,
+        })
+    }
+}
+
+/// Call every function besides `main` with its argument vectors
+/// ([`crate::inputs`]) in the original and the final module: the first call
+/// whose outcome differs, its schedule and its original run.
+fn check_calls(
+    module: &IrModule,
+    original: &Program,
+    transformed: &Program,
+    cfg: &CheckConfig,
+    report: &mut Report,
+) -> Option<(Call, u64, (Outcome, u64))> {
+    let asm = crate::inputs::may_run_asm(module);
+    for (fi, f) in module.functions.iter().enumerate() {
+        if f.name == "main" {
+            continue;
+        }
+        let Ok(types) = interp::scalar_params(f) else {
+            continue;
+        };
+        let (vectors, exhaustive) = crate::inputs::argument_vectors(f, &types, &cfg.inputs);
+        report.exhaustive_functions += exhaustive as u64;
+        let seeds = if asm[fi] {
+            &cfg.schedules[..]
+        } else {
+            &cfg.schedules[..1.min(cfg.schedules.len())]
+        };
+        for args in vectors {
+            for &seed in seeds {
+                let Ok(before) = original.call(&f.name, &args, seed, cfg.fuel) else {
+                    continue;
+                };
+                if matches!(before.0.result, RunResult::Trap(_) | RunResult::OutOfFuel) {
+                    report.calls_skipped += 1;
+                    continue;
+                }
+                report.calls += 1;
+                // A function the passes removed or re-typed cannot be called: nothing to compare.
+                let Ok((after, _)) = transformed.call(&f.name, &args, seed, interp::fuel_after(cfg.fuel, &before))
+                else {
+                    continue;
+                };
+                let call = Call {
+                    function: f.name.clone(),
+                    args: args.clone(),
+                    types: types.clone(),
+                };
+                if compare(Stage::Input, &call, seed, &before, after).is_some() {
+                    return Some((call, seed, before));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// The dominance frontiers mem2reg would place phis by, compared with the
@@ -373,5 +498,27 @@ mod tests {
             apply(&mut m, stage);
         }
         assert!(!phicc::ir::text::print_module(&m).contains("alloca"));
+    }
+
+    /// Every function is called besides `main`: a call whose original traps
+    /// (`@q(0)` divides by zero) is skipped, not a finding; the others
+    /// compare equal through a correct pipeline; a function of one byte is
+    /// tried on all 256 inputs.
+    #[test]
+    fn every_function_is_called_and_trapping_calls_are_skipped() {
+        let text = "define @q(i32) -> i32 {\nbb0:\n  %0 = alloca i32, size 4, align 4\n  %1 = paramref 0 i32\n  store i32 %1, %0\n  %2 = load i32 %0\n  %3 = sdiv i32 100i32, %2\n  ret %3\n}\ndefine @b(u8) -> u8 {\nbb1:\n  %0 = paramref 0 u8\n  %1 = add u8 %0, 1i8\n  ret %1\n}\ndefine @main() -> i32 {\nbb2:\n  %0 = call i32 @q(i32 5i32)\n  ret %0\n}\n";
+        let module = phicc::ir::text::parse_module(text).unwrap();
+        let report = check_module(&module, &CheckConfig::default());
+        assert_eq!((report.calls, report.calls_skipped), (0, 0), "only main without inputs");
+        let cfg = CheckConfig {
+            inputs: Inputs::CAMPAIGN,
+            ..CheckConfig::default()
+        };
+        let report = check_module(&module, &cfg);
+        assert!(report.failure.is_none(), "{:?}", report.failure);
+        assert_eq!(report.calls_skipped, 1);
+        assert_eq!(report.exhaustive_functions, 1);
+        // No asm: one schedule per call; @b's 256 inputs and @q's vectors but one.
+        assert!(report.calls > 256, "{}", report.calls);
     }
 }

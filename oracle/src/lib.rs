@@ -14,6 +14,7 @@ pub mod commands;
 pub mod differential;
 pub mod findings;
 pub mod generator;
+pub mod inputs;
 pub mod ircampaign;
 pub mod ircheck;
 pub mod irgen;

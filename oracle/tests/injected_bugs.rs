@@ -13,7 +13,10 @@
 //! are invisible to the interpreter: a short `oracle native-ir` campaign
 //! finds each. `dominators-irreducible` is only wrong on loops entered at two
 //! blocks, which the verifier's independent dominator sets
-//! (`phicc::ir::dominator_sets`) report.
+//! (`phicc::ir::dominator_sets`) report. `gvn-compare-via-sub` is wrong
+//! only on values near MIN or MAX: calling every function with boundary
+//! arguments finds it, a campaign calling only `main` does not (both are
+//! asserted).
 //!
 //! Compiled only with the `inject-bugs` feature; `scripts/test.sh` runs
 //! `cargo test -p oracle --features inject-bugs --test injected_bugs`. One test
@@ -21,7 +24,7 @@
 #![cfg(feature = "inject-bugs")]
 
 use oracle::ircampaign::{self, check_input, Campaign};
-use oracle::ircheck::{CheckConfig, CheckMode};
+use oracle::ircheck::{CheckConfig, CheckMode, Inputs};
 use oracle::irgen::GenMode;
 use oracle::reduce_ir::{body_instruction_count, Reducer};
 use phicc::inject::{set_injected, Bug};
@@ -54,6 +57,7 @@ fn campaign(mode: GenMode, count: u64) -> Campaign {
         fuel: 200_000,
         schedules: vec![0, 1],
         max_findings: Some(1),
+        inputs: Inputs::OFF,
     }
 }
 
@@ -65,7 +69,11 @@ fn injected_bugs_are_found_and_reduced() {
     for bug in Bug::ALL.into_iter().filter(|b| !b.in_backend()) {
         set_injected(&[bug]).unwrap();
         let (mode, count) = plan(bug);
-        let c = campaign(mode, count);
+        let mut c = campaign(mode, count);
+        if bug == Bug::GvnCompareViaSub {
+            // Wrong only on arguments `main` never passes (see below).
+            c.inputs = Inputs::CAMPAIGN;
+        }
         let s = ircampaign::run(&c).unwrap();
         let Some(first) = s.findings.first() else {
             report.push_str(&format!("{}: NOT found in {count} {mode:?} inputs\n", bug.name()));
@@ -110,6 +118,7 @@ fn injected_bugs_are_found_and_reduced() {
                 mode: check_mode,
                 schedules: vec![0, 1],
                 fuel: 200_000,
+                inputs: Inputs::OFF,
             });
             let (reduced, sig) = r.reduce(&module).expect("the finding fails the check");
             assert_eq!(sig, first.signature, "the reducer keeps the signature");
@@ -128,6 +137,40 @@ fn injected_bugs_are_found_and_reduced() {
     println!("{report}");
     assert!(missed.is_empty(), "bugs not found: {missed:?}\n{report}");
 }
+
+/// `gvn-compare-via-sub` is wrong only when a compared value is within 8 of
+/// its type's MIN or MAX, which the generated `main` practically never
+/// passes: calling every function with boundary arguments (issue 17 item 5)
+/// finds it, the same campaign calling only `main` does not.
+#[test]
+fn many_inputs_per_function_find_what_main_cannot() {
+    let _guard = SWITCH.lock().unwrap_or_else(|e| e.into_inner());
+    set_injected(&[Bug::GvnCompareViaSub]).unwrap();
+    let count = FIRST_BOUNDARY_FINDING + 1;
+    let on = ircampaign::run(&Campaign {
+        inputs: Inputs::CAMPAIGN,
+        ..campaign(GenMode::Alloca, count)
+    })
+    .unwrap();
+    let off = ircampaign::run(&Campaign {
+        max_findings: None,
+        ..campaign(GenMode::Alloca, count)
+    })
+    .unwrap();
+    set_injected(&[]).unwrap();
+    let first = on.findings.first().expect("found with many inputs per function");
+    assert_eq!(first.index, FIRST_BOUNDARY_FINDING);
+    assert_eq!(first.signature, "mismatch after gvn");
+    assert!(on.calls > 0);
+    assert_eq!(off.inputs, count);
+    assert!(off.findings.is_empty(), "found by main alone: {:?}", off.findings);
+    assert_eq!(off.calls, 0);
+    println!("{}\n{}", on.render(), off.render());
+}
+
+/// The input at which `many_inputs_per_function_find_what_main_cannot`'s
+/// campaign first finds its bug (2026-11-26).
+const FIRST_BOUNDARY_FINDING: u64 = 754;
 
 /// The committed regressions fail again when their bug is injected.
 #[test]
@@ -150,6 +193,7 @@ fn regressions_fail_with_their_bug() {
                 mode,
                 schedules: vec![0, 1],
                 fuel: 200_000,
+                inputs: Inputs::OFF,
             },
         );
         set_injected(&[]).unwrap();
@@ -173,6 +217,7 @@ fn c_regression_fails_only_with_its_bug() {
         mode: CheckMode::Pipeline,
         schedules: vec![0, 1],
         fuel: 200_000,
+        inputs: Inputs::OFF,
     };
     for target in [Target::X86_64, Target::Aarch64, Target::Riscv64] {
         set_injected(&[]).unwrap();

@@ -81,6 +81,7 @@ fn ir_campaign(mode: GenMode, count: u64) {
         fuel: 200_000,
         schedules: vec![0, 1],
         max_findings: Some(1),
+        inputs: oracle::inputs::Inputs::OFF,
     };
     watched(&format!("IR campaign ({mode:?}) input"), count, move |i| {
         Ok(check_input(&c, i).1)

@@ -101,6 +101,10 @@ pub fn number_values(func: &mut IrFunction) -> GvnStats {
     if func.blocks.is_empty() {
         return stats;
     }
+    #[cfg(feature = "inject-bugs")]
+    if crate::inject::enabled(crate::inject::Bug::GvnCompareViaSub) {
+        compare_via_sub(func);
+    }
     let cfg = CfgAnalysis::build(func);
     let bases = memory_bases(func);
     let defs = definitions(func);
@@ -152,6 +156,50 @@ pub fn number_values(func: &mut IrFunction) -> GvnStats {
         });
     }
     stats
+}
+
+/// Injected bug `gvn-compare-via-sub`: `cmp P x, c` with a signed order
+/// `P`, a signed integer type and a small constant `0 < |c| <= 8` becomes
+/// `cmp P (sub x, c), 0`, the canonical compare-with-zero form that is right
+/// only when the subtraction cannot wrap (LLVM's `sub nsw`). IR `sub` wraps,
+/// so the rewrite is wrong exactly for `x` within 8 of the type's MIN or
+/// MAX: values the generated `main` practically never passes, the boundary
+/// arguments of the IR check's calls do.
+#[cfg(feature = "inject-bugs")]
+fn compare_via_sub(func: &mut IrFunction) {
+    use crate::ir::constants::sext;
+    let mut next = func.next_value_id.max(func.scan_max_value_id() + 1);
+    for block in &mut func.blocks {
+        let mut i = 0;
+        while i < block.instructions.len() {
+            if let Instruction::Cmp { op, lhs, rhs, ty, .. } = &mut block.instructions[i] {
+                let signed_order = matches!(op, IrCmpOp::Slt | IrCmpOp::Sle | IrCmpOp::Sgt | IrCmpOp::Sge);
+                if let (true, Operand::Value(x), Operand::Const(c)) =
+                    (signed_order && ty.is_signed() && !ty.is_128(), *lhs, *rhs)
+                {
+                    let v = sext(c.bits_as(*ty), ty.bits());
+                    if c.to_i128().is_some() && v != 0 && (-8..=8).contains(&v) {
+                        let t = Value(next);
+                        next += 1;
+                        let ty = *ty;
+                        *lhs = Operand::Value(t);
+                        *rhs = Operand::Const(IrConst::from_i128(0, ty));
+                        let sub = Instruction::BinOp {
+                            dest: t,
+                            op: IrBinOp::Sub,
+                            lhs: Operand::Value(x),
+                            rhs: Operand::Const(c),
+                            ty,
+                        };
+                        block.instructions.insert(i, sub);
+                        i += 1;
+                    }
+                }
+            }
+            i += 1;
+        }
+    }
+    func.next_value_id = next;
 }
 
 /// The base of every address the function computes from an alloca or a

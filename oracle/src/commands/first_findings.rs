@@ -310,6 +310,7 @@ fn in_process(a: &Args, gens: &[Gen], csmith: &CsmithOptions) -> anyhow::Result<
         mode: CheckMode::Pipeline,
         schedules: vec![0, 1],
         fuel: a.fuel,
+        inputs: crate::inputs::Inputs::OFF,
     };
     let t = Instant::now();
     let corpora: Vec<(Gen, Vec<Option<IrModule>>, usize)> = gens

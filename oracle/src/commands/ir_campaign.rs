@@ -31,6 +31,20 @@ pub struct Args {
     /// Inline-asm schedules each program is run under.
     #[arg(long, value_delimiter = ',', default_value = "0,1")]
     pub schedules: Vec<u64>,
+    /// Call only `main`, not every function with many inputs (issue 17 item 5).
+    #[arg(long)]
+    pub main_only: bool,
+    /// Try every input of a function whose parameters fit in this many bits
+    /// in total (0: never; docs/results.md has the cost).
+    #[arg(long, default_value_t = crate::inputs::Inputs::CAMPAIGN.exhaustive_bits)]
+    pub exhaustive_bits: u32,
+    /// Random argument vectors per function (besides the boundary values).
+    #[arg(long, default_value_t = crate::inputs::Inputs::CAMPAIGN.random)]
+    pub random_inputs: usize,
+    /// At most this many argument vectors per function not tried on every
+    /// input (0: no cap).
+    #[arg(long, default_value_t = crate::inputs::Inputs::CAMPAIGN.max_vectors)]
+    pub max_vectors: usize,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -47,6 +61,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         fuel: args.fuel,
         schedules: args.schedules,
         max_findings: None,
+        inputs: if args.main_only {
+            crate::inputs::Inputs::OFF
+        } else {
+            crate::inputs::Inputs {
+                exhaustive_bits: args.exhaustive_bits,
+                random: args.random_inputs,
+                max_vectors: args.max_vectors,
+                ..crate::inputs::Inputs::CAMPAIGN
+            }
+        },
     };
     let summary = ircampaign::run(&c)?;
     print!("{}", summary.render());

@@ -55,7 +55,7 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         Bug::DceRemovesVolatile => (&[PassKind::Dce], Emphasis::Default),
         Bug::SccpSignedUnsignedCmp => (&[PassKind::Sccp], Emphasis::Default),
         Bug::SimplifycfgThreadPhiConflict => (&[PassKind::Simplifycfg], Emphasis::Default),
-        Bug::GvnLoadAcrossStore | Bug::GvnCopyStaleSource | Bug::GvnSimplifyLeftIdentity => {
+        Bug::GvnLoadAcrossStore | Bug::GvnCopyStaleSource | Bug::GvnSimplifyLeftIdentity | Bug::GvnCompareViaSub => {
             (&[PassKind::Gvn], Emphasis::Default)
         }
         Bug::LicmHoistsDivision => (&[PassKind::Licm], Emphasis::Default),

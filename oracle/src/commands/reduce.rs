@@ -87,6 +87,7 @@ fn reduce_ir_finding(dir: &Path, out: &Path) -> anyhow::Result<(PathBuf, String,
         mode: CheckMode::Pipeline,
         schedules: vec![0, 1],
         fuel: 200_000,
+        inputs: crate::inputs::Inputs::OFF,
     };
     let mut reducer = Reducer::new(cfg.clone());
     let (reduced, signature) = reducer

@@ -28,6 +28,14 @@ pub struct Args {
     /// Inline-asm schedules each candidate is run under.
     #[arg(long, value_delimiter = ',', default_value = "0,1")]
     pub schedules: Vec<u64>,
+    /// The finding came from a call of a function besides `main` (ir-campaign's
+    /// many inputs per function): call every function, as the campaign does.
+    #[arg(long)]
+    pub every_function: bool,
+    /// With `--every-function`: the seed of the random argument vectors (the
+    /// `inputs seed` a finding file's header names).
+    #[arg(long, default_value_t = 0)]
+    pub inputs_seed: u64,
     /// Maximum number of candidates to check.
     #[arg(long, default_value_t = 20_000)]
     pub budget: usize,
@@ -42,18 +50,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         CheckMode::Pipeline
     };
-    let mut reducer = Reducer::new(CheckConfig {
+    let cfg = CheckConfig {
         mode,
         schedules: args.schedules.clone(),
         fuel: args.fuel,
-    });
+        inputs: if args.every_function {
+            crate::inputs::Inputs {
+                seed: args.inputs_seed,
+                ..crate::inputs::Inputs::CAMPAIGN
+            }
+        } else {
+            crate::inputs::Inputs::OFF
+        },
+    };
+    let mut reducer = Reducer::new(cfg.clone());
     reducer.budget = args.budget;
     let Some((reduced, signature)) = reducer.reduce(&module) else {
         anyhow::bail!("{} does not fail the check; nothing to reduce", file.display());
     };
     let gen_mode = if args.ssa { GenMode::Ssa } else { GenMode::Alloca };
     let shown = args.output.clone().unwrap_or_else(|| PathBuf::from("REDUCED.ir"));
-    let replay = ircampaign::replay_command(gen_mode, &args.schedules, args.fuel, &shown);
+    // A failing call of a function besides `main` is replayed with its arguments.
+    let call = crate::ircheck::check_module(&reduced, &cfg)
+        .failure
+        .and_then(|f| f.call().map(|c| c.phiopt_flags()))
+        .unwrap_or_default();
+    let replay = ircampaign::replay_command(gen_mode, &args.schedules, args.fuel, &shown) + &call;
     let body = format!(
         "; reduced by oracle reduce-ir: {signature}\n; replay: {replay}\n{}\n",
         print_module(&reduced).trim_end()

@@ -107,8 +107,10 @@ pub(super) struct Machine<'m> {
 }
 
 impl<'m> Machine<'m> {
-    pub fn run(module: &'m IrModule, cfg: &RunConfig) -> (Outcome, u64) {
-        let p = Prepared::new(module);
+    /// Run `cfg` on a module prepared once by [`Prepared::new`] (every run
+    /// starts from fresh memory, so runs of one `Prepared` are independent).
+    pub fn run(p: &Prepared<'m>, cfg: &RunConfig) -> (Outcome, u64) {
+        let module = p.module;
         let mut m = Machine {
             cur: Frame::default(),
             callers: Vec::new(),
@@ -124,7 +126,7 @@ impl<'m> Machine<'m> {
             phi_scratch: Vec::new(),
             _module: std::marker::PhantomData,
         };
-        let result = match m.start(&p, cfg).and_then(|()| m.execute(&p)) {
+        let result = match m.start(p, cfg).and_then(|()| m.execute(p)) {
             Ok(v) => RunResult::Returned(v),
             Err(Stop::Trap(t)) => RunResult::Trap(t),
             Err(Stop::Exit(s)) => RunResult::Exited(s),
