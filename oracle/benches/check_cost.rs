@@ -1,6 +1,8 @@
 //! Criterion benchmark of the IR check's parts (issue 17: "the cost of each
 //! new check"): the whole in-process check that `oracle ir-campaign` and the
-//! cargo-fuzz targets run per input (`ircheck::check_module`), and inside it
+//! cargo-fuzz targets run per input (`ircheck::check_module`; `main` only,
+//! and with the argument vectors of the fuzz target and of campaigns), and
+//! inside it
 //! the verifier, the verifier's independent dominator sets (iterative data
 //! flow over dominator sets, cross-checked against the Cooper–Harvey–Kennedy
 //! tree), the mem2reg frontier cross-check and one interpreter run of the
@@ -14,6 +16,7 @@
 //! ("Cost of the checks") turns the numbers into shares of the whole check.
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use oracle::inputs::Inputs;
 use oracle::ircheck::{check_module, mem2reg_frontier_errors, CheckConfig, CheckMode};
 use oracle::irgen::{generate, input_bytes, GenMode};
 use phicc::ir::analysis::CfgAnalysis;
@@ -52,6 +55,19 @@ fn bench(c: &mut Criterion) {
                 }
             })
         });
+        for (label, inputs) in [
+            ("whole check, fuzz inputs", Inputs::FUZZ),
+            ("whole check, campaign inputs", Inputs::CAMPAIGN),
+        ] {
+            let cfg = CheckConfig { inputs, ..cfg.clone() };
+            group.bench_function(label, |b| {
+                b.iter(|| {
+                    for m in &ms {
+                        black_box(check_module(m, &cfg));
+                    }
+                })
+            });
+        }
         group.bench_function("verify input", |b| {
             b.iter(|| {
                 for m in &ms {

@@ -170,7 +170,7 @@ fn many_inputs_per_function_find_what_main_cannot() {
 
 /// The input at which `many_inputs_per_function_find_what_main_cannot`'s
 /// campaign first finds its bug (2026-11-26).
-const FIRST_BOUNDARY_FINDING: u64 = 754;
+const FIRST_BOUNDARY_FINDING: u64 = 62;
 
 /// The committed regressions fail again when their bug is injected.
 #[test]
