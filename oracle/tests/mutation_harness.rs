@@ -6,7 +6,10 @@
 //! in both generator modes (alloca form through the whole checked pipeline,
 //! SSA form through phi elimination), then a sample of cgen programs, one per
 //! emphasis preset in turn, lowered for x86-64 and checked in the interpreter
-//! in both check modes. Every stage's output goes through the verifier, whose
+//! in both check modes, and last a few generated modules compiled by the
+//! x86-64 backend and run natively against the interpreter (`oracle
+//! native-ir`: the backend's side of the contract, such as where parameters
+//! live). Every stage's output goes through the verifier, whose
 //! independent dominator sets (`phicc::ir::dominator_sets`) cross-check the
 //! dominator tree, and mem2reg's frontiers are compared with an independent
 //! computation. The first finding fails the test, so a caught mutant costs
@@ -33,6 +36,9 @@ const ALLOCA_INPUTS: u64 = 120;
 const SSA_INPUTS: u64 = 800;
 /// cgen programs, each checked in both check modes.
 const C_PROGRAMS: u64 = 8;
+/// Generated modules compiled natively (x86-64 host) and run in each
+/// configuration, compared with the interpreter.
+const NATIVE_INPUTS: u64 = 40;
 /// One input's check takes well under a second; a pass that has not
 /// finished after this long hangs (a mutant that loops in the compiler).
 const PER_INPUT: Duration = Duration::from_secs(20);
@@ -105,10 +111,27 @@ fn cgen_sample() {
     assert!(conclusive as u64 >= C_PROGRAMS, "only {conclusive} conclusive checks");
 }
 
+/// Native runs of generated IR on the x86-64 host (`oracle native-ir`): the
+/// backend compiles each module as generated and after the mem2reg pipeline,
+/// and the runs must agree with the interpreter. This is what sees a mutant
+/// that breaks only the backend's contract, such as parameter allocas told
+/// apart wrongly (the backend finds parameter homes by position), which the
+/// interpreter cannot.
+fn native_sample() {
+    assert!(cfg!(target_arch = "x86_64"), "native runs need an x86-64 host");
+    let first = oracle::native_ir::first_finding_on(Target::X86_64, 1, NATIVE_INPUTS, 2, 5_000_000)
+        .unwrap_or_else(|e| panic!("native runs could not be made: {e}"));
+    assert_eq!(
+        first, None,
+        "native run of input {first:?} disagrees with the interpreter"
+    );
+}
+
 /// One test, cheapest stage first, so that a caught mutant stops early.
 #[test]
 fn harness_check() {
     ir_campaign(GenMode::Ssa, SSA_INPUTS);
     ir_campaign(GenMode::Alloca, ALLOCA_INPUTS);
     cgen_sample();
+    native_sample();
 }
