@@ -287,6 +287,11 @@ pub fn crosses_cost_limit(source: &str, include_dirs: &[PathBuf]) -> Option<bool
     Some(counters[slot] > 0)
 }
 
+/// The header line of an irgen finding's `program.ir` that records the seed
+/// of its random argument vectors, so that `oracle reduce` checks the same
+/// calls (`; inputs-seed: N`).
+pub const INPUTS_SEED_TAG: &str = "inputs-seed: ";
+
 /// Generate and check program `i`.
 fn check_program(c: &Campaign, i: u64) -> anyhow::Result<Checked> {
     let gen = c.spec.generator.name();
@@ -305,11 +310,14 @@ fn check_program(c: &Campaign, i: u64) -> anyhow::Result<Checked> {
     match c.generate(i)? {
         Program::Ir(module) => {
             let t0 = Instant::now();
+            // Every function on many argument vectors, as `oracle
+            // ir-campaign` checks (the random ones keyed by the input's bytes).
+            let inputs = crate::inputs::Inputs::CAMPAIGN.seeded_by(&crate::irgen::input_bytes(c.spec.seed, i));
             let cfg = CheckConfig {
                 mode: CheckMode::Pipeline,
                 schedules: vec![0, 1],
                 fuel: 200_000,
-                inputs: crate::inputs::Inputs::OFF,
+                inputs,
             };
             let report = check_module(&module, &cfg);
             let timings = Timings {
@@ -332,7 +340,13 @@ fn check_program(c: &Campaign, i: u64) -> anyhow::Result<Checked> {
                 cfg.fuel,
                 Path::new("program.ir"),
             );
-            let mut text = format!("; {}\n; replay: {replay}\n", failure.signature());
+            let call = failure.call().map(|call| call.phiopt_flags()).unwrap_or_default();
+            let replay = format!("{replay}{call}");
+            let mut text = format!(
+                "; {}\n; replay: {replay}\n; {INPUTS_SEED_TAG}{}\n",
+                failure.signature(),
+                inputs.seed
+            );
             for line in failure.to_string().lines() {
                 text.push_str(&format!("; {line}\n"));
             }

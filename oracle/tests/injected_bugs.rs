@@ -168,6 +168,79 @@ fn many_inputs_per_function_find_what_main_cannot() {
     println!("{}\n{}", on.render(), off.render());
 }
 
+/// `oracle campaign --generator irgen` checks every function on many
+/// inputs too: the finding records the failing call in its replay line and
+/// the seed of its argument vectors, and `oracle reduce` reduces it with the
+/// same calls (a separate process: the bug is switched on by environment).
+#[test]
+fn irgen_campaign_findings_replay_and_reduce_their_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("c");
+    let oracle_bin = env!("CARGO_BIN_EXE_oracle");
+    let status = std::process::Command::new(oracle_bin)
+        .args([
+            "campaign",
+            "--generator",
+            "irgen",
+            "--seed",
+            "0",
+            "--jobs",
+            "2",
+            "--quiet",
+            "--count",
+        ])
+        .arg((FIRST_BOUNDARY_FINDING + 1).to_string())
+        .arg("--out")
+        .arg(&out)
+        .env("PHICC_INJECT_BUG", "gvn-compare-via-sub")
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(1), "the campaign reports its finding");
+    let finding = out.join(format!("findings/irgen-0-{FIRST_BOUNDARY_FINDING}"));
+    let program = std::fs::read_to_string(finding.join("program.ir")).unwrap();
+    let replay = program.lines().find(|l| l.starts_with("; replay: ")).unwrap();
+    assert!(replay.contains(" --entry=") && replay.contains(" --args="), "{replay}");
+    let seed: u64 = program
+        .lines()
+        .find_map(|l| l.strip_prefix("; inputs-seed: "))
+        .expect("the argument vectors' seed is recorded")
+        .parse()
+        .unwrap();
+    let status = std::process::Command::new(oracle_bin)
+        .arg("reduce")
+        .arg(&finding)
+        .env("PHICC_INJECT_BUG", "gvn-compare-via-sub")
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0), "oracle reduce succeeds");
+    let repro = std::fs::read_to_string(finding.join("reduced/repro.ir")).unwrap();
+    assert!(repro
+        .lines()
+        .any(|l| l.starts_with("; replay: ") && l.contains(" --entry=")));
+    // The repro fails the same check with the bug and passes it without.
+    let m = phicc::ir::text::parse_module(&repro).unwrap();
+    let cfg = CheckConfig {
+        mode: CheckMode::Pipeline,
+        schedules: vec![0, 1],
+        fuel: 200_000,
+        inputs: Inputs {
+            seed,
+            ..Inputs::CAMPAIGN
+        },
+    };
+    let _guard = SWITCH.lock().unwrap_or_else(|e| e.into_inner());
+    set_injected(&[Bug::GvnCompareViaSub]).unwrap();
+    let with_bug = oracle::ircheck::check_module(&m, &cfg);
+    set_injected(&[]).unwrap();
+    let without = oracle::ircheck::check_module(&m, &cfg);
+    assert_eq!(
+        with_bug.failure.map(|f| f.signature()).as_deref(),
+        Some("mismatch after gvn")
+    );
+    assert!(without.failure.is_none(), "{:?}", without.failure);
+    assert!(body_instruction_count(&m) <= 15);
+}
+
 /// The input at which `many_inputs_per_function_find_what_main_cannot`'s
 /// campaign first finds its bug (2026-11-26).
 const FIRST_BOUNDARY_FINDING: u64 = 62;

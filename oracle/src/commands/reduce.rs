@@ -83,23 +83,43 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn reduce_ir_finding(dir: &Path, out: &Path) -> anyhow::Result<(PathBuf, String, String)> {
     let text = std::fs::read_to_string(dir.join("program.ir"))?;
     let module = phicc::ir::text::parse_module(&text).map_err(|e| anyhow::anyhow!("program.ir:{e}"))?;
+    // Findings made since issue 17 item 5 record the seed of their argument
+    // vectors; older ones were checked through `main` alone.
+    let inputs_seed = text.lines().take_while(|l| l.starts_with(';')).find_map(|l| {
+        l.strip_prefix("; ")?
+            .strip_prefix(crate::campaign::INPUTS_SEED_TAG)?
+            .trim()
+            .parse()
+            .ok()
+    });
     let cfg = CheckConfig {
         mode: CheckMode::Pipeline,
         schedules: vec![0, 1],
         fuel: 200_000,
-        inputs: crate::inputs::Inputs::OFF,
+        inputs: match inputs_seed {
+            Some(seed) => crate::inputs::Inputs {
+                seed,
+                ..crate::inputs::Inputs::CAMPAIGN
+            },
+            None => crate::inputs::Inputs::OFF,
+        },
     };
     let mut reducer = Reducer::new(cfg.clone());
     let (reduced, signature) = reducer
         .reduce(&module)
         .ok_or_else(|| anyhow::anyhow!("{} does not fail the IR check any more", dir.display()))?;
     let repro = out.join("repro.ir");
+    // A failing call of a function besides `main` is replayed with its arguments.
+    let call = crate::ircheck::check_module(&reduced, &cfg)
+        .failure
+        .and_then(|f| f.call().map(|c| c.phiopt_flags()))
+        .unwrap_or_default();
     let command = crate::ircampaign::replay_command(
         crate::irgen::GenMode::Alloca,
         &cfg.schedules,
         cfg.fuel,
         Path::new("repro.ir"),
-    );
+    ) + &call;
     let body = phicc::ir::text::print_module(&reduced);
     write_atomic(
         &repro,
