@@ -1023,25 +1023,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         };
         let cell = self.alloca(IrType::I8, size, false);
         let input = self.expr(IrType::I64, 1);
-        self.emit(Instruction::InlineAsm(Box::new(InlineAsm {
-            template: "# asm %0, %1".into(),
-            outputs: vec![AsmOutput {
-                constraint: "=r".into(),
-                value: cell,
-                name: None,
-                is_def: false,
-            }],
-            inputs: vec![AsmInput {
-                constraint: "r".into(),
-                value: input,
-                name: None,
-            }],
-            clobbers: vec![],
-            operand_types: vec![out_ty, IrType::I64],
-            goto_labels: vec![],
-            input_symbols: vec![None],
-            seg_overrides: vec![],
-        })));
+        self.asm_write(cell, "=r", out_ty, input);
         let read = self.c.pick(&[IrType::U8, IrType::I8]);
         let bits = self.load(Var { ptr: cell, ty: read });
         let target = self.vars_of(IrType::I64).first().copied();
@@ -1213,11 +1195,16 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         }
         let constraint = if self.c.chance(1, 5) { "=m" } else { "=r" };
         let input = self.expr(IrType::I64, 1);
+        self.asm_write(v.ptr, constraint, v.ty, input);
+    }
+
+    /// `asm("..." : CONSTRAINT(*ptr) : "r"(input))` with the output at `out_ty`.
+    fn asm_write(&mut self, ptr: Value, constraint: &str, out_ty: IrType, input: Operand) {
         self.emit(Instruction::InlineAsm(Box::new(InlineAsm {
             template: "# asm %0, %1".into(),
             outputs: vec![AsmOutput {
                 constraint: constraint.into(),
-                value: v.ptr,
+                value: ptr,
                 name: None,
                 is_def: false,
             }],
@@ -1227,7 +1214,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
                 name: None,
             }],
             clobbers: vec![],
-            operand_types: vec![v.ty, IrType::I64],
+            operand_types: vec![out_ty, IrType::I64],
             goto_labels: vec![],
             input_symbols: vec![None],
             seg_overrides: vec![],
