@@ -78,8 +78,8 @@ pub const DEFAULT_BUILDS: [Compiler; 5] = [
     Compiler::Phicc(Config::Opt),
 ];
 
-/// Csmith seeds of the benchmark (Csmith's options as in campaigns:
-/// [`CsmithOptions::default`]). Csmith programs either end at once (100k to
+/// Csmith seeds of the benchmark (with [`CsmithOptions::small`], the
+/// options campaigns used when the seeds were chosen). Csmith programs either end at once (100k to
 /// 600k instructions, valgrind's count, about 0.1 ms: seeds 1, 2 and 5
 /// are the longest of seeds 1..6) or run for minutes (seeds 7, 9, 20, 22
 /// pass 30 s): their time is mostly process start-up, so each repetition

@@ -148,10 +148,7 @@ fn check_source(a: &Args, tools: &Toolchain, src: &Path, dir: &Path) -> anyhow::
 }
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
-    let csmith = CsmithOptions {
-        args: Vec::new(),
-        ..CsmithOptions::default()
-    };
+    let csmith = CsmithOptions::default();
     let mut tools = Toolchain::new(a.compiler.clone().unwrap_or_else(default_phicc));
     tools.include_dirs.push(csmith.include_dir.clone());
     tools.reference_limits = Limits::with_timeout(Duration::from_secs_f64(a.reference_timeout));

@@ -122,10 +122,7 @@ enum Native {
 
 pub fn run(a: Args) -> anyhow::Result<ExitCode> {
     let gens = parse_generators(&a.generators)?;
-    let csmith = CsmithOptions {
-        args: Vec::new(),
-        ..CsmithOptions::default()
-    };
+    let csmith = CsmithOptions::default();
     if a.in_process {
         return in_process(&a, &gens, &csmith);
     }
