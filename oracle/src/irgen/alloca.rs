@@ -602,12 +602,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
     }
 
     fn loop_stmt(&mut self) {
-        let ctr = self.alloca(IrType::I32, 4, false);
-        let ctr = Var {
-            ptr: ctr,
-            ty: IrType::I32,
-        };
-        self.store(ctr, Operand::Const(IrConst::I32(0)));
+        let ctr = self.loop_counter();
         let trip = Operand::Const(IrConst::I32(self.c.range(0, 6) as i32));
         let exit = self.new_block();
         let body = self.new_block();
@@ -690,11 +685,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
             Some(self.c.pick(&targets))
         };
 
-        let ctr = Var {
-            ptr: self.alloca(IrType::I32, 4, false),
-            ty: IrType::I32,
-        };
-        self.store(ctr, Operand::Const(IrConst::I32(0)));
+        let ctr = self.loop_counter();
         let trip = Operand::Const(IrConst::I32(self.c.range(0, 6) as i32));
         let header = self.new_block();
         let body = self.new_block();
@@ -798,11 +789,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
     /// Variables assigned in the segments are live around both entries, so
     /// mem2reg puts phis at each.
     fn irreducible_loop(&mut self) {
-        let ctr = Var {
-            ptr: self.alloca(IrType::I32, 4, false),
-            ty: IrType::I32,
-        };
-        self.store(ctr, Operand::Const(IrConst::I32(0)));
+        let ctr = self.loop_counter();
         let trip = Operand::Const(IrConst::I32(self.c.range(1, 5) as i32));
         let k = self.c.range(2, 3) as usize;
         let segs: Vec<usize> = (0..k).map(|_| self.new_block()).collect();
@@ -1039,11 +1026,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
     /// self-loop edge though all its accesses are in one block, and phi
     /// elimination must sequentialize the swaps on that edge.
     fn self_loop(&mut self) {
-        let ctr = Var {
-            ptr: self.alloca(IrType::I32, 4, false),
-            ty: IrType::I32,
-        };
-        self.store(ctr, Operand::Const(IrConst::I32(0)));
+        let ctr = self.loop_counter();
         let trip = Operand::Const(IrConst::I32(self.c.range(1, 6) as i32));
         let n = self.c.range(1, 3) as usize;
         let ty = self.c.pick(&[IrType::I32, IrType::I64, IrType::U8, IrType::F64]);
@@ -1130,6 +1113,16 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
             target: Operand::Value(target),
             possible_targets: vec![self.label(yes), self.label(no)],
         });
+    }
+
+    /// A fresh `i32` trip counter (an entry alloca), set to 0 here.
+    fn loop_counter(&mut self) -> Var {
+        let ctr = Var {
+            ptr: self.alloca(IrType::I32, 4, false),
+            ty: IrType::I32,
+        };
+        self.store(ctr, Operand::Const(IrConst::I32(0)));
+        ctr
     }
 
     fn increment(&mut self, ctr: Var) -> Operand {
@@ -1580,11 +1573,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
     /// The phi-cost stress: a loop over six 100-case switches whose cases each
     /// assign two of the (many) variables.
     fn dispatch_loop(&mut self) {
-        let ctr = Var {
-            ptr: self.alloca(IrType::I32, 4, false),
-            ty: IrType::I32,
-        };
-        self.store(ctr, Operand::Const(IrConst::I32(0)));
+        let ctr = self.loop_counter();
         let header = self.new_block();
         let exit = self.new_block();
         self.terminate(Terminator::Branch(self.label(header)));
