@@ -30,7 +30,7 @@
 pub use crate::inputs::{Call, Inputs};
 use phicc::ir::interp::{self, hang_limit, Outcome, Program, RunConfig, RunResult};
 use phicc::ir::module::IrModule;
-use phicc::ir::verify::{verify_module, VerifyMode};
+use phicc::ir::verify::{IncrementalVerifier, VerifyMode};
 use phicc::passes::{Configuration, PassKind, Pipeline, PipelineError};
 use std::fmt;
 
@@ -208,7 +208,8 @@ impl Default for CheckConfig {
 /// Run the check on `module`.
 pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
     let mut report = Report::default();
-    if let Err(e) = verify_module(module, VerifyMode::Ssa) {
+    let mut verifier = IncrementalVerifier::new();
+    if let Err(e) = verifier.verify(module, VerifyMode::Ssa) {
         report.failure = Some(Failure::Verifier {
             stage: Stage::Input,
             message: e.to_string(),
@@ -237,17 +238,12 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
     report.inconclusive = originals.iter().any(|(o, _)| o.is_inconclusive());
     report.trapped = originals.iter().any(|(o, _)| matches!(o.result, RunResult::Trap(_)));
 
-    // Run every pass with the verifier after it, keeping each pass's module.
-    let mut snapshots: Vec<(Stage, IrModule)> = Vec::new();
+    // Run every pass with the verifier after it (only the functions a pass
+    // changed are verified again).
     let mut pipeline = Pipeline::for_configuration(cfg.mode.configuration());
     pipeline.verify_each = true;
     let mut m = module.clone();
-    let mut keep = |name: &str, after: &IrModule| {
-        if let Some(pass) = PassKind::from_name(name) {
-            snapshots.push((Stage::After(pass), after.clone()));
-        }
-    };
-    match pipeline.run(&mut m, &mut keep) {
+    match pipeline.run_verified(&mut m, &mut |_, _| {}, &mut verifier) {
         Ok(stats) => {
             const KEPT: &str = "allocas kept by the cost limit";
             report.crossed_cost_limit =
@@ -277,11 +273,12 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
             compare(stage, &Call::main(), seed, original, after)
         })
     };
-    let last = snapshots.last().map_or(Stage::Input, |(s, _)| *s);
+    let stages = cfg.mode.stages();
+    let last = stages.last().copied().unwrap_or(Stage::Input);
     let transformed = Program::new(&m);
     if differs(&transformed, last).is_some() {
-        for (stage, sm) in &snapshots {
-            if let Some(failure) = differs(&Program::new(sm), *stage) {
+        for (stage, sm) in Stages::new(module, &stages) {
+            if let Some(failure) = differs(&Program::new(&sm), stage) {
                 report.failure = Some(failure);
                 return report;
             }
@@ -291,8 +288,8 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
     if cfg.inputs.every_function {
         if let Some((call, seed, original)) = check_calls(module, &original, &transformed, cfg, &mut report) {
             // The first stage after which this call differs.
-            for (stage, sm) in &snapshots {
-                let p = Program::new(sm);
+            for (stage, sm) in Stages::new(module, &stages) {
+                let p = Program::new(&sm);
                 let Ok(after) = p.call(
                     &call.function,
                     &call.args,
@@ -301,7 +298,7 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
                 ) else {
                     continue;
                 };
-                if let Some(failure) = compare(*stage, &call, seed, &original, after.0) {
+                if let Some(failure) = compare(stage, &call, seed, &original, after.0) {
                     report.failure = Some(failure);
                     return report;
                 }
@@ -309,6 +306,34 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
         }
     }
     report
+}
+
+/// The module after each pass, in order, made again from the input when a
+/// difference has to be placed (the passes are deterministic, so this is the
+/// module the checked run verified; keeping a copy after every pass instead
+/// costs a module clone per pass on every input).
+struct Stages<'a> {
+    module: IrModule,
+    stages: std::slice::Iter<'a, Stage>,
+}
+
+impl<'a> Stages<'a> {
+    fn new(input: &IrModule, stages: &'a [Stage]) -> Stages<'a> {
+        Stages {
+            module: input.clone(),
+            stages: stages.iter(),
+        }
+    }
+}
+
+impl Iterator for Stages<'_> {
+    type Item = (Stage, IrModule);
+
+    fn next(&mut self) -> Option<(Stage, IrModule)> {
+        let stage = *self.stages.find(|s| **s != Stage::Input)?;
+        apply(&mut self.module, stage);
+        Some((stage, self.module.clone()))
+    }
 }
 
 /// The failure, if `after` (the transformed run of `call` under `seed`) is
@@ -484,6 +509,41 @@ mod tests {
         let endless = phicc::ir::text::parse_module(&count_to(0).replace("slt", "sge")).unwrap();
         let report = check_module(&endless, &CheckConfig::default());
         assert!(report.inconclusive && report.failure.is_none(), "{report:?}");
+    }
+
+    /// Incremental verification reports what the full verifier reports, after
+    /// every stage of both check modes on generated modules (alloca and SSA
+    /// form), and it does skip the functions a pass left alone.
+    #[test]
+    fn incremental_verification_agrees_with_the_full_verifier() {
+        use crate::irgen::{generate, input_bytes, GenMode};
+        use phicc::ir::verify::verify_module;
+        let mut skipped = 0;
+        for (mode, gen) in [
+            (CheckMode::Pipeline, GenMode::Alloca),
+            (CheckMode::PhiElimOnly, GenMode::Ssa),
+        ] {
+            for index in 0..60 {
+                let mut m = generate(&input_bytes(11, index), gen);
+                let mut v = IncrementalVerifier::new();
+                let mut vmode = VerifyMode::Ssa;
+                for stage in mode.stages() {
+                    apply(&mut m, stage);
+                    if matches!(stage, Stage::After(p) if p.pass().leaves_ssa) {
+                        vmode = VerifyMode::NonSsa;
+                    }
+                    let full = verify_module(&m, vmode);
+                    assert_eq!(
+                        v.verify(&m, vmode),
+                        full,
+                        "{mode:?} input {index} after {}",
+                        stage.name()
+                    );
+                }
+                skipped += v.skipped;
+            }
+        }
+        assert!(skipped > 0, "no function was ever skipped");
     }
 
     /// Applying the checked stages in order promotes the locals and passes the check.

@@ -1,6 +1,7 @@
 //! The pipeline: names -> passes of the table (`passes/mod.rs`), run in order
 //! over a module, with the verifier after each pass on request
-//! (`--verify-each`, as QBE re-checks SSA after every pass), a hook for
+//! (`--verify-each`, as QBE re-checks SSA after every pass; only the
+//! functions a pass changed are checked again), a hook for
 //! `--print-ir-after`, and the passes' counters for `--stats`.
 //!
 //! A spec names passes and configuration groups (`mem2reg-pipeline`,
@@ -32,7 +33,7 @@
 
 use super::{Configuration, PassKind, Run};
 use crate::ir::module::IrModule;
-use crate::ir::verify::{verify_module, VerifyMode};
+use crate::ir::verify::{IncrementalVerifier, VerifyMode};
 use std::fmt;
 
 /// An ordered list of passes.
@@ -189,6 +190,17 @@ impl Pipeline {
         module: &mut IrModule,
         after_pass: &mut dyn FnMut(&str, &IrModule),
     ) -> Result<PassStats, PipelineError> {
+        self.run_verified(module, after_pass, &mut IncrementalVerifier::new())
+    }
+
+    /// [`Pipeline::run`] with the caller's verifier: one that has already
+    /// accepted `module` re-verifies only what the first pass changes.
+    pub fn run_verified(
+        &self,
+        module: &mut IrModule,
+        after_pass: &mut dyn FnMut(&str, &IrModule),
+        verifier: &mut IncrementalVerifier,
+    ) -> Result<PassStats, PipelineError> {
         let mut stats = PassStats::default();
         // The input is taken to be SSA (alloca form is SSA too).
         let mut ssa = true;
@@ -199,7 +211,7 @@ impl Pipeline {
                 return Err(PipelineError::NotSsa { pass: kind.name() });
             }
             match (pass.run, bisect.as_mut()) {
-                (Run::Verify, _) => verify(module, ssa, kind.name())?,
+                (Run::Verify, _) => verify(verifier, module, ssa, kind.name())?,
                 (Run::Function(f), None) => {
                     let counters = stats.slots(kind);
                     for func in module.functions.iter_mut().filter(|f| !f.is_declaration) {
@@ -230,7 +242,7 @@ impl Pipeline {
             ssa &= !pass.leaves_ssa;
             stats.passes_run.push(kind.name());
             if self.verify_each && !matches!(pass.run, Run::Verify) {
-                verify(module, ssa, kind.name())?;
+                verify(verifier, module, ssa, kind.name())?;
             }
             after_pass(kind.name(), module);
         }
@@ -254,9 +266,12 @@ pub fn apply(kind: PassKind, module: &mut IrModule, counters: &mut [usize]) {
     }
 }
 
-fn verify(module: &IrModule, ssa: bool, after: &str) -> Result<(), PipelineError> {
+/// Verifies `module` after the pass `after`; only the functions changed since
+/// the verifier last accepted the module are checked again
+/// (`ir::verify::incremental`).
+fn verify(verifier: &mut IncrementalVerifier, module: &IrModule, ssa: bool, after: &str) -> Result<(), PipelineError> {
     let mode = if ssa { VerifyMode::Ssa } else { VerifyMode::NonSsa };
-    verify_module(module, mode).map_err(|e| PipelineError::Verify {
+    verifier.verify(module, mode).map_err(|e| PipelineError::Verify {
         after: after.to_string(),
         errors: e.to_string(),
     })

@@ -9,7 +9,8 @@
 //! as `; error:` comments in the textual IR of the failing function.
 //!
 //! Layout: `structure` (labels, targets, edges, phis, definitions), `checks`
-//! (value types and per-instruction rules), `ssa` (dominance), `annotate`.
+//! (value types and per-instruction rules), `ssa` (dominance), `annotate`,
+//! `incremental` (re-verify only the functions a pass changed).
 //!
 //! # Invariants checked in both modes
 //!
@@ -94,10 +95,12 @@
 
 mod annotate;
 mod checks;
+mod incremental;
 mod ssa;
 mod structure;
 
 pub use annotate::annotate_function;
+pub use incremental::IncrementalVerifier;
 
 use super::instruction::{BlockId, Instruction, Terminator, Value};
 use super::module::{IrFunction, IrModule};
