@@ -191,19 +191,27 @@ impl<'a> FnCheck<'a> {
     }
 
     /// Phi incoming blocks are exactly the predecessors, one entry each.
+    /// (Sets, not lists: a block of a computed goto or a large switch has
+    /// hundreds of predecessors and as many phis.)
     pub(super) fn check_phi_incoming(&mut self, cfg: &CfgAnalysis) {
+        let mut seen: FxHashSet<BlockId> = FxHashSet::default();
         for b in 0..self.f.blocks.len() {
+            let phis = &self.f.blocks[b].instructions;
+            if !phis.iter().any(|i| matches!(i, Instruction::Phi { .. })) {
+                continue;
+            }
             let preds: Vec<BlockId> = cfg.preds.row(b).iter().map(|&p| self.label(p as usize)).collect();
+            let pred_set: FxHashSet<BlockId> = preds.iter().copied().collect();
             let mut bad = Vec::new();
-            for (i, inst) in self.f.blocks[b].instructions.iter().enumerate() {
+            for (i, inst) in phis.iter().enumerate() {
                 let Instruction::Phi { incoming, .. } = inst else {
                     continue;
                 };
-                let mut seen: FxHashSet<BlockId> = FxHashSet::default();
+                seen.clear();
                 for (_, from) in incoming {
                     if !seen.insert(*from) {
                         bad.push((i, format!("{from} appears more than once in the incoming list")));
-                    } else if !preds.contains(from) {
+                    } else if !pred_set.contains(from) {
                         bad.push((
                             i,
                             format!("incoming block {from} is not a predecessor of {}", self.label(b)),
