@@ -57,6 +57,9 @@ crate::named_enum! {
         /// The prologue does not save the last callee-saved register the
         /// allocator used: the caller's value in it is lost.
         RaCalleeSavedNotSaved = "ra-callee-saved-not-saved",
+        /// The binary search of a sparse switch compares against the middle
+        /// case plus one: that case value falls into the half without it.
+        SwitchSplitPivotOffByOne = "switch-split-pivot-off-by-one",
         /// simplifycfg threads an empty block into a successor its predecessor
         /// already reaches although their phi operands differ: the
         /// predecessor's entry stays and the empty block's value is lost.
@@ -88,9 +91,9 @@ crate::named_enum! {
 }
 
 impl Bug {
-    /// Whether the bug is in the backend (the register allocator), which the
-    /// IR interpreter cannot see: only native runs (`oracle native-ir`, the
-    /// C campaigns) find it.
+    /// Whether the bug is in the backend (the register allocator, switch
+    /// lowering), which the IR interpreter cannot see: only native runs
+    /// (`oracle native-ir`, the C campaigns) find it.
     pub fn in_backend(self) -> bool {
         matches!(
             self,
@@ -99,6 +102,7 @@ impl Bug {
                 | Bug::RaCoalesceInterfering
                 | Bug::RaSlotShareOverlap
                 | Bug::RaCalleeSavedNotSaved
+                | Bug::SwitchSplitPivotOffByOne
         )
     }
 

@@ -72,6 +72,8 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         | Bug::RaCoalesceInterfering
         | Bug::RaSlotShareOverlap
         | Bug::RaCalleeSavedNotSaved => (&[], Emphasis::Default),
+        // Switch lowering is the backend's too; sparse switches are cgen's switch-cost shape.
+        Bug::SwitchSplitPivotOffByOne => (&[], Emphasis::SwitchCost),
         Bug::DominatorsIrreducible => (PROMOTE, Emphasis::ComputedGoto),
     }
 }

@@ -67,13 +67,28 @@ impl FnEmitter<'_, '_> {
             return Ok(());
         }
         self.load(val, ty, Xr(9))?;
-        match plan_switch(cases, default, ty) {
+        self.switch_plan(plan_switch(cases, default, ty), ty.is_signed(), default);
+        Ok(())
+    }
+
+    /// The code of a switch plan over the value in `x9` (extended from the
+    /// switch type by its signedness); `signed` orders a binary search.
+    fn switch_plan(&mut self, plan: SwitchPlan, signed: bool, default: BlockId) {
+        match plan {
             SwitchPlan::CompareChain { cases } => {
                 for (v, b) in cases {
                     self.cmp_x9_imm(v as u64 as i64);
                     self.branch_if("eq", &block_label(b));
                 }
                 emit!(self, "\tb\t{}", block_label(default));
+            }
+            SwitchPlan::Split { pivot, below, above } => {
+                let low = self.cx.labels.fresh();
+                self.cmp_x9_imm(pivot as u64 as i64);
+                self.branch_if(if signed { "lt" } else { "lo" }, &format!(".Lsw{low}"));
+                self.switch_plan(*above, signed, default);
+                emit!(self, ".Lsw{low}:");
+                self.switch_plan(*below, signed, default);
             }
             SwitchPlan::JumpTable { min, table } => {
                 let min = min as u64 as i64;
@@ -100,7 +115,6 @@ impl FnEmitter<'_, '_> {
                 }
             }
         }
-        Ok(())
     }
 
     /// Sets the flags so that `ne` holds when the condition is true (a

@@ -75,7 +75,14 @@ impl FnEmitter<'_, '_> {
             return Ok(());
         }
         self.load(val, ty, T0)?;
-        match plan_switch(cases, default, ty) {
+        self.switch_plan(plan_switch(cases, default, ty), ty.is_signed(), default);
+        Ok(())
+    }
+
+    /// The code of a switch plan over the value in `t0` (extended from the
+    /// switch type by its signedness); `signed` orders a binary search.
+    fn switch_plan(&mut self, plan: SwitchPlan, signed: bool, default: BlockId) {
+        match plan {
             SwitchPlan::CompareChain { cases } => {
                 for (v, b) in cases {
                     let v = v as u64 as i64;
@@ -87,6 +94,22 @@ impl FnEmitter<'_, '_> {
                     }
                 }
                 self.jump(default);
+            }
+            SwitchPlan::Split { pivot, below, above } => {
+                let low = self.cx.labels.fresh();
+                self.li(T1, pivot as u64 as i64);
+                let (lt, ge) = if signed { ("blt", "bge") } else { ("bltu", "bgeu") };
+                if self.far {
+                    let skip = self.cx.labels.fresh();
+                    emit!(self, "\t{ge}\tt0, t1, .Lnear{skip}");
+                    emit!(self, "\tjump\t.Lsw{low}, t6");
+                    emit!(self, ".Lnear{skip}:");
+                } else {
+                    emit!(self, "\t{lt}\tt0, t1, .Lsw{low}");
+                }
+                self.switch_plan(*above, signed, default);
+                emit!(self, ".Lsw{low}:");
+                self.switch_plan(*below, signed, default);
             }
             SwitchPlan::JumpTable { min, table } => {
                 let min = min as u64 as i64;
@@ -110,7 +133,6 @@ impl FnEmitter<'_, '_> {
                 }
             }
         }
-        Ok(())
     }
 
     /// Puts a branch condition in a register (nonzero = true): its home

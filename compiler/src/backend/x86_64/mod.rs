@@ -947,19 +947,38 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             return Ok(());
         }
         self.load(val, ty, Gpr::Rax)?;
-        match plan_switch(cases, default, ty) {
+        self.switch_plan(plan_switch(cases, default, ty), ty.is_signed(), default);
+        Ok(())
+    }
+
+    /// `cmpq $v, %rax` for a 64-bit `v` (through `%rcx` when it is no 32-bit immediate).
+    fn cmp_rax_imm(&mut self, v: i64) {
+        if i32::try_from(v).is_ok() {
+            emit!(self, "\tcmpq\t${v}, %rax");
+        } else {
+            emit!(self, "\tmovabsq\t${v}, %rcx");
+            emit!(self, "\tcmpq\t%rcx, %rax");
+        }
+    }
+
+    /// The code of a switch plan over the value in `%rax` (extended from the
+    /// switch type by its signedness); `signed` orders a binary search.
+    fn switch_plan(&mut self, plan: SwitchPlan, signed: bool, default: BlockId) {
+        match plan {
             SwitchPlan::CompareChain { cases } => {
                 for (v, b) in cases {
-                    let v = v as u64 as i64;
-                    if i32::try_from(v).is_ok() {
-                        emit!(self, "\tcmpq\t${v}, %rax");
-                    } else {
-                        emit!(self, "\tmovabsq\t${v}, %rcx");
-                        emit!(self, "\tcmpq\t%rcx, %rax");
-                    }
+                    self.cmp_rax_imm(v as u64 as i64);
                     emit!(self, "\tje\t{}", block_label(b));
                 }
                 emit!(self, "\tjmp\t{}", block_label(default));
+            }
+            SwitchPlan::Split { pivot, below, above } => {
+                let low = self.cx.labels.fresh();
+                self.cmp_rax_imm(pivot as u64 as i64);
+                emit!(self, "\t{}\t.Lsw{low}", if signed { "jl" } else { "jb" });
+                self.switch_plan(*above, signed, default);
+                emit!(self, ".Lsw{low}:");
+                self.switch_plan(*below, signed, default);
             }
             SwitchPlan::JumpTable { min, table } => {
                 let min = min as u64 as i64;
@@ -985,7 +1004,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
             }
         }
-        Ok(())
     }
 
     /// The size in bytes a `cmp`/`test` on a condition of type `ty` reads.
