@@ -11,7 +11,10 @@
 //! assignments (including `i64` constants stored into narrower variables and
 //! reads before any write), if/else diamonds (and if-without-else, which makes
 //! critical edges), bounded `while` and `do-while` loops, switches with
-//! duplicate targets and fallthrough, `asm` and `asm goto` with register
+//! duplicate targets and fallthrough (sparse ones, whose cases are multiples
+//! of a stride, after a loop that sweeps every case value and marks a global
+//! per case, so the backend's binary search over them is checked), `asm` and
+//! `asm goto` with register
 //! outputs into variables (and statements after the asm in the same block),
 //! memory-constraint asm outputs, computed gotos through `labeladdr`, calls,
 //! swaps and rotations, escapes (call argument, GEP base, stored as a value),
@@ -1132,6 +1135,53 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
         n1
     }
 
+    /// `for (i = 0; i <= k; i++) switch (i * stride) { case v * stride: g3 =
+    /// g3 * 3 + v + 1; ... default: g3 *= 3; }`: every case value of a sparse
+    /// switch and one beyond, each leaving its own mark on a global, so a
+    /// value the backend's search sends to the wrong case (or to the default)
+    /// shows in the outcome. Draws nothing from the input.
+    fn sparse_sweep(&mut self, k: i64, stride: i64) {
+        let ctr = self.loop_counter();
+        let header = self.new_block();
+        let latch = self.new_block();
+        let exit = self.new_block();
+        let dflt = self.new_block();
+        self.terminate(Terminator::Branch(self.label(header)));
+        self.cur = header;
+        let n = self.load(ctr);
+        let sel = self.binop(
+            IrBinOp::Mul,
+            n,
+            Operand::Const(IrConst::I32(stride as i32)),
+            IrType::U32,
+        );
+        let blocks: Vec<usize> = (0..k).map(|_| self.new_block()).collect();
+        let cases = (0..k).map(|v| (v * stride, self.label(blocks[v as usize]))).collect();
+        self.terminate(Terminator::Switch {
+            val: sel,
+            cases,
+            default: self.label(dflt),
+            ty: IrType::U32,
+        });
+        let marks = blocks.iter().zip(1..).map(|(&b, m)| (b, m)).chain([(dflt, 0)]);
+        for (b, mark) in marks.collect::<Vec<_>>() {
+            self.cur = b;
+            let g = Var {
+                ptr: self.global_addr("g3"),
+                ty: IrType::I64,
+            };
+            let old = self.load(g);
+            let t = self.binop(IrBinOp::Mul, old, Operand::Const(IrConst::I64(3)), IrType::I64);
+            let new = self.binop(IrBinOp::Add, t, Operand::Const(IrConst::I64(mark)), IrType::I64);
+            self.store(g, new);
+            self.terminate(Terminator::Branch(self.label(latch)));
+        }
+        self.cur = latch;
+        let c = self.increment(ctr);
+        self.branch_if_less(c, Operand::Const(IrConst::I32(k as i32 + 1)), header, exit);
+        self.cur = exit;
+    }
+
     fn switch_stmt(&mut self) {
         let k = if self.c.chance(1, 8) {
             self.c.range(2, 100)
@@ -1139,6 +1189,26 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
             self.c.range(1, 8)
         };
         let sel = self.selector(k + 1);
+        // An odd count of five or more cases is spread out to multiples of a
+        // stride (a sparse switch, which the backends lower as a binary search
+        // over the cases), without drawing from the input bytes, so every
+        // other choice stays as it was.
+        let stride: i64 = if k >= 5 && k % 2 == 1 {
+            [3, 7, 100, 1000][(k / 2 % 4) as usize]
+        } else {
+            1
+        };
+        let sel = if stride > 1 {
+            self.sparse_sweep(k as i64, stride);
+            self.binop(
+                IrBinOp::Mul,
+                sel,
+                Operand::Const(IrConst::I32(stride as i32)),
+                IrType::U32,
+            )
+        } else {
+            sel
+        };
         let nblocks = self.c.range(1, k.min(6)) as usize;
         let targets: Vec<usize> = (0..nblocks).map(|_| self.new_block()).collect();
         let join = self.new_block();
@@ -1152,7 +1222,7 @@ impl<'g, 'a, 'b> FnGen<'g, 'a, 'b> {
             } else {
                 targets[self.c.index(nblocks)]
             };
-            cases.push((v, self.label(t)));
+            cases.push((v * stride, self.label(t)));
         }
         let default = if self.c.chance(1, 2) {
             self.label(join)
