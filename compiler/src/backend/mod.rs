@@ -33,10 +33,13 @@ pub mod asm_template;
 pub mod data;
 pub mod elf;
 pub mod frame;
+pub mod inline_asm;
+pub mod isel;
 pub mod object;
 pub mod regalloc;
 pub mod riscv64;
 pub mod switch;
+pub mod wide;
 pub mod x86_64;
 
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};

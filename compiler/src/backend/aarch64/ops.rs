@@ -23,6 +23,8 @@
 
 use super::regs::{Vr, Xr};
 use super::{emit, FnEmitter};
+use crate::backend::isel::cmp_is_signed;
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::intrinsics::IntrinsicOp;
@@ -64,15 +66,6 @@ fn pow2(k: i64, ty: IrType) -> Option<u32> {
     let width = if ty.size() > 4 { 64 } else { 32 };
     let k = if width == 32 { k as u32 as u64 } else { k as u64 };
     (k.is_power_of_two() && k > 1 && k.trailing_zeros() < width).then(|| k.trailing_zeros())
-}
-
-/// Whether the comparison reads its operands as signed.
-pub(super) fn cmp_is_signed(op: IrCmpOp, ty: IrType) -> bool {
-    match op {
-        IrCmpOp::Slt | IrCmpOp::Sle | IrCmpOp::Sgt | IrCmpOp::Sge => true,
-        IrCmpOp::Ult | IrCmpOp::Ule | IrCmpOp::Ugt | IrCmpOp::Uge => false,
-        IrCmpOp::Eq | IrCmpOp::Ne => ty.is_signed(),
-    }
 }
 
 impl FnEmitter<'_, '_> {

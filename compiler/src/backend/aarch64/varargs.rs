@@ -25,9 +25,10 @@ use super::abi;
 use super::regs::{Mem, Xr, PTR};
 use super::{emit, FnEmitter};
 use crate::backend::frame::Home;
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::Value;
-use crate::ir::types::{Hfa, IrType};
+use crate::ir::types::{EightbyteClass, Hfa, IrType};
 use std::fmt::Write as _;
 
 /// Which register save area an argument comes from.
@@ -132,6 +133,7 @@ impl FnEmitter<'_, '_> {
         dest: Value,
         va_list: Value,
         size: usize,
+        _classes: &[EightbyteClass],
         hfa: Option<Hfa>,
     ) -> Result<(), BackendError> {
         let size32 = size as u32;

@@ -70,6 +70,9 @@ mod wide;
 use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
 use super::regalloc::{Clobbers, PhysReg, RegBudget, RegClass};
 use super::{walk_blocks, BackendError, FunctionEmitter, ModuleContext, TargetDesc, TargetIsa};
+pub(crate) use crate::backend::isel::SecondReturn;
+use crate::backend::isel::{self, push_new, EmitterBase};
+use crate::backend::LongDoubleFormat;
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
@@ -260,13 +263,6 @@ enum ParamHome {
     Direct,
 }
 
-/// Which second return register a call's result is read from afterwards.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SecondReturn {
-    F32,
-    F64,
-}
-
 /// The state of one function being emitted.
 pub(crate) struct FnEmitter<'a, 'm> {
     cx: &'a mut ModuleContext<'m>,
@@ -361,55 +357,30 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let ret2 = crate::backend::uses_second_return(f).then(|| layout.reserve(8, 8));
         let mut saved_g = Vec::new();
         let mut saved_f = Vec::new();
-        let mut max_outputs = 0;
-        let mut second_returns = FxHashMap::default();
-        let mut sets_second = None;
-        for (bi, b) in f.blocks.iter().enumerate() {
-            let mut last_call = None;
-            for (ii, inst) in b.instructions.iter().enumerate() {
-                match inst {
-                    Instruction::InlineAsm(asm) => {
-                        max_outputs = max_outputs.max(asm.outputs.len());
-                        let (g, fl) = inline_asm::callee_saved_used(asm, &layout)
-                            .map_err(|e| BackendError::inline_asm(&f.name, e))?;
-                        for r in g {
-                            if !saved_g.contains(&r) {
-                                saved_g.push(r);
-                            }
-                        }
-                        for r in fl {
-                            if !saved_f.contains(&r) {
-                                saved_f.push(r);
-                            }
-                        }
-                    }
-                    Instruction::Call { .. } | Instruction::CallIndirect { .. } => last_call = Some((bi, ii)),
-                    Instruction::GetReturnF32Second { .. } => {
-                        if let Some(c) = last_call {
-                            second_returns.insert(c, SecondReturn::F32);
-                        }
-                    }
-                    Instruction::GetReturnF64Second { .. } => {
-                        if let Some(c) = last_call {
-                            second_returns.insert(c, SecondReturn::F64);
-                        }
-                    }
-                    // LP64D returns `_Complex long double` (32 bytes) in memory,
-                    // so there is no second binary128 return register to read
-                    // or set; the frontend lowers such returns through sret.
-                    Instruction::GetReturnF128Second { .. } | Instruction::SetReturnF128Second { .. } => {
-                        return Err(BackendError::internal(
-                            &f.name,
-                            "getretf128second/setretf128second: RISC-V LP64D has no second binary128 return \
-                             register (`_Complex long double` is returned in memory)",
-                        ));
-                    }
-                    Instruction::SetReturnF32Second { .. } => sets_second = Some(SecondReturn::F32),
-                    Instruction::SetReturnF64Second { .. } => sets_second = Some(SecondReturn::F64),
-                    _ => {}
+        let scan = isel::prescan(
+            f,
+            |inst| match inst {
+                // LP64D returns `_Complex long double` (32 bytes) in memory,
+                // so there is no second binary128 return register to read
+                // or set; the frontend lowers such returns through sret.
+                Instruction::GetReturnF128Second { .. } | Instruction::SetReturnF128Second { .. } => {
+                    Err(BackendError::internal(
+                        &f.name,
+                        "getretf128second/setretf128second: RISC-V LP64D has no second binary128 return \
+                         register (`_Complex long double` is returned in memory)",
+                    ))
                 }
-            }
-        }
+                _ => Ok(()),
+            },
+            |asm| {
+                let (g, fl) =
+                    inline_asm::callee_saved_used(asm, &layout).map_err(|e| BackendError::inline_asm(&f.name, e))?;
+                push_new(&mut saved_g, g);
+                push_new(&mut saved_f, fl);
+                Ok(())
+            },
+        )?;
+        let max_outputs = scan.max_asm_outputs;
         // The callee-saved homes handed out are saved (the caller-saved
         // ones hold no value across a call, see `clobbers`).
         for &p in layout.used_regs() {
@@ -446,22 +417,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             saved_gprs,
             saved_fprs,
             asm_spill,
-            second_returns,
-            sets_second,
+            second_returns: scan.second_returns,
+            sets_second: scan.sets_second,
             block_index: 0,
             inst_index: 0,
             far,
         })
-    }
-
-    /// A broken invariant of the IR in this function (an internal compiler error).
-    fn internal(&self, message: impl Into<String>) -> BackendError {
-        BackendError::internal(&self.f.name, message)
-    }
-
-    /// Input in this function that the backend cannot compile (a diagnostic).
-    fn unsupported(&self, message: impl Into<String>) -> BackendError {
-        BackendError::unsupported(&self.f.name, message)
     }
 
     /// The memory of locals-area offset `off`.
@@ -527,6 +488,48 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             ))
         })
     }
+
+    fn stack_save(&mut self, dest: Value) -> Result<(), BackendError> {
+        emit!(self, "\tmv\tt0, sp");
+        self.store(T0, IrType::Ptr, dest)
+    }
+
+    fn stack_restore(&mut self, ptr: Value) -> Result<(), BackendError> {
+        self.load_ptr(&Operand::Value(ptr), T0)?;
+        emit!(self, "\tmv\tsp, t0");
+        Ok(())
+    }
+
+    fn label_addr(&mut self, dest: Value, label: BlockId) -> Result<(), BackendError> {
+        emit!(self, "\tlla\tt0, .LBB{}", label.0);
+        self.store(T0, IrType::Ptr, dest)
+    }
+
+    /// `getret*second`: the value the last call left in the second-return area.
+    fn get_second_return(&mut self, dest: Value, reg: IrType) -> Result<(), BackendError> {
+        if reg == IrType::F128 {
+            return Err(self.internal("no second binary128 return register under LP64D"));
+        }
+        let src = self.ret2_area()?;
+        self.write_mem(src, 8, dest)
+    }
+
+    /// `setret*second`: the value the epilogue returns in the second register.
+    fn set_second_return(&mut self, src: &Operand, reg: IrType) -> Result<(), BackendError> {
+        if reg == IrType::F128 {
+            return Err(self.internal("no second binary128 return register under LP64D"));
+        }
+        let m = self.ret2_area()?;
+        self.store_operand(src, reg, m)
+    }
+}
+
+impl EmitterBase for FnEmitter<'_, '_> {
+    const LONG_DOUBLE: LongDoubleFormat = LongDoubleFormat::Binary128;
+
+    fn function(&self) -> &IrFunction {
+        self.f
+    }
 }
 
 impl FunctionEmitter for FnEmitter<'_, '_> {
@@ -540,109 +543,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
     }
 
     fn instruction(&mut self, inst: &Instruction) -> Result<(), BackendError> {
-        use Instruction::*;
-        match inst {
-            Alloca { .. } => {}
-            DynAlloca { dest, size, align } => self.dyn_alloca(*dest, size, *align)?,
-            Load { dest, ptr, ty, .. } => self.load_inst(*dest, *ptr, *ty)?,
-            Store { val, ptr, ty, .. } => self.store_inst(val, *ptr, *ty)?,
-            Memcpy { dest, src, size } => self.memcpy(*dest, *src, *size)?,
-            GetElementPtr { dest, base, offset, .. } => self.gep(*dest, *base, offset)?,
-            GlobalAddr { dest, name } => self.global_addr(*dest, name)?,
-            StackSave { dest } => {
-                emit!(self, "\tmv\tt0, sp");
-                self.store(T0, IrType::Ptr, *dest)?;
-            }
-            StackRestore { ptr } => {
-                self.load_ptr(&Operand::Value(*ptr), T0)?;
-                emit!(self, "\tmv\tsp, t0");
-            }
-            BinOp { dest, op, lhs, rhs, ty } => self.binop(*dest, *op, lhs, rhs, *ty)?,
-            UnaryOp { dest, op, src, ty } => self.unop(*dest, *op, src, *ty)?,
-            Cmp { dest, op, lhs, rhs, ty } => self.cmp(*dest, *op, lhs, rhs, *ty)?,
-            Cast {
-                dest,
-                src,
-                from_ty,
-                to_ty,
-            } => self.cast(*dest, src, *from_ty, *to_ty)?,
-            Copy { dest, src } => {
-                let ty = self.types.of(*dest);
-                self.move_value(*dest, src, ty)?;
-            }
-            Select {
-                dest,
-                cond,
-                true_val,
-                false_val,
-                ty,
-            } => self.select(*dest, cond, true_val, false_val, *ty)?,
-            Call { func, info } => self.call(Some(func), None, info)?,
-            CallIndirect { func_ptr, info } => self.call(None, Some(func_ptr), info)?,
-            VaStart { va_list_ptr } => self.va_start(*va_list_ptr)?,
-            VaEnd { .. } => {}
-            VaCopy { dest_ptr, src_ptr } => self.va_copy(*dest_ptr, *src_ptr)?,
-            VaArg {
-                dest,
-                va_list_ptr,
-                result_ty,
-            } => self.va_arg(*dest, *va_list_ptr, *result_ty)?,
-            VaArgStruct {
-                dest_ptr,
-                va_list_ptr,
-                size,
-                ..
-            } => self.va_arg_struct(*dest_ptr, *va_list_ptr, *size)?,
-            AtomicRmw {
-                dest,
-                op,
-                ptr,
-                val,
-                ty,
-                ordering,
-            } => self.atomic_rmw(*dest, *op, *ptr, val, *ty, *ordering)?,
-            AtomicCmpxchg {
-                dest,
-                ptr,
-                expected,
-                desired,
-                ty,
-                returns_bool,
-                ..
-            } => self.atomic_cmpxchg(*dest, *ptr, expected, desired, *ty, *returns_bool)?,
-            AtomicLoad {
-                dest,
-                ptr,
-                ty,
-                ordering,
-            } => self.atomic_load(*dest, *ptr, *ty, *ordering)?,
-            AtomicStore { ptr, val, ordering, ty } => self.atomic_store(*ptr, val, *ordering, *ty)?,
-            Fence { ordering } => self.fence(*ordering),
-            Phi { .. } => return Err(self.internal("phi in the backend (phi elimination has not run)")),
-            ParamRef { dest, param_idx, ty } => self.param_ref(*dest, *param_idx, *ty)?,
-            GetReturnF64Second { dest } | GetReturnF32Second { dest } => {
-                let src = self.ret2_area()?;
-                self.write_mem(src, 8, *dest)?;
-            }
-            SetReturnF64Second { src } => {
-                let m = self.ret2_area()?;
-                self.store_operand(src, IrType::F64, m)?;
-            }
-            SetReturnF32Second { src } => {
-                let m = self.ret2_area()?;
-                self.store_operand(src, IrType::F32, m)?;
-            }
-            GetReturnF128Second { .. } | SetReturnF128Second { .. } => {
-                return Err(self.internal("no second binary128 return register under LP64D"))
-            }
-            InlineAsm(asm) => self.inline_asm(asm)?,
-            Intrinsic { dest, op, args, .. } => self.intrinsic(*dest, *op, args)?,
-            LabelAddr { dest, label } => {
-                emit!(self, "\tlla\tt0, .LBB{}", label.0);
-                self.store(T0, IrType::Ptr, *dest)?;
-            }
-        }
-        self.inst_index += 1;
+        crate::backend::isel::select_instruction!(self, inst);
         Ok(())
     }
 

@@ -17,21 +17,14 @@
 use super::moves::{FLAG, FULL, WORD};
 use super::regs::{fits_i12, Gpr, FA0, FA1, FT0, FT1, T0, T1, T2, T3, ZERO};
 use super::{emit, FnEmitter};
+use crate::backend::isel::cmp_is_signed;
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::intrinsics::IntrinsicOp;
 use crate::ir::ops::{AtomicOrdering, IrBinOp, IrCmpOp, IrUnaryOp};
 use crate::ir::types::IrType;
 use std::fmt::Write as _;
-
-/// Whether the comparison reads its operands as signed.
-pub(super) fn cmp_is_signed(op: IrCmpOp, ty: IrType) -> bool {
-    match op {
-        IrCmpOp::Slt | IrCmpOp::Sle | IrCmpOp::Sgt | IrCmpOp::Sge => true,
-        IrCmpOp::Ult | IrCmpOp::Ule | IrCmpOp::Ugt | IrCmpOp::Uge => false,
-        IrCmpOp::Eq | IrCmpOp::Ne => ty.is_signed(),
-    }
-}
 
 /// `.s` or `.d`.
 fn fsuf(ty: IrType) -> &'static str {

@@ -19,7 +19,8 @@
 
 use super::regs::{Gpr, A0, A1, A2, A3, FA0, T0, T1, T2, T3, T4, T5};
 use super::{emit, FnEmitter};
-use crate::backend::BackendError;
+use crate::backend::isel::EmitterBase;
+use crate::backend::{wide, BackendError};
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::ops::{IrBinOp, IrCmpOp, IrUnaryOp};
 use crate::ir::types::IrType;
@@ -82,13 +83,7 @@ impl FnEmitter<'_, '_> {
             IrBinOp::SDiv | IrBinOp::UDiv | IrBinOp::SRem | IrBinOp::URem => {
                 self.load_i128(lhs, A0, A1)?;
                 self.load_i128(rhs, A2, A3)?;
-                let f = match op {
-                    IrBinOp::SDiv => "__divti3",
-                    IrBinOp::UDiv => "__udivti3",
-                    IrBinOp::SRem => "__modti3",
-                    _ => "__umodti3",
-                };
-                self.call_helper(f);
+                self.call_helper(wide::divmod_helper(op));
                 self.store_pair(A0, A1, dest)
             }
             IrBinOp::Shl | IrBinOp::LShr | IrBinOp::AShr => {
@@ -196,7 +191,7 @@ impl FnEmitter<'_, '_> {
         rhs: &Operand,
         ty: IrType,
     ) -> Result<(), BackendError> {
-        let signed = super::ops::cmp_is_signed(op, ty);
+        let signed = crate::backend::isel::cmp_is_signed(op, ty);
         match op {
             IrCmpOp::Eq | IrCmpOp::Ne => {
                 self.load_i128(lhs, T0, T1)?;
@@ -208,12 +203,7 @@ impl FnEmitter<'_, '_> {
             }
             _ => {
                 // x < y, possibly negated: lt(x, y) = hi_x < hi_y || (hi_x == hi_y && lo_x <u lo_y).
-                let (x, y, negate) = match op {
-                    IrCmpOp::Slt | IrCmpOp::Ult => (lhs, rhs, false),
-                    IrCmpOp::Sge | IrCmpOp::Uge => (lhs, rhs, true),
-                    IrCmpOp::Sgt | IrCmpOp::Ugt => (rhs, lhs, false),
-                    _ => (rhs, lhs, true),
-                };
+                let (x, y, less) = wide::ordered_operands(op, lhs, rhs);
                 self.load_i128(x, T0, T1)?;
                 self.load_i128(y, T2, T3)?;
                 let lt = if signed { "slt" } else { "sltu" };
@@ -223,7 +213,7 @@ impl FnEmitter<'_, '_> {
                 emit!(self, "\tsltu\tt0, t0, t2");
                 emit!(self, "\tand\tt0, t0, t5");
                 emit!(self, "\tor\tt0, t0, t4");
-                if negate {
+                if !less {
                     emit!(self, "\txori\tt0, t0, 1");
                 }
             }
@@ -238,13 +228,8 @@ impl FnEmitter<'_, '_> {
         lhs: &Operand,
         rhs: &Operand,
     ) -> Result<(), BackendError> {
-        let f = match op {
-            IrBinOp::Add => "__addtf3",
-            IrBinOp::Sub => "__subtf3",
-            IrBinOp::Mul => "__multf3",
-            IrBinOp::SDiv | IrBinOp::UDiv => "__divtf3",
-            IrBinOp::SRem | IrBinOp::URem => "fmodl",
-            _ => return Err(self.internal(format!("{} on f128", op.name()))),
+        let Some(f) = wide::tf_binop_helper(op) else {
+            return Err(self.internal(format!("{} on f128", op.name())));
         };
         self.load_pair(lhs, IrType::F128, A0, A1)?;
         self.load_pair(rhs, IrType::F128, A2, A3)?;
@@ -265,14 +250,7 @@ impl FnEmitter<'_, '_> {
 
     /// Leaves the comparison's result (0/1) in `t0` (IEEE: only `ne` is true on NaN).
     pub(super) fn cmp_f128(&mut self, op: IrCmpOp, lhs: &Operand, rhs: &Operand) -> Result<(), BackendError> {
-        let f = match op {
-            IrCmpOp::Eq => "__eqtf2",
-            IrCmpOp::Ne => "__netf2",
-            IrCmpOp::Slt | IrCmpOp::Ult => "__lttf2",
-            IrCmpOp::Sle | IrCmpOp::Ule => "__letf2",
-            IrCmpOp::Sgt | IrCmpOp::Ugt => "__gttf2",
-            IrCmpOp::Sge | IrCmpOp::Uge => "__getf2",
-        };
+        let f = wide::tf_cmp_helper(op);
         self.load_pair(lhs, IrType::F128, A0, A1)?;
         self.load_pair(rhs, IrType::F128, A2, A3)?;
         self.call_helper(f);
@@ -321,15 +299,7 @@ impl FnEmitter<'_, '_> {
             // 128-bit integers and floating point.
             (f, t) if f.is_128() && (small_float(t) || t == IrType::F128) => {
                 self.load_i128(src, A0, A1)?;
-                let name = match (f.is_signed(), t) {
-                    (true, IrType::F32) => "__floattisf",
-                    (true, IrType::F64) => "__floattidf",
-                    (true, _) => "__floattitf",
-                    (false, IrType::F32) => "__floatuntisf",
-                    (false, IrType::F64) => "__floatuntidf",
-                    (false, _) => "__floatuntitf",
-                };
-                self.call_helper(name);
+                self.call_helper(&wide::float_from_ti(f.is_signed(), t, Self::LONG_DOUBLE));
                 if t == IrType::F128 {
                     self.store_pair(A0, A1, dest)?;
                 } else {
@@ -337,39 +307,24 @@ impl FnEmitter<'_, '_> {
                 }
             }
             (f, t) if (small_float(f) || f == IrType::F128) && t.is_128() => {
-                let name = match (t.is_signed(), f) {
-                    (true, IrType::F32) => "__fixsfti",
-                    (true, IrType::F64) => "__fixdfti",
-                    (true, _) => "__fixtfti",
-                    (false, IrType::F32) => "__fixunssfti",
-                    (false, IrType::F64) => "__fixunsdfti",
-                    (false, _) => "__fixunstfti",
-                };
+                let name = wide::fix_to_ti(t.is_signed(), f, Self::LONG_DOUBLE);
                 if f == IrType::F128 {
                     self.load_pair(src, f, A0, A1)?;
                 } else {
                     self.load_f(src, f, FA0)?;
                 }
-                self.call_helper(name);
+                self.call_helper(&name);
                 self.store_pair(A0, A1, dest)?;
             }
             // long double and float/double.
             (IrType::F32 | IrType::F64, IrType::F128) => {
                 self.load_f(src, from, FA0)?;
-                self.call_helper(if from == IrType::F32 {
-                    "__extendsftf2"
-                } else {
-                    "__extenddftf2"
-                });
+                self.call_helper(wide::tf_extend_helper(from));
                 self.store_pair(A0, A1, dest)?;
             }
             (IrType::F128, IrType::F32 | IrType::F64) => {
                 self.load_pair(src, from, A0, A1)?;
-                self.call_helper(if to == IrType::F32 {
-                    "__trunctfsf2"
-                } else {
-                    "__trunctfdf2"
-                });
+                self.call_helper(wide::tf_trunc_helper(to));
                 self.store_f(FA0, to, dest)?;
             }
             // long double and integers of up to 64 bits.

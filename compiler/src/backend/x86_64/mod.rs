@@ -51,6 +51,8 @@ use super::switch::{plan_switch, SwitchPlan};
 use super::{
     block_label, walk_blocks, BackendError, FunctionEmitter, LongDoubleFormat, ModuleContext, TargetDesc, TargetIsa,
 };
+pub(crate) use crate::backend::isel::SecondReturn;
+use crate::backend::isel::{self, push_new, EmitterBase};
 use crate::backend::regalloc::{Clobbers, PhysReg, RegBudget, RegClass};
 use crate::ir::constants::IrConst;
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
@@ -281,14 +283,6 @@ struct PendingStore {
     single_use: bool,
 }
 
-/// Which second return register a call's result is read from afterwards.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SecondReturn {
-    F32,
-    F64,
-    F128,
-}
-
 /// The state of one function being emitted.
 pub(crate) struct FnEmitter<'a, 'm> {
     cx: &'a mut ModuleContext<'m>,
@@ -374,46 +368,17 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let ret2 = needs_areas.then(|| layout.reserve(16, 16));
         // Prescan: inline asm needs, second-return reads.
         let mut callee_saved = Vec::new();
-        let mut max_outputs = 0;
-        let mut second_returns = FxHashMap::default();
-        let mut sets_second = None;
-        for (bi, b) in f.blocks.iter().enumerate() {
-            let mut last_call = None;
-            for (ii, inst) in b.instructions.iter().enumerate() {
-                match inst {
-                    Instruction::InlineAsm(asm) => {
-                        max_outputs = max_outputs.max(asm.outputs.len());
-                        for g in inline_asm::callee_saved_used(asm, &types, &layout)
-                            .map_err(|e| BackendError::inline_asm(&f.name, e))?
-                        {
-                            if !callee_saved.contains(&g) {
-                                callee_saved.push(g);
-                            }
-                        }
-                    }
-                    Instruction::Call { .. } | Instruction::CallIndirect { .. } => last_call = Some((bi, ii)),
-                    Instruction::GetReturnF32Second { .. } => {
-                        if let Some(c) = last_call {
-                            second_returns.insert(c, SecondReturn::F32);
-                        }
-                    }
-                    Instruction::GetReturnF64Second { .. } => {
-                        if let Some(c) = last_call {
-                            second_returns.insert(c, SecondReturn::F64);
-                        }
-                    }
-                    Instruction::GetReturnF128Second { .. } => {
-                        if let Some(c) = last_call {
-                            second_returns.insert(c, SecondReturn::F128);
-                        }
-                    }
-                    Instruction::SetReturnF32Second { .. } => sets_second = Some(SecondReturn::F32),
-                    Instruction::SetReturnF64Second { .. } => sets_second = Some(SecondReturn::F64),
-                    Instruction::SetReturnF128Second { .. } => sets_second = Some(SecondReturn::F128),
-                    _ => {}
-                }
-            }
-        }
+        let scan = isel::prescan(
+            f,
+            |_| Ok(()),
+            |asm| {
+                let used = inline_asm::callee_saved_used(asm, &types, &layout)
+                    .map_err(|e| BackendError::inline_asm(&f.name, e))?;
+                push_new(&mut callee_saved, used);
+                Ok(())
+            },
+        )?;
+        let max_outputs = scan.max_asm_outputs;
         let fused_compares = super::fusable_compares(f, |ty| ty.is_int_or_ptr() && !ty.is_128());
         let use_counts = use_counts(f, types.len());
         for &p in layout.used_regs().iter().filter(|p| p.index >= CALLER_SAVED) {
@@ -442,8 +407,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             ret2,
             saved,
             asm_spill,
-            second_returns,
-            sets_second,
+            second_returns: scan.second_returns,
+            sets_second: scan.sets_second,
             fused_compares,
             address_taken: f
                 .blocks
@@ -460,16 +425,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             block_index: 0,
             inst_index: 0,
         })
-    }
-
-    /// A broken invariant of the IR in this function (an internal compiler error).
-    fn internal(&self, message: impl Into<String>) -> BackendError {
-        BackendError::internal(&self.f.name, message)
-    }
-
-    /// Input in this function that the backend cannot compile (a diagnostic).
-    fn unsupported(&self, message: impl Into<String>) -> BackendError {
-        BackendError::unsupported(&self.f.name, message)
     }
 
     /// The 32-byte scratch area.
@@ -809,34 +764,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         true
     }
 
-    /// The memory image of a constant stored as a `ty` (16 bytes, little-endian).
-    fn const_image(c: &IrConst, ty: IrType) -> [u8; 16] {
-        let mut b = Vec::with_capacity(16);
-        super::data::const_bytes(c, ty, LongDoubleFormat::X87, &mut b);
-        b.resize(16, 0);
-        b.try_into().unwrap_or([0; 16])
-    }
-
     /// Stores constant `c` of type `ty` into `m` (via `rax` when it does not fit an immediate).
     fn store_const(&mut self, c: &IrConst, ty: IrType, m: &Mem) {
-        let img = Self::const_image(c, ty);
-        let size = ty.size().max(1);
-        let mut at = 0;
-        while at < size {
-            let chunk = (size - at).min(8);
-            let chunk = if chunk >= 8 {
-                8
-            } else if chunk >= 4 {
-                4
-            } else if chunk >= 2 {
-                2
-            } else {
-                1
-            };
-            let mut v: u64 = 0;
-            for k in 0..chunk {
-                v |= (img[at + k] as u64) << (8 * k);
-            }
+        for (at, chunk, v) in Self::const_pieces(c, ty) {
             let dst = m.at(at as i64);
             match chunk {
                 8 => {
@@ -851,7 +781,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 2 => emit!(self, "\tmovw\t${}, {dst}", v as u16 as i16),
                 _ => emit!(self, "\tmovb\t${}, {dst}", v as u8 as i8),
             }
-            at += chunk;
         }
     }
 
@@ -1049,6 +978,51 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             }
         }
     }
+
+    fn stack_save(&mut self, dest: Value) -> Result<(), BackendError> {
+        emit!(self, "\tmovq\t%rsp, %rax");
+        self.store_sized(Gpr::Rax, 8, dest)
+    }
+
+    fn stack_restore(&mut self, ptr: Value) -> Result<(), BackendError> {
+        self.load_int(&Operand::Value(ptr), IrType::Ptr, false, Gpr::Rax)?;
+        emit!(self, "\tmovq\t%rax, %rsp");
+        Ok(())
+    }
+
+    fn label_addr(&mut self, dest: Value, label: BlockId) -> Result<(), BackendError> {
+        emit!(self, "\tleaq\t.LBB{}(%rip), %rax", label.0);
+        self.store_sized(Gpr::Rax, 8, dest)
+    }
+
+    /// `getret*second`: the value the last call left in the second-return area.
+    fn get_second_return(&mut self, dest: Value, _reg: IrType) -> Result<(), BackendError> {
+        let ty = self.types.of(dest);
+        let src = self.ret2_area()?;
+        let m = self.slot(dest)?;
+        self.copy_mem(&src, &m, if ty == IrType::F128 { 16 } else { 8 });
+        Ok(())
+    }
+
+    /// `setret*second`: the value the epilogue returns in the second register.
+    fn set_second_return(&mut self, src: &Operand, reg: IrType) -> Result<(), BackendError> {
+        let m = self.ret2_area()?;
+        self.store_operand(src, reg, &m)
+    }
+
+    fn fence(&mut self, ordering: crate::ir::ops::AtomicOrdering) {
+        if ordering == crate::ir::ops::AtomicOrdering::SeqCst {
+            emit!(self, "\tmfence");
+        }
+    }
+}
+
+impl EmitterBase for FnEmitter<'_, '_> {
+    const LONG_DOUBLE: LongDoubleFormat = LongDoubleFormat::X87;
+
+    fn function(&self) -> &IrFunction {
+        self.f
+    }
 }
 
 impl FunctionEmitter for FnEmitter<'_, '_> {
@@ -1067,117 +1041,7 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
     }
 
     fn instruction(&mut self, inst: &Instruction) -> Result<(), BackendError> {
-        use Instruction::*;
-        match inst {
-            Alloca { .. } => {}
-            DynAlloca { dest, size, align } => self.dyn_alloca(*dest, size, *align)?,
-            Load {
-                dest,
-                ptr,
-                ty,
-                seg_override,
-            } => self.load_inst(*dest, *ptr, *ty, *seg_override)?,
-            Store {
-                val,
-                ptr,
-                ty,
-                seg_override,
-            } => self.store_inst(val, *ptr, *ty, *seg_override)?,
-            Memcpy { dest, src, size } => self.memcpy(*dest, *src, *size)?,
-            GetElementPtr { dest, base, offset, .. } => self.gep(*dest, *base, offset)?,
-            GlobalAddr { dest, name } => self.global_addr(*dest, name)?,
-            StackSave { dest } => {
-                emit!(self, "\tmovq\t%rsp, %rax");
-                self.store_sized(Gpr::Rax, 8, *dest)?;
-            }
-            StackRestore { ptr } => {
-                self.load_int(&Operand::Value(*ptr), IrType::Ptr, false, Gpr::Rax)?;
-                emit!(self, "\tmovq\t%rax, %rsp");
-            }
-            BinOp { dest, op, lhs, rhs, ty } => self.binop(*dest, *op, lhs, rhs, *ty)?,
-            UnaryOp { dest, op, src, ty } => self.unop(*dest, *op, src, *ty)?,
-            Cmp { dest, op, lhs, rhs, ty } => self.cmp(*dest, *op, lhs, rhs, *ty)?,
-            Cast {
-                dest,
-                src,
-                from_ty,
-                to_ty,
-            } => self.cast(*dest, src, *from_ty, *to_ty)?,
-            Copy { dest, src } => {
-                let ty = self.types.of(*dest);
-                self.move_value(*dest, src, ty)?;
-            }
-            Select {
-                dest,
-                cond,
-                true_val,
-                false_val,
-                ty,
-            } => self.select(*dest, cond, true_val, false_val, *ty)?,
-            Call { func, info } => self.call(Some(func), None, info)?,
-            CallIndirect { func_ptr, info } => self.call(None, Some(func_ptr), info)?,
-            VaStart { va_list_ptr } => self.va_start(*va_list_ptr)?,
-            VaEnd { .. } => {}
-            VaCopy { dest_ptr, src_ptr } => self.va_copy(*dest_ptr, *src_ptr)?,
-            VaArg {
-                dest,
-                va_list_ptr,
-                result_ty,
-            } => self.va_arg(*dest, *va_list_ptr, *result_ty)?,
-            VaArgStruct {
-                dest_ptr,
-                va_list_ptr,
-                size,
-                eightbyte_classes,
-                ..
-            } => self.va_arg_struct(*dest_ptr, *va_list_ptr, *size, eightbyte_classes)?,
-            AtomicRmw {
-                dest, op, ptr, val, ty, ..
-            } => self.atomic_rmw(*dest, *op, *ptr, val, *ty)?,
-            AtomicCmpxchg {
-                dest,
-                ptr,
-                expected,
-                desired,
-                ty,
-                returns_bool,
-                ..
-            } => self.atomic_cmpxchg(*dest, *ptr, expected, desired, *ty, *returns_bool)?,
-            AtomicLoad { dest, ptr, ty, .. } => self.atomic_load(*dest, *ptr, *ty)?,
-            AtomicStore { ptr, val, ordering, ty } => self.atomic_store(*ptr, val, *ordering, *ty)?,
-            Fence { ordering } => {
-                if *ordering == crate::ir::ops::AtomicOrdering::SeqCst {
-                    emit!(self, "\tmfence");
-                }
-            }
-            Phi { .. } => return Err(self.internal("phi in the backend (phi elimination has not run)")),
-            ParamRef { dest, param_idx, ty } => self.param_ref(*dest, *param_idx, *ty)?,
-            GetReturnF64Second { dest } | GetReturnF32Second { dest } | GetReturnF128Second { dest } => {
-                let ty = self.types.of(*dest);
-                let src = self.ret2_area()?;
-                let m = self.slot(*dest)?;
-                self.copy_mem(&src, &m, if ty == IrType::F128 { 16 } else { 8 });
-            }
-            SetReturnF64Second { src } => {
-                let m = self.ret2_area()?;
-                self.store_operand(src, IrType::F64, &m)?;
-            }
-            SetReturnF32Second { src } => {
-                let m = self.ret2_area()?;
-                self.store_operand(src, IrType::F32, &m)?;
-            }
-            SetReturnF128Second { src } => {
-                let m = self.ret2_area()?;
-                self.store_operand(src, IrType::F128, &m)?;
-            }
-            InlineAsm(asm) => self.inline_asm(asm)?,
-            Intrinsic { dest, op, args, .. } => self.intrinsic(*dest, *op, args)?,
-            LabelAddr { dest, label } => {
-                emit!(self, "\tleaq\t.LBB{}(%rip), %rax", label.0);
-                self.store_sized(Gpr::Rax, 8, *dest)?;
-            }
-        }
-        self.inst_index += 1;
+        crate::backend::isel::select_instruction!(self, inst);
         Ok(())
     }
 

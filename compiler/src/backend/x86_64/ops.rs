@@ -15,6 +15,8 @@
 use super::regs::{suffix, Gpr};
 use super::{emit, FnEmitter};
 use crate::backend::frame::Home;
+use crate::backend::isel::cmp_is_signed;
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::intrinsics::IntrinsicOp;
@@ -51,15 +53,6 @@ pub(super) fn inverse_cc(cc: &str) -> &'static str {
         "ae" => "b",
         "be" => "a",
         _ => "be",
-    }
-}
-
-/// Whether the comparison reads its operands as signed.
-pub(super) fn cmp_is_signed(op: IrCmpOp, ty: IrType) -> bool {
-    match op {
-        IrCmpOp::Slt | IrCmpOp::Sle | IrCmpOp::Sgt | IrCmpOp::Sge => true,
-        IrCmpOp::Ult | IrCmpOp::Ule | IrCmpOp::Ugt | IrCmpOp::Uge => false,
-        IrCmpOp::Eq | IrCmpOp::Ne => ty.is_signed(),
     }
 }
 

@@ -15,7 +15,8 @@
 use super::regs::Gpr;
 use super::{emit, FnEmitter};
 use crate::backend::frame::Home;
-use crate::backend::BackendError;
+use crate::backend::isel::EmitterBase;
+use crate::backend::{wide, BackendError};
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::ops::{IrBinOp, IrCmpOp, IrUnaryOp};
 use crate::ir::types::IrType;
@@ -33,11 +34,9 @@ impl FnEmitter<'_, '_> {
     pub(super) fn load_wide_as(&mut self, op: &Operand, ty: IrType, lo: Gpr, hi: Gpr) -> Result<(), BackendError> {
         match op {
             Operand::Const(c) => {
-                let img = Self::const_image(c, ty);
-                let l = i64::from_le_bytes(img[..8].try_into().unwrap_or([0; 8]));
-                let h = i64::from_le_bytes(img[8..].try_into().unwrap_or([0; 8]));
-                self.mov_imm(l, lo);
-                self.mov_imm(h, hi);
+                let [l, h] = Self::const_words(c, ty);
+                self.mov_imm(l as i64, lo);
+                self.mov_imm(h as i64, hi);
             }
             Operand::Value(v) => match self.layout.home(*v) {
                 Home::Slot(_) => {
@@ -104,13 +103,7 @@ impl FnEmitter<'_, '_> {
             IrBinOp::SDiv | IrBinOp::UDiv | IrBinOp::SRem | IrBinOp::URem => {
                 self.load_wide(lhs, Gpr::Rdi, Gpr::Rsi)?;
                 self.load_wide(rhs, Gpr::Rdx, Gpr::Rcx)?;
-                let f = match op {
-                    IrBinOp::SDiv => "__divti3",
-                    IrBinOp::UDiv => "__udivti3",
-                    IrBinOp::SRem => "__modti3",
-                    _ => "__umodti3",
-                };
-                self.call_helper(f);
+                self.call_helper(wide::divmod_helper(op));
             }
             IrBinOp::Shl | IrBinOp::LShr | IrBinOp::AShr => {
                 self.load_wide(lhs, Gpr::Rax, Gpr::Rdx)?;
@@ -226,7 +219,7 @@ impl FnEmitter<'_, '_> {
         rhs: &Operand,
         ty: IrType,
     ) -> Result<(), BackendError> {
-        let signed = super::ops::cmp_is_signed(op, ty);
+        let signed = crate::backend::isel::cmp_is_signed(op, ty);
         match op {
             IrCmpOp::Eq | IrCmpOp::Ne => {
                 self.load_wide(lhs, Gpr::Rax, Gpr::Rdx)?;
@@ -238,12 +231,7 @@ impl FnEmitter<'_, '_> {
             }
             _ => {
                 // x - y by cmp/sbb gives "x < y" (l/b) and "x >= y" (ge/ae).
-                let (x, y, lt) = match op {
-                    IrCmpOp::Slt | IrCmpOp::Ult => (lhs, rhs, true),
-                    IrCmpOp::Sge | IrCmpOp::Uge => (lhs, rhs, false),
-                    IrCmpOp::Sgt | IrCmpOp::Ugt => (rhs, lhs, true),
-                    _ => (rhs, lhs, false),
-                };
+                let (x, y, lt) = wide::ordered_operands(op, lhs, rhs);
                 self.load_wide(x, Gpr::Rax, Gpr::Rdx)?;
                 self.load_wide(y, Gpr::Rcx, Gpr::Rsi)?;
                 emit!(self, "\tcmpq\t%rcx, %rax");
@@ -413,36 +401,24 @@ impl FnEmitter<'_, '_> {
             }
             (f, IrType::F32 | IrType::F64) if f.is_128() => {
                 self.load_wide(src, Gpr::Rdi, Gpr::Rsi)?;
-                let name = match (f.is_signed(), to) {
-                    (true, IrType::F32) => "__floattisf",
-                    (true, _) => "__floattidf",
-                    (false, IrType::F32) => "__floatuntisf",
-                    (false, _) => "__floatuntidf",
-                };
-                self.call_helper(name);
+                self.call_helper(&wide::float_from_ti(f.is_signed(), to, Self::LONG_DOUBLE));
                 self.store_xmm(0, to, &m);
             }
             (IrType::F32 | IrType::F64, t) if t.is_128() => {
                 self.load_xmm(src, from, 0)?;
-                let name = match (t.is_signed(), from) {
-                    (true, IrType::F32) => "__fixsfti",
-                    (true, _) => "__fixdfti",
-                    (false, IrType::F32) => "__fixunssfti",
-                    (false, _) => "__fixunsdfti",
-                };
-                self.call_helper(name);
+                self.call_helper(&wide::fix_to_ti(t.is_signed(), from, Self::LONG_DOUBLE));
                 self.store_rax_rdx(dest)?;
             }
             (f, IrType::F128) if f.is_128() => {
                 self.load_wide(src, Gpr::Rdi, Gpr::Rsi)?;
-                self.call_helper(if f.is_signed() { "__floattixf" } else { "__floatuntixf" });
+                self.call_helper(&wide::float_from_ti(f.is_signed(), to, Self::LONG_DOUBLE));
                 emit!(self, "\tfstpt\t{m}");
             }
             (IrType::F128, t) if t.is_128() => {
                 emit!(self, "\tsubq\t$16, %rsp");
                 self.fld(src)?;
                 emit!(self, "\tfstpt\t(%rsp)");
-                self.call_helper(if t.is_signed() { "__fixxfti" } else { "__fixunsxfti" });
+                self.call_helper(&wide::fix_to_ti(t.is_signed(), from, Self::LONG_DOUBLE));
                 emit!(self, "\taddq\t$16, %rsp");
                 self.store_rax_rdx(dest)?;
             }

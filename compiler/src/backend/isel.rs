@@ -1,0 +1,285 @@
+//! Instruction selection that is the same on every target: the dispatch of
+//! one IR instruction to the target's emitter method, the prescan of a
+//! function (second return registers, inline asm), and small facts every
+//! emitter asks (which compares are signed, which atomic sizes exist).
+//!
+//! The targets follow QBE's split (`isel.c` per target, one driver): the
+//! match over [`Instruction`] is written once here, in
+//! [`select_instruction!`](crate::backend::isel::select_instruction), and a
+//! target supplies the ISA leaves as methods of its function emitter with the
+//! names and parameters the macro calls. A macro rather than a generic
+//! function, because each target's leaves are inherent methods spread over
+//! its files (`ops.rs`, `memory.rs`, ...), which one trait impl could not
+//! gather without a forwarding method for each. The common base of every
+//! function emitter ([`EmitterBase`]) is a trait: its errors and checks need
+//! only the function.
+
+use super::asm_template::AsmError;
+use super::{data, BackendError, LongDoubleFormat};
+use crate::ir::constants::IrConst;
+use crate::ir::instruction::InlineAsm;
+use crate::ir::instruction::Instruction;
+use crate::ir::module::IrFunction;
+use crate::ir::ops::IrCmpOp;
+use crate::ir::types::IrType;
+use rustc_hash::FxHashMap;
+
+/// What every target's function emitter shares: the function it emits, and
+/// the errors and checks that need nothing else.
+pub(crate) trait EmitterBase {
+    /// How the target stores `long double` (the image of its constants).
+    const LONG_DOUBLE: LongDoubleFormat;
+
+    /// The function being emitted.
+    fn function(&self) -> &IrFunction;
+
+    /// The low and high 8-byte words of constant `c` stored as a `ty`
+    /// ([`data::const_words`]).
+    fn const_words(c: &IrConst, ty: IrType) -> [u64; 2] {
+        data::const_words(c, ty, Self::LONG_DOUBLE)
+    }
+
+    /// The `(offset, size, value)` pieces a store of constant `c` as a
+    /// `ty` writes ([`data::const_pieces`]).
+    fn const_pieces(c: &IrConst, ty: IrType) -> Vec<(usize, usize, u64)> {
+        data::const_pieces(c, ty, Self::LONG_DOUBLE)
+    }
+
+    /// A broken invariant of the IR in this function (an internal compiler error).
+    fn internal(&self, message: impl Into<String>) -> BackendError {
+        BackendError::internal(&self.function().name, message)
+    }
+
+    /// Input in this function that the backend cannot compile (a diagnostic).
+    fn unsupported(&self, message: impl Into<String>) -> BackendError {
+        BackendError::unsupported(&self.function().name, message)
+    }
+
+    /// An inline-asm error: the program's unless `e` says it is internal.
+    fn asm_err(&self, e: impl Into<AsmError>) -> BackendError {
+        BackendError::inline_asm(&self.function().name, e.into())
+    }
+
+    /// The access size of an atomic operation on `ty`: 1, 2, 4 or 8 bytes
+    /// (what all three targets do lock-free), else a diagnostic.
+    fn atomic_size(&self, ty: IrType) -> Result<usize, BackendError> {
+        match ty.size() {
+            1 | 2 | 4 | 8 => Ok(ty.size()),
+            _ => Err(self.unsupported(format!("atomic operation on {ty} (only 1, 2, 4 and 8 bytes)"))),
+        }
+    }
+}
+
+/// Whether the comparison reads its operands as signed.
+pub(crate) fn cmp_is_signed(op: IrCmpOp, ty: IrType) -> bool {
+    match op {
+        IrCmpOp::Slt | IrCmpOp::Sle | IrCmpOp::Sgt | IrCmpOp::Sge => true,
+        IrCmpOp::Ult | IrCmpOp::Ule | IrCmpOp::Ugt | IrCmpOp::Uge => false,
+        IrCmpOp::Eq | IrCmpOp::Ne => ty.is_signed(),
+    }
+}
+
+/// Which second return register a call's result is read from afterwards,
+/// or a function sets before it returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SecondReturn {
+    F32,
+    F64,
+    F128,
+}
+
+/// What a target learns from one walk over a function before emitting it.
+#[derive(Debug, Default)]
+pub(crate) struct Prescan {
+    /// Calls followed by a `getret*second`, by (block index, instruction
+    /// index), with the register it reads.
+    pub second_returns: FxHashMap<(usize, usize), SecondReturn>,
+    /// The second return register this function sets (`setret*second`).
+    pub sets_second: Option<SecondReturn>,
+    /// The most outputs of any inline asm.
+    pub max_asm_outputs: usize,
+}
+
+/// Walks `f` in layout order, calling `each_asm` for every inline asm and
+/// `check` for every instruction first (a target rejects what it cannot
+/// compile there), and records the second-return facts.
+pub(crate) fn prescan(
+    f: &IrFunction,
+    mut check: impl FnMut(&Instruction) -> Result<(), BackendError>,
+    mut each_asm: impl FnMut(&InlineAsm) -> Result<(), BackendError>,
+) -> Result<Prescan, BackendError> {
+    let mut p = Prescan::default();
+    for (bi, b) in f.blocks.iter().enumerate() {
+        let mut last_call = None;
+        for (ii, inst) in b.instructions.iter().enumerate() {
+            check(inst)?;
+            let read = match inst {
+                Instruction::InlineAsm(asm) => {
+                    p.max_asm_outputs = p.max_asm_outputs.max(asm.outputs.len());
+                    each_asm(asm)?;
+                    None
+                }
+                Instruction::Call { .. } | Instruction::CallIndirect { .. } => {
+                    last_call = Some((bi, ii));
+                    None
+                }
+                Instruction::GetReturnF32Second { .. } => Some(SecondReturn::F32),
+                Instruction::GetReturnF64Second { .. } => Some(SecondReturn::F64),
+                Instruction::GetReturnF128Second { .. } => Some(SecondReturn::F128),
+                Instruction::SetReturnF32Second { .. } => {
+                    p.sets_second = Some(SecondReturn::F32);
+                    None
+                }
+                Instruction::SetReturnF64Second { .. } => {
+                    p.sets_second = Some(SecondReturn::F64);
+                    None
+                }
+                Instruction::SetReturnF128Second { .. } => {
+                    p.sets_second = Some(SecondReturn::F128);
+                    None
+                }
+                _ => None,
+            };
+            if let (Some(kind), Some(c)) = (read, last_call) {
+                p.second_returns.insert(c, kind);
+            }
+        }
+    }
+    Ok(p)
+}
+
+/// Appends each of `items` to `set` that it does not hold yet (keeping the
+/// order of first appearance).
+pub(crate) fn push_new<T: PartialEq>(set: &mut Vec<T>, items: impl IntoIterator<Item = T>) {
+    for x in items {
+        if !set.contains(&x) {
+            set.push(x);
+        }
+    }
+}
+
+/// Emits the code of one instruction through the target's function emitter
+/// `$e` (a `FnEmitter` with a `types: ValueTypes` field and an
+/// `inst_index` counter, advanced here) and returns from the enclosing
+/// function on error. The target supplies these methods, each returning
+/// `Result<(), BackendError>` unless said otherwise:
+///
+/// - memory: `dyn_alloca(dest, &size, align)`, `load_inst(dest, ptr, ty, seg)`,
+///   `store_inst(&val, ptr, ty, seg)` (`seg` the x86 segment override, which
+///   other targets ignore), `memcpy(dest, src, size)`, `gep(dest, base, &offset)`,
+///   `global_addr(dest, &name)`, `stack_save(dest)`, `stack_restore(ptr)`,
+///   `label_addr(dest, label)`;
+/// - arithmetic: `binop`, `unop`, `cmp`, `cast`, `select`, `move_value(dest, &src, ty)`;
+/// - calls: `call(func, func_ptr, &info)`, `param_ref(dest, idx, ty)`,
+///   `get_second_return(dest, reg)` and `set_second_return(&src, reg)`
+///   (`reg` the type of the second return register named by the instruction);
+/// - `va_start`, `va_copy`, `va_arg`, `va_arg_struct(dest, va_list, size,
+///   &eightbyte_classes, hfa)`;
+/// - atomics: `atomic_rmw(dest, op, ptr, &val, ty, ordering)`,
+///   `atomic_cmpxchg(dest, ptr, &expected, &desired, ty, returns_bool)`,
+///   `atomic_load(dest, ptr, ty, ordering)`, `atomic_store(ptr, &val,
+///   ordering, ty)`, `fence(ordering)` (returns `()`);
+/// - `inline_asm(&asm)`, `intrinsic(dest, op, &args)`, and `internal(message)`
+///   for the error of a phi left in the IR.
+macro_rules! select_instruction {
+    ($e:expr, $inst:expr) => {{
+        use $crate::ir::instruction::Instruction::*;
+        use $crate::ir::types::IrType;
+        match $inst {
+            Alloca { .. } => {}
+            DynAlloca { dest, size, align } => $e.dyn_alloca(*dest, size, *align)?,
+            Load {
+                dest,
+                ptr,
+                ty,
+                seg_override,
+            } => $e.load_inst(*dest, *ptr, *ty, *seg_override)?,
+            Store {
+                val,
+                ptr,
+                ty,
+                seg_override,
+            } => $e.store_inst(val, *ptr, *ty, *seg_override)?,
+            Memcpy { dest, src, size } => $e.memcpy(*dest, *src, *size)?,
+            GetElementPtr { dest, base, offset, .. } => $e.gep(*dest, *base, offset)?,
+            GlobalAddr { dest, name } => $e.global_addr(*dest, name)?,
+            StackSave { dest } => $e.stack_save(*dest)?,
+            StackRestore { ptr } => $e.stack_restore(*ptr)?,
+            BinOp { dest, op, lhs, rhs, ty } => $e.binop(*dest, *op, lhs, rhs, *ty)?,
+            UnaryOp { dest, op, src, ty } => $e.unop(*dest, *op, src, *ty)?,
+            Cmp { dest, op, lhs, rhs, ty } => $e.cmp(*dest, *op, lhs, rhs, *ty)?,
+            Cast {
+                dest,
+                src,
+                from_ty,
+                to_ty,
+            } => $e.cast(*dest, src, *from_ty, *to_ty)?,
+            Copy { dest, src } => {
+                let ty = $e.types.of(*dest);
+                $e.move_value(*dest, src, ty)?;
+            }
+            Select {
+                dest,
+                cond,
+                true_val,
+                false_val,
+                ty,
+            } => $e.select(*dest, cond, true_val, false_val, *ty)?,
+            Call { func, info } => $e.call(Some(func), None, info)?,
+            CallIndirect { func_ptr, info } => $e.call(None, Some(func_ptr), info)?,
+            VaStart { va_list_ptr } => $e.va_start(*va_list_ptr)?,
+            VaEnd { .. } => {}
+            VaCopy { dest_ptr, src_ptr } => $e.va_copy(*dest_ptr, *src_ptr)?,
+            VaArg {
+                dest,
+                va_list_ptr,
+                result_ty,
+            } => $e.va_arg(*dest, *va_list_ptr, *result_ty)?,
+            VaArgStruct {
+                dest_ptr,
+                va_list_ptr,
+                size,
+                eightbyte_classes,
+                hfa,
+            } => $e.va_arg_struct(*dest_ptr, *va_list_ptr, *size, eightbyte_classes, *hfa)?,
+            AtomicRmw {
+                dest,
+                op,
+                ptr,
+                val,
+                ordering,
+                ty,
+            } => $e.atomic_rmw(*dest, *op, *ptr, val, *ty, *ordering)?,
+            AtomicCmpxchg {
+                dest,
+                ptr,
+                expected,
+                desired,
+                ty,
+                returns_bool,
+                ..
+            } => $e.atomic_cmpxchg(*dest, *ptr, expected, desired, *ty, *returns_bool)?,
+            AtomicLoad {
+                dest,
+                ptr,
+                ordering,
+                ty,
+            } => $e.atomic_load(*dest, *ptr, *ty, *ordering)?,
+            AtomicStore { ptr, val, ordering, ty } => $e.atomic_store(*ptr, val, *ordering, *ty)?,
+            Fence { ordering } => $e.fence(*ordering),
+            Phi { .. } => return Err($e.internal("phi in the backend (phi elimination has not run)")),
+            ParamRef { dest, param_idx, ty } => $e.param_ref(*dest, *param_idx, *ty)?,
+            GetReturnF64Second { dest } => $e.get_second_return(*dest, IrType::F64)?,
+            GetReturnF32Second { dest } => $e.get_second_return(*dest, IrType::F32)?,
+            GetReturnF128Second { dest } => $e.get_second_return(*dest, IrType::F128)?,
+            SetReturnF64Second { src } => $e.set_second_return(src, IrType::F64)?,
+            SetReturnF32Second { src } => $e.set_second_return(src, IrType::F32)?,
+            SetReturnF128Second { src } => $e.set_second_return(src, IrType::F128)?,
+            InlineAsm(asm) => $e.inline_asm(asm)?,
+            Intrinsic { dest, op, args, .. } => $e.intrinsic(*dest, *op, args)?,
+            LabelAddr { dest, label } => $e.label_addr(*dest, *label)?,
+        }
+        $e.inst_index += 1;
+    }};
+}
+pub(crate) use select_instruction;
