@@ -110,21 +110,30 @@ pub fn chunk_size(left: usize) -> usize {
     }
 }
 
+/// The `(offset, size)` pieces of `size` bytes of memory, in order, each as
+/// wide as [`chunk_size`] allows.
+pub fn pieces(size: usize) -> impl Iterator<Item = (usize, usize)> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        (at < size).then(|| {
+            let piece = (at, chunk_size(size - at));
+            at += piece.1;
+            piece
+        })
+    })
+}
+
 /// The pieces a store of constant `c` as a `ty` writes, in order:
 /// `(offset, size, value)` with sizes from [`chunk_size`] and each value
 /// the piece's bytes, little-endian.
 pub fn const_pieces(c: &IrConst, ty: IrType, ld: LongDoubleFormat) -> Vec<(usize, usize, u64)> {
     let img = const_image(c, ty, ld);
-    let size = ty.size().max(1);
-    let mut pieces = Vec::new();
-    let mut at = 0;
-    while at < size {
-        let chunk = chunk_size(size - at);
-        let v = (0..chunk).fold(0u64, |v, k| v | (img[at + k] as u64) << (8 * k));
-        pieces.push((at, chunk, v));
-        at += chunk;
-    }
-    pieces
+    pieces(ty.size().max(1))
+        .map(|(at, chunk)| {
+            let v = (0..chunk).fold(0u64, |v, k| v | (img[at + k] as u64) << (8 * k));
+            (at, chunk, v)
+        })
+        .collect()
 }
 
 /// Converts IEEE binary128 bytes to x87 80-bit extended bytes, rounding the

@@ -129,6 +129,15 @@ pub(crate) struct OperandFacts {
     pub symbol: Option<String>,
 }
 
+/// The location plan of one asm statement.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan<L> {
+    /// Where each operand lives while the asm runs: outputs, then inputs.
+    pub locs: Vec<L>,
+    /// Whether each output is read-write (`+`), loaded before the asm.
+    pub read_write: Vec<bool>,
+}
+
 /// Assigns a location to every operand of `asm`: `place` for each that is
 /// not tied, in order (it sees the locations given so far), then each tied
 /// input its output's. `noun` is how the target's messages name an operand.
@@ -137,7 +146,7 @@ pub(crate) fn assign_locations<C, L: Clone>(
     wants: &[Constraint<C>],
     noun: &str,
     mut place: impl FnMut(&OperandFacts, &Constraint<C>, &[Option<L>]) -> Result<L, AsmError>,
-) -> Result<Vec<L>, AsmError> {
+) -> Result<Plan<L>, AsmError> {
     let no = asm.outputs.len();
     let n = no + asm.inputs.len();
     let mut locs: Vec<Option<L>> = vec![None; n];
@@ -172,10 +181,15 @@ pub(crate) fn assign_locations<C, L: Clone>(
             locs[k] = locs[t].clone();
         }
     }
-    locs.into_iter()
+    let locs = locs
+        .into_iter()
         .enumerate()
         .map(|(k, l)| l.ok_or_else(|| AsmError::internal(format!("{noun} {k} has no location"))))
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Plan {
+        locs,
+        read_write: wants[..no].iter().map(|w| w.read_write).collect(),
+    })
 }
 
 /// The text of extended asm `asm` for the output: its template's `pieces`

@@ -1,7 +1,9 @@
 //! Instruction selection that is the same on every target: the dispatch of
 //! one IR instruction to the target's emitter method, the prescan of a
-//! function (second return registers, inline asm), and small facts every
-//! emitter asks (which compares are signed, which atomic sizes exist).
+//! function (second return registers, inline asm), the branches that leave
+//! a block (falling through to the next block where possible), and small
+//! facts every emitter asks (which compares are signed, which atomic sizes
+//! exist, the memory image of a constant).
 //!
 //! The targets follow QBE's split (`isel.c` per target, one driver): the
 //! match over [`Instruction`] is written once here, in
@@ -18,7 +20,7 @@ use super::asm_template::AsmError;
 use super::{data, BackendError, LongDoubleFormat};
 use crate::ir::constants::IrConst;
 use crate::ir::instruction::InlineAsm;
-use crate::ir::instruction::Instruction;
+use crate::ir::instruction::{BlockId, Instruction};
 use crate::ir::module::IrFunction;
 use crate::ir::ops::IrCmpOp;
 use crate::ir::types::IrType;
@@ -146,6 +148,42 @@ pub(crate) fn prescan(
         }
     }
     Ok(p)
+}
+
+/// How a target branches to blocks: the leaves of [`two_way`] and [`goto`].
+pub(crate) trait BlockBranches {
+    /// A branch condition: a flags condition code, or a register test.
+    type Cond: Copy;
+    /// An unconditional branch to `b`.
+    fn jump_to(&mut self, b: BlockId);
+    /// A branch to `b`, taken when `cond` holds.
+    fn branch_to(&mut self, cond: Self::Cond, b: BlockId);
+}
+
+/// Leaves a block for `b`: a branch, unless `b` is the block laid out
+/// next (`next`), which the code falls through to.
+pub(crate) fn goto<E: BlockBranches>(e: &mut E, b: BlockId, next: Option<BlockId>) {
+    if next != Some(b) {
+        e.jump_to(b);
+    }
+}
+
+/// Leaves a block for `t` when `cond` holds (`inverse` is its negation),
+/// else for `f`, with one branch fewer when either is the next block.
+pub(crate) fn two_way<E: BlockBranches>(
+    e: &mut E,
+    cond: E::Cond,
+    inverse: E::Cond,
+    t: BlockId,
+    f: BlockId,
+    next: Option<BlockId>,
+) {
+    if next == Some(t) {
+        e.branch_to(inverse, f);
+    } else {
+        e.branch_to(cond, t);
+        goto(e, f, next);
+    }
 }
 
 /// Appends each of `items` to `set` that it does not hold yet (keeping the

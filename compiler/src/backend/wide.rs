@@ -38,6 +38,51 @@ pub(crate) fn ordered_operands<'a, T>(op: IrCmpOp, lhs: &'a T, rhs: &'a T) -> (&
     }
 }
 
+/// What a conversion with a 128-bit integer or a `long double` on either
+/// side does (each target emits each kind its own way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum WideCast {
+    /// The same bits: the same type, or one 128-bit integer type to the other.
+    Move,
+    /// An integer of at most 64 bits to a 128-bit one, extended by the
+    /// source's signedness.
+    IntToWide,
+    /// A 128-bit integer to a narrower integer: its low bits.
+    WideToInt,
+    /// A 128-bit integer to `float`, `double` or `long double` ([`float_from_ti`]).
+    WideToFloat,
+    /// `float`, `double` or `long double` to a 128-bit integer ([`fix_to_ti`]).
+    FloatToWide,
+    /// `float` or `double` to `long double`.
+    ExtendToLong,
+    /// `long double` to `float` or `double`.
+    TruncFromLong,
+    /// An integer of at most 64 bits to `long double`.
+    IntToLong,
+    /// `long double` to an integer of at most 64 bits.
+    LongToInt,
+}
+
+/// The kind of a cast from `from` to `to` where either is a 128-bit
+/// integer or `long double`; `None` for a pair no cast has (an internal
+/// error).
+pub(crate) fn classify_cast(from: IrType, to: IrType) -> Option<WideCast> {
+    use IrType::{F128, F32, F64};
+    let int = |t: IrType| t.is_int_or_ptr();
+    Some(match (from, to) {
+        (f, t) if f == t || (f.is_128() && t.is_128()) => WideCast::Move,
+        (f, t) if int(f) && !f.is_128() && t.is_128() => WideCast::IntToWide,
+        (f, t) if f.is_128() && int(t) => WideCast::WideToInt,
+        (f, F32 | F64 | F128) if f.is_128() => WideCast::WideToFloat,
+        (F32 | F64 | F128, t) if t.is_128() => WideCast::FloatToWide,
+        (F32 | F64, F128) => WideCast::ExtendToLong,
+        (F128, F32 | F64) => WideCast::TruncFromLong,
+        (f, F128) if int(f) => WideCast::IntToLong,
+        (F128, t) if int(t) => WideCast::LongToInt,
+        _ => return None,
+    })
+}
+
 /// libgcc's mode letter of a floating-point type: `s`, `d`, or the
 /// `long double` format's `x`/`t`.
 fn float_mode(ty: IrType, ld: LongDoubleFormat) -> &'static str {
@@ -113,6 +158,23 @@ pub(crate) fn tf_trunc_helper(to: IrType) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn casts_are_classified_by_their_wide_side() {
+        use IrType::*;
+        use WideCast::*;
+        assert_eq!(classify_cast(I128, U128), Some(Move));
+        assert_eq!(classify_cast(I32, I128), Some(IntToWide));
+        assert_eq!(classify_cast(Ptr, U128), Some(IntToWide));
+        assert_eq!(classify_cast(U128, I8), Some(WideToInt));
+        assert_eq!(classify_cast(I128, F128), Some(WideToFloat));
+        assert_eq!(classify_cast(F32, U128), Some(FloatToWide));
+        assert_eq!(classify_cast(F64, F128), Some(ExtendToLong));
+        assert_eq!(classify_cast(F128, F32), Some(TruncFromLong));
+        assert_eq!(classify_cast(U64, F128), Some(IntToLong));
+        assert_eq!(classify_cast(F128, I16), Some(LongToInt));
+        assert_eq!(classify_cast(F128, Void), None);
+    }
 
     /// The names are libgcc's (the list in its manual), so that a link
     /// against libgcc finds each of them.

@@ -38,7 +38,7 @@ use super::{emit, FnEmitter};
 use crate::backend::asm_template::{is_basic_asm, parse_template, AsmError};
 use crate::backend::frame::{FrameLayout, Home, ValueTypes};
 use crate::backend::inline_asm::{
-    assign_locations, constraint_of, expand_template, operand_type, parse_constraints, ConstraintClass,
+    assign_locations, constraint_of, expand_template, operand_type, parse_constraints, ConstraintClass, Plan,
 };
 use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
@@ -148,13 +148,6 @@ fn fits_class(class: char, v: i64, bits: u32) -> bool {
     }
 }
 
-/// The location plan of one asm statement: outputs then inputs.
-struct Plan {
-    locs: Vec<Loc>,
-    /// Whether each output is read-write (`+`), loaded before the asm.
-    read_write: Vec<bool>,
-}
-
 fn gpr_pool() -> impl Iterator<Item = Xr> {
     (9..=15).chain(0..=8).chain(19..=28).map(Xr)
 }
@@ -164,8 +157,7 @@ fn fpr_pool() -> impl Iterator<Item = Vr> {
 }
 
 /// Assigns a location to every operand.
-fn plan(asm: &InlineAsm, layout: &FrameLayout) -> Result<Plan, AsmError> {
-    let no = asm.outputs.len();
+fn plan(asm: &InlineAsm, layout: &FrameLayout) -> Result<Plan<Loc>, AsmError> {
     let mut taken_x: Vec<Xr> = vec![Xr(16), Xr(17), Xr(18), Xr(29), Xr(30)];
     let mut taken_v: Vec<Vr> = Vec::new();
     for c in &asm.clobbers {
@@ -195,7 +187,7 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout) -> Result<Plan, AsmError> {
         taken.push(x);
         Ok(x)
     };
-    let locs = assign_locations(asm, &wants, "operand", |o, w, _| {
+    assign_locations(asm, &wants, "operand", |o, w, _| {
         let w = &w.class;
         let (k, ty, is_output) = (o.k, o.ty, o.is_output);
         let symbol = o.symbol.clone();
@@ -239,10 +231,6 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout) -> Result<Plan, AsmError> {
             return Err(format!("impossible constraint '{}' for {ty}", constraint_of(asm, k)).into());
         };
         Ok(loc)
-    })?;
-    Ok(Plan {
-        locs,
-        read_write: wants[..no].iter().map(|w| w.read_write).collect(),
     })
 }
 

@@ -63,7 +63,7 @@ use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
 use super::regalloc::{Clobbers, PhysReg, RegBudget, RegClass};
 use super::{block_label, walk_blocks, BackendError, FunctionEmitter, ModuleContext, TargetDesc, TargetIsa};
 pub(crate) use crate::backend::isel::SecondReturn;
-use crate::backend::isel::{self, push_new, EmitterBase};
+use crate::backend::isel::{self, push_new, BlockBranches, EmitterBase};
 use crate::backend::LongDoubleFormat;
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
@@ -513,6 +513,18 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 }
 
+impl BlockBranches for FnEmitter<'_, '_> {
+    type Cond = &'static str;
+
+    fn jump_to(&mut self, b: BlockId) {
+        emit!(self, "\tb\t{}", block_label(b));
+    }
+
+    fn branch_to(&mut self, cc: &'static str, b: BlockId) {
+        self.branch_if(cc, &block_label(b));
+    }
+}
+
 impl EmitterBase for FnEmitter<'_, '_> {
     const LONG_DOUBLE: LongDoubleFormat = LongDoubleFormat::Binary128;
 
@@ -540,47 +552,22 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
     fn terminator(&mut self, term: &Terminator, next: Option<BlockId>) -> Result<(), BackendError> {
         match term {
             Terminator::Return(val) => self.emit_return(val.as_ref())?,
-            Terminator::Branch(b) => {
-                if next != Some(*b) {
-                    emit!(self, "\tb\t{}", block_label(*b));
-                }
-            }
+            Terminator::Branch(b) => isel::goto(self, *b, next),
             Terminator::CondBranch {
                 cond: Operand::Value(c),
                 true_label,
                 false_label,
             } if self.pending_cc.is_some_and(|(v, _)| v == *c) => {
                 let cc = self.pending_cc.take().map_or("ne", |(_, cc)| cc);
-                if next == Some(*true_label) {
-                    self.branch_if(branches::invert_cc(cc), &block_label(*false_label));
-                } else {
-                    self.branch_if(cc, &block_label(*true_label));
-                    if next != Some(*false_label) {
-                        emit!(self, "\tb\t{}", block_label(*false_label));
-                    }
-                }
+                isel::two_way(self, cc, branches::invert_cc(cc), *true_label, *false_label, next);
             }
             Terminator::CondBranch {
                 cond,
                 true_label,
                 false_label,
             } => match self.load_cond(cond)? {
-                Some(taken) => {
-                    let b = if taken { *true_label } else { *false_label };
-                    if next != Some(b) {
-                        emit!(self, "\tb\t{}", block_label(b));
-                    }
-                }
-                None => {
-                    if next == Some(*true_label) {
-                        self.branch_if("eq", &block_label(*false_label));
-                    } else {
-                        self.branch_if("ne", &block_label(*true_label));
-                        if next != Some(*false_label) {
-                            emit!(self, "\tb\t{}", block_label(*false_label));
-                        }
-                    }
-                }
+                Some(taken) => isel::goto(self, if taken { *true_label } else { *false_label }, next),
+                None => isel::two_way(self, "ne", "eq", *true_label, *false_label, next),
             },
             Terminator::Switch {
                 val,

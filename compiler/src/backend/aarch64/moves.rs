@@ -13,6 +13,7 @@
 
 use super::regs::{Mem, Vr, Xr, FP, IMM};
 use super::{emit, FnEmitter, HomeReg};
+use crate::backend::data::pieces;
 use crate::backend::frame::Home;
 use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
@@ -423,19 +424,14 @@ impl FnEmitter<'_, '_> {
 
     /// Copies `size` bytes from `src` to `dst` through `x9` (neither based on `x9`).
     pub(super) fn copy_mem(&mut self, src: Mem, dst: Mem, size: usize) {
-        let mut at = 0i64;
-        let mut left = size;
-        while left > 0 {
-            let chunk = match left {
-                8.. => 8,
-                4..=7 => 4,
-                2..=3 => 2,
-                _ => 1,
-            };
-            self.load_mem(src.at(at), chunk, false, Xr(9));
-            self.store_mem(Xr(9), chunk, dst.at(at));
-            at += chunk as i64;
-            left -= chunk;
+        self.copy_mem_through(src, dst, size, Xr(9));
+    }
+
+    /// Copies `size` bytes from `src` to `dst` through `tmp` (neither based on it).
+    pub(super) fn copy_mem_through(&mut self, src: Mem, dst: Mem, size: usize, tmp: Xr) {
+        for (at, chunk) in pieces(size) {
+            self.load_mem(src.at(at as i64), chunk, false, tmp);
+            self.store_mem(tmp, chunk, dst.at(at as i64));
         }
     }
 

@@ -195,19 +195,6 @@ impl FnEmitter<'_, '_> {
 
     /// Copies `size` bytes from `src` to `dst` through `x10` (keeps `x9`).
     fn copy_mem_via_x10(&mut self, src: Mem, dst: Mem, size: usize) {
-        let mut at = 0i64;
-        let mut left = size;
-        while left > 0 {
-            let chunk = match left {
-                8.. => 8,
-                4..=7 => 4,
-                2..=3 => 2,
-                _ => 1,
-            };
-            self.load_mem(src.at(at), chunk, false, Xr(10));
-            self.store_mem(Xr(10), chunk, dst.at(at));
-            at += chunk as i64;
-            left -= chunk;
-        }
+        self.copy_mem_through(src, dst, size, Xr(10));
     }
 }

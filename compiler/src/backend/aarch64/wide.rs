@@ -20,7 +20,8 @@
 use super::regs::{Vr, Xr};
 use super::{emit, FnEmitter};
 use crate::backend::isel::EmitterBase;
-use crate::backend::{wide, BackendError};
+use crate::backend::wide::{self, WideCast};
+use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::ops::{IrBinOp, IrCmpOp, IrUnaryOp};
 use crate::ir::types::IrType;
@@ -257,10 +258,10 @@ impl FnEmitter<'_, '_> {
         from: IrType,
         to: IrType,
     ) -> Result<(), BackendError> {
-        let int = |t: IrType| t.is_int_or_ptr();
-        match (from, to) {
-            (f, t) if f == t || (f.is_128() && t.is_128()) => self.move_value(dest, src, to)?,
-            (f, t) if int(f) && !f.is_128() && t.is_128() => {
+        let (f, t) = (from, to);
+        match wide::classify_cast(from, to) {
+            Some(WideCast::Move) => self.move_value(dest, src, to)?,
+            Some(WideCast::IntToWide) => {
                 self.load(src, f, Xr(9))?;
                 if f.is_signed() {
                     emit!(self, "\tasr\tx10, x9, #63");
@@ -269,31 +270,31 @@ impl FnEmitter<'_, '_> {
                 }
                 self.store_pair(Xr(9), Xr(10), dest)?;
             }
-            (f, t) if f.is_128() && int(t) => {
+            Some(WideCast::WideToInt) => {
                 self.load_pair(src, Xr(9), Xr(10))?;
                 self.store(Xr(9), t, dest)?;
             }
-            (f, IrType::F32 | IrType::F64 | IrType::F128) if f.is_128() => {
+            Some(WideCast::WideToFloat) => {
                 self.load_pair(src, Xr(0), Xr(1))?;
                 self.call_helper(&wide::float_from_ti(f.is_signed(), to, Self::LONG_DOUBLE));
                 self.store_fp(Vr(0), to, dest)?;
             }
-            (IrType::F32 | IrType::F64 | IrType::F128, t) if t.is_128() => {
+            Some(WideCast::FloatToWide) => {
                 self.load_fp(src, from, Vr(0))?;
                 self.call_helper(&wide::fix_to_ti(t.is_signed(), from, Self::LONG_DOUBLE));
                 self.store_pair(Xr(0), Xr(1), dest)?;
             }
-            (IrType::F32 | IrType::F64, IrType::F128) => {
+            Some(WideCast::ExtendToLong) => {
                 self.load_fp(src, from, Vr(0))?;
                 self.call_helper(wide::tf_extend_helper(from));
                 self.store_fp(Vr(0), to, dest)?;
             }
-            (IrType::F128, IrType::F32 | IrType::F64) => {
+            Some(WideCast::TruncFromLong) => {
                 self.load_fp(src, from, Vr(0))?;
                 self.call_helper(wide::tf_trunc_helper(to));
                 self.store_fp(Vr(0), to, dest)?;
             }
-            (f, IrType::F128) if int(f) => {
+            Some(WideCast::IntToLong) => {
                 self.load(src, f, Xr(0))?;
                 let name = match (f.is_signed(), f.size() > 4) {
                     (true, false) => "__floatsitf",
@@ -304,7 +305,7 @@ impl FnEmitter<'_, '_> {
                 self.call_helper(name);
                 self.store_fp(Vr(0), to, dest)?;
             }
-            (IrType::F128, t) if int(t) => {
+            Some(WideCast::LongToInt) => {
                 // Truncation toward zero, then wrapping to the width (see
                 // `cast`): signed types through a 64-bit conversion,
                 // unsigned ones through a 128-bit one (exact on [0, 2^64)
@@ -313,7 +314,7 @@ impl FnEmitter<'_, '_> {
                 self.call_helper(if t.is_signed() { "__fixtfdi" } else { "__fixtfti" });
                 self.store(Xr(0), t, dest)?;
             }
-            _ => return Err(self.internal(format!("cast from {from} to {to}"))),
+            None => return Err(self.internal(format!("cast from {from} to {to}"))),
         }
         Ok(())
     }

@@ -31,7 +31,7 @@ use super::{emit, FnEmitter};
 use crate::backend::asm_template::{is_basic_asm, parse_template, AsmError};
 use crate::backend::frame::{FrameLayout, Home};
 use crate::backend::inline_asm::{
-    assign_locations, constraint_of, expand_template, parse_constraints, ConstraintClass,
+    assign_locations, constraint_of, expand_template, parse_constraints, ConstraintClass, Plan,
 };
 use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
@@ -127,13 +127,6 @@ impl ConstraintClass for Wants {
     }
 }
 
-/// The location plan of one asm statement: outputs then inputs.
-struct Plan {
-    locs: Vec<Loc>,
-    /// Whether each output is read-write (`+`), loaded before the asm.
-    read_write: Vec<bool>,
-}
-
 /// Integer registers handed to operands, in order of preference.
 const GPR_POOL: [u8; 25] = [
     10, 11, 12, 13, 14, 15, 16, 17, // a0..a7
@@ -149,7 +142,7 @@ const FPR_POOL: [u8; 32] = [
 
 /// Assigns a location to every operand. `area_top` converts frame offsets
 /// to `s0` displacements.
-fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, AsmError> {
+fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan<Loc>, AsmError> {
     let no = asm.outputs.len();
     let mut taken: Vec<Gpr> = Vec::new();
     let mut ftaken: Vec<Fpr> = Vec::new();
@@ -182,7 +175,7 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, As
         taken.push(g);
         Ok(g)
     };
-    let locs = assign_locations(asm, &wants, "asm operand", |o, w, _| {
+    assign_locations(asm, &wants, "asm operand", |o, w, _| {
         let w = &w.class;
         let (k, ty, is_output, symbol) = (o.k, o.ty, o.is_output, o.symbol.clone());
         let const_value = o
@@ -240,10 +233,6 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, As
             return Err(format!("impossible asm constraint '{}' for {ty}", constraint_of(asm, k)).into());
         };
         Ok(loc)
-    })?;
-    Ok(Plan {
-        locs,
-        read_write: wants[..no].iter().map(|w| w.read_write).collect(),
     })
 }
 

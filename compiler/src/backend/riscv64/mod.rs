@@ -71,7 +71,7 @@ use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
 use super::regalloc::{Clobbers, PhysReg, RegBudget, RegClass};
 use super::{walk_blocks, BackendError, FunctionEmitter, ModuleContext, TargetDesc, TargetIsa};
 pub(crate) use crate::backend::isel::SecondReturn;
-use crate::backend::isel::{self, push_new, EmitterBase};
+use crate::backend::isel::{self, push_new, BlockBranches, EmitterBase};
 use crate::backend::LongDoubleFormat;
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
@@ -524,6 +524,19 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 }
 
+impl BlockBranches for FnEmitter<'_, '_> {
+    /// A branch instruction testing one register (`bnez`, `beqz`).
+    type Cond = (&'static str, Gpr);
+
+    fn jump_to(&mut self, b: BlockId) {
+        self.jump(b);
+    }
+
+    fn branch_to(&mut self, (op, r): (&'static str, Gpr), b: BlockId) {
+        self.branch(op, r.name(), b);
+    }
+}
+
 impl EmitterBase for FnEmitter<'_, '_> {
     const LONG_DOUBLE: LongDoubleFormat = LongDoubleFormat::Binary128;
 
@@ -550,32 +563,14 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
     fn terminator(&mut self, term: &Terminator, next: Option<BlockId>) -> Result<(), BackendError> {
         match term {
             Terminator::Return(val) => self.emit_return(val.as_ref())?,
-            Terminator::Branch(b) => {
-                if next != Some(*b) {
-                    self.jump(*b);
-                }
-            }
+            Terminator::Branch(b) => isel::goto(self, *b, next),
             Terminator::CondBranch {
                 cond,
                 true_label,
                 false_label,
             } => match self.load_cond(cond)? {
-                Err(taken) => {
-                    let b = if taken { *true_label } else { *false_label };
-                    if next != Some(b) {
-                        self.jump(b);
-                    }
-                }
-                Ok(r) => {
-                    if next == Some(*true_label) {
-                        self.branch("beqz", r.name(), *false_label);
-                    } else {
-                        self.branch("bnez", r.name(), *true_label);
-                        if next != Some(*false_label) {
-                            self.jump(*false_label);
-                        }
-                    }
-                }
+                Err(taken) => isel::goto(self, if taken { *true_label } else { *false_label }, next),
+                Ok(r) => isel::two_way(self, ("bnez", r), ("beqz", r), *true_label, *false_label, next),
             },
             Terminator::Switch {
                 val,

@@ -9,7 +9,7 @@
 
 use super::regs::{fits_i12, load_op, store_op, Fpr, Gpr, Mem, S0, T0, T1, T2, T6, ZERO};
 use super::{emit, FnEmitter, RegHome};
-use crate::backend::data::chunk_size;
+use crate::backend::data::pieces;
 use crate::backend::frame::Home;
 use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
@@ -624,12 +624,9 @@ impl FnEmitter<'_, '_> {
     /// Copies `size` bytes from `src` to `dst` through `t0`, in chunks of
     /// 8, 4, 2 and 1 bytes (the bases must not be `t0` or `t6`).
     pub(super) fn copy_mem(&mut self, src: Mem, dst: Mem, size: usize) {
-        let mut at = 0;
-        while at < size {
-            let chunk = chunk_size(size - at);
+        for (at, chunk) in pieces(size) {
             self.load_mem(src.at(at as i64), chunk, false, T0);
             self.store_mem(T0, chunk, dst.at(at as i64));
-            at += chunk;
         }
     }
 

@@ -20,7 +20,8 @@
 use super::regs::{Gpr, A0, A1, A2, A3, FA0, T0, T1, T2, T3, T4, T5};
 use super::{emit, FnEmitter};
 use crate::backend::isel::EmitterBase;
-use crate::backend::{wide, BackendError};
+use crate::backend::wide::{self, WideCast};
+use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::ops::{IrBinOp, IrCmpOp, IrUnaryOp};
 use crate::ir::types::IrType;
@@ -278,12 +279,11 @@ impl FnEmitter<'_, '_> {
         from: IrType,
         to: IrType,
     ) -> Result<(), BackendError> {
-        let int = |t: IrType| t.is_int_or_ptr();
-        let small_float = |t: IrType| matches!(t, IrType::F32 | IrType::F64);
-        match (from, to) {
-            (f, t) if f == t || (f.is_128() && t.is_128()) => self.move_value(dest, src, to)?,
+        let (f, t) = (from, to);
+        match wide::classify_cast(from, to) {
+            Some(WideCast::Move) => self.move_value(dest, src, to)?,
             // Integers of up to 64 bits to and from 128-bit integers.
-            (f, t) if int(f) && !f.is_128() && t.is_128() => {
+            Some(WideCast::IntToWide) => {
                 self.load(src, f, T0)?;
                 if f.is_signed() {
                     emit!(self, "\tsrai\tt1, t0, 63");
@@ -292,12 +292,12 @@ impl FnEmitter<'_, '_> {
                 }
                 self.store_pair(T0, T1, dest)?;
             }
-            (f, t) if f.is_128() && int(t) => {
+            Some(WideCast::WideToInt) => {
                 self.load_i128(src, T0, T1)?;
                 self.store(T0, t, dest)?;
             }
             // 128-bit integers and floating point.
-            (f, t) if f.is_128() && (small_float(t) || t == IrType::F128) => {
+            Some(WideCast::WideToFloat) => {
                 self.load_i128(src, A0, A1)?;
                 self.call_helper(&wide::float_from_ti(f.is_signed(), t, Self::LONG_DOUBLE));
                 if t == IrType::F128 {
@@ -306,7 +306,7 @@ impl FnEmitter<'_, '_> {
                     self.store_f(FA0, t, dest)?;
                 }
             }
-            (f, t) if (small_float(f) || f == IrType::F128) && t.is_128() => {
+            Some(WideCast::FloatToWide) => {
                 let name = wide::fix_to_ti(t.is_signed(), f, Self::LONG_DOUBLE);
                 if f == IrType::F128 {
                     self.load_pair(src, f, A0, A1)?;
@@ -317,24 +317,24 @@ impl FnEmitter<'_, '_> {
                 self.store_pair(A0, A1, dest)?;
             }
             // long double and float/double.
-            (IrType::F32 | IrType::F64, IrType::F128) => {
+            Some(WideCast::ExtendToLong) => {
                 self.load_f(src, from, FA0)?;
                 self.call_helper(wide::tf_extend_helper(from));
                 self.store_pair(A0, A1, dest)?;
             }
-            (IrType::F128, IrType::F32 | IrType::F64) => {
+            Some(WideCast::TruncFromLong) => {
                 self.load_pair(src, from, A0, A1)?;
                 self.call_helper(wide::tf_trunc_helper(to));
                 self.store_f(FA0, to, dest)?;
             }
             // long double and integers of up to 64 bits.
-            (f, IrType::F128) if int(f) => {
+            Some(WideCast::IntToLong) => {
                 self.load(src, f, A0)?;
                 let unsigned64 = matches!(f, IrType::U64 | IrType::Ptr);
                 self.call_helper(if unsigned64 { "__floatunditf" } else { "__floatditf" });
                 self.store_pair(A0, A1, dest)?;
             }
-            (IrType::F128, t) if int(t) => {
+            Some(WideCast::LongToInt) => {
                 // As for double: signed 64-bit then wrapped, a u64 unsigned
                 // when non-negative.
                 self.load_pair(src, from, A0, A1)?;
@@ -351,7 +351,7 @@ impl FnEmitter<'_, '_> {
                 }
                 self.store(A0, t, dest)?;
             }
-            _ => return Err(self.internal(format!("cast from {from} to {to}"))),
+            None => return Err(self.internal(format!("cast from {from} to {to}"))),
         }
         Ok(())
     }

@@ -38,7 +38,7 @@ use crate::backend::asm_template::{is_basic_asm, parse_template, AsmError};
 use crate::backend::frame::{FrameLayout, Home, ValueTypes};
 use crate::backend::inline_asm::{
     assign_locations, constraint_of, expand_template, operand_type, parse_constraint, parse_constraints,
-    ConstraintClass,
+    ConstraintClass, Plan,
 };
 use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
@@ -124,13 +124,6 @@ impl ConstraintClass for Wants {
     }
 }
 
-/// The location plan of one asm statement: outputs then inputs.
-struct Plan {
-    locs: Vec<Loc>,
-    /// Whether each output is read-write (`+`), loaded before the asm.
-    read_write: Vec<bool>,
-}
-
 const GPR_POOL: [Gpr; 14] = [
     Gpr::Rax,
     Gpr::Rcx,
@@ -162,7 +155,7 @@ fn seg_of(asm: &InlineAsm, k: usize) -> AddressSpace {
 }
 
 /// Assigns a location to every operand.
-fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -> Result<Plan, AsmError> {
+fn plan(asm: &InlineAsm, _types: &ValueTypes, layout: &FrameLayout, frame: i64) -> Result<Plan<Loc>, AsmError> {
     let no = asm.outputs.len();
     let mut taken: Vec<Gpr> = vec![Gpr::Rsp, Gpr::Rbp];
     let mut xmm_taken: Vec<u8> = Vec::new();
@@ -197,7 +190,7 @@ fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -
         taken.push(g);
         Ok(g)
     };
-    let locs = assign_locations(asm, &wants, "asm operand", |o, w, locs| {
+    assign_locations(asm, &wants, "asm operand", |o, w, locs| {
         let w = &w.class;
         let (k, ty, is_output, constant, symbol) = (o.k, o.ty, o.is_output, o.constant, o.symbol.clone());
         let loc = if !is_output && w.imm && (constant.is_some() || symbol.is_some()) {
@@ -257,11 +250,6 @@ fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -
             return Err(format!("impossible asm constraint '{}' for {ty}", constraint_of(asm, k)).into());
         };
         Ok(loc)
-    })?;
-    let _ = types;
-    Ok(Plan {
-        locs,
-        read_write: wants[..no].iter().map(|w| w.read_write).collect(),
     })
 }
 
@@ -353,7 +341,7 @@ impl FnEmitter<'_, '_> {
     /// Pushes the x87 inputs, `st(1)`'s first, and returns how many inputs
     /// the asm pops (those clobbered or tied to an output, which must be on
     /// top) and how many it leaves.
-    fn asm_x87_inputs(&mut self, asm: &InlineAsm, p: &Plan) -> Result<(usize, usize), BackendError> {
+    fn asm_x87_inputs(&mut self, asm: &InlineAsm, p: &Plan<Loc>) -> Result<(usize, usize), BackendError> {
         let no = asm.outputs.len();
         let clobbered = |r: u8| {
             asm.clobbers.iter().any(|c| {

@@ -52,7 +52,7 @@ use super::{
     block_label, walk_blocks, BackendError, FunctionEmitter, LongDoubleFormat, ModuleContext, TargetDesc, TargetIsa,
 };
 pub(crate) use crate::backend::isel::SecondReturn;
-use crate::backend::isel::{self, push_new, EmitterBase};
+use crate::backend::isel::{self, push_new, BlockBranches, EmitterBase};
 use crate::backend::regalloc::{Clobbers, PhysReg, RegBudget, RegClass};
 use crate::ir::constants::IrConst;
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
@@ -786,24 +786,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
 
     /// Copies `size` bytes (a multiple of 8, or 1/2/4) from `src` to `dst` through `rax`.
     fn copy_mem(&mut self, src: &Mem, dst: &Mem, size: usize) {
-        let mut at = 0i64;
-        let mut left = size;
-        while left > 0 {
-            let chunk = if left >= 8 {
-                8
-            } else if left >= 4 {
-                4
-            } else if left >= 2 {
-                2
-            } else {
-                1
-            };
+        for (at, chunk) in super::data::pieces(size) {
             let s = regs::suffix(chunk);
             let r = Gpr::Rax.name(chunk);
-            emit!(self, "\tmov{s}\t{}, {r}", src.at(at));
-            emit!(self, "\tmov{s}\t{r}, {}", dst.at(at));
-            at += chunk as i64;
-            left -= chunk;
+            emit!(self, "\tmov{s}\t{}, {r}", src.at(at as i64));
+            emit!(self, "\tmov{s}\t{r}, {}", dst.at(at as i64));
         }
     }
 
@@ -1017,6 +1004,18 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 }
 
+impl BlockBranches for FnEmitter<'_, '_> {
+    type Cond = &'static str;
+
+    fn jump_to(&mut self, b: BlockId) {
+        emit!(self, "\tjmp\t{}", block_label(b));
+    }
+
+    fn branch_to(&mut self, cc: &'static str, b: BlockId) {
+        emit!(self, "\tj{cc}\t{}", block_label(b));
+    }
+}
+
 impl EmitterBase for FnEmitter<'_, '_> {
     const LONG_DOUBLE: LongDoubleFormat = LongDoubleFormat::X87;
 
@@ -1048,47 +1047,22 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
     fn terminator(&mut self, term: &Terminator, next: Option<BlockId>) -> Result<(), BackendError> {
         match term {
             Terminator::Return(val) => self.emit_return(val.as_ref())?,
-            Terminator::Branch(b) => {
-                if next != Some(*b) {
-                    emit!(self, "\tjmp\t{}", block_label(*b));
-                }
-            }
+            Terminator::Branch(b) => isel::goto(self, *b, next),
             Terminator::CondBranch {
                 cond,
                 true_label,
                 false_label,
             } if self.pending_branch.is_some_and(|(v, _)| Operand::Value(v) == *cond) => {
                 let (_, cc) = self.pending_branch.take().unwrap_or((Value(0), "ne"));
-                if next == Some(*true_label) {
-                    emit!(self, "\tj{}\t{}", ops::inverse_cc(cc), block_label(*false_label));
-                } else {
-                    emit!(self, "\tj{cc}\t{}", block_label(*true_label));
-                    if next != Some(*false_label) {
-                        emit!(self, "\tjmp\t{}", block_label(*false_label));
-                    }
-                }
+                isel::two_way(self, cc, ops::inverse_cc(cc), *true_label, *false_label, next);
             }
             Terminator::CondBranch {
                 cond,
                 true_label,
                 false_label,
             } => match self.test_cond(cond)? {
-                Some(taken) => {
-                    let b = if taken { *true_label } else { *false_label };
-                    if next != Some(b) {
-                        emit!(self, "\tjmp\t{}", block_label(b));
-                    }
-                }
-                None => {
-                    if next == Some(*true_label) {
-                        emit!(self, "\tje\t{}", block_label(*false_label));
-                    } else {
-                        emit!(self, "\tjne\t{}", block_label(*true_label));
-                        if next != Some(*false_label) {
-                            emit!(self, "\tjmp\t{}", block_label(*false_label));
-                        }
-                    }
-                }
+                Some(taken) => isel::goto(self, if taken { *true_label } else { *false_label }, next),
+                None => isel::two_way(self, "ne", "e", *true_label, *false_label, next),
             },
             Terminator::Switch {
                 val,

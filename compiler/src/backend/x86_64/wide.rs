@@ -16,7 +16,8 @@ use super::regs::Gpr;
 use super::{emit, FnEmitter};
 use crate::backend::frame::Home;
 use crate::backend::isel::EmitterBase;
-use crate::backend::{wide, BackendError};
+use crate::backend::wide::{self, WideCast};
+use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::ops::{IrBinOp, IrCmpOp, IrUnaryOp};
 use crate::ir::types::IrType;
@@ -382,10 +383,10 @@ impl FnEmitter<'_, '_> {
             None => self.slot(dest)?,
         };
         let s = self.scratch_area()?;
-        let int = |t: IrType| t.is_int_or_ptr();
-        match (from, to) {
-            (f, t) if f == t || (f.is_128() && t.is_128()) => self.move_value(dest, src, to)?,
-            (f, t) if int(f) && !f.is_128() && t.is_128() => {
+        let (f, t) = (from, to);
+        match wide::classify_cast(from, to) {
+            Some(WideCast::Move) => self.move_value(dest, src, to)?,
+            Some(WideCast::IntToWide) => {
                 self.load(src, f, Gpr::Rax)?;
                 if f.is_signed() {
                     emit!(self, "\tmovq\t%rax, %rdx");
@@ -395,26 +396,26 @@ impl FnEmitter<'_, '_> {
                 }
                 self.store_rax_rdx(dest)?;
             }
-            (f, t) if f.is_128() && int(t) => {
+            Some(WideCast::WideToInt) => {
                 self.load_wide(src, Gpr::Rax, Gpr::Rdx)?;
                 self.store_sized(Gpr::Rax, t.size(), dest)?;
             }
-            (f, IrType::F32 | IrType::F64) if f.is_128() => {
+            Some(WideCast::WideToFloat) if to != IrType::F128 => {
                 self.load_wide(src, Gpr::Rdi, Gpr::Rsi)?;
                 self.call_helper(&wide::float_from_ti(f.is_signed(), to, Self::LONG_DOUBLE));
                 self.store_xmm(0, to, &m);
             }
-            (IrType::F32 | IrType::F64, t) if t.is_128() => {
+            Some(WideCast::FloatToWide) if from != IrType::F128 => {
                 self.load_xmm(src, from, 0)?;
                 self.call_helper(&wide::fix_to_ti(t.is_signed(), from, Self::LONG_DOUBLE));
                 self.store_rax_rdx(dest)?;
             }
-            (f, IrType::F128) if f.is_128() => {
+            Some(WideCast::WideToFloat) => {
                 self.load_wide(src, Gpr::Rdi, Gpr::Rsi)?;
                 self.call_helper(&wide::float_from_ti(f.is_signed(), to, Self::LONG_DOUBLE));
                 emit!(self, "\tfstpt\t{m}");
             }
-            (IrType::F128, t) if t.is_128() => {
+            Some(WideCast::FloatToWide) => {
                 emit!(self, "\tsubq\t$16, %rsp");
                 self.fld(src)?;
                 emit!(self, "\tfstpt\t(%rsp)");
@@ -422,15 +423,15 @@ impl FnEmitter<'_, '_> {
                 emit!(self, "\taddq\t$16, %rsp");
                 self.store_rax_rdx(dest)?;
             }
-            (IrType::F32 | IrType::F64, IrType::F128) => {
+            Some(WideCast::ExtendToLong) => {
                 self.fld_small(src, from)?;
                 emit!(self, "\tfstpt\t{m}");
             }
-            (IrType::F128, IrType::F32 | IrType::F64) => {
+            Some(WideCast::TruncFromLong) => {
                 self.fld(src)?;
                 emit!(self, "\tfstp{}\t{m}", if to == IrType::F32 { "s" } else { "l" });
             }
-            (f, IrType::F128) if int(f) => {
+            Some(WideCast::IntToLong) => {
                 self.load(src, f, Gpr::Rax)?;
                 emit!(self, "\tmovq\t%rax, {s}");
                 emit!(self, "\tfildll\t{s}");
@@ -445,7 +446,7 @@ impl FnEmitter<'_, '_> {
                 }
                 emit!(self, "\tfstpt\t{m}");
             }
-            (IrType::F128, t) if int(t) => {
+            Some(WideCast::LongToInt) => {
                 self.fld(src)?;
                 self.x87_truncate_on()?;
                 if matches!(t, IrType::U64 | IrType::Ptr) {
@@ -470,7 +471,7 @@ impl FnEmitter<'_, '_> {
                 self.x87_truncate_off()?;
                 self.store_sized(Gpr::Rax, t.size(), dest)?;
             }
-            _ => return Err(self.internal(format!("cast from {from} to {to}"))),
+            None => return Err(self.internal(format!("cast from {from} to {to}"))),
         }
         Ok(())
     }
