@@ -32,8 +32,50 @@ pub(crate) trait EmitterBase {
     /// How the target stores `long double` (the image of its constants).
     const LONG_DOUBLE: LongDoubleFormat;
 
+    /// A memory operand of the target.
+    type Mem;
+
+    /// Where the target keeps a parameter's value.
+    type ParamHome: Copy;
+
     /// The function being emitted.
     fn function(&self) -> &IrFunction;
+
+    /// The memory operand of locals-area offset `off`.
+    fn area(&self, off: u32) -> Self::Mem;
+
+    /// The locals-area offsets of the scratch area and the second-return
+    /// area, each only when some code of the function uses it.
+    fn reserved_areas(&self) -> (Option<u32>, Option<u32>);
+
+    /// Where each parameter's value is kept.
+    fn param_homes(&self) -> &[Self::ParamHome];
+
+    /// The scratch area (the address of a parameter that is not passed,
+    /// the target's staging of constants).
+    fn scratch_area(&self) -> Result<Self::Mem, BackendError> {
+        match self.reserved_areas().0 {
+            Some(off) => Ok(self.area(off)),
+            None => Err(self.internal("the scratch area was not reserved")),
+        }
+    }
+
+    /// The area of second return values.
+    fn ret2_area(&self) -> Result<Self::Mem, BackendError> {
+        match self.reserved_areas().1 {
+            Some(off) => Ok(self.area(off)),
+            None => Err(self.internal("the second-return area was not reserved")),
+        }
+    }
+
+    /// Where parameter `i` is kept.
+    fn param_home(&self, i: usize) -> Result<Self::ParamHome, BackendError> {
+        let homes = self.param_homes();
+        homes
+            .get(i)
+            .copied()
+            .ok_or_else(|| self.internal(format!("paramref {i} of a function with {} parameters", homes.len())))
+    }
 
     /// The low and high 8-byte words of constant `c` stored as a `ty`
     /// ([`data::const_words`]).

@@ -214,7 +214,7 @@ impl TargetIsa for Aarch64 {
 
 /// Where a parameter's value (or, for a struct, its copy) is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ParamHome {
+pub(crate) enum ParamHome {
     /// Not passed (an empty struct).
     None,
     /// A scalar saved from its register(s) into this locals-area slot.
@@ -402,27 +402,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         16 + self.layout.size()
     }
 
-    /// The memory operand of locals-area offset `off`.
-    fn area(&self, off: u32) -> Mem {
-        Mem::new(FP, 16 + off as i64)
-    }
-
-    /// The scratch area (the address of a parameter that is not passed).
-    fn scratch_area(&self) -> Result<Mem, BackendError> {
-        match self.scratch {
-            Some(off) => Ok(self.area(off)),
-            None => Err(self.internal("the scratch area was not reserved")),
-        }
-    }
-
-    /// The 16-byte area of second return values.
-    fn ret2_area(&self) -> Result<Mem, BackendError> {
-        match self.ret2 {
-            Some(off) => Ok(self.area(off)),
-            None => Err(self.internal("the second-return area was not reserved")),
-        }
-    }
-
     /// The caller's stack argument area at offset `off`.
     fn incoming(&self, off: u32) -> Mem {
         Mem::new(FP, self.frame_size() as i64 + off as i64)
@@ -462,15 +441,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             Some(HomeReg::V(r)) => Some(r),
             _ => None,
         }
-    }
-
-    fn param_home(&self, i: usize) -> Result<ParamHome, BackendError> {
-        self.params.get(i).copied().ok_or_else(|| {
-            self.internal(format!(
-                "paramref {i} of a function with {} parameters",
-                self.params.len()
-            ))
-        })
     }
 
     fn stack_save(&mut self, dest: Value) -> Result<(), BackendError> {
@@ -526,10 +496,26 @@ impl BlockBranches for FnEmitter<'_, '_> {
 }
 
 impl EmitterBase for FnEmitter<'_, '_> {
+    type Mem = Mem;
+    type ParamHome = ParamHome;
+
     const LONG_DOUBLE: LongDoubleFormat = LongDoubleFormat::Binary128;
 
     fn function(&self) -> &IrFunction {
         self.f
+    }
+
+    /// The memory operand of locals-area offset `off`.
+    fn area(&self, off: u32) -> Mem {
+        Mem::new(FP, 16 + off as i64)
+    }
+
+    fn reserved_areas(&self) -> (Option<u32>, Option<u32>) {
+        (self.scratch, self.ret2)
+    }
+
+    fn param_homes(&self) -> &[ParamHome] {
+        &self.params
     }
 }
 

@@ -245,7 +245,7 @@ const VARARG_SAVE: i64 = 64;
 
 /// Where a parameter's value (or, for a struct, its copy) is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ParamHome {
+pub(crate) enum ParamHome {
     /// Not passed (an empty struct).
     None,
     /// A scalar (or a by-reference struct's pointer) saved from its
@@ -425,27 +425,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         })
     }
 
-    /// The memory of locals-area offset `off`.
-    fn area(&self, off: u32) -> Mem {
-        Mem::new(S0, off as i64 - self.area_top)
-    }
-
-    /// The scratch area (the address of a parameter that is not passed).
-    fn scratch_area(&self) -> Result<Mem, BackendError> {
-        match self.scratch {
-            Some(off) => Ok(self.area(off)),
-            None => Err(self.internal("the scratch area was not reserved")),
-        }
-    }
-
-    /// The 8-byte area of second return values.
-    fn ret2_area(&self) -> Result<Mem, BackendError> {
-        match self.ret2 {
-            Some(off) => Ok(self.area(off)),
-            None => Err(self.internal("the second-return area was not reserved")),
-        }
-    }
-
     /// The slot of `v` (a value that is not an `alloca` address).
     fn slot(&self, v: Value) -> Result<Mem, BackendError> {
         match self.layout.home(v) {
@@ -478,15 +457,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             Some(RegHome::F(f)) => Some(f),
             _ => None,
         }
-    }
-
-    fn param_home(&self, i: usize) -> Result<ParamHome, BackendError> {
-        self.params.get(i).copied().ok_or_else(|| {
-            self.internal(format!(
-                "paramref {i} of a function with {} parameters",
-                self.params.len()
-            ))
-        })
     }
 
     fn stack_save(&mut self, dest: Value) -> Result<(), BackendError> {
@@ -538,10 +508,26 @@ impl BlockBranches for FnEmitter<'_, '_> {
 }
 
 impl EmitterBase for FnEmitter<'_, '_> {
+    type Mem = Mem;
+    type ParamHome = ParamHome;
+
     const LONG_DOUBLE: LongDoubleFormat = LongDoubleFormat::Binary128;
 
     fn function(&self) -> &IrFunction {
         self.f
+    }
+
+    /// The memory operand of locals-area offset `off`.
+    fn area(&self, off: u32) -> Mem {
+        Mem::new(S0, off as i64 - self.area_top)
+    }
+
+    fn reserved_areas(&self) -> (Option<u32>, Option<u32>) {
+        (self.scratch, self.ret2)
+    }
+
+    fn param_homes(&self) -> &[ParamHome] {
+        &self.params
     }
 }
 

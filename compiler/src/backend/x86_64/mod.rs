@@ -242,7 +242,7 @@ impl TargetIsa for X86_64 {
 
 /// Where a parameter's value (or, for a struct, its copy) is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ParamHome {
+pub(crate) enum ParamHome {
     /// Not passed (an empty struct).
     None,
     /// A scalar saved from its register(s) into this locals-area slot.
@@ -425,27 +425,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             block_index: 0,
             inst_index: 0,
         })
-    }
-
-    /// The 32-byte scratch area.
-    fn scratch_area(&self) -> Result<Mem, BackendError> {
-        match self.scratch {
-            Some(off) => Ok(self.area(off)),
-            None => Err(self.internal("the scratch area was not reserved")),
-        }
-    }
-
-    /// The 16-byte area of second return values.
-    fn ret2_area(&self) -> Result<Mem, BackendError> {
-        match self.ret2 {
-            Some(off) => Ok(self.area(off)),
-            None => Err(self.internal("the second-return area was not reserved")),
-        }
-    }
-
-    /// The memory operand of locals-area offset `off`.
-    fn area(&self, off: u32) -> Mem {
-        Mem::new(Gpr::Rbp, off as i64 - self.layout.size() as i64)
     }
 
     /// The memory operand of a locals-area offset that may lie outside the area.
@@ -818,16 +797,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         Ok(())
     }
 
-    /// The `rbp` displacement of a parameter's incoming stack bytes.
-    fn param_home(&self, i: usize) -> Result<ParamHome, BackendError> {
-        self.params.get(i).copied().ok_or_else(|| {
-            self.internal(format!(
-                "paramref {i} of a function with {} parameters",
-                self.params.len()
-            ))
-        })
-    }
-
     /// Emits the body of a `switch`.
     fn switch(
         &mut self,
@@ -1017,10 +986,26 @@ impl BlockBranches for FnEmitter<'_, '_> {
 }
 
 impl EmitterBase for FnEmitter<'_, '_> {
+    type Mem = Mem;
+    type ParamHome = ParamHome;
+
     const LONG_DOUBLE: LongDoubleFormat = LongDoubleFormat::X87;
 
     fn function(&self) -> &IrFunction {
         self.f
+    }
+
+    /// The memory operand of locals-area offset `off`.
+    fn area(&self, off: u32) -> Mem {
+        Mem::new(Gpr::Rbp, off as i64 - self.layout.size() as i64)
+    }
+
+    fn reserved_areas(&self) -> (Option<u32>, Option<u32>) {
+        (self.scratch, self.ret2)
+    }
+
+    fn param_homes(&self) -> &[ParamHome] {
+        &self.params
     }
 }
 
