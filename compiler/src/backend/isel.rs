@@ -249,7 +249,13 @@ pub(crate) fn push_new<T: PartialEq>(set: &mut Vec<T>, items: impl IntoIterator<
 ///   other targets ignore), `memcpy(dest, src, size)`, `gep(dest, base, &offset)`,
 ///   `global_addr(dest, &name)`, `stack_save(dest)`, `stack_restore(ptr)`,
 ///   `label_addr(dest, label)`;
-/// - arithmetic: `binop`, `unop`, `cmp`, `cast`, `select`, `move_value(dest, &src, ty)`;
+/// - arithmetic: `binop`, `unop`, `cmp`, `cast`, `select`, `move_value(dest, &src, ty)`,
+///   with 128-bit integers routed to `binop_wide(dest, op, &lhs, &rhs)`,
+///   `unop_wide(dest, op, &src)` and `long double` to `binop_f128`,
+///   `unop_f128` (`is_constant` stays with `unop`), a cast with either
+///   side wide ([`wide::is_wide`](crate::backend::wide::is_wide)) to
+///   `cast_wide(dest, &src, from, to)`, and a `select` on a constant to
+///   `move_value`; a cast from or to `void` is an internal error;
 /// - calls: `call(func, func_ptr, &info)`, `param_ref(dest, idx, ty)`,
 ///   `get_second_return(dest, reg)` and `set_second_return(&src, reg)`
 ///   (`reg` the type of the second return register named by the instruction);
@@ -264,6 +270,7 @@ pub(crate) fn push_new<T: PartialEq>(set: &mut Vec<T>, items: impl IntoIterator<
 macro_rules! select_instruction {
     ($e:expr, $inst:expr) => {{
         use $crate::ir::instruction::Instruction::*;
+        use $crate::ir::ops::IrUnaryOp;
         use $crate::ir::types::IrType;
         match $inst {
             Alloca { .. } => {}
@@ -285,9 +292,28 @@ macro_rules! select_instruction {
             GlobalAddr { dest, name } => $e.global_addr(*dest, name)?,
             StackSave { dest } => $e.stack_save(*dest)?,
             StackRestore { ptr } => $e.stack_restore(*ptr)?,
+            BinOp { dest, op, lhs, rhs, ty } if ty.is_128() => $e.binop_wide(*dest, *op, lhs, rhs)?,
+            BinOp { dest, op, lhs, rhs, ty } if *ty == IrType::F128 => $e.binop_f128(*dest, *op, lhs, rhs)?,
             BinOp { dest, op, lhs, rhs, ty } => $e.binop(*dest, *op, lhs, rhs, *ty)?,
+            UnaryOp { dest, op, src, ty } if *op != IrUnaryOp::IsConstant && ty.is_128() => {
+                $e.unop_wide(*dest, *op, src)?
+            }
+            UnaryOp { dest, op, src, ty } if *op != IrUnaryOp::IsConstant && *ty == IrType::F128 => {
+                $e.unop_f128(*dest, *op, src)?
+            }
             UnaryOp { dest, op, src, ty } => $e.unop(*dest, *op, src, *ty)?,
             Cmp { dest, op, lhs, rhs, ty } => $e.cmp(*dest, *op, lhs, rhs, *ty)?,
+            Cast { from_ty, to_ty, .. } if *from_ty == IrType::Void || *to_ty == IrType::Void => {
+                return Err($e.internal("cast from or to void"))
+            }
+            Cast {
+                dest,
+                src,
+                from_ty,
+                to_ty,
+            } if $crate::backend::wide::is_wide(*from_ty) || $crate::backend::wide::is_wide(*to_ty) => {
+                $e.cast_wide(*dest, src, *from_ty, *to_ty)?
+            }
             Cast {
                 dest,
                 src,
@@ -298,6 +324,13 @@ macro_rules! select_instruction {
                 let ty = $e.types.of(*dest);
                 $e.move_value(*dest, src, ty)?;
             }
+            Select {
+                dest,
+                cond: $crate::ir::instruction::Operand::Const(c),
+                true_val,
+                false_val,
+                ty,
+            } => $e.move_value(*dest, if c.is_nonzero() { true_val } else { false_val }, *ty)?,
             Select {
                 dest,
                 cond,

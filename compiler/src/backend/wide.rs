@@ -38,6 +38,12 @@ pub(crate) fn ordered_operands<'a, T>(op: IrCmpOp, lhs: &'a T, rhs: &'a T) -> (&
     }
 }
 
+/// Whether `ty` is a 128-bit integer or `long double`: the types whose
+/// work goes through register pairs, memory or libgcc on every target.
+pub(crate) fn is_wide(ty: IrType) -> bool {
+    ty.is_128() || ty == IrType::F128
+}
+
 /// What a conversion with a 128-bit integer or a `long double` on either
 /// side does (each target emits each kind its own way).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -77,12 +77,6 @@ impl FnEmitter<'_, '_> {
         rhs: &Operand,
         ty: IrType,
     ) -> Result<(), BackendError> {
-        if ty.is_128() {
-            return self.binop_wide(dest, op, lhs, rhs, ty);
-        }
-        if ty == IrType::F128 {
-            return self.binop_f128(dest, op, lhs, rhs);
-        }
         let bitwise = matches!(op, IrBinOp::And | IrBinOp::Or | IrBinOp::Xor);
         if ty.is_float() && !bitwise {
             if matches!(op, IrBinOp::SRem | IrBinOp::URem) {
@@ -222,12 +216,6 @@ impl FnEmitter<'_, '_> {
             self.mov_imm(d, is_const as u64);
             return self.store_sized(d, ty.size().clamp(1, 8), dest);
         }
-        if ty.is_128() {
-            return self.unop_wide(dest, op, src);
-        }
-        if ty == IrType::F128 {
-            return self.unop_f128(dest, op, src);
-        }
         let wide = ty.size() > 4;
         let a = if wide { "x9" } else { "w9" };
         let name = |r: Xr| if wide { r.x() } else { r.w() };
@@ -362,12 +350,6 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn cast(&mut self, dest: Value, src: &Operand, from: IrType, to: IrType) -> Result<(), BackendError> {
-        if from == IrType::Void || to == IrType::Void {
-            return Err(self.internal("cast from or to void"));
-        }
-        if from.is_128() || to.is_128() || from == IrType::F128 || to == IrType::F128 {
-            return self.cast_wide(dest, src, from, to);
-        }
         match (from.is_float(), to.is_float()) {
             (false, false) => {
                 // Narrowing (or same-width) reads the low bytes as they are.
@@ -432,10 +414,6 @@ impl FnEmitter<'_, '_> {
         f: &Operand,
         ty: IrType,
     ) -> Result<(), BackendError> {
-        if let Some(c) = cond.as_const() {
-            let pick = if c.is_nonzero() { t } else { f };
-            return self.move_value(dest, pick, ty);
-        }
         if ty.size() > 8 {
             let cty = self.types.of_operand(cond);
             let m = self.slot(dest)?;

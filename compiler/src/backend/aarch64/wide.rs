@@ -38,9 +38,7 @@ impl FnEmitter<'_, '_> {
         op: IrBinOp,
         lhs: &Operand,
         rhs: &Operand,
-        ty: IrType,
     ) -> Result<(), BackendError> {
-        let _ = ty;
         match op {
             IrBinOp::SDiv | IrBinOp::UDiv | IrBinOp::SRem | IrBinOp::URem => {
                 self.load_pair(lhs, Xr(0), Xr(1))?;

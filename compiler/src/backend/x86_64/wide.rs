@@ -72,9 +72,7 @@ impl FnEmitter<'_, '_> {
         op: IrBinOp,
         lhs: &Operand,
         rhs: &Operand,
-        ty: IrType,
     ) -> Result<(), BackendError> {
-        let signed = ty.is_signed();
         match op {
             IrBinOp::Add | IrBinOp::Sub | IrBinOp::And | IrBinOp::Or | IrBinOp::Xor => {
                 self.load_wide(lhs, Gpr::Rax, Gpr::Rdx)?;
@@ -139,18 +137,10 @@ impl FnEmitter<'_, '_> {
                 emit!(self, ".Ltmp{done}:");
             }
         }
-        let _ = signed;
         self.store_rax_rdx(dest)
     }
 
-    pub(super) fn unop_wide(
-        &mut self,
-        dest: Value,
-        op: IrUnaryOp,
-        src: &Operand,
-        ty: IrType,
-    ) -> Result<(), BackendError> {
-        let _ = ty;
+    pub(super) fn unop_wide(&mut self, dest: Value, op: IrUnaryOp, src: &Operand) -> Result<(), BackendError> {
         self.load_wide(src, Gpr::Rax, Gpr::Rdx)?;
         match op {
             IrUnaryOp::Neg => {
@@ -279,7 +269,8 @@ impl FnEmitter<'_, '_> {
         Ok(())
     }
 
-    pub(super) fn binop_x87(
+    /// `long double` arithmetic on the x87 stack.
+    pub(super) fn binop_f128(
         &mut self,
         dest: Value,
         op: IrBinOp,
@@ -313,7 +304,8 @@ impl FnEmitter<'_, '_> {
         Ok(())
     }
 
-    pub(super) fn unop_x87(&mut self, dest: Value, op: IrUnaryOp, src: &Operand) -> Result<(), BackendError> {
+    /// `long double` negation on the x87 stack.
+    pub(super) fn unop_f128(&mut self, dest: Value, op: IrUnaryOp, src: &Operand) -> Result<(), BackendError> {
         let m = self.slot(dest)?;
         if op != IrUnaryOp::Neg {
             return Err(self.internal(format!("{} on f128", op.name())));
