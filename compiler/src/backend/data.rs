@@ -83,6 +83,59 @@ pub fn const_bytes(c: &IrConst, ty: IrType, ld: LongDoubleFormat, out: &mut Vec<
     }
 }
 
+/// The memory image of constant `c` stored as a `ty`: 16 little-endian
+/// bytes, zero past the type's size (what a target's code stores or loads
+/// for a constant operand).
+pub fn const_image(c: &IrConst, ty: IrType, ld: LongDoubleFormat) -> [u8; 16] {
+    let mut b = Vec::with_capacity(16);
+    const_bytes(c, ty, ld, &mut b);
+    b.resize(16, 0);
+    b.try_into().unwrap_or([0; 16])
+}
+
+/// [`const_image`] as its low and high 8-byte words.
+pub fn const_words(c: &IrConst, ty: IrType, ld: LongDoubleFormat) -> [u64; 2] {
+    let img = const_image(c, ty, ld);
+    [0, 8].map(|at| u64::from_le_bytes(img[at..at + 8].try_into().unwrap_or([0; 8])))
+}
+
+/// The widest access of at most `left` bytes: 8, 4, 2 or 1 (how the
+/// targets copy and store memory of any size piece by piece).
+pub fn chunk_size(left: usize) -> usize {
+    match left {
+        8.. => 8,
+        4..=7 => 4,
+        2..=3 => 2,
+        _ => 1,
+    }
+}
+
+/// The `(offset, size)` pieces of `size` bytes of memory, in order, each as
+/// wide as [`chunk_size`] allows.
+pub fn pieces(size: usize) -> impl Iterator<Item = (usize, usize)> {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        (at < size).then(|| {
+            let piece = (at, chunk_size(size - at));
+            at += piece.1;
+            piece
+        })
+    })
+}
+
+/// The pieces a store of constant `c` as a `ty` writes, in order:
+/// `(offset, size, value)` with sizes from [`chunk_size`] and each value
+/// the piece's bytes, little-endian.
+pub fn const_pieces(c: &IrConst, ty: IrType, ld: LongDoubleFormat) -> Vec<(usize, usize, u64)> {
+    let img = const_image(c, ty, ld);
+    pieces(ty.size().max(1))
+        .map(|(at, chunk)| {
+            let v = (0..chunk).fold(0u64, |v, k| v | (img[at + k] as u64) << (8 * k));
+            (at, chunk, v)
+        })
+        .collect()
+}
+
 /// Converts IEEE binary128 bytes to x87 80-bit extended bytes, rounding the
 /// significand to x87's 64 bits (to nearest, ties to even; exact for the
 /// x87-precision constants the frontend makes), x87 denormals included.

@@ -15,8 +15,15 @@
 //! - [`frame`]: the type of every IR value and the frame layout (each
 //!   `alloca` an object, each other value the home [`regalloc`] gave it);
 //! - [`switch`]: the jump table vs compare chain decision for `switch`;
+//! - [`isel`]: the dispatch of each instruction to the target's emitter
+//!   methods (the ISA leaves), the function prescan (second returns, inline
+//!   asm), the branch-to-block decisions and the emitter's common base;
 //! - [`asm_template`]: the inline-asm template parser (`%0`, `%[name]`,
 //!   `%l0`, `%%`, `%=`, modifier letters); the target renders the operands;
+//! - [`inline_asm`]: constraint parsing (the target supplies its letters),
+//!   operand location assignment and template expansion;
+//! - [`wide`]: the libgcc routines of 128-bit and `long double` work and
+//!   the kinds of conversion on them;
 //! - [`walk_blocks`]: the block walk that drives a target's
 //!   [`FunctionEmitter`] hooks, with fall-through detection;
 //! - [`object`] and [`elf`]: the integrated assembler, which turns the
@@ -33,10 +40,13 @@ pub mod asm_template;
 pub mod data;
 pub mod elf;
 pub mod frame;
+pub mod inline_asm;
+pub mod isel;
 pub mod object;
 pub mod regalloc;
 pub mod riscv64;
 pub mod switch;
+pub mod wide;
 pub mod x86_64;
 
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};

@@ -5,6 +5,7 @@
 use super::regs::Xr;
 use super::{emit, FnEmitter, HomeReg};
 use crate::backend::frame::Home;
+use crate::backend::isel::EmitterBase;
 use crate::backend::switch::{normalize_case, plan_switch, SwitchPlan};
 use crate::backend::{block_label, BackendError};
 use crate::ir::instruction::{BlockId, Operand};

@@ -25,6 +25,7 @@ use super::abi::{self, ArgLoc, RetLoc};
 use super::regs::{Mem, Vr, Xr, PTR, SP};
 use super::{emit, FnEmitter, HomeReg, ParamHome, SecondReturn};
 use crate::backend::frame::slot_size;
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::{CallInfo, Operand, Value};
 use crate::ir::types::{Hfa, IrType};

@@ -35,8 +35,12 @@
 
 use super::regs::{is_add_imm, is_logical_imm, is_mov_imm, Mem, Vr, Xr, PTR};
 use super::{emit, FnEmitter};
-use crate::backend::asm_template::{is_basic_asm, parse_template, resolve, AsmError, Resolved, TemplatePiece};
+use crate::backend::asm_template::{is_basic_asm, parse_template, AsmError};
 use crate::backend::frame::{FrameLayout, Home, ValueTypes};
+use crate::backend::inline_asm::{
+    assign_locations, constraint_of, expand_template, operand_type, parse_constraints, ConstraintClass, Plan,
+};
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::{InlineAsm, Operand};
 use crate::ir::types::IrType;
@@ -55,7 +59,7 @@ enum Loc {
     },
 }
 
-/// What a constraint asks for.
+/// What a constraint's AArch64 letters ask for.
 #[derive(Clone, Debug, Default)]
 struct Wants {
     gpr: bool,
@@ -65,80 +69,65 @@ struct Wants {
     mem: bool,
     /// Immediate classes accepted (`i`, `n`, `I`..`N`, `S`, `Z`).
     imm: Vec<char>,
-    tied: Option<usize>,
-    read_write: bool,
     /// `{xN}`: exactly this general register (a local register variable).
     fixed: Option<Xr>,
 }
 
-fn parse_constraint(c: &str) -> Result<Wants, String> {
-    let mut w = Wants {
-        fpr_max: 31,
-        ..Wants::default()
-    };
-    let first = c.split(',').next().unwrap_or("");
-    let chars: Vec<char> = first.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let ch = chars[i];
+impl ConstraintClass for Wants {
+    fn empty() -> Wants {
+        Wants {
+            fpr_max: 31,
+            ..Wants::default()
+        }
+    }
+
+    fn letter(&mut self, ch: char, rest: &[char], c: &str) -> Result<usize, String> {
         match ch {
-            '=' | '&' | '%' | '*' | '?' | '!' | '#' | ' ' => {}
-            '+' => w.read_write = true,
-            'r' => w.gpr = true,
-            'w' => w.fpr = true,
+            'r' => self.gpr = true,
+            'w' => self.fpr = true,
             'x' => {
-                w.fpr = true;
-                w.fpr_max = w.fpr_max.min(15);
+                self.fpr = true;
+                self.fpr_max = self.fpr_max.min(15);
             }
             'y' => {
-                w.fpr = true;
-                w.fpr_max = w.fpr_max.min(7);
+                self.fpr = true;
+                self.fpr_max = self.fpr_max.min(7);
             }
-            'm' | 'Q' | 'o' | 'V' | '<' | '>' => w.mem = true,
+            'm' | 'Q' | 'o' | 'V' | '<' | '>' => self.mem = true,
             'U' => {
                 // Ump, Utv, Utq, Uts, Utf: memory forms; other U classes are SVE/SME registers.
-                let sub: String = chars[i + 1..].iter().take(2).collect();
+                let sub: String = rest.iter().take(2).collect();
                 if !matches!(sub.as_str(), "mp" | "tv" | "tq" | "ts" | "tf") {
                     return Err(format!("unsupported asm constraint '{c}'"));
                 }
-                w.mem = true;
-                i += 2;
+                self.mem = true;
+                return Ok(2);
             }
-            'i' | 'n' | 'I' | 'J' | 'K' | 'L' | 'M' | 'N' | 'S' | 'Z' | 's' => w.imm.push(ch),
+            'i' | 'n' | 'I' | 'J' | 'K' | 'L' | 'M' | 'N' | 'S' | 'Z' | 's' => self.imm.push(ch),
             'g' => {
-                w.gpr = true;
-                w.mem = true;
-                w.imm.push('i');
+                self.gpr = true;
+                self.mem = true;
+                self.imm.push('i');
             }
             'X' => {
-                w.gpr = true;
-                w.imm.push('i');
-            }
-            '0'..='9' => {
-                let start = i;
-                while i + 1 < chars.len() && chars[i + 1].is_ascii_digit() {
-                    i += 1;
-                }
-                let n: String = chars[start..=i].iter().collect();
-                w.tied = Some(n.parse().map_err(|_| format!("bad constraint '{c}'"))?);
-            }
-            '{' => {
-                let end = chars[i..].iter().position(|&c| c == '}').map(|e| i + e);
-                let name: String = chars[i + 1..end.unwrap_or(chars.len())].iter().collect();
-                match (end, Xr::parse(&name)) {
-                    (Some(e), Some(x)) if !matches!(x.0, 16..=18 | 29..) => {
-                        w.fixed = Some(x);
-                        i = e;
-                    }
-                    _ => return Err(format!("invalid register name '{name}' for an asm operand")),
-                }
+                self.gpr = true;
+                self.imm.push('i');
             }
             'k' | 'p' | 'Y' => return Err(format!("unsupported asm constraint '{c}'")),
             _ => return Err(format!("unknown asm constraint '{c}'")),
         }
-        i += 1;
+        Ok(0)
     }
-    Ok(w)
+
+    fn fixed(&mut self, name: &str) -> bool {
+        match Xr::parse(name) {
+            Some(x) if !matches!(x.0, 16..=18 | 29..) => {
+                self.fixed = Some(x);
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 /// Whether constant `v` (an operand of `bits` bits) fits immediate class `class`.
@@ -159,13 +148,6 @@ fn fits_class(class: char, v: i64, bits: u32) -> bool {
     }
 }
 
-/// The location plan of one asm statement: outputs then inputs.
-struct Plan {
-    locs: Vec<Loc>,
-    /// Whether each output is read-write (`+`), loaded before the asm.
-    read_write: Vec<bool>,
-}
-
 fn gpr_pool() -> impl Iterator<Item = Xr> {
     (9..=15).chain(0..=8).chain(19..=28).map(Xr)
 }
@@ -175,9 +157,7 @@ fn fpr_pool() -> impl Iterator<Item = Vr> {
 }
 
 /// Assigns a location to every operand.
-fn plan(asm: &InlineAsm, layout: &FrameLayout) -> Result<Plan, AsmError> {
-    let no = asm.outputs.len();
-    let n = no + asm.inputs.len();
+fn plan(asm: &InlineAsm, layout: &FrameLayout) -> Result<Plan<Loc>, AsmError> {
     let mut taken_x: Vec<Xr> = vec![Xr(16), Xr(17), Xr(18), Xr(29), Xr(30)];
     let mut taken_v: Vec<Vr> = Vec::new();
     for c in &asm.clobbers {
@@ -190,23 +170,16 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout) -> Result<Plan, AsmError> {
             taken_v.push(v);
         }
     }
-    let mut wants = Vec::with_capacity(n);
-    for o in &asm.outputs {
-        wants.push(parse_constraint(&o.constraint)?);
-    }
-    for i in &asm.inputs {
-        wants.push(parse_constraint(&i.constraint)?);
-    }
+    let wants = parse_constraints::<Wants>(asm)?;
     // Fixed registers are reserved first.
     for w in &wants {
-        if let Some(x) = w.fixed {
+        if let Some(x) = w.class.fixed {
             if taken_x.contains(&x) {
                 return Err(format!("asm operand in {} which the asm clobbers", x.x()).into());
             }
         }
     }
-    taken_x.extend(wants.iter().filter_map(|w| w.fixed));
-    let mut locs: Vec<Option<Loc>> = vec![None; n];
+    taken_x.extend(wants.iter().filter_map(|w| w.class.fixed));
     let fresh_x = |taken: &mut Vec<Xr>| -> Result<Xr, String> {
         let x = gpr_pool()
             .find(|x| !taken.contains(x))
@@ -214,27 +187,12 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout) -> Result<Plan, AsmError> {
         taken.push(x);
         Ok(x)
     };
-    for k in 0..n {
-        let w = &wants[k];
-        let is_output = k < no;
-        let (ty, constant, symbol) = if is_output {
-            (asm.output_type(k), None, None)
-        } else {
-            let inp = &asm.inputs[k - no];
-            (
-                asm.input_type(k - no),
-                inp.value.as_const(),
-                asm.input_symbols.get(k - no).cloned().flatten(),
-            )
-        };
-        if let Some(t) = w.tied {
-            if is_output || t >= no {
-                return Err(format!("operand {k} is tied to {t}, which is not an output").into());
-            }
-            continue; // resolved after the outputs
-        }
+    assign_locations(asm, &wants, "operand", |o, w, _| {
+        let w = &w.class;
+        let (k, ty, is_output) = (o.k, o.ty, o.is_output);
+        let symbol = o.symbol.clone();
         let int_ty = if ty.is_int_or_ptr() { ty } else { IrType::I64 };
-        let value = constant.map(|c| FnEmitter::const_i64(&c, int_ty, int_ty.is_signed()));
+        let value = o.constant.map(|c| FnEmitter::const_i64(&c, int_ty, int_ty.is_signed()));
         let imm_ok = !is_output
             && match (value, &symbol) {
                 (_, Some(_)) => w.imm.iter().any(|&c| matches!(c, 'i' | 'S' | 's')),
@@ -272,30 +230,8 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout) -> Result<Plan, AsmError> {
         } else {
             return Err(format!("impossible constraint '{}' for {ty}", constraint_of(asm, k)).into());
         };
-        locs[k] = Some(loc);
-    }
-    for k in no..n {
-        if let Some(t) = wants[k].tied {
-            locs[k] = locs[t].clone();
-        }
-    }
-    let locs = locs
-        .into_iter()
-        .enumerate()
-        .map(|(k, l)| l.ok_or_else(|| AsmError::internal(format!("operand {k} has no location"))))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Plan {
-        locs,
-        read_write: wants[..no].iter().map(|w| w.read_write).collect(),
+        Ok(loc)
     })
-}
-
-fn constraint_of(asm: &InlineAsm, k: usize) -> &str {
-    if k < asm.outputs.len() {
-        &asm.outputs[k].constraint
-    } else {
-        &asm.inputs[k - asm.outputs.len()].constraint
-    }
 }
 
 /// The callee-saved registers an asm statement uses or clobbers (the
@@ -333,11 +269,6 @@ pub(super) fn callee_saved_used(
 }
 
 impl FnEmitter<'_, '_> {
-    /// An inline-asm error: the program's unless `e` says it is internal.
-    fn asm_err(&self, e: impl Into<AsmError>) -> BackendError {
-        BackendError::inline_asm(&self.f.name, e.into())
-    }
-
     /// Loads an input into its location.
     fn asm_load(&mut self, loc: &Loc, op: &Operand, ty: IrType) -> Result<(), BackendError> {
         match loc {
@@ -466,31 +397,9 @@ impl FnEmitter<'_, '_> {
         }
         // The template.
         let uid = self.cx.labels.fresh();
-        let mut text = String::with_capacity(asm.template.len() + 16);
-        for piece in &pieces {
-            match piece {
-                TemplatePiece::Text(t) => text.push_str(t),
-                TemplatePiece::UniqueId => {
-                    let _ = write!(text, "{uid}");
-                }
-                TemplatePiece::Operand { modifier, operand } => {
-                    let r = resolve(asm, operand, *modifier == Some('l')).map_err(|m| self.asm_err(m))?;
-                    match r {
-                        Resolved::Label(k) => {
-                            let _ = write!(text, ".LBB{}", asm.goto_labels[k].1 .0);
-                        }
-                        Resolved::Output(k) => {
-                            let s = self.render(&p.locs[k], asm.output_type(k), *modifier)?;
-                            text.push_str(&s);
-                        }
-                        Resolved::Input(k) => {
-                            let s = self.render(&p.locs[no + k], asm.input_type(k), *modifier)?;
-                            text.push_str(&s);
-                        }
-                    }
-                }
-            }
-        }
+        let text = expand_template(&self.f.name, asm, &pieces, uid, |k, modifier| {
+            self.render(&p.locs[k], operand_type(asm, k), modifier)
+        })?;
         self.out.push('\t');
         self.out.push_str(&text);
         self.out.push('\n');
@@ -516,23 +425,29 @@ impl FnEmitter<'_, '_> {
 mod tests {
     use super::*;
 
+    fn parse_constraint(c: &str) -> Result<crate::backend::inline_asm::Constraint<Wants>, String> {
+        crate::backend::inline_asm::parse_constraint(c)
+    }
+
     #[test]
     fn constraints() {
         let w = parse_constraint("=&r").unwrap();
-        assert!(w.gpr && !w.read_write);
+        assert!(w.class.gpr && !w.read_write);
         assert!(parse_constraint("+w").unwrap().read_write);
         assert_eq!(parse_constraint("0").unwrap().tied, Some(0));
         assert_eq!(parse_constraint("12").unwrap().tied, Some(12));
         let g = parse_constraint("rZ").unwrap();
-        assert!(g.gpr && g.imm == vec!['Z']);
-        assert!(parse_constraint("Q").unwrap().mem);
-        assert!(parse_constraint("Ump").unwrap().mem);
-        assert_eq!(parse_constraint("x").unwrap().fpr_max, 15);
-        assert!(parse_constraint("r,m").unwrap().gpr);
-        assert!(!parse_constraint("m,r").unwrap().gpr);
+        assert!(g.class.gpr && g.class.imm == vec!['Z']);
+        assert!(parse_constraint("Q").unwrap().class.mem);
+        assert!(parse_constraint("Ump").unwrap().class.mem);
+        assert_eq!(parse_constraint("x").unwrap().class.fpr_max, 15);
+        assert!(parse_constraint("r,m").unwrap().class.gpr);
+        assert!(!parse_constraint("m,r").unwrap().class.gpr);
         assert!(parse_constraint("Upa").is_err()); // an SVE predicate register
         assert!(parse_constraint("k").is_err());
         assert!(parse_constraint("t").is_err());
+        assert_eq!(parse_constraint("{x3}").unwrap().class.fixed, Some(Xr(3)));
+        assert!(parse_constraint("{x29}").is_err());
     }
 
     #[test]

@@ -18,14 +18,22 @@
 use super::regs::{Mem, Xr, PTR};
 use super::{emit, FnEmitter, HomeReg};
 use crate::backend::frame::Home;
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::ops::{AtomicOrdering, AtomicRmwOp};
-use crate::ir::types::IrType;
+use crate::ir::types::{AddressSpace, IrType};
 use std::fmt::Write as _;
 
 impl FnEmitter<'_, '_> {
-    pub(super) fn load_inst(&mut self, dest: Value, ptr: Value, ty: IrType) -> Result<(), BackendError> {
+    /// `load` (`_seg`, an x86 segment override, means nothing here).
+    pub(super) fn load_inst(
+        &mut self,
+        dest: Value,
+        ptr: Value,
+        ty: IrType,
+        _seg: AddressSpace,
+    ) -> Result<(), BackendError> {
         let src = self.addr_of(ptr, PTR)?;
         match self.reg_of(dest) {
             // Straight into the home register (an integer zero-extended).
@@ -58,7 +66,14 @@ impl FnEmitter<'_, '_> {
         Ok(())
     }
 
-    pub(super) fn store_inst(&mut self, val: &Operand, ptr: Value, ty: IrType) -> Result<(), BackendError> {
+    /// `store` (`_seg`, an x86 segment override, means nothing here).
+    pub(super) fn store_inst(
+        &mut self,
+        val: &Operand,
+        ptr: Value,
+        ty: IrType,
+        _seg: AddressSpace,
+    ) -> Result<(), BackendError> {
         let dst = self.addr_of(ptr, PTR)?;
         self.store_operand(val, ty, dst)
     }
@@ -167,13 +182,6 @@ impl FnEmitter<'_, '_> {
         self.store(Xr(9), IrType::Ptr, dest)
     }
 
-    fn atomic_size(&self, ty: IrType) -> Result<usize, BackendError> {
-        match ty.size() {
-            1 | 2 | 4 | 8 => Ok(ty.size()),
-            _ => Err(self.unsupported(format!("atomic operation on {ty} (only 1, 2, 4 and 8 bytes)"))),
-        }
-    }
-
     /// The access-size suffix of exclusive and acquire/release instructions.
     fn excl_suffix(size: usize) -> &'static str {
         match size {
@@ -197,8 +205,8 @@ impl FnEmitter<'_, '_> {
         &mut self,
         dest: Value,
         ptr: Value,
-        ordering: AtomicOrdering,
         ty: IrType,
+        ordering: AtomicOrdering,
     ) -> Result<(), BackendError> {
         let size = self.atomic_size(ty)?;
         self.atomic_address(ptr)?;
@@ -239,6 +247,7 @@ impl FnEmitter<'_, '_> {
         ptr: Value,
         val: &Operand,
         ty: IrType,
+        _ordering: AtomicOrdering,
     ) -> Result<(), BackendError> {
         let size = self.atomic_size(ty)?;
         let s = Self::excl_suffix(size);

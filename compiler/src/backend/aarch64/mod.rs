@@ -62,6 +62,9 @@ mod wide;
 use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
 use super::regalloc::{Clobbers, PhysReg, RegBudget, RegClass};
 use super::{block_label, walk_blocks, BackendError, FunctionEmitter, ModuleContext, TargetDesc, TargetIsa};
+pub(crate) use crate::backend::isel::SecondReturn;
+use crate::backend::isel::{self, push_new, BlockBranches, EmitterBase};
+use crate::backend::LongDoubleFormat;
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
@@ -211,7 +214,7 @@ impl TargetIsa for Aarch64 {
 
 /// Where a parameter's value (or, for a struct, its copy) is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ParamHome {
+pub(crate) enum ParamHome {
     /// Not passed (an empty struct).
     None,
     /// A scalar saved from its register(s) into this locals-area slot.
@@ -230,14 +233,6 @@ enum ParamHome {
     /// the home register of the one `paramref` that reads it (see
     /// [`direct_params`]); it has no slot.
     Direct,
-}
-
-/// Which second return register a call's result is read from afterwards.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SecondReturn {
-    F32,
-    F64,
-    F128,
 }
 
 /// The state of one function being emitted.
@@ -335,49 +330,17 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let ret2 = crate::backend::uses_second_return(f).then(|| layout.reserve(16, 16));
         let mut used_x: Vec<Xr> = Vec::new();
         let mut used_v: Vec<Vr> = Vec::new();
-        let mut second_returns = FxHashMap::default();
-        let mut sets_second = None;
-        for (bi, b) in f.blocks.iter().enumerate() {
-            let mut last_call = None;
-            for (ii, inst) in b.instructions.iter().enumerate() {
-                match inst {
-                    Instruction::InlineAsm(asm) => {
-                        let (xs, vs) = inline_asm::callee_saved_used(asm, &types, &layout)
-                            .map_err(|e| BackendError::inline_asm(&f.name, e))?;
-                        for x in xs {
-                            if !used_x.contains(&x) {
-                                used_x.push(x);
-                            }
-                        }
-                        for v in vs {
-                            if !used_v.contains(&v) {
-                                used_v.push(v);
-                            }
-                        }
-                    }
-                    Instruction::Call { .. } | Instruction::CallIndirect { .. } => last_call = Some((bi, ii)),
-                    Instruction::GetReturnF32Second { .. } => {
-                        if let Some(c) = last_call {
-                            second_returns.insert(c, SecondReturn::F32);
-                        }
-                    }
-                    Instruction::GetReturnF64Second { .. } => {
-                        if let Some(c) = last_call {
-                            second_returns.insert(c, SecondReturn::F64);
-                        }
-                    }
-                    Instruction::GetReturnF128Second { .. } => {
-                        if let Some(c) = last_call {
-                            second_returns.insert(c, SecondReturn::F128);
-                        }
-                    }
-                    Instruction::SetReturnF32Second { .. } => sets_second = Some(SecondReturn::F32),
-                    Instruction::SetReturnF64Second { .. } => sets_second = Some(SecondReturn::F64),
-                    Instruction::SetReturnF128Second { .. } => sets_second = Some(SecondReturn::F128),
-                    _ => {}
-                }
-            }
-        }
+        let scan = isel::prescan(
+            f,
+            |_| Ok(()),
+            |asm| {
+                let (xs, vs) = inline_asm::callee_saved_used(asm, &types, &layout)
+                    .map_err(|e| BackendError::inline_asm(&f.name, e))?;
+                push_new(&mut used_x, xs);
+                push_new(&mut used_v, vs);
+                Ok(())
+            },
+        )?;
         // The callee-saved homes handed out are saved (the caller-saved
         // ones hold no value across a call, see `clobbers`).
         for &p in layout.used_regs() {
@@ -423,8 +386,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             ret2,
             saved_x,
             saved_v,
-            second_returns,
-            sets_second,
+            second_returns: scan.second_returns,
+            sets_second: scan.sets_second,
             far_branches,
             direct_params,
             fused_compares: crate::backend::fusable_compares(f, |_| true),
@@ -434,40 +397,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         })
     }
 
-    /// A broken invariant of the IR in this function (an internal compiler error).
-    fn internal(&self, message: impl Into<String>) -> BackendError {
-        BackendError::internal(&self.f.name, message)
-    }
-
-    /// Input in this function that the backend cannot compile (a diagnostic).
-    fn unsupported(&self, message: impl Into<String>) -> BackendError {
-        BackendError::unsupported(&self.f.name, message)
-    }
-
     /// Bytes `sp` drops by in the prologue: the frame record and the locals area.
     fn frame_size(&self) -> u32 {
         16 + self.layout.size()
-    }
-
-    /// The memory operand of locals-area offset `off`.
-    fn area(&self, off: u32) -> Mem {
-        Mem::new(FP, 16 + off as i64)
-    }
-
-    /// The scratch area (the address of a parameter that is not passed).
-    fn scratch_area(&self) -> Result<Mem, BackendError> {
-        match self.scratch {
-            Some(off) => Ok(self.area(off)),
-            None => Err(self.internal("the scratch area was not reserved")),
-        }
-    }
-
-    /// The 16-byte area of second return values.
-    fn ret2_area(&self) -> Result<Mem, BackendError> {
-        match self.ret2 {
-            Some(off) => Ok(self.area(off)),
-            None => Err(self.internal("the second-return area was not reserved")),
-        }
     }
 
     /// The caller's stack argument area at offset `off`.
@@ -511,13 +443,79 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         }
     }
 
-    fn param_home(&self, i: usize) -> Result<ParamHome, BackendError> {
-        self.params.get(i).copied().ok_or_else(|| {
-            self.internal(format!(
-                "paramref {i} of a function with {} parameters",
-                self.params.len()
-            ))
-        })
+    fn stack_save(&mut self, dest: Value) -> Result<(), BackendError> {
+        emit!(self, "\tmov\tx9, sp");
+        self.store(Xr(9), IrType::Ptr, dest)
+    }
+
+    fn stack_restore(&mut self, ptr: Value) -> Result<(), BackendError> {
+        self.pointer_into(ptr, Xr(9))?;
+        emit!(self, "\tmov\tsp, x9");
+        Ok(())
+    }
+
+    fn label_addr(&mut self, dest: Value, label: BlockId) -> Result<(), BackendError> {
+        let l = block_label(label);
+        emit!(self, "\tadrp\tx9, {l}");
+        emit!(self, "\tadd\tx9, x9, :lo12:{l}");
+        self.store(Xr(9), IrType::Ptr, dest)
+    }
+
+    /// `getret*second`: the value the last call left in the second-return area.
+    fn get_second_return(&mut self, dest: Value, _reg: IrType) -> Result<(), BackendError> {
+        let ty = self.types.of(dest);
+        let src = self.ret2_area()?;
+        match self.reg_of(dest) {
+            Some(HomeReg::V(v)) => self.load_fp_mem(src, ty.size(), v),
+            Some(HomeReg::X(x)) => self.load_mem(src, 8, false, x),
+            None => {
+                let m = self.slot(dest)?;
+                self.copy_mem(src, m, if ty == IrType::F128 { 16 } else { 8 });
+            }
+        }
+        Ok(())
+    }
+
+    /// `setret*second`: the value the epilogue returns in the second register.
+    fn set_second_return(&mut self, src: &Operand, reg: IrType) -> Result<(), BackendError> {
+        let m = self.ret2_area()?;
+        self.store_operand(src, reg, m)
+    }
+}
+
+impl BlockBranches for FnEmitter<'_, '_> {
+    type Cond = &'static str;
+
+    fn jump_to(&mut self, b: BlockId) {
+        emit!(self, "\tb\t{}", block_label(b));
+    }
+
+    fn branch_to(&mut self, cc: &'static str, b: BlockId) {
+        self.branch_if(cc, &block_label(b));
+    }
+}
+
+impl EmitterBase for FnEmitter<'_, '_> {
+    type Mem = Mem;
+    type ParamHome = ParamHome;
+
+    const LONG_DOUBLE: LongDoubleFormat = LongDoubleFormat::Binary128;
+
+    fn function(&self) -> &IrFunction {
+        self.f
+    }
+
+    /// The memory operand of locals-area offset `off`.
+    fn area(&self, off: u32) -> Mem {
+        Mem::new(FP, 16 + off as i64)
+    }
+
+    fn reserved_areas(&self) -> (Option<u32>, Option<u32>) {
+        (self.scratch, self.ret2)
+    }
+
+    fn param_homes(&self) -> &[ParamHome] {
+        &self.params
     }
 }
 
@@ -533,163 +531,29 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
     }
 
     fn instruction(&mut self, inst: &Instruction) -> Result<(), BackendError> {
-        use Instruction::*;
-        match inst {
-            Alloca { .. } => {}
-            DynAlloca { dest, size, align } => self.dyn_alloca(*dest, size, *align)?,
-            Load { dest, ptr, ty, .. } => self.load_inst(*dest, *ptr, *ty)?,
-            Store { val, ptr, ty, .. } => self.store_inst(val, *ptr, *ty)?,
-            Memcpy { dest, src, size } => self.memcpy(*dest, *src, *size)?,
-            GetElementPtr { dest, base, offset, .. } => self.gep(*dest, *base, offset)?,
-            GlobalAddr { dest, name } => self.global_addr(*dest, name)?,
-            StackSave { dest } => {
-                emit!(self, "\tmov\tx9, sp");
-                self.store(Xr(9), IrType::Ptr, *dest)?;
-            }
-            StackRestore { ptr } => {
-                self.pointer_into(*ptr, Xr(9))?;
-                emit!(self, "\tmov\tsp, x9");
-            }
-            BinOp { dest, op, lhs, rhs, ty } => self.binop(*dest, *op, lhs, rhs, *ty)?,
-            UnaryOp { dest, op, src, ty } => self.unop(*dest, *op, src, *ty)?,
-            Cmp { dest, op, lhs, rhs, ty } => self.cmp(*dest, *op, lhs, rhs, *ty)?,
-            Cast {
-                dest,
-                src,
-                from_ty,
-                to_ty,
-            } => self.cast(*dest, src, *from_ty, *to_ty)?,
-            Copy { dest, src } => {
-                let ty = self.types.of(*dest);
-                self.move_value(*dest, src, ty)?;
-            }
-            Select {
-                dest,
-                cond,
-                true_val,
-                false_val,
-                ty,
-            } => self.select(*dest, cond, true_val, false_val, *ty)?,
-            Call { func, info } => self.call(Some(func), None, info)?,
-            CallIndirect { func_ptr, info } => self.call(None, Some(func_ptr), info)?,
-            VaStart { va_list_ptr } => self.va_start(*va_list_ptr)?,
-            VaEnd { .. } => {}
-            VaCopy { dest_ptr, src_ptr } => self.va_copy(*dest_ptr, *src_ptr)?,
-            VaArg {
-                dest,
-                va_list_ptr,
-                result_ty,
-            } => self.va_arg(*dest, *va_list_ptr, *result_ty)?,
-            VaArgStruct {
-                dest_ptr,
-                va_list_ptr,
-                size,
-                hfa,
-                ..
-            } => self.va_arg_struct(*dest_ptr, *va_list_ptr, *size, *hfa)?,
-            AtomicRmw {
-                dest, op, ptr, val, ty, ..
-            } => self.atomic_rmw(*dest, *op, *ptr, val, *ty)?,
-            AtomicCmpxchg {
-                dest,
-                ptr,
-                expected,
-                desired,
-                ty,
-                returns_bool,
-                ..
-            } => self.atomic_cmpxchg(*dest, *ptr, expected, desired, *ty, *returns_bool)?,
-            AtomicLoad {
-                dest,
-                ptr,
-                ordering,
-                ty,
-            } => self.atomic_load(*dest, *ptr, *ordering, *ty)?,
-            AtomicStore { ptr, val, ordering, ty } => self.atomic_store(*ptr, val, *ordering, *ty)?,
-            Fence { ordering } => self.fence(*ordering),
-            Phi { .. } => return Err(self.internal("phi in the backend (phi elimination has not run)")),
-            ParamRef { dest, param_idx, ty } => self.param_ref(*dest, *param_idx, *ty)?,
-            GetReturnF64Second { dest } | GetReturnF32Second { dest } | GetReturnF128Second { dest } => {
-                let ty = self.types.of(*dest);
-                let src = self.ret2_area()?;
-                match self.reg_of(*dest) {
-                    Some(HomeReg::V(v)) => self.load_fp_mem(src, ty.size(), v),
-                    Some(HomeReg::X(x)) => self.load_mem(src, 8, false, x),
-                    None => {
-                        let m = self.slot(*dest)?;
-                        self.copy_mem(src, m, if ty == IrType::F128 { 16 } else { 8 });
-                    }
-                }
-            }
-            SetReturnF64Second { src } => {
-                let m = self.ret2_area()?;
-                self.store_operand(src, IrType::F64, m)?;
-            }
-            SetReturnF32Second { src } => {
-                let m = self.ret2_area()?;
-                self.store_operand(src, IrType::F32, m)?;
-            }
-            SetReturnF128Second { src } => {
-                let m = self.ret2_area()?;
-                self.store_operand(src, IrType::F128, m)?;
-            }
-            InlineAsm(asm) => self.inline_asm(asm)?,
-            Intrinsic { dest, op, args, .. } => self.intrinsic(*dest, *op, args)?,
-            LabelAddr { dest, label } => {
-                let l = block_label(*label);
-                emit!(self, "\tadrp\tx9, {l}");
-                emit!(self, "\tadd\tx9, x9, :lo12:{l}");
-                self.store(Xr(9), IrType::Ptr, *dest)?;
-            }
-        }
-        self.inst_index += 1;
+        crate::backend::isel::select_instruction!(self, inst);
         Ok(())
     }
 
     fn terminator(&mut self, term: &Terminator, next: Option<BlockId>) -> Result<(), BackendError> {
         match term {
             Terminator::Return(val) => self.emit_return(val.as_ref())?,
-            Terminator::Branch(b) => {
-                if next != Some(*b) {
-                    emit!(self, "\tb\t{}", block_label(*b));
-                }
-            }
+            Terminator::Branch(b) => isel::goto(self, *b, next),
             Terminator::CondBranch {
                 cond: Operand::Value(c),
                 true_label,
                 false_label,
             } if self.pending_cc.is_some_and(|(v, _)| v == *c) => {
                 let cc = self.pending_cc.take().map_or("ne", |(_, cc)| cc);
-                if next == Some(*true_label) {
-                    self.branch_if(branches::invert_cc(cc), &block_label(*false_label));
-                } else {
-                    self.branch_if(cc, &block_label(*true_label));
-                    if next != Some(*false_label) {
-                        emit!(self, "\tb\t{}", block_label(*false_label));
-                    }
-                }
+                isel::two_way(self, cc, branches::invert_cc(cc), *true_label, *false_label, next);
             }
             Terminator::CondBranch {
                 cond,
                 true_label,
                 false_label,
             } => match self.load_cond(cond)? {
-                Some(taken) => {
-                    let b = if taken { *true_label } else { *false_label };
-                    if next != Some(b) {
-                        emit!(self, "\tb\t{}", block_label(b));
-                    }
-                }
-                None => {
-                    if next == Some(*true_label) {
-                        self.branch_if("eq", &block_label(*false_label));
-                    } else {
-                        self.branch_if("ne", &block_label(*true_label));
-                        if next != Some(*false_label) {
-                            emit!(self, "\tb\t{}", block_label(*false_label));
-                        }
-                    }
-                }
+                Some(taken) => isel::goto(self, if taken { *true_label } else { *false_label }, next),
+                None => isel::two_way(self, "ne", "eq", *true_label, *false_label, next),
             },
             Terminator::Switch {
                 val,

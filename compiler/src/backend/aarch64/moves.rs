@@ -13,8 +13,10 @@
 
 use super::regs::{Mem, Vr, Xr, FP, IMM};
 use super::{emit, FnEmitter, HomeReg};
+use crate::backend::data::pieces;
 use crate::backend::frame::Home;
-use crate::backend::{BackendError, LongDoubleFormat};
+use crate::backend::isel::EmitterBase;
+use crate::backend::BackendError;
 use crate::ir::constants::IrConst;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::types::IrType;
@@ -402,30 +404,9 @@ impl FnEmitter<'_, '_> {
         Ok(())
     }
 
-    /// The memory image of a constant stored as a `ty` (16 bytes, little-endian).
-    pub(super) fn const_image(c: &IrConst, ty: IrType) -> [u8; 16] {
-        let mut b = Vec::with_capacity(16);
-        crate::backend::data::const_bytes(c, ty, LongDoubleFormat::Binary128, &mut b);
-        b.resize(16, 0);
-        b.try_into().unwrap_or([0; 16])
-    }
-
     /// Stores constant `c` of type `ty` into `m` (through `x9`).
     pub(super) fn store_const(&mut self, c: &IrConst, ty: IrType, m: Mem) {
-        let img = Self::const_image(c, ty);
-        let size = ty.size().max(1);
-        let mut at = 0;
-        while at < size {
-            let chunk = match size - at {
-                8.. => 8,
-                4..=7 => 4,
-                2..=3 => 2,
-                _ => 1,
-            };
-            let mut v: u64 = 0;
-            for k in 0..chunk {
-                v |= (img[at + k] as u64) << (8 * k);
-            }
+        for (at, chunk, v) in Self::const_pieces(c, ty) {
             let dst = m.at(at as i64);
             if v == 0 {
                 match chunk {
@@ -438,25 +419,19 @@ impl FnEmitter<'_, '_> {
                 self.mov_imm(Xr(9), v);
                 self.store_mem(Xr(9), chunk, dst);
             }
-            at += chunk;
         }
     }
 
     /// Copies `size` bytes from `src` to `dst` through `x9` (neither based on `x9`).
     pub(super) fn copy_mem(&mut self, src: Mem, dst: Mem, size: usize) {
-        let mut at = 0i64;
-        let mut left = size;
-        while left > 0 {
-            let chunk = match left {
-                8.. => 8,
-                4..=7 => 4,
-                2..=3 => 2,
-                _ => 1,
-            };
-            self.load_mem(src.at(at), chunk, false, Xr(9));
-            self.store_mem(Xr(9), chunk, dst.at(at));
-            at += chunk as i64;
-            left -= chunk;
+        self.copy_mem_through(src, dst, size, Xr(9));
+    }
+
+    /// Copies `size` bytes from `src` to `dst` through `tmp` (neither based on it).
+    pub(super) fn copy_mem_through(&mut self, src: Mem, dst: Mem, size: usize, tmp: Xr) {
+        for (at, chunk) in pieces(size) {
+            self.load_mem(src.at(at as i64), chunk, false, tmp);
+            self.store_mem(tmp, chunk, dst.at(at as i64));
         }
     }
 
@@ -510,9 +485,7 @@ impl FnEmitter<'_, '_> {
         let size = Self::fp_size(ty.size());
         match op {
             Operand::Const(c) => {
-                let img = Self::const_image(c, ty);
-                let lo = u64::from_le_bytes(img[..8].try_into().unwrap_or([0; 8]));
-                let hi = u64::from_le_bytes(img[8..].try_into().unwrap_or([0; 8]));
+                let [lo, hi] = Self::const_words(c, ty);
                 let lo = if size == 4 { lo & 0xffff_ffff } else { lo };
                 if lo == 0 && (size < 16 || hi == 0) {
                     emit!(self, "\tmovi\t{}, #0", v.d());
@@ -588,9 +561,9 @@ impl FnEmitter<'_, '_> {
     pub(super) fn load_pair_as(&mut self, op: &Operand, ty: IrType, lo: Xr, hi: Xr) -> Result<(), BackendError> {
         match op {
             Operand::Const(c) => {
-                let img = Self::const_image(c, ty);
-                self.mov_imm(lo, u64::from_le_bytes(img[..8].try_into().unwrap_or([0; 8])));
-                self.mov_imm(hi, u64::from_le_bytes(img[8..].try_into().unwrap_or([0; 8])));
+                let [l, h] = Self::const_words(c, ty);
+                self.mov_imm(lo, l);
+                self.mov_imm(hi, h);
             }
             Operand::Value(v) => match self.layout.home(*v) {
                 Home::Slot(off) => {

@@ -23,6 +23,8 @@
 
 use super::regs::{Vr, Xr};
 use super::{emit, FnEmitter};
+use crate::backend::isel::cmp_is_signed;
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::intrinsics::IntrinsicOp;
@@ -66,15 +68,6 @@ fn pow2(k: i64, ty: IrType) -> Option<u32> {
     (k.is_power_of_two() && k > 1 && k.trailing_zeros() < width).then(|| k.trailing_zeros())
 }
 
-/// Whether the comparison reads its operands as signed.
-pub(super) fn cmp_is_signed(op: IrCmpOp, ty: IrType) -> bool {
-    match op {
-        IrCmpOp::Slt | IrCmpOp::Sle | IrCmpOp::Sgt | IrCmpOp::Sge => true,
-        IrCmpOp::Ult | IrCmpOp::Ule | IrCmpOp::Ugt | IrCmpOp::Uge => false,
-        IrCmpOp::Eq | IrCmpOp::Ne => ty.is_signed(),
-    }
-}
-
 impl FnEmitter<'_, '_> {
     pub(super) fn binop(
         &mut self,
@@ -84,12 +77,6 @@ impl FnEmitter<'_, '_> {
         rhs: &Operand,
         ty: IrType,
     ) -> Result<(), BackendError> {
-        if ty.is_128() {
-            return self.binop_wide(dest, op, lhs, rhs, ty);
-        }
-        if ty == IrType::F128 {
-            return self.binop_f128(dest, op, lhs, rhs);
-        }
         let bitwise = matches!(op, IrBinOp::And | IrBinOp::Or | IrBinOp::Xor);
         if ty.is_float() && !bitwise {
             if matches!(op, IrBinOp::SRem | IrBinOp::URem) {
@@ -229,12 +216,6 @@ impl FnEmitter<'_, '_> {
             self.mov_imm(d, is_const as u64);
             return self.store_sized(d, ty.size().clamp(1, 8), dest);
         }
-        if ty.is_128() {
-            return self.unop_wide(dest, op, src);
-        }
-        if ty == IrType::F128 {
-            return self.unop_f128(dest, op, src);
-        }
         let wide = ty.size() > 4;
         let a = if wide { "x9" } else { "w9" };
         let name = |r: Xr| if wide { r.x() } else { r.w() };
@@ -369,12 +350,6 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn cast(&mut self, dest: Value, src: &Operand, from: IrType, to: IrType) -> Result<(), BackendError> {
-        if from == IrType::Void || to == IrType::Void {
-            return Err(self.internal("cast from or to void"));
-        }
-        if from.is_128() || to.is_128() || from == IrType::F128 || to == IrType::F128 {
-            return self.cast_wide(dest, src, from, to);
-        }
         match (from.is_float(), to.is_float()) {
             (false, false) => {
                 // Narrowing (or same-width) reads the low bytes as they are.
@@ -439,10 +414,6 @@ impl FnEmitter<'_, '_> {
         f: &Operand,
         ty: IrType,
     ) -> Result<(), BackendError> {
-        if let Some(c) = cond.as_const() {
-            let pick = if c.is_nonzero() { t } else { f };
-            return self.move_value(dest, pick, ty);
-        }
         if ty.size() > 8 {
             let cty = self.types.of_operand(cond);
             let m = self.slot(dest)?;

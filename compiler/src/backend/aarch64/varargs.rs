@@ -25,9 +25,10 @@ use super::abi;
 use super::regs::{Mem, Xr, PTR};
 use super::{emit, FnEmitter};
 use crate::backend::frame::Home;
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::Value;
-use crate::ir::types::{Hfa, IrType};
+use crate::ir::types::{EightbyteClass, Hfa, IrType};
 use std::fmt::Write as _;
 
 /// Which register save area an argument comes from.
@@ -132,6 +133,7 @@ impl FnEmitter<'_, '_> {
         dest: Value,
         va_list: Value,
         size: usize,
+        _classes: &[EightbyteClass],
         hfa: Option<Hfa>,
     ) -> Result<(), BackendError> {
         let size32 = size as u32;
@@ -193,19 +195,6 @@ impl FnEmitter<'_, '_> {
 
     /// Copies `size` bytes from `src` to `dst` through `x10` (keeps `x9`).
     fn copy_mem_via_x10(&mut self, src: Mem, dst: Mem, size: usize) {
-        let mut at = 0i64;
-        let mut left = size;
-        while left > 0 {
-            let chunk = match left {
-                8.. => 8,
-                4..=7 => 4,
-                2..=3 => 2,
-                _ => 1,
-            };
-            self.load_mem(src.at(at), chunk, false, Xr(10));
-            self.store_mem(Xr(10), chunk, dst.at(at));
-            at += chunk as i64;
-            left -= chunk;
-        }
+        self.copy_mem_through(src, dst, size, Xr(10));
     }
 }

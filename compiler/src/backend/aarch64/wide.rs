@@ -19,6 +19,8 @@
 
 use super::regs::{Vr, Xr};
 use super::{emit, FnEmitter};
+use crate::backend::isel::EmitterBase;
+use crate::backend::wide::{self, WideCast};
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::ops::{IrBinOp, IrCmpOp, IrUnaryOp};
@@ -36,19 +38,12 @@ impl FnEmitter<'_, '_> {
         op: IrBinOp,
         lhs: &Operand,
         rhs: &Operand,
-        ty: IrType,
     ) -> Result<(), BackendError> {
-        let _ = ty;
         match op {
             IrBinOp::SDiv | IrBinOp::UDiv | IrBinOp::SRem | IrBinOp::URem => {
                 self.load_pair(lhs, Xr(0), Xr(1))?;
                 self.load_pair(rhs, Xr(2), Xr(3))?;
-                self.call_helper(match op {
-                    IrBinOp::SDiv => "__divti3",
-                    IrBinOp::UDiv => "__udivti3",
-                    IrBinOp::SRem => "__modti3",
-                    _ => "__umodti3",
-                });
+                self.call_helper(wide::divmod_helper(op));
                 return self.store_pair(Xr(0), Xr(1), dest);
             }
             IrBinOp::Shl | IrBinOp::LShr | IrBinOp::AShr => {
@@ -184,7 +179,7 @@ impl FnEmitter<'_, '_> {
         rhs: &Operand,
         ty: IrType,
     ) -> Result<&'static str, BackendError> {
-        let signed = super::ops::cmp_is_signed(op, ty);
+        let signed = crate::backend::isel::cmp_is_signed(op, ty);
         match op {
             IrCmpOp::Eq | IrCmpOp::Ne => {
                 self.load_pair(lhs, Xr(9), Xr(10))?;
@@ -195,12 +190,7 @@ impl FnEmitter<'_, '_> {
             }
             _ => {
                 // x - y over both halves gives "x < y" (lt/lo) and "x >= y" (ge/hs).
-                let (x, y, lt) = match op {
-                    IrCmpOp::Slt | IrCmpOp::Ult => (lhs, rhs, true),
-                    IrCmpOp::Sge | IrCmpOp::Uge => (lhs, rhs, false),
-                    IrCmpOp::Sgt | IrCmpOp::Ugt => (rhs, lhs, true),
-                    _ => (rhs, lhs, false),
-                };
+                let (x, y, lt) = wide::ordered_operands(op, lhs, rhs);
                 self.load_pair(x, Xr(9), Xr(10))?;
                 self.load_pair(y, Xr(11), Xr(12))?;
                 emit!(self, "\tcmp\tx9, x11");
@@ -222,13 +212,8 @@ impl FnEmitter<'_, '_> {
         lhs: &Operand,
         rhs: &Operand,
     ) -> Result<(), BackendError> {
-        let f = match op {
-            IrBinOp::Add => "__addtf3",
-            IrBinOp::Sub => "__subtf3",
-            IrBinOp::Mul => "__multf3",
-            IrBinOp::SDiv | IrBinOp::UDiv => "__divtf3",
-            IrBinOp::SRem | IrBinOp::URem => "fmodl",
-            _ => return Err(self.internal(format!("{} on f128", op.name()))),
+        let Some(f) = wide::tf_binop_helper(op) else {
+            return Err(self.internal(format!("{} on f128", op.name())));
         };
         self.load_fp(lhs, IrType::F128, Vr(0))?;
         self.load_fp(rhs, IrType::F128, Vr(1))?;
@@ -250,15 +235,15 @@ impl FnEmitter<'_, '_> {
     pub(super) fn cmp_f128(&mut self, op: IrCmpOp, lhs: &Operand, rhs: &Operand) -> Result<&'static str, BackendError> {
         self.load_fp(lhs, IrType::F128, Vr(0))?;
         self.load_fp(rhs, IrType::F128, Vr(1))?;
-        let (f, cc) = match op {
-            IrCmpOp::Eq => ("__eqtf2", "eq"),
-            IrCmpOp::Ne => ("__netf2", "ne"),
-            IrCmpOp::Slt | IrCmpOp::Ult => ("__lttf2", "lt"),
-            IrCmpOp::Sle | IrCmpOp::Ule => ("__letf2", "le"),
-            IrCmpOp::Sgt | IrCmpOp::Ugt => ("__gttf2", "gt"),
-            IrCmpOp::Sge | IrCmpOp::Uge => ("__getf2", "ge"),
+        let cc = match op {
+            IrCmpOp::Eq => "eq",
+            IrCmpOp::Ne => "ne",
+            IrCmpOp::Slt | IrCmpOp::Ult => "lt",
+            IrCmpOp::Sle | IrCmpOp::Ule => "le",
+            IrCmpOp::Sgt | IrCmpOp::Ugt => "gt",
+            IrCmpOp::Sge | IrCmpOp::Uge => "ge",
         };
-        self.call_helper(f);
+        self.call_helper(wide::tf_cmp_helper(op));
         emit!(self, "\tcmp\tw0, #0");
         Ok(cc)
     }
@@ -271,10 +256,10 @@ impl FnEmitter<'_, '_> {
         from: IrType,
         to: IrType,
     ) -> Result<(), BackendError> {
-        let int = |t: IrType| t.is_int_or_ptr();
-        match (from, to) {
-            (f, t) if f == t || (f.is_128() && t.is_128()) => self.move_value(dest, src, to)?,
-            (f, t) if int(f) && !f.is_128() && t.is_128() => {
+        let (f, t) = (from, to);
+        match wide::classify_cast(from, to) {
+            Some(WideCast::Move) => self.move_value(dest, src, to)?,
+            Some(WideCast::IntToWide) => {
                 self.load(src, f, Xr(9))?;
                 if f.is_signed() {
                     emit!(self, "\tasr\tx10, x9, #63");
@@ -283,55 +268,31 @@ impl FnEmitter<'_, '_> {
                 }
                 self.store_pair(Xr(9), Xr(10), dest)?;
             }
-            (f, t) if f.is_128() && int(t) => {
+            Some(WideCast::WideToInt) => {
                 self.load_pair(src, Xr(9), Xr(10))?;
                 self.store(Xr(9), t, dest)?;
             }
-            (f, IrType::F32 | IrType::F64 | IrType::F128) if f.is_128() => {
+            Some(WideCast::WideToFloat) => {
                 self.load_pair(src, Xr(0), Xr(1))?;
-                let name = match (f.is_signed(), to) {
-                    (true, IrType::F32) => "__floattisf",
-                    (true, IrType::F64) => "__floattidf",
-                    (true, _) => "__floattitf",
-                    (false, IrType::F32) => "__floatuntisf",
-                    (false, IrType::F64) => "__floatuntidf",
-                    (false, _) => "__floatuntitf",
-                };
-                self.call_helper(name);
+                self.call_helper(&wide::float_from_ti(f.is_signed(), to, Self::LONG_DOUBLE));
                 self.store_fp(Vr(0), to, dest)?;
             }
-            (IrType::F32 | IrType::F64 | IrType::F128, t) if t.is_128() => {
+            Some(WideCast::FloatToWide) => {
                 self.load_fp(src, from, Vr(0))?;
-                let name = match (t.is_signed(), from) {
-                    (true, IrType::F32) => "__fixsfti",
-                    (true, IrType::F64) => "__fixdfti",
-                    (true, _) => "__fixtfti",
-                    (false, IrType::F32) => "__fixunssfti",
-                    (false, IrType::F64) => "__fixunsdfti",
-                    (false, _) => "__fixunstfti",
-                };
-                self.call_helper(name);
+                self.call_helper(&wide::fix_to_ti(t.is_signed(), from, Self::LONG_DOUBLE));
                 self.store_pair(Xr(0), Xr(1), dest)?;
             }
-            (IrType::F32 | IrType::F64, IrType::F128) => {
+            Some(WideCast::ExtendToLong) => {
                 self.load_fp(src, from, Vr(0))?;
-                self.call_helper(if from == IrType::F32 {
-                    "__extendsftf2"
-                } else {
-                    "__extenddftf2"
-                });
+                self.call_helper(wide::tf_extend_helper(from));
                 self.store_fp(Vr(0), to, dest)?;
             }
-            (IrType::F128, IrType::F32 | IrType::F64) => {
+            Some(WideCast::TruncFromLong) => {
                 self.load_fp(src, from, Vr(0))?;
-                self.call_helper(if to == IrType::F32 {
-                    "__trunctfsf2"
-                } else {
-                    "__trunctfdf2"
-                });
+                self.call_helper(wide::tf_trunc_helper(to));
                 self.store_fp(Vr(0), to, dest)?;
             }
-            (f, IrType::F128) if int(f) => {
+            Some(WideCast::IntToLong) => {
                 self.load(src, f, Xr(0))?;
                 let name = match (f.is_signed(), f.size() > 4) {
                     (true, false) => "__floatsitf",
@@ -342,7 +303,7 @@ impl FnEmitter<'_, '_> {
                 self.call_helper(name);
                 self.store_fp(Vr(0), to, dest)?;
             }
-            (IrType::F128, t) if int(t) => {
+            Some(WideCast::LongToInt) => {
                 // Truncation toward zero, then wrapping to the width (see
                 // `cast`): signed types through a 64-bit conversion,
                 // unsigned ones through a 128-bit one (exact on [0, 2^64)
@@ -351,7 +312,7 @@ impl FnEmitter<'_, '_> {
                 self.call_helper(if t.is_signed() { "__fixtfdi" } else { "__fixtfti" });
                 self.store(Xr(0), t, dest)?;
             }
-            _ => return Err(self.internal(format!("cast from {from} to {to}"))),
+            None => return Err(self.internal(format!("cast from {from} to {to}"))),
         }
         Ok(())
     }

@@ -7,6 +7,7 @@
 use super::regs::{Gpr, T0, T1, T2};
 use super::{emit, FnEmitter};
 use crate::backend::frame::Home;
+use crate::backend::isel::EmitterBase;
 use crate::backend::switch::{normalize_case, plan_switch, SwitchPlan};
 use crate::backend::{block_label, BackendError};
 use crate::ir::instruction::{BlockId, Operand};

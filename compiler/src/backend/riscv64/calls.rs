@@ -24,10 +24,12 @@
 //!   caller's result buffer (`args[0]`).
 
 use super::abi::{self, ArgLoc, Place, RetLoc};
-use super::moves::{canon, chunk_size};
+use super::moves::canon;
 use super::regs::{arg_fpr, arg_gpr, Gpr, Mem, A0, A1, FA0, FA1, S0, SP, T0, T4, T5};
 use super::{emit, FnEmitter, ParamHome, RegHome, SecondReturn};
+use crate::backend::data::chunk_size;
 use crate::backend::frame::{slot_size, Home};
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::{CallInfo, Operand, Value};
 use crate::ir::types::IrType;
@@ -200,6 +202,8 @@ impl FnEmitter<'_, '_> {
             match kind {
                 SecondReturn::F64 => self.load_fmem(m, IrType::F64, FA1),
                 SecondReturn::F32 => self.load_fmem(m, IrType::F32, FA1),
+                // Refused by the prescan (LP64D has no such register).
+                SecondReturn::F128 => return Err(self.internal("no second binary128 return register under LP64D")),
             }
         }
         self.emit_epilogue();
@@ -271,10 +275,8 @@ impl FnEmitter<'_, '_> {
     fn load_word(&mut self, op: &Operand, ty: IrType, k: u32, r: Gpr) -> Result<(), BackendError> {
         match op {
             Operand::Const(c) => {
-                let img = Self::const_image(c, ty);
-                let at = 8 * k as usize;
-                let w = i64::from_le_bytes(img[at..at + 8].try_into().unwrap_or([0; 8]));
-                self.li(r, w);
+                let w = Self::const_words(c, ty)[k as usize];
+                self.li(r, w as i64);
             }
             Operand::Value(v) => match self.layout.home(*v) {
                 Home::Slot(off) => {
@@ -454,6 +456,8 @@ impl FnEmitter<'_, '_> {
             match kind {
                 SecondReturn::F64 => self.store_fmem(FA1, IrType::F64, m),
                 SecondReturn::F32 => self.store_fmem(FA1, IrType::F32, m),
+                // Refused by the prescan (LP64D has no such register).
+                SecondReturn::F128 => return Err(self.internal("no second binary128 return register under LP64D")),
             }
         }
         Ok(())

@@ -28,8 +28,12 @@
 
 use super::regs::{fits_i12, is_callee_saved_fpr, is_callee_saved_gpr, Fpr, Gpr, Mem, S0, T0};
 use super::{emit, FnEmitter};
-use crate::backend::asm_template::{is_basic_asm, parse_template, resolve, AsmError, Resolved, TemplatePiece};
+use crate::backend::asm_template::{is_basic_asm, parse_template, AsmError};
 use crate::backend::frame::{FrameLayout, Home};
+use crate::backend::inline_asm::{
+    assign_locations, constraint_of, expand_template, parse_constraints, ConstraintClass, Plan,
+};
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::{InlineAsm, Operand};
 use crate::ir::types::IrType;
@@ -50,7 +54,7 @@ enum Loc {
     },
 }
 
-/// What a constraint asks for.
+/// What a constraint's RISC-V letters ask for.
 #[derive(Clone, Debug, Default)]
 struct Wants {
     gpr: bool,
@@ -63,9 +67,6 @@ struct Wants {
     imm_i: bool,
     imm_j: bool,
     imm_k: bool,
-    tied: Option<usize>,
-    early_clobber: bool,
-    read_write: bool,
     /// `{reg}`: exactly this integer register (a local register variable).
     fixed: Option<Gpr>,
 }
@@ -83,67 +84,47 @@ impl Wants {
     }
 }
 
-fn parse_constraint(c: &str) -> Result<Wants, String> {
-    let mut w = Wants::default();
-    let first = c.split(',').next().unwrap_or("");
-    let chars: Vec<char> = first.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        match chars[i] {
-            '=' | '%' | '*' | '?' | '!' | '#' | ' ' => {}
-            '+' => w.read_write = true,
-            '&' => w.early_clobber = true,
-            'r' | 'p' => w.gpr = true,
-            'f' => w.fpr = true,
-            'm' | 'o' | 'V' | '<' | '>' => w.mem = true,
+impl ConstraintClass for Wants {
+    fn empty() -> Wants {
+        Wants::default()
+    }
+
+    fn letter(&mut self, ch: char, rest: &[char], c: &str) -> Result<usize, String> {
+        match ch {
+            'r' | 'p' => self.gpr = true,
+            'f' => self.fpr = true,
+            'm' | 'o' | 'V' | '<' | '>' => self.mem = true,
             'A' => {
-                w.mem = true;
-                w.mem_reg = true;
+                self.mem = true;
+                self.mem_reg = true;
             }
-            'i' | 'n' | 's' | 'E' | 'F' => w.imm_any = true,
-            'I' => w.imm_i = true,
-            'J' => w.imm_j = true,
-            'K' => w.imm_k = true,
+            'i' | 'n' | 's' | 'E' | 'F' => self.imm_any = true,
+            'I' => self.imm_i = true,
+            'J' => self.imm_j = true,
+            'K' => self.imm_k = true,
             'g' | 'X' => {
-                w.gpr = true;
-                w.mem = true;
-                w.imm_any = true;
+                self.gpr = true;
+                self.mem = true;
+                self.imm_any = true;
             }
-            'c' if chars.get(i + 1).is_some_and(|x| *x == 'r' || *x == 'f') => {
+            'c' if rest.first().is_some_and(|x| *x == 'r' || *x == 'f') => {
                 // `cr`/`cf`: the registers of compressed instructions (x8..x15, f8..f15).
                 return Err(format!("unsupported asm constraint '{c}'"));
             }
-            '0'..='9' => {
-                let start = i;
-                while i + 1 < chars.len() && chars[i + 1].is_ascii_digit() {
-                    i += 1;
-                }
-                let n: String = chars[start..=i].iter().collect();
-                w.tied = Some(n.parse().map_err(|_| format!("bad constraint '{c}'"))?);
-            }
-            '{' => {
-                let end = chars[i..].iter().position(|&c| c == '}').map(|e| i + e);
-                let name: String = chars[i + 1..end.unwrap_or(chars.len())].iter().collect();
-                match (end, Gpr::parse(&name)) {
-                    (Some(e), Some(g)) if GPR_POOL.contains(&g.0) => {
-                        w.fixed = Some(g);
-                        i = e;
-                    }
-                    _ => return Err(format!("invalid register name '{name}' for an asm operand")),
-                }
-            }
             _ => return Err(format!("unknown asm constraint '{c}'")),
         }
-        i += 1;
+        Ok(0)
     }
-    Ok(w)
-}
 
-/// The location plan of one asm statement: outputs then inputs.
-struct Plan {
-    locs: Vec<Loc>,
-    /// Whether each output is read-write (`+`), loaded before the asm.
-    read_write: Vec<bool>,
+    fn fixed(&mut self, name: &str) -> bool {
+        match Gpr::parse(name) {
+            Some(g) if GPR_POOL.contains(&g.0) => {
+                self.fixed = Some(g);
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 /// Integer registers handed to operands, in order of preference.
@@ -159,19 +140,10 @@ const FPR_POOL: [u8; 32] = [
     27,
 ];
 
-fn constraint_of(asm: &InlineAsm, k: usize) -> &str {
-    if k < asm.outputs.len() {
-        &asm.outputs[k].constraint
-    } else {
-        &asm.inputs[k - asm.outputs.len()].constraint
-    }
-}
-
 /// Assigns a location to every operand. `area_top` converts frame offsets
 /// to `s0` displacements.
-fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, AsmError> {
+fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan<Loc>, AsmError> {
     let no = asm.outputs.len();
-    let n = no + asm.inputs.len();
     let mut taken: Vec<Gpr> = Vec::new();
     let mut ftaken: Vec<Fpr> = Vec::new();
     for c in &asm.clobbers {
@@ -184,22 +156,16 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, As
             ftaken.push(f);
         }
     }
-    let mut wants = Vec::with_capacity(n);
-    for o in &asm.outputs {
-        wants.push(parse_constraint(&o.constraint)?);
-    }
-    for i in &asm.inputs {
-        wants.push(parse_constraint(&i.constraint)?);
-    }
+    let wants = parse_constraints::<Wants>(asm)?;
     // Fixed registers are reserved first.
     for w in &wants {
-        if let Some(g) = w.fixed {
+        if let Some(g) = w.class.fixed {
             if taken.contains(&g) {
                 return Err(format!("asm operand in {} which the asm clobbers", g.name()).into());
             }
         }
     }
-    taken.extend(wants.iter().filter_map(|w| w.fixed));
+    taken.extend(wants.iter().filter_map(|w| w.class.fixed));
     let fresh_gpr = |taken: &mut Vec<Gpr>| -> Result<Gpr, String> {
         let g = GPR_POOL
             .iter()
@@ -209,27 +175,11 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, As
         taken.push(g);
         Ok(g)
     };
-    let mut locs: Vec<Option<Loc>> = vec![None; n];
-    for k in 0..n {
-        let w = &wants[k];
-        let is_output = k < no;
-        let (ty, constant, symbol) = if is_output {
-            (asm.output_type(k), None, None)
-        } else {
-            let inp = &asm.inputs[k - no];
-            (
-                asm.input_type(k - no),
-                inp.value.as_const(),
-                asm.input_symbols.get(k - no).cloned().flatten(),
-            )
-        };
-        if let Some(t) = w.tied {
-            if is_output || t >= no {
-                return Err(format!("asm operand {k} is tied to {t}, which is not an output").into());
-            }
-            continue; // resolved after the outputs
-        }
-        let const_value = constant
+    assign_locations(asm, &wants, "asm operand", |o, w, _| {
+        let w = &w.class;
+        let (k, ty, is_output, symbol) = (o.k, o.ty, o.is_output, o.symbol.clone());
+        let const_value = o
+            .constant
             .map(|c| FnEmitter::const_i64(&c, if ty.is_int_or_ptr() { ty } else { IrType::I64 }, ty.is_signed()));
         let loc = if !is_output
             && w.any_imm()
@@ -282,21 +232,7 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan, As
         } else {
             return Err(format!("impossible asm constraint '{}' for {ty}", constraint_of(asm, k)).into());
         };
-        locs[k] = Some(loc);
-    }
-    for k in no..n {
-        if let Some(t) = wants[k].tied {
-            locs[k] = locs[t].clone();
-        }
-    }
-    let locs = locs
-        .into_iter()
-        .enumerate()
-        .map(|(k, l)| l.ok_or_else(|| AsmError::internal(format!("asm operand {k} has no location"))))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Plan {
-        locs,
-        read_write: wants[..no].iter().map(|w| w.read_write).collect(),
+        Ok(loc)
     })
 }
 
@@ -330,11 +266,6 @@ pub(super) fn callee_saved_used(asm: &InlineAsm, layout: &FrameLayout) -> Result
 }
 
 impl FnEmitter<'_, '_> {
-    /// An inline-asm error: the program's unless `e` says it is internal.
-    fn asm_err(&self, e: impl Into<AsmError>) -> BackendError {
-        BackendError::inline_asm(&self.f.name, e.into())
-    }
-
     /// Loads an input (or a tied read-write value) into its location.
     fn asm_load(&mut self, loc: &Loc, op: &Operand, ty: IrType) -> Result<(), BackendError> {
         match loc {
@@ -419,25 +350,9 @@ impl FnEmitter<'_, '_> {
         }
         // The template.
         let uid = self.cx.labels.fresh();
-        let mut text = String::with_capacity(asm.template.len() + 16);
-        for piece in &pieces {
-            match piece {
-                TemplatePiece::Text(t) => text.push_str(t),
-                TemplatePiece::UniqueId => {
-                    let _ = write!(text, "{uid}");
-                }
-                TemplatePiece::Operand { modifier, operand } => {
-                    let r = resolve(asm, operand, *modifier == Some('l')).map_err(|m| self.asm_err(m))?;
-                    match r {
-                        Resolved::Label(k) => {
-                            let _ = write!(text, ".LBB{}", asm.goto_labels[k].1 .0);
-                        }
-                        Resolved::Output(k) => text.push_str(&self.render(&p.locs[k], *modifier)?),
-                        Resolved::Input(k) => text.push_str(&self.render(&p.locs[no + k], *modifier)?),
-                    }
-                }
-            }
-        }
+        let text = expand_template(&self.f.name, asm, &pieces, uid, |k, modifier| {
+            self.render(&p.locs[k], modifier)
+        })?;
         self.out.push('\t');
         self.out.push_str(&text);
         self.out.push('\n');
@@ -501,21 +416,26 @@ fn loc_is_f(l: &Loc) -> bool {
 mod tests {
     use super::*;
 
+    fn parse_constraint(c: &str) -> Result<crate::backend::inline_asm::Constraint<Wants>, String> {
+        crate::backend::inline_asm::parse_constraint(c)
+    }
+
     #[test]
     fn constraints() {
         let w = parse_constraint("=&r").unwrap();
-        assert!(w.gpr && w.early_clobber && !w.read_write);
+        assert!(w.class.gpr && w.early_clobber && !w.read_write);
         assert_eq!(parse_constraint("0").unwrap().tied, Some(0));
         assert_eq!(parse_constraint("12").unwrap().tied, Some(12));
-        let rj = parse_constraint("rJ").unwrap();
+        let rj = parse_constraint("rJ").unwrap().class;
         assert!(rj.gpr && rj.accepts_imm(0, false) && !rj.accepts_imm(5, false));
-        let i = parse_constraint("I").unwrap();
+        let i = parse_constraint("I").unwrap().class;
         assert!(i.accepts_imm(-2048, false) && !i.accepts_imm(2048, false) && !i.accepts_imm(0, true));
-        assert!(parse_constraint("K").unwrap().accepts_imm(31, false));
-        assert!(!parse_constraint("K").unwrap().accepts_imm(32, false));
+        assert!(parse_constraint("K").unwrap().class.accepts_imm(31, false));
+        assert!(!parse_constraint("K").unwrap().class.accepts_imm(32, false));
         let a = parse_constraint("+A").unwrap();
-        assert!(a.mem && a.mem_reg && a.read_write);
-        assert!(parse_constraint("f").unwrap().fpr);
+        assert!(a.class.mem && a.class.mem_reg && a.read_write);
+        assert!(parse_constraint("f").unwrap().class.fpr);
         assert!(parse_constraint("q").is_err());
+        assert!(parse_constraint("cr").is_err());
     }
 }

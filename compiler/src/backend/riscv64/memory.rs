@@ -18,14 +18,22 @@
 
 use super::regs::{Gpr, Mem, T0, T1, T2, T4, T5, ZERO};
 use super::{emit, FnEmitter};
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::ops::{AtomicOrdering, AtomicRmwOp};
-use crate::ir::types::IrType;
+use crate::ir::types::{AddressSpace, IrType};
 use std::fmt::Write as _;
 
 impl FnEmitter<'_, '_> {
-    pub(super) fn load_inst(&mut self, dest: Value, ptr: Value, ty: IrType) -> Result<(), BackendError> {
+    /// `load` (`_seg`, an x86 segment override, means nothing here).
+    pub(super) fn load_inst(
+        &mut self,
+        dest: Value,
+        ptr: Value,
+        ty: IrType,
+        _seg: AddressSpace,
+    ) -> Result<(), BackendError> {
         let src = self.addr_of(ptr, T5)?;
         if ty.size() > 8 {
             let m = self.slot(dest)?;
@@ -42,7 +50,14 @@ impl FnEmitter<'_, '_> {
         Ok(())
     }
 
-    pub(super) fn store_inst(&mut self, val: &Operand, ptr: Value, ty: IrType) -> Result<(), BackendError> {
+    /// `store` (`_seg`, an x86 segment override, means nothing here).
+    pub(super) fn store_inst(
+        &mut self,
+        val: &Operand,
+        ptr: Value,
+        ty: IrType,
+        _seg: AddressSpace,
+    ) -> Result<(), BackendError> {
         let dst = self.addr_of(ptr, T5)?;
         self.store_operand(val, ty, dst)
     }
@@ -129,13 +144,6 @@ impl FnEmitter<'_, '_> {
         }
         emit!(self, "\tmv\tt0, sp");
         self.store(T0, IrType::Ptr, dest)
-    }
-
-    fn atomic_size(&self, ty: IrType) -> Result<usize, BackendError> {
-        match ty.size() {
-            1 | 2 | 4 | 8 => Ok(ty.size()),
-            _ => Err(self.unsupported(format!("atomic operation on {ty} (only 1, 2, 4 and 8 bytes)"))),
-        }
     }
 
     /// The address of an atomic object in `t5`.

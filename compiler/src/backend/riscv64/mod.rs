@@ -70,6 +70,9 @@ mod wide;
 use super::frame::{slot_size, FrameLayout, Home, ValueTypes};
 use super::regalloc::{Clobbers, PhysReg, RegBudget, RegClass};
 use super::{walk_blocks, BackendError, FunctionEmitter, ModuleContext, TargetDesc, TargetIsa};
+pub(crate) use crate::backend::isel::SecondReturn;
+use crate::backend::isel::{self, push_new, BlockBranches, EmitterBase};
+use crate::backend::LongDoubleFormat;
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
@@ -242,7 +245,7 @@ const VARARG_SAVE: i64 = 64;
 
 /// Where a parameter's value (or, for a struct, its copy) is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ParamHome {
+pub(crate) enum ParamHome {
     /// Not passed (an empty struct).
     None,
     /// A scalar (or a by-reference struct's pointer) saved from its
@@ -258,13 +261,6 @@ enum ParamHome {
     /// the home register of the one `paramref` that reads it (see
     /// [`direct_params`]); it has no slot.
     Direct,
-}
-
-/// Which second return register a call's result is read from afterwards.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SecondReturn {
-    F32,
-    F64,
 }
 
 /// The state of one function being emitted.
@@ -361,55 +357,30 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let ret2 = crate::backend::uses_second_return(f).then(|| layout.reserve(8, 8));
         let mut saved_g = Vec::new();
         let mut saved_f = Vec::new();
-        let mut max_outputs = 0;
-        let mut second_returns = FxHashMap::default();
-        let mut sets_second = None;
-        for (bi, b) in f.blocks.iter().enumerate() {
-            let mut last_call = None;
-            for (ii, inst) in b.instructions.iter().enumerate() {
-                match inst {
-                    Instruction::InlineAsm(asm) => {
-                        max_outputs = max_outputs.max(asm.outputs.len());
-                        let (g, fl) = inline_asm::callee_saved_used(asm, &layout)
-                            .map_err(|e| BackendError::inline_asm(&f.name, e))?;
-                        for r in g {
-                            if !saved_g.contains(&r) {
-                                saved_g.push(r);
-                            }
-                        }
-                        for r in fl {
-                            if !saved_f.contains(&r) {
-                                saved_f.push(r);
-                            }
-                        }
-                    }
-                    Instruction::Call { .. } | Instruction::CallIndirect { .. } => last_call = Some((bi, ii)),
-                    Instruction::GetReturnF32Second { .. } => {
-                        if let Some(c) = last_call {
-                            second_returns.insert(c, SecondReturn::F32);
-                        }
-                    }
-                    Instruction::GetReturnF64Second { .. } => {
-                        if let Some(c) = last_call {
-                            second_returns.insert(c, SecondReturn::F64);
-                        }
-                    }
-                    // LP64D returns `_Complex long double` (32 bytes) in memory,
-                    // so there is no second binary128 return register to read
-                    // or set; the frontend lowers such returns through sret.
-                    Instruction::GetReturnF128Second { .. } | Instruction::SetReturnF128Second { .. } => {
-                        return Err(BackendError::internal(
-                            &f.name,
-                            "getretf128second/setretf128second: RISC-V LP64D has no second binary128 return \
-                             register (`_Complex long double` is returned in memory)",
-                        ));
-                    }
-                    Instruction::SetReturnF32Second { .. } => sets_second = Some(SecondReturn::F32),
-                    Instruction::SetReturnF64Second { .. } => sets_second = Some(SecondReturn::F64),
-                    _ => {}
+        let scan = isel::prescan(
+            f,
+            |inst| match inst {
+                // LP64D returns `_Complex long double` (32 bytes) in memory,
+                // so there is no second binary128 return register to read
+                // or set; the frontend lowers such returns through sret.
+                Instruction::GetReturnF128Second { .. } | Instruction::SetReturnF128Second { .. } => {
+                    Err(BackendError::internal(
+                        &f.name,
+                        "getretf128second/setretf128second: RISC-V LP64D has no second binary128 return \
+                         register (`_Complex long double` is returned in memory)",
+                    ))
                 }
-            }
-        }
+                _ => Ok(()),
+            },
+            |asm| {
+                let (g, fl) =
+                    inline_asm::callee_saved_used(asm, &layout).map_err(|e| BackendError::inline_asm(&f.name, e))?;
+                push_new(&mut saved_g, g);
+                push_new(&mut saved_f, fl);
+                Ok(())
+            },
+        )?;
+        let max_outputs = scan.max_asm_outputs;
         // The callee-saved homes handed out are saved (the caller-saved
         // ones hold no value across a call, see `clobbers`).
         for &p in layout.used_regs() {
@@ -446,43 +417,12 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             saved_gprs,
             saved_fprs,
             asm_spill,
-            second_returns,
-            sets_second,
+            second_returns: scan.second_returns,
+            sets_second: scan.sets_second,
             block_index: 0,
             inst_index: 0,
             far,
         })
-    }
-
-    /// A broken invariant of the IR in this function (an internal compiler error).
-    fn internal(&self, message: impl Into<String>) -> BackendError {
-        BackendError::internal(&self.f.name, message)
-    }
-
-    /// Input in this function that the backend cannot compile (a diagnostic).
-    fn unsupported(&self, message: impl Into<String>) -> BackendError {
-        BackendError::unsupported(&self.f.name, message)
-    }
-
-    /// The memory of locals-area offset `off`.
-    fn area(&self, off: u32) -> Mem {
-        Mem::new(S0, off as i64 - self.area_top)
-    }
-
-    /// The scratch area (the address of a parameter that is not passed).
-    fn scratch_area(&self) -> Result<Mem, BackendError> {
-        match self.scratch {
-            Some(off) => Ok(self.area(off)),
-            None => Err(self.internal("the scratch area was not reserved")),
-        }
-    }
-
-    /// The 8-byte area of second return values.
-    fn ret2_area(&self) -> Result<Mem, BackendError> {
-        match self.ret2 {
-            Some(off) => Ok(self.area(off)),
-            None => Err(self.internal("the second-return area was not reserved")),
-        }
     }
 
     /// The slot of `v` (a value that is not an `alloca` address).
@@ -519,13 +459,75 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         }
     }
 
-    fn param_home(&self, i: usize) -> Result<ParamHome, BackendError> {
-        self.params.get(i).copied().ok_or_else(|| {
-            self.internal(format!(
-                "paramref {i} of a function with {} parameters",
-                self.params.len()
-            ))
-        })
+    fn stack_save(&mut self, dest: Value) -> Result<(), BackendError> {
+        emit!(self, "\tmv\tt0, sp");
+        self.store(T0, IrType::Ptr, dest)
+    }
+
+    fn stack_restore(&mut self, ptr: Value) -> Result<(), BackendError> {
+        self.load_ptr(&Operand::Value(ptr), T0)?;
+        emit!(self, "\tmv\tsp, t0");
+        Ok(())
+    }
+
+    fn label_addr(&mut self, dest: Value, label: BlockId) -> Result<(), BackendError> {
+        emit!(self, "\tlla\tt0, .LBB{}", label.0);
+        self.store(T0, IrType::Ptr, dest)
+    }
+
+    /// `getret*second`: the value the last call left in the second-return area.
+    fn get_second_return(&mut self, dest: Value, reg: IrType) -> Result<(), BackendError> {
+        if reg == IrType::F128 {
+            return Err(self.internal("no second binary128 return register under LP64D"));
+        }
+        let src = self.ret2_area()?;
+        self.write_mem(src, 8, dest)
+    }
+
+    /// `setret*second`: the value the epilogue returns in the second register.
+    fn set_second_return(&mut self, src: &Operand, reg: IrType) -> Result<(), BackendError> {
+        if reg == IrType::F128 {
+            return Err(self.internal("no second binary128 return register under LP64D"));
+        }
+        let m = self.ret2_area()?;
+        self.store_operand(src, reg, m)
+    }
+}
+
+impl BlockBranches for FnEmitter<'_, '_> {
+    /// A branch instruction testing one register (`bnez`, `beqz`).
+    type Cond = (&'static str, Gpr);
+
+    fn jump_to(&mut self, b: BlockId) {
+        self.jump(b);
+    }
+
+    fn branch_to(&mut self, (op, r): (&'static str, Gpr), b: BlockId) {
+        self.branch(op, r.name(), b);
+    }
+}
+
+impl EmitterBase for FnEmitter<'_, '_> {
+    type Mem = Mem;
+    type ParamHome = ParamHome;
+
+    const LONG_DOUBLE: LongDoubleFormat = LongDoubleFormat::Binary128;
+
+    fn function(&self) -> &IrFunction {
+        self.f
+    }
+
+    /// The memory operand of locals-area offset `off`.
+    fn area(&self, off: u32) -> Mem {
+        Mem::new(S0, off as i64 - self.area_top)
+    }
+
+    fn reserved_areas(&self) -> (Option<u32>, Option<u32>) {
+        (self.scratch, self.ret2)
+    }
+
+    fn param_homes(&self) -> &[ParamHome] {
+        &self.params
     }
 }
 
@@ -540,141 +542,21 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
     }
 
     fn instruction(&mut self, inst: &Instruction) -> Result<(), BackendError> {
-        use Instruction::*;
-        match inst {
-            Alloca { .. } => {}
-            DynAlloca { dest, size, align } => self.dyn_alloca(*dest, size, *align)?,
-            Load { dest, ptr, ty, .. } => self.load_inst(*dest, *ptr, *ty)?,
-            Store { val, ptr, ty, .. } => self.store_inst(val, *ptr, *ty)?,
-            Memcpy { dest, src, size } => self.memcpy(*dest, *src, *size)?,
-            GetElementPtr { dest, base, offset, .. } => self.gep(*dest, *base, offset)?,
-            GlobalAddr { dest, name } => self.global_addr(*dest, name)?,
-            StackSave { dest } => {
-                emit!(self, "\tmv\tt0, sp");
-                self.store(T0, IrType::Ptr, *dest)?;
-            }
-            StackRestore { ptr } => {
-                self.load_ptr(&Operand::Value(*ptr), T0)?;
-                emit!(self, "\tmv\tsp, t0");
-            }
-            BinOp { dest, op, lhs, rhs, ty } => self.binop(*dest, *op, lhs, rhs, *ty)?,
-            UnaryOp { dest, op, src, ty } => self.unop(*dest, *op, src, *ty)?,
-            Cmp { dest, op, lhs, rhs, ty } => self.cmp(*dest, *op, lhs, rhs, *ty)?,
-            Cast {
-                dest,
-                src,
-                from_ty,
-                to_ty,
-            } => self.cast(*dest, src, *from_ty, *to_ty)?,
-            Copy { dest, src } => {
-                let ty = self.types.of(*dest);
-                self.move_value(*dest, src, ty)?;
-            }
-            Select {
-                dest,
-                cond,
-                true_val,
-                false_val,
-                ty,
-            } => self.select(*dest, cond, true_val, false_val, *ty)?,
-            Call { func, info } => self.call(Some(func), None, info)?,
-            CallIndirect { func_ptr, info } => self.call(None, Some(func_ptr), info)?,
-            VaStart { va_list_ptr } => self.va_start(*va_list_ptr)?,
-            VaEnd { .. } => {}
-            VaCopy { dest_ptr, src_ptr } => self.va_copy(*dest_ptr, *src_ptr)?,
-            VaArg {
-                dest,
-                va_list_ptr,
-                result_ty,
-            } => self.va_arg(*dest, *va_list_ptr, *result_ty)?,
-            VaArgStruct {
-                dest_ptr,
-                va_list_ptr,
-                size,
-                ..
-            } => self.va_arg_struct(*dest_ptr, *va_list_ptr, *size)?,
-            AtomicRmw {
-                dest,
-                op,
-                ptr,
-                val,
-                ty,
-                ordering,
-            } => self.atomic_rmw(*dest, *op, *ptr, val, *ty, *ordering)?,
-            AtomicCmpxchg {
-                dest,
-                ptr,
-                expected,
-                desired,
-                ty,
-                returns_bool,
-                ..
-            } => self.atomic_cmpxchg(*dest, *ptr, expected, desired, *ty, *returns_bool)?,
-            AtomicLoad {
-                dest,
-                ptr,
-                ty,
-                ordering,
-            } => self.atomic_load(*dest, *ptr, *ty, *ordering)?,
-            AtomicStore { ptr, val, ordering, ty } => self.atomic_store(*ptr, val, *ordering, *ty)?,
-            Fence { ordering } => self.fence(*ordering),
-            Phi { .. } => return Err(self.internal("phi in the backend (phi elimination has not run)")),
-            ParamRef { dest, param_idx, ty } => self.param_ref(*dest, *param_idx, *ty)?,
-            GetReturnF64Second { dest } | GetReturnF32Second { dest } => {
-                let src = self.ret2_area()?;
-                self.write_mem(src, 8, *dest)?;
-            }
-            SetReturnF64Second { src } => {
-                let m = self.ret2_area()?;
-                self.store_operand(src, IrType::F64, m)?;
-            }
-            SetReturnF32Second { src } => {
-                let m = self.ret2_area()?;
-                self.store_operand(src, IrType::F32, m)?;
-            }
-            GetReturnF128Second { .. } | SetReturnF128Second { .. } => {
-                return Err(self.internal("no second binary128 return register under LP64D"))
-            }
-            InlineAsm(asm) => self.inline_asm(asm)?,
-            Intrinsic { dest, op, args, .. } => self.intrinsic(*dest, *op, args)?,
-            LabelAddr { dest, label } => {
-                emit!(self, "\tlla\tt0, .LBB{}", label.0);
-                self.store(T0, IrType::Ptr, *dest)?;
-            }
-        }
-        self.inst_index += 1;
+        crate::backend::isel::select_instruction!(self, inst);
         Ok(())
     }
 
     fn terminator(&mut self, term: &Terminator, next: Option<BlockId>) -> Result<(), BackendError> {
         match term {
             Terminator::Return(val) => self.emit_return(val.as_ref())?,
-            Terminator::Branch(b) => {
-                if next != Some(*b) {
-                    self.jump(*b);
-                }
-            }
+            Terminator::Branch(b) => isel::goto(self, *b, next),
             Terminator::CondBranch {
                 cond,
                 true_label,
                 false_label,
             } => match self.load_cond(cond)? {
-                Err(taken) => {
-                    let b = if taken { *true_label } else { *false_label };
-                    if next != Some(b) {
-                        self.jump(b);
-                    }
-                }
-                Ok(r) => {
-                    if next == Some(*true_label) {
-                        self.branch("beqz", r.name(), *false_label);
-                    } else {
-                        self.branch("bnez", r.name(), *true_label);
-                        if next != Some(*false_label) {
-                            self.jump(*false_label);
-                        }
-                    }
-                }
+                Err(taken) => isel::goto(self, if taken { *true_label } else { *false_label }, next),
+                Ok(r) => isel::two_way(self, ("bnez", r), ("beqz", r), *true_label, *false_label, next),
             },
             Terminator::Switch {
                 val,

@@ -9,8 +9,10 @@
 
 use super::regs::{fits_i12, load_op, store_op, Fpr, Gpr, Mem, S0, T0, T1, T2, T6, ZERO};
 use super::{emit, FnEmitter, RegHome};
+use crate::backend::data::pieces;
 use crate::backend::frame::Home;
-use crate::backend::{BackendError, LongDoubleFormat};
+use crate::backend::isel::EmitterBase;
+use crate::backend::BackendError;
 use crate::ir::constants::IrConst;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::types::IrType;
@@ -54,19 +56,6 @@ pub(super) fn ext_ok(have: Ext, want: Ext) -> bool {
         // of the wider part, a sign extension only its sign extension.
         std::cmp::Ordering::Less => !hsg || wsg,
         std::cmp::Ordering::Greater => false,
-    }
-}
-
-/// The largest access (8, 4, 2 or 1 bytes) not longer than `left`.
-pub(super) fn chunk_size(left: usize) -> usize {
-    if left >= 8 {
-        8
-    } else if left >= 4 {
-        4
-    } else if left >= 2 {
-        2
-    } else {
-        1
     }
 }
 
@@ -441,11 +430,9 @@ impl FnEmitter<'_, '_> {
     pub(super) fn load_pair(&mut self, op: &Operand, ty: IrType, lo: Gpr, hi: Gpr) -> Result<(), BackendError> {
         match op {
             Operand::Const(c) => {
-                let img = Self::const_image(c, ty);
-                let l = i64::from_le_bytes(img[..8].try_into().unwrap_or([0; 8]));
-                let h = i64::from_le_bytes(img[8..].try_into().unwrap_or([0; 8]));
-                self.li(lo, l);
-                self.li(hi, h);
+                let [l, h] = Self::const_words(c, ty);
+                self.li(lo, l as i64);
+                self.li(hi, h as i64);
             }
             Operand::Value(v) => match self.layout.home(*v) {
                 Home::Slot(off) => {
@@ -622,44 +609,24 @@ impl FnEmitter<'_, '_> {
         }
     }
 
-    /// The memory image of a constant stored as a `ty` (16 bytes, little-endian).
-    pub(super) fn const_image(c: &IrConst, ty: IrType) -> [u8; 16] {
-        let mut b = Vec::with_capacity(16);
-        crate::backend::data::const_bytes(c, ty, LongDoubleFormat::Binary128, &mut b);
-        b.resize(16, 0);
-        b.try_into().unwrap_or([0; 16])
-    }
-
     /// Stores constant `c` of type `ty` into `m` (through `t0`).
     pub(super) fn store_const(&mut self, c: &IrConst, ty: IrType, m: Mem) {
-        let img = Self::const_image(c, ty);
-        let size = ty.size().max(1);
-        let mut at = 0;
-        while at < size {
-            let chunk = chunk_size(size - at);
-            let mut v: u64 = 0;
-            for k in 0..chunk {
-                v |= (img[at + k] as u64) << (8 * k);
-            }
+        for (at, chunk, v) in Self::const_pieces(c, ty) {
             if v == 0 {
                 self.store_mem(ZERO, chunk, m.at(at as i64));
             } else {
                 self.li(T0, v as i64);
                 self.store_mem(T0, chunk, m.at(at as i64));
             }
-            at += chunk;
         }
     }
 
     /// Copies `size` bytes from `src` to `dst` through `t0`, in chunks of
     /// 8, 4, 2 and 1 bytes (the bases must not be `t0` or `t6`).
     pub(super) fn copy_mem(&mut self, src: Mem, dst: Mem, size: usize) {
-        let mut at = 0;
-        while at < size {
-            let chunk = chunk_size(size - at);
+        for (at, chunk) in pieces(size) {
             self.load_mem(src.at(at as i64), chunk, false, T0);
             self.store_mem(T0, chunk, dst.at(at as i64));
-            at += chunk;
         }
     }
 

@@ -17,21 +17,14 @@
 use super::moves::{FLAG, FULL, WORD};
 use super::regs::{fits_i12, Gpr, FA0, FA1, FT0, FT1, T0, T1, T2, T3, ZERO};
 use super::{emit, FnEmitter};
+use crate::backend::isel::cmp_is_signed;
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::intrinsics::IntrinsicOp;
 use crate::ir::ops::{AtomicOrdering, IrBinOp, IrCmpOp, IrUnaryOp};
 use crate::ir::types::IrType;
 use std::fmt::Write as _;
-
-/// Whether the comparison reads its operands as signed.
-pub(super) fn cmp_is_signed(op: IrCmpOp, ty: IrType) -> bool {
-    match op {
-        IrCmpOp::Slt | IrCmpOp::Sle | IrCmpOp::Sgt | IrCmpOp::Sge => true,
-        IrCmpOp::Ult | IrCmpOp::Ule | IrCmpOp::Ugt | IrCmpOp::Uge => false,
-        IrCmpOp::Eq | IrCmpOp::Ne => ty.is_signed(),
-    }
-}
 
 /// `.s` or `.d`.
 fn fsuf(ty: IrType) -> &'static str {
@@ -51,12 +44,6 @@ impl FnEmitter<'_, '_> {
         rhs: &Operand,
         ty: IrType,
     ) -> Result<(), BackendError> {
-        if ty.is_128() {
-            return self.binop_wide(dest, op, lhs, rhs);
-        }
-        if ty == IrType::F128 {
-            return self.binop_f128(dest, op, lhs, rhs);
-        }
         let bitwise = matches!(op, IrBinOp::And | IrBinOp::Or | IrBinOp::Xor);
         if ty.is_float() && !bitwise {
             let f = fsuf(ty);
@@ -155,12 +142,6 @@ impl FnEmitter<'_, '_> {
             let is_const = matches!(src, Operand::Const(_));
             self.li(T0, is_const as i64);
             return self.store(T0, ty, dest);
-        }
-        if ty.is_128() {
-            return self.unop_wide(dest, op, src);
-        }
-        if ty == IrType::F128 {
-            return self.unop_f128(dest, op, src);
         }
         if ty == IrType::Void {
             return Err(self.internal(format!("{} on void", op.name())));
@@ -375,12 +356,6 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn cast(&mut self, dest: Value, src: &Operand, from: IrType, to: IrType) -> Result<(), BackendError> {
-        if from == IrType::Void || to == IrType::Void {
-            return Err(self.internal("cast from or to void"));
-        }
-        if from.is_128() || to.is_128() || from == IrType::F128 || to == IrType::F128 {
-            return self.cast_wide(dest, src, from, to);
-        }
         match (from.is_float(), to.is_float()) {
             (false, false) => {
                 // Extended by the source's signedness (its home register when
@@ -440,10 +415,6 @@ impl FnEmitter<'_, '_> {
         f: &Operand,
         ty: IrType,
     ) -> Result<(), BackendError> {
-        if let Some(c) = cond.as_const() {
-            let pick = if c.is_nonzero() { t } else { f };
-            return self.move_value(dest, pick, ty);
-        }
         let cty = self.types.of_operand(cond);
         let skip = self.cx.labels.fresh();
         if ty.size() > 8 {

@@ -14,9 +14,10 @@
 use super::regs::{Mem, T0, T1, T4, T5};
 use super::{emit, FnEmitter};
 use crate::backend::frame::Home;
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
-use crate::ir::types::IrType;
+use crate::ir::types::{EightbyteClass, Hfa, IrType};
 use std::fmt::Write as _;
 
 impl FnEmitter<'_, '_> {
@@ -61,7 +62,15 @@ impl FnEmitter<'_, '_> {
         self.write_mem(Mem::new(T1, 0), if size > 8 { 16 } else { size }, dest)
     }
 
-    pub(super) fn va_arg_struct(&mut self, dest: Value, va_list: Value, size: usize) -> Result<(), BackendError> {
+    /// `va_arg` of a struct (the x86-64 and AArch64 classifications mean nothing here).
+    pub(super) fn va_arg_struct(
+        &mut self,
+        dest: Value,
+        va_list: Value,
+        size: usize,
+        _classes: &[EightbyteClass],
+        _hfa: Option<Hfa>,
+    ) -> Result<(), BackendError> {
         if size > 16 {
             // The slot holds the address of the caller's copy.
             self.va_next(va_list, 8, 8)?;

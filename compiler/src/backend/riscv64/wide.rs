@@ -19,6 +19,8 @@
 
 use super::regs::{Gpr, A0, A1, A2, A3, FA0, T0, T1, T2, T3, T4, T5};
 use super::{emit, FnEmitter};
+use crate::backend::isel::EmitterBase;
+use crate::backend::wide::{self, WideCast};
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::ops::{IrBinOp, IrCmpOp, IrUnaryOp};
@@ -82,13 +84,7 @@ impl FnEmitter<'_, '_> {
             IrBinOp::SDiv | IrBinOp::UDiv | IrBinOp::SRem | IrBinOp::URem => {
                 self.load_i128(lhs, A0, A1)?;
                 self.load_i128(rhs, A2, A3)?;
-                let f = match op {
-                    IrBinOp::SDiv => "__divti3",
-                    IrBinOp::UDiv => "__udivti3",
-                    IrBinOp::SRem => "__modti3",
-                    _ => "__umodti3",
-                };
-                self.call_helper(f);
+                self.call_helper(wide::divmod_helper(op));
                 self.store_pair(A0, A1, dest)
             }
             IrBinOp::Shl | IrBinOp::LShr | IrBinOp::AShr => {
@@ -196,7 +192,7 @@ impl FnEmitter<'_, '_> {
         rhs: &Operand,
         ty: IrType,
     ) -> Result<(), BackendError> {
-        let signed = super::ops::cmp_is_signed(op, ty);
+        let signed = crate::backend::isel::cmp_is_signed(op, ty);
         match op {
             IrCmpOp::Eq | IrCmpOp::Ne => {
                 self.load_i128(lhs, T0, T1)?;
@@ -208,12 +204,7 @@ impl FnEmitter<'_, '_> {
             }
             _ => {
                 // x < y, possibly negated: lt(x, y) = hi_x < hi_y || (hi_x == hi_y && lo_x <u lo_y).
-                let (x, y, negate) = match op {
-                    IrCmpOp::Slt | IrCmpOp::Ult => (lhs, rhs, false),
-                    IrCmpOp::Sge | IrCmpOp::Uge => (lhs, rhs, true),
-                    IrCmpOp::Sgt | IrCmpOp::Ugt => (rhs, lhs, false),
-                    _ => (rhs, lhs, true),
-                };
+                let (x, y, less) = wide::ordered_operands(op, lhs, rhs);
                 self.load_i128(x, T0, T1)?;
                 self.load_i128(y, T2, T3)?;
                 let lt = if signed { "slt" } else { "sltu" };
@@ -223,7 +214,7 @@ impl FnEmitter<'_, '_> {
                 emit!(self, "\tsltu\tt0, t0, t2");
                 emit!(self, "\tand\tt0, t0, t5");
                 emit!(self, "\tor\tt0, t0, t4");
-                if negate {
+                if !less {
                     emit!(self, "\txori\tt0, t0, 1");
                 }
             }
@@ -238,13 +229,8 @@ impl FnEmitter<'_, '_> {
         lhs: &Operand,
         rhs: &Operand,
     ) -> Result<(), BackendError> {
-        let f = match op {
-            IrBinOp::Add => "__addtf3",
-            IrBinOp::Sub => "__subtf3",
-            IrBinOp::Mul => "__multf3",
-            IrBinOp::SDiv | IrBinOp::UDiv => "__divtf3",
-            IrBinOp::SRem | IrBinOp::URem => "fmodl",
-            _ => return Err(self.internal(format!("{} on f128", op.name()))),
+        let Some(f) = wide::tf_binop_helper(op) else {
+            return Err(self.internal(format!("{} on f128", op.name())));
         };
         self.load_pair(lhs, IrType::F128, A0, A1)?;
         self.load_pair(rhs, IrType::F128, A2, A3)?;
@@ -265,14 +251,7 @@ impl FnEmitter<'_, '_> {
 
     /// Leaves the comparison's result (0/1) in `t0` (IEEE: only `ne` is true on NaN).
     pub(super) fn cmp_f128(&mut self, op: IrCmpOp, lhs: &Operand, rhs: &Operand) -> Result<(), BackendError> {
-        let f = match op {
-            IrCmpOp::Eq => "__eqtf2",
-            IrCmpOp::Ne => "__netf2",
-            IrCmpOp::Slt | IrCmpOp::Ult => "__lttf2",
-            IrCmpOp::Sle | IrCmpOp::Ule => "__letf2",
-            IrCmpOp::Sgt | IrCmpOp::Ugt => "__gttf2",
-            IrCmpOp::Sge | IrCmpOp::Uge => "__getf2",
-        };
+        let f = wide::tf_cmp_helper(op);
         self.load_pair(lhs, IrType::F128, A0, A1)?;
         self.load_pair(rhs, IrType::F128, A2, A3)?;
         self.call_helper(f);
@@ -300,12 +279,11 @@ impl FnEmitter<'_, '_> {
         from: IrType,
         to: IrType,
     ) -> Result<(), BackendError> {
-        let int = |t: IrType| t.is_int_or_ptr();
-        let small_float = |t: IrType| matches!(t, IrType::F32 | IrType::F64);
-        match (from, to) {
-            (f, t) if f == t || (f.is_128() && t.is_128()) => self.move_value(dest, src, to)?,
+        let (f, t) = (from, to);
+        match wide::classify_cast(from, to) {
+            Some(WideCast::Move) => self.move_value(dest, src, to)?,
             // Integers of up to 64 bits to and from 128-bit integers.
-            (f, t) if int(f) && !f.is_128() && t.is_128() => {
+            Some(WideCast::IntToWide) => {
                 self.load(src, f, T0)?;
                 if f.is_signed() {
                     emit!(self, "\tsrai\tt1, t0, 63");
@@ -314,72 +292,49 @@ impl FnEmitter<'_, '_> {
                 }
                 self.store_pair(T0, T1, dest)?;
             }
-            (f, t) if f.is_128() && int(t) => {
+            Some(WideCast::WideToInt) => {
                 self.load_i128(src, T0, T1)?;
                 self.store(T0, t, dest)?;
             }
             // 128-bit integers and floating point.
-            (f, t) if f.is_128() && (small_float(t) || t == IrType::F128) => {
+            Some(WideCast::WideToFloat) => {
                 self.load_i128(src, A0, A1)?;
-                let name = match (f.is_signed(), t) {
-                    (true, IrType::F32) => "__floattisf",
-                    (true, IrType::F64) => "__floattidf",
-                    (true, _) => "__floattitf",
-                    (false, IrType::F32) => "__floatuntisf",
-                    (false, IrType::F64) => "__floatuntidf",
-                    (false, _) => "__floatuntitf",
-                };
-                self.call_helper(name);
+                self.call_helper(&wide::float_from_ti(f.is_signed(), t, Self::LONG_DOUBLE));
                 if t == IrType::F128 {
                     self.store_pair(A0, A1, dest)?;
                 } else {
                     self.store_f(FA0, t, dest)?;
                 }
             }
-            (f, t) if (small_float(f) || f == IrType::F128) && t.is_128() => {
-                let name = match (t.is_signed(), f) {
-                    (true, IrType::F32) => "__fixsfti",
-                    (true, IrType::F64) => "__fixdfti",
-                    (true, _) => "__fixtfti",
-                    (false, IrType::F32) => "__fixunssfti",
-                    (false, IrType::F64) => "__fixunsdfti",
-                    (false, _) => "__fixunstfti",
-                };
+            Some(WideCast::FloatToWide) => {
+                let name = wide::fix_to_ti(t.is_signed(), f, Self::LONG_DOUBLE);
                 if f == IrType::F128 {
                     self.load_pair(src, f, A0, A1)?;
                 } else {
                     self.load_f(src, f, FA0)?;
                 }
-                self.call_helper(name);
+                self.call_helper(&name);
                 self.store_pair(A0, A1, dest)?;
             }
             // long double and float/double.
-            (IrType::F32 | IrType::F64, IrType::F128) => {
+            Some(WideCast::ExtendToLong) => {
                 self.load_f(src, from, FA0)?;
-                self.call_helper(if from == IrType::F32 {
-                    "__extendsftf2"
-                } else {
-                    "__extenddftf2"
-                });
+                self.call_helper(wide::tf_extend_helper(from));
                 self.store_pair(A0, A1, dest)?;
             }
-            (IrType::F128, IrType::F32 | IrType::F64) => {
+            Some(WideCast::TruncFromLong) => {
                 self.load_pair(src, from, A0, A1)?;
-                self.call_helper(if to == IrType::F32 {
-                    "__trunctfsf2"
-                } else {
-                    "__trunctfdf2"
-                });
+                self.call_helper(wide::tf_trunc_helper(to));
                 self.store_f(FA0, to, dest)?;
             }
             // long double and integers of up to 64 bits.
-            (f, IrType::F128) if int(f) => {
+            Some(WideCast::IntToLong) => {
                 self.load(src, f, A0)?;
                 let unsigned64 = matches!(f, IrType::U64 | IrType::Ptr);
                 self.call_helper(if unsigned64 { "__floatunditf" } else { "__floatditf" });
                 self.store_pair(A0, A1, dest)?;
             }
-            (IrType::F128, t) if int(t) => {
+            Some(WideCast::LongToInt) => {
                 // As for double: signed 64-bit then wrapped, a u64 unsigned
                 // when non-negative.
                 self.load_pair(src, from, A0, A1)?;
@@ -396,7 +351,7 @@ impl FnEmitter<'_, '_> {
                 }
                 self.store(A0, t, dest)?;
             }
-            _ => return Err(self.internal(format!("cast from {from} to {to}"))),
+            None => return Err(self.internal(format!("cast from {from} to {to}"))),
         }
         Ok(())
     }

@@ -20,6 +20,7 @@ use super::abi::{self, ArgLoc, RetLoc, StructPart};
 use super::regs::{Gpr, Mem, ARG_GPRS};
 use super::{emit, FnEmitter, ParamHome, SecondReturn};
 use crate::backend::frame::slot_size;
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::{CallInfo, Operand, Value};
 use crate::ir::types::IrType;

@@ -34,8 +34,13 @@
 
 use super::regs::{Gpr, Mem, CALLEE_SAVED};
 use super::{emit, FnEmitter};
-use crate::backend::asm_template::{is_basic_asm, parse_template, resolve, AsmError, Resolved, TemplatePiece};
+use crate::backend::asm_template::{is_basic_asm, parse_template, AsmError};
 use crate::backend::frame::{FrameLayout, Home, ValueTypes};
+use crate::backend::inline_asm::{
+    assign_locations, constraint_of, expand_template, operand_type, parse_constraint, parse_constraints,
+    ConstraintClass, Plan,
+};
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::{InlineAsm, Operand};
 use crate::ir::types::{AddressSpace, IrType};
@@ -58,89 +63,65 @@ enum Loc {
     },
 }
 
-/// What a constraint asks for.
+/// What a constraint's x86 letters ask for.
 #[derive(Clone, Debug, Default)]
 struct Wants {
     gpr: bool,
+    /// That register: a letter (`a b c d S D A`) or `{reg}` (a local register variable).
     fixed: Option<Gpr>,
     xmm: bool,
     /// `t` (0) or `u` (1): that x87 stack register.
     x87: Option<u8>,
     mem: bool,
     imm: bool,
-    tied: Option<usize>,
-    early_clobber: bool,
-    read_write: bool,
 }
 
-fn parse_constraint(c: &str) -> Result<Wants, String> {
-    let mut w = Wants::default();
-    let first = c.split(',').next().unwrap_or("");
-    let chars: Vec<char> = first.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let ch = chars[i];
+impl ConstraintClass for Wants {
+    fn empty() -> Wants {
+        Wants::default()
+    }
+
+    fn letter(&mut self, ch: char, _rest: &[char], c: &str) -> Result<usize, String> {
         match ch {
-            '=' | '%' | '*' | '?' | '!' | '#' | ' ' => {}
-            '+' => w.read_write = true,
-            '&' => w.early_clobber = true,
-            'r' | 'q' | 'R' | 'l' | 'p' | 'U' => w.gpr = true,
-            'a' => w.fixed = Some(Gpr::Rax),
-            'b' => w.fixed = Some(Gpr::Rbx),
-            'c' => w.fixed = Some(Gpr::Rcx),
-            'd' => w.fixed = Some(Gpr::Rdx),
-            'S' => w.fixed = Some(Gpr::Rsi),
-            'D' => w.fixed = Some(Gpr::Rdi),
-            'A' => w.fixed = Some(Gpr::Rax),
-            '{' => {
-                // `{reg}`: exactly this register (a local register variable).
-                let end = chars[i..].iter().position(|&c| c == '}').map(|e| i + e);
-                let name: String = chars[i + 1..end.unwrap_or(chars.len())].iter().collect();
-                match (end, Gpr::parse(&name)) {
-                    (Some(e), Some(g)) if g != Gpr::Rsp && g != Gpr::Rbp => {
-                        w.fixed = Some(g);
-                        i = e;
-                    }
-                    _ => return Err(format!("invalid register name '{name}' for an asm operand")),
-                }
-            }
-            'x' | 'v' => w.xmm = true,
+            'r' | 'q' | 'R' | 'l' | 'p' | 'U' => self.gpr = true,
+            'a' => self.fixed = Some(Gpr::Rax),
+            'b' => self.fixed = Some(Gpr::Rbx),
+            'c' => self.fixed = Some(Gpr::Rcx),
+            'd' => self.fixed = Some(Gpr::Rdx),
+            'S' => self.fixed = Some(Gpr::Rsi),
+            'D' => self.fixed = Some(Gpr::Rdi),
+            'A' => self.fixed = Some(Gpr::Rax),
+            'x' | 'v' => self.xmm = true,
             'Y' => {
-                w.xmm = true;
-                i += 1; // Yz, Yi, ... name a register subclass
+                self.xmm = true;
+                return Ok(1); // Yz, Yi, ... name a register subclass
             }
-            'm' | 'o' | 'V' | '<' | '>' | 'Q' => w.mem = true,
+            'm' | 'o' | 'V' | '<' | '>' | 'Q' => self.mem = true,
             'i' | 'n' | 'I' | 'J' | 'K' | 'L' | 'M' | 'N' | 'e' | 'Z' | 'E' | 'F' | 's' | 'G' | 'C' | 'W' => {
-                w.imm = true
+                self.imm = true
             }
             'g' | 'X' => {
-                w.gpr = true;
-                w.mem = true;
-                w.imm = true;
+                self.gpr = true;
+                self.mem = true;
+                self.imm = true;
             }
-            '0'..='9' => {
-                let start = i;
-                while i + 1 < chars.len() && chars[i + 1].is_ascii_digit() {
-                    i += 1;
-                }
-                let n: String = chars[start..=i].iter().collect();
-                w.tied = Some(n.parse().map_err(|_| format!("bad constraint '{c}'"))?);
-            }
-            't' => w.x87 = Some(0),
-            'u' => w.x87 = Some(1),
+            't' => self.x87 = Some(0),
+            'u' => self.x87 = Some(1),
             'f' | 'y' | 'k' => return Err(format!("unsupported asm constraint '{c}'")),
             _ => return Err(format!("unknown asm constraint '{c}'")),
         }
-        i += 1;
+        Ok(0)
     }
-    Ok(w)
-}
 
-/// The location plan of one asm statement: outputs then inputs.
-struct Plan {
-    locs: Vec<Loc>,
-    /// Whether each output is read-write (`+`), loaded before the asm.
-    read_write: Vec<bool>,
+    fn fixed(&mut self, name: &str) -> bool {
+        match Gpr::parse(name) {
+            Some(g) if g != Gpr::Rsp && g != Gpr::Rbp => {
+                self.fixed = Some(g);
+                true
+            }
+            _ => false,
+        }
+    }
 }
 
 const GPR_POOL: [Gpr; 14] = [
@@ -174,9 +155,8 @@ fn seg_of(asm: &InlineAsm, k: usize) -> AddressSpace {
 }
 
 /// Assigns a location to every operand.
-fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -> Result<Plan, AsmError> {
+fn plan(asm: &InlineAsm, _types: &ValueTypes, layout: &FrameLayout, frame: i64) -> Result<Plan<Loc>, AsmError> {
     let no = asm.outputs.len();
-    let n = no + asm.inputs.len();
     let mut taken: Vec<Gpr> = vec![Gpr::Rsp, Gpr::Rbp];
     let mut xmm_taken: Vec<u8> = Vec::new();
     for c in &asm.clobbers {
@@ -189,16 +169,10 @@ fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -
             xmm_taken.push(x);
         }
     }
-    let mut wants = Vec::with_capacity(n);
-    for o in &asm.outputs {
-        wants.push(parse_constraint(&o.constraint)?);
-    }
-    for i in &asm.inputs {
-        wants.push(parse_constraint(&i.constraint)?);
-    }
+    let wants = parse_constraints::<Wants>(asm)?;
     // Fixed registers are reserved first.
     for w in &wants {
-        if let Some(g) = w.fixed {
+        if let Some(g) = w.class.fixed {
             if !taken.contains(&g) {
                 taken.push(g);
             } else if asm.clobbers.iter().any(|c| Gpr::parse(c) == Some(g)) {
@@ -207,7 +181,6 @@ fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -
         }
     }
     let frame_mem = |off: u32| Mem::new(Gpr::Rbp, off as i64 - frame);
-    let mut locs: Vec<Option<Loc>> = vec![None; n];
     let fresh_gpr = |taken: &mut Vec<Gpr>| -> Result<Gpr, String> {
         let g = GPR_POOL
             .iter()
@@ -217,25 +190,9 @@ fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -
         taken.push(g);
         Ok(g)
     };
-    for k in 0..n {
-        let w = &wants[k];
-        let is_output = k < no;
-        let (ty, constant, symbol) = if is_output {
-            (asm.output_type(k), None, None)
-        } else {
-            let inp = &asm.inputs[k - no];
-            (
-                asm.input_type(k - no),
-                inp.value.as_const(),
-                asm.input_symbols.get(k - no).cloned().flatten(),
-            )
-        };
-        if let Some(t) = w.tied {
-            if is_output || t >= no {
-                return Err(format!("asm operand {k} is tied to {t}, which is not an output").into());
-            }
-            continue; // resolved after the outputs
-        }
+    assign_locations(asm, &wants, "asm operand", |o, w, locs| {
+        let w = &w.class;
+        let (k, ty, is_output, constant, symbol) = (o.k, o.ty, o.is_output, o.constant, o.symbol.clone());
         let loc = if !is_output && w.imm && (constant.is_some() || symbol.is_some()) {
             let value = constant
                 .map(|c| FnEmitter::const_i64(&c, if ty.is_int_or_ptr() { ty } else { IrType::I64 }, ty.is_signed()))
@@ -272,10 +229,7 @@ fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -
                 let o = &asm.outputs[k];
                 if o.is_def {
                     match layout.home(o.value) {
-                        Home::Slot(off) => {
-                            locs[k] = Some(Loc::Frame(frame_mem(off)));
-                            continue;
-                        }
+                        Home::Slot(off) => return Ok(Loc::Frame(frame_mem(off))),
                         _ => return Err(AsmError::internal("memory output without a slot")),
                     }
                 }
@@ -295,31 +249,8 @@ fn plan(asm: &InlineAsm, types: &ValueTypes, layout: &FrameLayout, frame: i64) -
         } else {
             return Err(format!("impossible asm constraint '{}' for {ty}", constraint_of(asm, k)).into());
         };
-        locs[k] = Some(loc);
-    }
-    for k in no..n {
-        if let Some(t) = wants[k].tied {
-            locs[k] = locs[t].clone();
-        }
-    }
-    let _ = types;
-    let locs = locs
-        .into_iter()
-        .enumerate()
-        .map(|(k, l)| l.ok_or_else(|| AsmError::internal(format!("asm operand {k} has no location"))))
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(Plan {
-        locs,
-        read_write: wants[..no].iter().map(|w| w.read_write).collect(),
+        Ok(loc)
     })
-}
-
-fn constraint_of(asm: &InlineAsm, k: usize) -> &str {
-    if k < asm.outputs.len() {
-        &asm.outputs[k].constraint
-    } else {
-        &asm.inputs[k - asm.outputs.len()].constraint
-    }
 }
 
 /// The callee-saved registers an asm statement uses or clobbers (the
@@ -361,11 +292,6 @@ fn size_suffix(ty: IrType) -> char {
 }
 
 impl FnEmitter<'_, '_> {
-    /// An inline-asm error: the program's unless `e` says it is internal.
-    fn asm_err(&self, e: impl Into<AsmError>) -> BackendError {
-        BackendError::inline_asm(&self.f.name, e.into())
-    }
-
     /// Loads input (or read-write output) `k` into its location.
     fn asm_load(&mut self, loc: &Loc, op: &Operand, ty: IrType, seg: AddressSpace) -> Result<(), BackendError> {
         match loc {
@@ -415,7 +341,7 @@ impl FnEmitter<'_, '_> {
     /// Pushes the x87 inputs, `st(1)`'s first, and returns how many inputs
     /// the asm pops (those clobbered or tied to an output, which must be on
     /// top) and how many it leaves.
-    fn asm_x87_inputs(&mut self, asm: &InlineAsm, p: &Plan) -> Result<(usize, usize), BackendError> {
+    fn asm_x87_inputs(&mut self, asm: &InlineAsm, p: &Plan<Loc>) -> Result<(usize, usize), BackendError> {
         let no = asm.outputs.len();
         let clobbered = |r: u8| {
             asm.clobbers.iter().any(|c| {
@@ -431,7 +357,7 @@ impl FnEmitter<'_, '_> {
         let mut popped = Vec::new();
         for r in [1u8, 0] {
             let Some(i) = input_in(r) else { continue };
-            let tied = parse_constraint(&asm.inputs[i].constraint).is_ok_and(|w| w.tied.is_some());
+            let tied = parse_constraint::<Wants>(&asm.inputs[i].constraint).is_ok_and(|w| w.tied.is_some());
             popped.push(tied || clobbered(r));
             self.asm_fld(&asm.inputs[i].value, asm.input_type(i))?;
         }
@@ -547,31 +473,9 @@ impl FnEmitter<'_, '_> {
         }
         // The template.
         let uid = self.cx.labels.fresh();
-        let mut text = String::with_capacity(asm.template.len() + 16);
-        for piece in &pieces {
-            match piece {
-                TemplatePiece::Text(t) => text.push_str(t),
-                TemplatePiece::UniqueId => {
-                    let _ = write!(text, "{uid}");
-                }
-                TemplatePiece::Operand { modifier, operand } => {
-                    let r = resolve(asm, operand, *modifier == Some('l')).map_err(|m| self.asm_err(m))?;
-                    match r {
-                        Resolved::Label(k) => {
-                            let _ = write!(text, ".LBB{}", asm.goto_labels[k].1 .0);
-                        }
-                        Resolved::Output(k) => {
-                            let s = self.render(&p.locs[k], asm.output_type(k), *modifier, seg_of(asm, k))?;
-                            text.push_str(&s);
-                        }
-                        Resolved::Input(k) => {
-                            let s = self.render(&p.locs[no + k], asm.input_type(k), *modifier, seg_of(asm, no + k))?;
-                            text.push_str(&s);
-                        }
-                    }
-                }
-            }
-        }
+        let text = expand_template(&self.f.name, asm, &pieces, uid, |k, modifier| {
+            self.render(&p.locs[k], operand_type(asm, k), modifier, seg_of(asm, k))
+        })?;
         self.flush();
         self.out.push('\t');
         self.out.push_str(&text);
@@ -660,20 +564,26 @@ impl FnEmitter<'_, '_> {
 mod tests {
     use super::*;
 
+    fn parse(c: &str) -> Result<crate::backend::inline_asm::Constraint<Wants>, String> {
+        parse_constraint(c)
+    }
+
     #[test]
     fn constraints() {
-        let w = parse_constraint("=&r").unwrap();
-        assert!(w.gpr && w.early_clobber && !w.read_write);
-        assert_eq!(parse_constraint("+a").unwrap().fixed, Some(Gpr::Rax));
-        assert_eq!(parse_constraint("0").unwrap().tied, Some(0));
-        assert_eq!(parse_constraint("12").unwrap().tied, Some(12));
-        let g = parse_constraint("g").unwrap();
+        let w = parse("=&r").unwrap();
+        assert!(w.class.gpr && w.early_clobber && !w.read_write);
+        assert_eq!(parse("+a").unwrap().class.fixed, Some(Gpr::Rax));
+        assert_eq!(parse("0").unwrap().tied, Some(0));
+        assert_eq!(parse("12").unwrap().tied, Some(12));
+        let g = parse("g").unwrap().class;
         assert!(g.gpr && g.mem && g.imm);
-        assert!(parse_constraint("r,m").unwrap().gpr);
-        assert!(!parse_constraint("m,r").unwrap().gpr);
-        assert!(parse_constraint("Yz").unwrap().xmm);
-        assert_eq!(parse_constraint("=t").unwrap().x87, Some(0));
-        assert_eq!(parse_constraint("u").unwrap().x87, Some(1));
-        assert!(parse_constraint("f").is_err());
+        assert!(parse("r,m").unwrap().class.gpr);
+        assert!(!parse("m,r").unwrap().class.gpr);
+        assert!(parse("Yz").unwrap().class.xmm);
+        assert_eq!(parse("=t").unwrap().class.x87, Some(0));
+        assert_eq!(parse("u").unwrap().class.x87, Some(1));
+        assert!(parse("f").is_err());
+        assert_eq!(parse("{r10}").unwrap().class.fixed, Some(Gpr::R10));
+        assert!(parse("{rsp}").is_err());
     }
 }

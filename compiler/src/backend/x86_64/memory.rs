@@ -16,6 +16,7 @@
 use super::regs::{suffix, Gpr};
 use super::{emit, FnEmitter};
 use crate::backend::frame::Home;
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::ops::{AtomicOrdering, AtomicRmwOp};
@@ -176,14 +177,13 @@ impl FnEmitter<'_, '_> {
         self.store_sized(Gpr::Rax, 8, dest)
     }
 
-    fn atomic_size(&self, ty: IrType) -> Result<usize, BackendError> {
-        match ty.size() {
-            1 | 2 | 4 | 8 => Ok(ty.size()),
-            _ => Err(self.unsupported(format!("atomic operation on {ty} (only 1, 2, 4 and 8 bytes)"))),
-        }
-    }
-
-    pub(super) fn atomic_load(&mut self, dest: Value, ptr: Value, ty: IrType) -> Result<(), BackendError> {
+    pub(super) fn atomic_load(
+        &mut self,
+        dest: Value,
+        ptr: Value,
+        ty: IrType,
+        _ordering: AtomicOrdering,
+    ) -> Result<(), BackendError> {
         let size = self.atomic_size(ty)?;
         let src = self.addr_of(ptr, AddressSpace::Default, Gpr::R11)?;
         self.load_mem(&src, size, false, Gpr::Rax);
@@ -217,6 +217,7 @@ impl FnEmitter<'_, '_> {
         ptr: Value,
         val: &Operand,
         ty: IrType,
+        _ordering: AtomicOrdering,
     ) -> Result<(), BackendError> {
         let size = self.atomic_size(ty)?;
         let s = suffix(size);

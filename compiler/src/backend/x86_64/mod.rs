@@ -51,6 +51,8 @@ use super::switch::{plan_switch, SwitchPlan};
 use super::{
     block_label, walk_blocks, BackendError, FunctionEmitter, LongDoubleFormat, ModuleContext, TargetDesc, TargetIsa,
 };
+pub(crate) use crate::backend::isel::SecondReturn;
+use crate::backend::isel::{self, push_new, BlockBranches, EmitterBase};
 use crate::backend::regalloc::{Clobbers, PhysReg, RegBudget, RegClass};
 use crate::ir::constants::IrConst;
 use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
@@ -240,7 +242,7 @@ impl TargetIsa for X86_64 {
 
 /// Where a parameter's value (or, for a struct, its copy) is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ParamHome {
+pub(crate) enum ParamHome {
     /// Not passed (an empty struct).
     None,
     /// A scalar saved from its register(s) into this locals-area slot.
@@ -279,14 +281,6 @@ struct PendingStore {
     slot: Mem,
     /// The value's only reader is the next instruction: the store can go.
     single_use: bool,
-}
-
-/// Which second return register a call's result is read from afterwards.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SecondReturn {
-    F32,
-    F64,
-    F128,
 }
 
 /// The state of one function being emitted.
@@ -374,46 +368,17 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let ret2 = needs_areas.then(|| layout.reserve(16, 16));
         // Prescan: inline asm needs, second-return reads.
         let mut callee_saved = Vec::new();
-        let mut max_outputs = 0;
-        let mut second_returns = FxHashMap::default();
-        let mut sets_second = None;
-        for (bi, b) in f.blocks.iter().enumerate() {
-            let mut last_call = None;
-            for (ii, inst) in b.instructions.iter().enumerate() {
-                match inst {
-                    Instruction::InlineAsm(asm) => {
-                        max_outputs = max_outputs.max(asm.outputs.len());
-                        for g in inline_asm::callee_saved_used(asm, &types, &layout)
-                            .map_err(|e| BackendError::inline_asm(&f.name, e))?
-                        {
-                            if !callee_saved.contains(&g) {
-                                callee_saved.push(g);
-                            }
-                        }
-                    }
-                    Instruction::Call { .. } | Instruction::CallIndirect { .. } => last_call = Some((bi, ii)),
-                    Instruction::GetReturnF32Second { .. } => {
-                        if let Some(c) = last_call {
-                            second_returns.insert(c, SecondReturn::F32);
-                        }
-                    }
-                    Instruction::GetReturnF64Second { .. } => {
-                        if let Some(c) = last_call {
-                            second_returns.insert(c, SecondReturn::F64);
-                        }
-                    }
-                    Instruction::GetReturnF128Second { .. } => {
-                        if let Some(c) = last_call {
-                            second_returns.insert(c, SecondReturn::F128);
-                        }
-                    }
-                    Instruction::SetReturnF32Second { .. } => sets_second = Some(SecondReturn::F32),
-                    Instruction::SetReturnF64Second { .. } => sets_second = Some(SecondReturn::F64),
-                    Instruction::SetReturnF128Second { .. } => sets_second = Some(SecondReturn::F128),
-                    _ => {}
-                }
-            }
-        }
+        let scan = isel::prescan(
+            f,
+            |_| Ok(()),
+            |asm| {
+                let used = inline_asm::callee_saved_used(asm, &types, &layout)
+                    .map_err(|e| BackendError::inline_asm(&f.name, e))?;
+                push_new(&mut callee_saved, used);
+                Ok(())
+            },
+        )?;
+        let max_outputs = scan.max_asm_outputs;
         let fused_compares = super::fusable_compares(f, |ty| ty.is_int_or_ptr() && !ty.is_128());
         let use_counts = use_counts(f, types.len());
         for &p in layout.used_regs().iter().filter(|p| p.index >= CALLER_SAVED) {
@@ -442,8 +407,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             ret2,
             saved,
             asm_spill,
-            second_returns,
-            sets_second,
+            second_returns: scan.second_returns,
+            sets_second: scan.sets_second,
             fused_compares,
             address_taken: f
                 .blocks
@@ -460,37 +425,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             block_index: 0,
             inst_index: 0,
         })
-    }
-
-    /// A broken invariant of the IR in this function (an internal compiler error).
-    fn internal(&self, message: impl Into<String>) -> BackendError {
-        BackendError::internal(&self.f.name, message)
-    }
-
-    /// Input in this function that the backend cannot compile (a diagnostic).
-    fn unsupported(&self, message: impl Into<String>) -> BackendError {
-        BackendError::unsupported(&self.f.name, message)
-    }
-
-    /// The 32-byte scratch area.
-    fn scratch_area(&self) -> Result<Mem, BackendError> {
-        match self.scratch {
-            Some(off) => Ok(self.area(off)),
-            None => Err(self.internal("the scratch area was not reserved")),
-        }
-    }
-
-    /// The 16-byte area of second return values.
-    fn ret2_area(&self) -> Result<Mem, BackendError> {
-        match self.ret2 {
-            Some(off) => Ok(self.area(off)),
-            None => Err(self.internal("the second-return area was not reserved")),
-        }
-    }
-
-    /// The memory operand of locals-area offset `off`.
-    fn area(&self, off: u32) -> Mem {
-        Mem::new(Gpr::Rbp, off as i64 - self.layout.size() as i64)
     }
 
     /// The memory operand of a locals-area offset that may lie outside the area.
@@ -809,34 +743,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         true
     }
 
-    /// The memory image of a constant stored as a `ty` (16 bytes, little-endian).
-    fn const_image(c: &IrConst, ty: IrType) -> [u8; 16] {
-        let mut b = Vec::with_capacity(16);
-        super::data::const_bytes(c, ty, LongDoubleFormat::X87, &mut b);
-        b.resize(16, 0);
-        b.try_into().unwrap_or([0; 16])
-    }
-
     /// Stores constant `c` of type `ty` into `m` (via `rax` when it does not fit an immediate).
     fn store_const(&mut self, c: &IrConst, ty: IrType, m: &Mem) {
-        let img = Self::const_image(c, ty);
-        let size = ty.size().max(1);
-        let mut at = 0;
-        while at < size {
-            let chunk = (size - at).min(8);
-            let chunk = if chunk >= 8 {
-                8
-            } else if chunk >= 4 {
-                4
-            } else if chunk >= 2 {
-                2
-            } else {
-                1
-            };
-            let mut v: u64 = 0;
-            for k in 0..chunk {
-                v |= (img[at + k] as u64) << (8 * k);
-            }
+        for (at, chunk, v) in Self::const_pieces(c, ty) {
             let dst = m.at(at as i64);
             match chunk {
                 8 => {
@@ -851,30 +760,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 2 => emit!(self, "\tmovw\t${}, {dst}", v as u16 as i16),
                 _ => emit!(self, "\tmovb\t${}, {dst}", v as u8 as i8),
             }
-            at += chunk;
         }
     }
 
     /// Copies `size` bytes (a multiple of 8, or 1/2/4) from `src` to `dst` through `rax`.
     fn copy_mem(&mut self, src: &Mem, dst: &Mem, size: usize) {
-        let mut at = 0i64;
-        let mut left = size;
-        while left > 0 {
-            let chunk = if left >= 8 {
-                8
-            } else if left >= 4 {
-                4
-            } else if left >= 2 {
-                2
-            } else {
-                1
-            };
+        for (at, chunk) in super::data::pieces(size) {
             let s = regs::suffix(chunk);
             let r = Gpr::Rax.name(chunk);
-            emit!(self, "\tmov{s}\t{}, {r}", src.at(at));
-            emit!(self, "\tmov{s}\t{r}, {}", dst.at(at));
-            at += chunk as i64;
-            left -= chunk;
+            emit!(self, "\tmov{s}\t{}, {r}", src.at(at as i64));
+            emit!(self, "\tmov{s}\t{r}, {}", dst.at(at as i64));
         }
     }
 
@@ -900,16 +795,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             },
         }
         Ok(())
-    }
-
-    /// The `rbp` displacement of a parameter's incoming stack bytes.
-    fn param_home(&self, i: usize) -> Result<ParamHome, BackendError> {
-        self.params.get(i).copied().ok_or_else(|| {
-            self.internal(format!(
-                "paramref {i} of a function with {} parameters",
-                self.params.len()
-            ))
-        })
     }
 
     /// Emits the body of a `switch`.
@@ -1067,6 +952,79 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             }
         }
     }
+
+    fn stack_save(&mut self, dest: Value) -> Result<(), BackendError> {
+        emit!(self, "\tmovq\t%rsp, %rax");
+        self.store_sized(Gpr::Rax, 8, dest)
+    }
+
+    fn stack_restore(&mut self, ptr: Value) -> Result<(), BackendError> {
+        self.load_int(&Operand::Value(ptr), IrType::Ptr, false, Gpr::Rax)?;
+        emit!(self, "\tmovq\t%rax, %rsp");
+        Ok(())
+    }
+
+    fn label_addr(&mut self, dest: Value, label: BlockId) -> Result<(), BackendError> {
+        emit!(self, "\tleaq\t.LBB{}(%rip), %rax", label.0);
+        self.store_sized(Gpr::Rax, 8, dest)
+    }
+
+    /// `getret*second`: the value the last call left in the second-return area.
+    fn get_second_return(&mut self, dest: Value, _reg: IrType) -> Result<(), BackendError> {
+        let ty = self.types.of(dest);
+        let src = self.ret2_area()?;
+        let m = self.slot(dest)?;
+        self.copy_mem(&src, &m, if ty == IrType::F128 { 16 } else { 8 });
+        Ok(())
+    }
+
+    /// `setret*second`: the value the epilogue returns in the second register.
+    fn set_second_return(&mut self, src: &Operand, reg: IrType) -> Result<(), BackendError> {
+        let m = self.ret2_area()?;
+        self.store_operand(src, reg, &m)
+    }
+
+    fn fence(&mut self, ordering: crate::ir::ops::AtomicOrdering) {
+        if ordering == crate::ir::ops::AtomicOrdering::SeqCst {
+            emit!(self, "\tmfence");
+        }
+    }
+}
+
+impl BlockBranches for FnEmitter<'_, '_> {
+    type Cond = &'static str;
+
+    fn jump_to(&mut self, b: BlockId) {
+        emit!(self, "\tjmp\t{}", block_label(b));
+    }
+
+    fn branch_to(&mut self, cc: &'static str, b: BlockId) {
+        emit!(self, "\tj{cc}\t{}", block_label(b));
+    }
+}
+
+impl EmitterBase for FnEmitter<'_, '_> {
+    type Mem = Mem;
+    type ParamHome = ParamHome;
+
+    const LONG_DOUBLE: LongDoubleFormat = LongDoubleFormat::X87;
+
+    fn function(&self) -> &IrFunction {
+        self.f
+    }
+
+    /// The memory operand of locals-area offset `off`.
+    fn area(&self, off: u32) -> Mem {
+        Mem::new(Gpr::Rbp, off as i64 - self.layout.size() as i64)
+    }
+
+    fn reserved_areas(&self) -> (Option<u32>, Option<u32>) {
+        (self.scratch, self.ret2)
+    }
+
+    fn param_homes(&self) -> &[ParamHome] {
+        &self.params
+    }
 }
 
 impl FunctionEmitter for FnEmitter<'_, '_> {
@@ -1085,164 +1043,29 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
     }
 
     fn instruction(&mut self, inst: &Instruction) -> Result<(), BackendError> {
-        use Instruction::*;
-        match inst {
-            Alloca { .. } => {}
-            DynAlloca { dest, size, align } => self.dyn_alloca(*dest, size, *align)?,
-            Load {
-                dest,
-                ptr,
-                ty,
-                seg_override,
-            } => self.load_inst(*dest, *ptr, *ty, *seg_override)?,
-            Store {
-                val,
-                ptr,
-                ty,
-                seg_override,
-            } => self.store_inst(val, *ptr, *ty, *seg_override)?,
-            Memcpy { dest, src, size } => self.memcpy(*dest, *src, *size)?,
-            GetElementPtr { dest, base, offset, .. } => self.gep(*dest, *base, offset)?,
-            GlobalAddr { dest, name } => self.global_addr(*dest, name)?,
-            StackSave { dest } => {
-                emit!(self, "\tmovq\t%rsp, %rax");
-                self.store_sized(Gpr::Rax, 8, *dest)?;
-            }
-            StackRestore { ptr } => {
-                self.load_int(&Operand::Value(*ptr), IrType::Ptr, false, Gpr::Rax)?;
-                emit!(self, "\tmovq\t%rax, %rsp");
-            }
-            BinOp { dest, op, lhs, rhs, ty } => self.binop(*dest, *op, lhs, rhs, *ty)?,
-            UnaryOp { dest, op, src, ty } => self.unop(*dest, *op, src, *ty)?,
-            Cmp { dest, op, lhs, rhs, ty } => self.cmp(*dest, *op, lhs, rhs, *ty)?,
-            Cast {
-                dest,
-                src,
-                from_ty,
-                to_ty,
-            } => self.cast(*dest, src, *from_ty, *to_ty)?,
-            Copy { dest, src } => {
-                let ty = self.types.of(*dest);
-                self.move_value(*dest, src, ty)?;
-            }
-            Select {
-                dest,
-                cond,
-                true_val,
-                false_val,
-                ty,
-            } => self.select(*dest, cond, true_val, false_val, *ty)?,
-            Call { func, info } => self.call(Some(func), None, info)?,
-            CallIndirect { func_ptr, info } => self.call(None, Some(func_ptr), info)?,
-            VaStart { va_list_ptr } => self.va_start(*va_list_ptr)?,
-            VaEnd { .. } => {}
-            VaCopy { dest_ptr, src_ptr } => self.va_copy(*dest_ptr, *src_ptr)?,
-            VaArg {
-                dest,
-                va_list_ptr,
-                result_ty,
-            } => self.va_arg(*dest, *va_list_ptr, *result_ty)?,
-            VaArgStruct {
-                dest_ptr,
-                va_list_ptr,
-                size,
-                eightbyte_classes,
-                ..
-            } => self.va_arg_struct(*dest_ptr, *va_list_ptr, *size, eightbyte_classes)?,
-            AtomicRmw {
-                dest, op, ptr, val, ty, ..
-            } => self.atomic_rmw(*dest, *op, *ptr, val, *ty)?,
-            AtomicCmpxchg {
-                dest,
-                ptr,
-                expected,
-                desired,
-                ty,
-                returns_bool,
-                ..
-            } => self.atomic_cmpxchg(*dest, *ptr, expected, desired, *ty, *returns_bool)?,
-            AtomicLoad { dest, ptr, ty, .. } => self.atomic_load(*dest, *ptr, *ty)?,
-            AtomicStore { ptr, val, ordering, ty } => self.atomic_store(*ptr, val, *ordering, *ty)?,
-            Fence { ordering } => {
-                if *ordering == crate::ir::ops::AtomicOrdering::SeqCst {
-                    emit!(self, "\tmfence");
-                }
-            }
-            Phi { .. } => return Err(self.internal("phi in the backend (phi elimination has not run)")),
-            ParamRef { dest, param_idx, ty } => self.param_ref(*dest, *param_idx, *ty)?,
-            GetReturnF64Second { dest } | GetReturnF32Second { dest } | GetReturnF128Second { dest } => {
-                let ty = self.types.of(*dest);
-                let src = self.ret2_area()?;
-                let m = self.slot(*dest)?;
-                self.copy_mem(&src, &m, if ty == IrType::F128 { 16 } else { 8 });
-            }
-            SetReturnF64Second { src } => {
-                let m = self.ret2_area()?;
-                self.store_operand(src, IrType::F64, &m)?;
-            }
-            SetReturnF32Second { src } => {
-                let m = self.ret2_area()?;
-                self.store_operand(src, IrType::F32, &m)?;
-            }
-            SetReturnF128Second { src } => {
-                let m = self.ret2_area()?;
-                self.store_operand(src, IrType::F128, &m)?;
-            }
-            InlineAsm(asm) => self.inline_asm(asm)?,
-            Intrinsic { dest, op, args, .. } => self.intrinsic(*dest, *op, args)?,
-            LabelAddr { dest, label } => {
-                emit!(self, "\tleaq\t.LBB{}(%rip), %rax", label.0);
-                self.store_sized(Gpr::Rax, 8, *dest)?;
-            }
-        }
-        self.inst_index += 1;
+        crate::backend::isel::select_instruction!(self, inst);
         Ok(())
     }
 
     fn terminator(&mut self, term: &Terminator, next: Option<BlockId>) -> Result<(), BackendError> {
         match term {
             Terminator::Return(val) => self.emit_return(val.as_ref())?,
-            Terminator::Branch(b) => {
-                if next != Some(*b) {
-                    emit!(self, "\tjmp\t{}", block_label(*b));
-                }
-            }
+            Terminator::Branch(b) => isel::goto(self, *b, next),
             Terminator::CondBranch {
                 cond,
                 true_label,
                 false_label,
             } if self.pending_branch.is_some_and(|(v, _)| Operand::Value(v) == *cond) => {
                 let (_, cc) = self.pending_branch.take().unwrap_or((Value(0), "ne"));
-                if next == Some(*true_label) {
-                    emit!(self, "\tj{}\t{}", ops::inverse_cc(cc), block_label(*false_label));
-                } else {
-                    emit!(self, "\tj{cc}\t{}", block_label(*true_label));
-                    if next != Some(*false_label) {
-                        emit!(self, "\tjmp\t{}", block_label(*false_label));
-                    }
-                }
+                isel::two_way(self, cc, ops::inverse_cc(cc), *true_label, *false_label, next);
             }
             Terminator::CondBranch {
                 cond,
                 true_label,
                 false_label,
             } => match self.test_cond(cond)? {
-                Some(taken) => {
-                    let b = if taken { *true_label } else { *false_label };
-                    if next != Some(b) {
-                        emit!(self, "\tjmp\t{}", block_label(b));
-                    }
-                }
-                None => {
-                    if next == Some(*true_label) {
-                        emit!(self, "\tje\t{}", block_label(*false_label));
-                    } else {
-                        emit!(self, "\tjne\t{}", block_label(*true_label));
-                        if next != Some(*false_label) {
-                            emit!(self, "\tjmp\t{}", block_label(*false_label));
-                        }
-                    }
-                }
+                Some(taken) => isel::goto(self, if taken { *true_label } else { *false_label }, next),
+                None => isel::two_way(self, "ne", "e", *true_label, *false_label, next),
             },
             Terminator::Switch {
                 val,

@@ -15,6 +15,8 @@
 use super::regs::{suffix, Gpr};
 use super::{emit, FnEmitter};
 use crate::backend::frame::Home;
+use crate::backend::isel::cmp_is_signed;
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::intrinsics::IntrinsicOp;
@@ -51,15 +53,6 @@ pub(super) fn inverse_cc(cc: &str) -> &'static str {
         "ae" => "b",
         "be" => "a",
         _ => "be",
-    }
-}
-
-/// Whether the comparison reads its operands as signed.
-pub(super) fn cmp_is_signed(op: IrCmpOp, ty: IrType) -> bool {
-    match op {
-        IrCmpOp::Slt | IrCmpOp::Sle | IrCmpOp::Sgt | IrCmpOp::Sge => true,
-        IrCmpOp::Ult | IrCmpOp::Ule | IrCmpOp::Ugt | IrCmpOp::Uge => false,
-        IrCmpOp::Eq | IrCmpOp::Ne => ty.is_signed(),
     }
 }
 
@@ -121,12 +114,6 @@ impl FnEmitter<'_, '_> {
         rhs: &Operand,
         ty: IrType,
     ) -> Result<(), BackendError> {
-        if ty.is_128() {
-            return self.binop_wide(dest, op, lhs, rhs, ty);
-        }
-        if ty == IrType::F128 {
-            return self.binop_x87(dest, op, lhs, rhs);
-        }
         let bitwise = matches!(op, IrBinOp::And | IrBinOp::Or | IrBinOp::Xor);
         if ty.is_float() && !bitwise {
             let m = self.slot(dest)?;
@@ -268,12 +255,6 @@ impl FnEmitter<'_, '_> {
             self.mov_imm(is_const as i64, Gpr::Rax);
             self.store_sized(Gpr::Rax, ty.size().clamp(1, 8), dest)?;
             return Ok(());
-        }
-        if ty.is_128() {
-            return self.unop_wide(dest, op, src, ty);
-        }
-        if ty == IrType::F128 {
-            return self.unop_x87(dest, op, src);
         }
         let w = if ty.size() <= 4 { 4 } else { 8 };
         let s = suffix(w);
@@ -433,12 +414,6 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn cast(&mut self, dest: Value, src: &Operand, from: IrType, to: IrType) -> Result<(), BackendError> {
-        if from == IrType::Void || to == IrType::Void {
-            return Err(self.internal("cast from or to void"));
-        }
-        if from.is_128() || to.is_128() || from == IrType::F128 || to == IrType::F128 {
-            return self.cast_wide(dest, src, from, to);
-        }
         match (from.is_float(), to.is_float()) {
             (false, false) => {
                 self.load(src, from, Gpr::Rax)?;
@@ -518,10 +493,6 @@ impl FnEmitter<'_, '_> {
         f: &Operand,
         ty: IrType,
     ) -> Result<(), BackendError> {
-        if let Some(c) = cond.as_const() {
-            let pick = if c.is_nonzero() { t } else { f };
-            return self.move_value(dest, pick, ty);
-        }
         let cty = self.types.of_operand(cond);
         if ty.size() > 8 {
             self.load_wide_as(t, ty, Gpr::Rax, Gpr::Rdx)?;

@@ -17,9 +17,10 @@
 use super::regs::{Gpr, Mem};
 use super::{emit, FnEmitter};
 use crate::backend::frame::Home;
+use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
-use crate::ir::types::{AddressSpace, EightbyteClass, IrType};
+use crate::ir::types::{AddressSpace, EightbyteClass, Hfa, IrType};
 use std::fmt::Write as _;
 
 impl FnEmitter<'_, '_> {
@@ -105,6 +106,7 @@ impl FnEmitter<'_, '_> {
         va_list: Value,
         size: usize,
         classes: &[EightbyteClass],
+        _hfa: Option<Hfa>,
     ) -> Result<(), BackendError> {
         self.load_int(&Operand::Value(va_list), IrType::Ptr, false, Gpr::Rcx)?;
         self.load_int(&Operand::Value(dest), IrType::Ptr, false, Gpr::R10)?;

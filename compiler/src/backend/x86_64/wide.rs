@@ -15,6 +15,8 @@
 use super::regs::Gpr;
 use super::{emit, FnEmitter};
 use crate::backend::frame::Home;
+use crate::backend::isel::EmitterBase;
+use crate::backend::wide::{self, WideCast};
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
 use crate::ir::ops::{IrBinOp, IrCmpOp, IrUnaryOp};
@@ -33,11 +35,9 @@ impl FnEmitter<'_, '_> {
     pub(super) fn load_wide_as(&mut self, op: &Operand, ty: IrType, lo: Gpr, hi: Gpr) -> Result<(), BackendError> {
         match op {
             Operand::Const(c) => {
-                let img = Self::const_image(c, ty);
-                let l = i64::from_le_bytes(img[..8].try_into().unwrap_or([0; 8]));
-                let h = i64::from_le_bytes(img[8..].try_into().unwrap_or([0; 8]));
-                self.mov_imm(l, lo);
-                self.mov_imm(h, hi);
+                let [l, h] = Self::const_words(c, ty);
+                self.mov_imm(l as i64, lo);
+                self.mov_imm(h as i64, hi);
             }
             Operand::Value(v) => match self.layout.home(*v) {
                 Home::Slot(_) => {
@@ -72,9 +72,7 @@ impl FnEmitter<'_, '_> {
         op: IrBinOp,
         lhs: &Operand,
         rhs: &Operand,
-        ty: IrType,
     ) -> Result<(), BackendError> {
-        let signed = ty.is_signed();
         match op {
             IrBinOp::Add | IrBinOp::Sub | IrBinOp::And | IrBinOp::Or | IrBinOp::Xor => {
                 self.load_wide(lhs, Gpr::Rax, Gpr::Rdx)?;
@@ -104,13 +102,7 @@ impl FnEmitter<'_, '_> {
             IrBinOp::SDiv | IrBinOp::UDiv | IrBinOp::SRem | IrBinOp::URem => {
                 self.load_wide(lhs, Gpr::Rdi, Gpr::Rsi)?;
                 self.load_wide(rhs, Gpr::Rdx, Gpr::Rcx)?;
-                let f = match op {
-                    IrBinOp::SDiv => "__divti3",
-                    IrBinOp::UDiv => "__udivti3",
-                    IrBinOp::SRem => "__modti3",
-                    _ => "__umodti3",
-                };
-                self.call_helper(f);
+                self.call_helper(wide::divmod_helper(op));
             }
             IrBinOp::Shl | IrBinOp::LShr | IrBinOp::AShr => {
                 self.load_wide(lhs, Gpr::Rax, Gpr::Rdx)?;
@@ -145,18 +137,10 @@ impl FnEmitter<'_, '_> {
                 emit!(self, ".Ltmp{done}:");
             }
         }
-        let _ = signed;
         self.store_rax_rdx(dest)
     }
 
-    pub(super) fn unop_wide(
-        &mut self,
-        dest: Value,
-        op: IrUnaryOp,
-        src: &Operand,
-        ty: IrType,
-    ) -> Result<(), BackendError> {
-        let _ = ty;
+    pub(super) fn unop_wide(&mut self, dest: Value, op: IrUnaryOp, src: &Operand) -> Result<(), BackendError> {
         self.load_wide(src, Gpr::Rax, Gpr::Rdx)?;
         match op {
             IrUnaryOp::Neg => {
@@ -226,7 +210,7 @@ impl FnEmitter<'_, '_> {
         rhs: &Operand,
         ty: IrType,
     ) -> Result<(), BackendError> {
-        let signed = super::ops::cmp_is_signed(op, ty);
+        let signed = crate::backend::isel::cmp_is_signed(op, ty);
         match op {
             IrCmpOp::Eq | IrCmpOp::Ne => {
                 self.load_wide(lhs, Gpr::Rax, Gpr::Rdx)?;
@@ -238,12 +222,7 @@ impl FnEmitter<'_, '_> {
             }
             _ => {
                 // x - y by cmp/sbb gives "x < y" (l/b) and "x >= y" (ge/ae).
-                let (x, y, lt) = match op {
-                    IrCmpOp::Slt | IrCmpOp::Ult => (lhs, rhs, true),
-                    IrCmpOp::Sge | IrCmpOp::Uge => (lhs, rhs, false),
-                    IrCmpOp::Sgt | IrCmpOp::Ugt => (rhs, lhs, true),
-                    _ => (rhs, lhs, false),
-                };
+                let (x, y, lt) = wide::ordered_operands(op, lhs, rhs);
                 self.load_wide(x, Gpr::Rax, Gpr::Rdx)?;
                 self.load_wide(y, Gpr::Rcx, Gpr::Rsi)?;
                 emit!(self, "\tcmpq\t%rcx, %rax");
@@ -290,7 +269,8 @@ impl FnEmitter<'_, '_> {
         Ok(())
     }
 
-    pub(super) fn binop_x87(
+    /// `long double` arithmetic on the x87 stack.
+    pub(super) fn binop_f128(
         &mut self,
         dest: Value,
         op: IrBinOp,
@@ -324,7 +304,8 @@ impl FnEmitter<'_, '_> {
         Ok(())
     }
 
-    pub(super) fn unop_x87(&mut self, dest: Value, op: IrUnaryOp, src: &Operand) -> Result<(), BackendError> {
+    /// `long double` negation on the x87 stack.
+    pub(super) fn unop_f128(&mut self, dest: Value, op: IrUnaryOp, src: &Operand) -> Result<(), BackendError> {
         let m = self.slot(dest)?;
         if op != IrUnaryOp::Neg {
             return Err(self.internal(format!("{} on f128", op.name())));
@@ -394,10 +375,10 @@ impl FnEmitter<'_, '_> {
             None => self.slot(dest)?,
         };
         let s = self.scratch_area()?;
-        let int = |t: IrType| t.is_int_or_ptr();
-        match (from, to) {
-            (f, t) if f == t || (f.is_128() && t.is_128()) => self.move_value(dest, src, to)?,
-            (f, t) if int(f) && !f.is_128() && t.is_128() => {
+        let (f, t) = (from, to);
+        match wide::classify_cast(from, to) {
+            Some(WideCast::Move) => self.move_value(dest, src, to)?,
+            Some(WideCast::IntToWide) => {
                 self.load(src, f, Gpr::Rax)?;
                 if f.is_signed() {
                     emit!(self, "\tmovq\t%rax, %rdx");
@@ -407,54 +388,42 @@ impl FnEmitter<'_, '_> {
                 }
                 self.store_rax_rdx(dest)?;
             }
-            (f, t) if f.is_128() && int(t) => {
+            Some(WideCast::WideToInt) => {
                 self.load_wide(src, Gpr::Rax, Gpr::Rdx)?;
                 self.store_sized(Gpr::Rax, t.size(), dest)?;
             }
-            (f, IrType::F32 | IrType::F64) if f.is_128() => {
+            Some(WideCast::WideToFloat) if to != IrType::F128 => {
                 self.load_wide(src, Gpr::Rdi, Gpr::Rsi)?;
-                let name = match (f.is_signed(), to) {
-                    (true, IrType::F32) => "__floattisf",
-                    (true, _) => "__floattidf",
-                    (false, IrType::F32) => "__floatuntisf",
-                    (false, _) => "__floatuntidf",
-                };
-                self.call_helper(name);
+                self.call_helper(&wide::float_from_ti(f.is_signed(), to, Self::LONG_DOUBLE));
                 self.store_xmm(0, to, &m);
             }
-            (IrType::F32 | IrType::F64, t) if t.is_128() => {
+            Some(WideCast::FloatToWide) if from != IrType::F128 => {
                 self.load_xmm(src, from, 0)?;
-                let name = match (t.is_signed(), from) {
-                    (true, IrType::F32) => "__fixsfti",
-                    (true, _) => "__fixdfti",
-                    (false, IrType::F32) => "__fixunssfti",
-                    (false, _) => "__fixunsdfti",
-                };
-                self.call_helper(name);
+                self.call_helper(&wide::fix_to_ti(t.is_signed(), from, Self::LONG_DOUBLE));
                 self.store_rax_rdx(dest)?;
             }
-            (f, IrType::F128) if f.is_128() => {
+            Some(WideCast::WideToFloat) => {
                 self.load_wide(src, Gpr::Rdi, Gpr::Rsi)?;
-                self.call_helper(if f.is_signed() { "__floattixf" } else { "__floatuntixf" });
+                self.call_helper(&wide::float_from_ti(f.is_signed(), to, Self::LONG_DOUBLE));
                 emit!(self, "\tfstpt\t{m}");
             }
-            (IrType::F128, t) if t.is_128() => {
+            Some(WideCast::FloatToWide) => {
                 emit!(self, "\tsubq\t$16, %rsp");
                 self.fld(src)?;
                 emit!(self, "\tfstpt\t(%rsp)");
-                self.call_helper(if t.is_signed() { "__fixxfti" } else { "__fixunsxfti" });
+                self.call_helper(&wide::fix_to_ti(t.is_signed(), from, Self::LONG_DOUBLE));
                 emit!(self, "\taddq\t$16, %rsp");
                 self.store_rax_rdx(dest)?;
             }
-            (IrType::F32 | IrType::F64, IrType::F128) => {
+            Some(WideCast::ExtendToLong) => {
                 self.fld_small(src, from)?;
                 emit!(self, "\tfstpt\t{m}");
             }
-            (IrType::F128, IrType::F32 | IrType::F64) => {
+            Some(WideCast::TruncFromLong) => {
                 self.fld(src)?;
                 emit!(self, "\tfstp{}\t{m}", if to == IrType::F32 { "s" } else { "l" });
             }
-            (f, IrType::F128) if int(f) => {
+            Some(WideCast::IntToLong) => {
                 self.load(src, f, Gpr::Rax)?;
                 emit!(self, "\tmovq\t%rax, {s}");
                 emit!(self, "\tfildll\t{s}");
@@ -469,7 +438,7 @@ impl FnEmitter<'_, '_> {
                 }
                 emit!(self, "\tfstpt\t{m}");
             }
-            (IrType::F128, t) if int(t) => {
+            Some(WideCast::LongToInt) => {
                 self.fld(src)?;
                 self.x87_truncate_on()?;
                 if matches!(t, IrType::U64 | IrType::Ptr) {
@@ -494,7 +463,7 @@ impl FnEmitter<'_, '_> {
                 self.x87_truncate_off()?;
                 self.store_sized(Gpr::Rax, t.size(), dest)?;
             }
-            _ => return Err(self.internal(format!("cast from {from} to {to}"))),
+            None => return Err(self.internal(format!("cast from {from} to {to}"))),
         }
         Ok(())
     }
