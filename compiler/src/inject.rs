@@ -60,6 +60,9 @@ crate::named_enum! {
         /// The binary search of a sparse switch compares against the middle
         /// case plus one: that case value falls into the half without it.
         SwitchSplitPivotOffByOne = "switch-split-pivot-off-by-one",
+        /// Branches skip a block of copies even when the copies are not
+        /// coalesced: the phi copies of a critical edge are lost.
+        BranchPastCopies = "branch-past-copies",
         /// simplifycfg threads an empty block into a successor its predecessor
         /// already reaches although their phi operands differ: the
         /// predecessor's entry stays and the empty block's value is lost.
@@ -103,6 +106,7 @@ impl Bug {
                 | Bug::RaSlotShareOverlap
                 | Bug::RaCalleeSavedNotSaved
                 | Bug::SwitchSplitPivotOffByOne
+                | Bug::BranchPastCopies
         )
     }
 

@@ -24,7 +24,7 @@
 
 use super::regalloc::{self, PhysReg, RegBudget};
 use super::BackendError;
-use crate::ir::instruction::{const_natural_type, Instruction, Operand, Value};
+use crate::ir::instruction::{const_natural_type, BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
 use rustc_hash::FxHashMap;
@@ -172,6 +172,8 @@ pub struct FrameLayout {
     /// Copies the allocator made free (both sides share a home).
     pub coalesced_copies: usize,
     finished: bool,
+    /// Blocks that emit only a jump, and where that jump leads ([`FrameLayout::branch_target`]).
+    through: FxHashMap<BlockId, BlockId>,
 }
 
 impl FrameLayout {
@@ -199,6 +201,7 @@ impl FrameLayout {
             used_regs: Vec::new(),
             coalesced_copies: 0,
             finished: false,
+            through: FxHashMap::default(),
         };
         // An alloca nothing reads (a parameter's slot after mem2reg-params,
         // say) gets no frame object.
@@ -286,7 +289,57 @@ impl FrameLayout {
         }
         layout.used_regs = alloc.used;
         layout.coalesced_copies = alloc.coalesced;
+        layout.through = layout.empty_block_targets(f);
         Ok(layout)
+    }
+
+    /// Blocks that emit nothing but their jump: no instruction, or only
+    /// copies whose two sides got one home (the coalesced phi copies of a
+    /// critical edge's trampoline), ending in `br T`. A branch to such a
+    /// block can go straight to `T` (followed through chains of them).
+    fn empty_block_targets(&self, f: &IrFunction) -> FxHashMap<BlockId, BlockId> {
+        let free = |inst: &Instruction| match inst {
+            Instruction::Copy {
+                dest,
+                src: Operand::Value(src),
+            } => {
+                let h = self.home(*dest);
+                (matches!(h, Home::Reg(_) | Home::Slot(_)) && h == self.home(*src))
+                    || crate::inject::enabled(crate::inject::Bug::BranchPastCopies)
+            }
+            _ => false,
+        };
+        let mut next: FxHashMap<BlockId, BlockId> = FxHashMap::default();
+        for b in &f.blocks {
+            if let Terminator::Branch(t) = b.terminator {
+                if t != b.label && b.instructions.iter().all(free) {
+                    next.insert(b.label, t);
+                }
+            }
+        }
+        let mut through = FxHashMap::default();
+        for &start in next.keys() {
+            // Follow the chain; a cycle of empty blocks (an endless loop) stays as it is.
+            let mut t = start;
+            let mut steps = 0;
+            while let Some(&n) = next.get(&t) {
+                t = n;
+                steps += 1;
+                if t == start || steps > next.len() {
+                    t = start;
+                    break;
+                }
+            }
+            if t != start {
+                through.insert(start, t);
+            }
+        }
+        through
+    }
+
+    /// Where a branch to `b` may go: past blocks that emit nothing but a jump.
+    pub fn branch_target(&self, b: BlockId) -> BlockId {
+        self.through.get(&b).copied().unwrap_or(b)
     }
 
     /// Gives `SymbolAddr`/`FrameAddr` homes to the addresses defined once

@@ -200,11 +200,16 @@ pub(crate) trait BlockBranches {
     fn jump_to(&mut self, b: BlockId);
     /// A branch to `b`, taken when `cond` holds.
     fn branch_to(&mut self, cond: Self::Cond, b: BlockId);
+    /// Where a branch to `b` may go instead: past blocks that emit nothing
+    /// but a jump ([`FrameLayout::branch_target`](super::frame::FrameLayout::branch_target)).
+    fn branch_target(&self, b: BlockId) -> BlockId;
 }
 
 /// Leaves a block for `b`: a branch, unless `b` is the block laid out
-/// next (`next`), which the code falls through to.
+/// next (`next`), which the code falls through to. A branch to a block that
+/// emits only a jump goes to where that jump leads.
 pub(crate) fn goto<E: BlockBranches>(e: &mut E, b: BlockId, next: Option<BlockId>) {
+    let b = e.branch_target(b);
     if next != Some(b) {
         e.jump_to(b);
     }
@@ -220,6 +225,7 @@ pub(crate) fn two_way<E: BlockBranches>(
     f: BlockId,
     next: Option<BlockId>,
 ) {
+    let (t, f) = (e.branch_target(t), e.branch_target(f));
     if next == Some(t) {
         e.branch_to(inverse, f);
     } else {

@@ -74,6 +74,7 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         | Bug::RaCalleeSavedNotSaved => (&[], Emphasis::Default),
         // Switch lowering is the backend's too; sparse switches are cgen's switch-cost shape.
         Bug::SwitchSplitPivotOffByOne => (&[], Emphasis::SwitchCost),
+        Bug::BranchPastCopies => (&[], Emphasis::LostCopy),
         Bug::DominatorsIrreducible => (PROMOTE, Emphasis::ComputedGoto),
     }
 }

@@ -505,6 +505,10 @@ impl BlockBranches for FnEmitter<'_, '_> {
     fn branch_to(&mut self, (op, r): (&'static str, Gpr), b: BlockId) {
         self.branch(op, r.name(), b);
     }
+
+    fn branch_target(&self, b: BlockId) -> BlockId {
+        self.layout.branch_target(b)
+    }
 }
 
 impl EmitterBase for FnEmitter<'_, '_> {

@@ -1001,6 +1001,10 @@ impl BlockBranches for FnEmitter<'_, '_> {
     fn branch_to(&mut self, cc: &'static str, b: BlockId) {
         emit!(self, "\tj{cc}\t{}", block_label(b));
     }
+
+    fn branch_target(&self, b: BlockId) -> BlockId {
+        self.layout.branch_target(b)
+    }
 }
 
 impl EmitterBase for FnEmitter<'_, '_> {
