@@ -93,6 +93,19 @@ pub fn const_image(c: &IrConst, ty: IrType, ld: LongDoubleFormat) -> [u8; 16] {
     b.try_into().unwrap_or([0; 16])
 }
 
+/// The integer value of constant `c` as a `ty` (`void`: `i64`), extended
+/// to 64 bits by `signed` (a 16-byte type gives its low half).
+pub fn const_i64(c: &IrConst, ty: IrType, signed: bool) -> i64 {
+    let t = if ty == IrType::Void { IrType::I64 } else { ty };
+    let bits = c.bits_as(t);
+    let w = (t.size().min(8) * 8) as u32;
+    if signed {
+        crate::ir::constants::sext(bits, w) as i64
+    } else {
+        crate::ir::constants::zext(bits, w) as u64 as i64
+    }
+}
+
 /// [`const_image`] as its low and high 8-byte words.
 pub fn const_words(c: &IrConst, ty: IrType, ld: LongDoubleFormat) -> [u64; 2] {
     let img = const_image(c, ty, ld);

@@ -20,7 +20,8 @@ use super::asm_template::AsmError;
 use super::{data, BackendError, LongDoubleFormat};
 use crate::ir::constants::IrConst;
 use crate::ir::instruction::InlineAsm;
-use crate::ir::instruction::{BlockId, Instruction};
+use crate::ir::instruction::{BlockId, Instruction, Operand};
+use crate::ir::intrinsics::IntrinsicOp;
 use crate::ir::module::IrFunction;
 use crate::ir::ops::IrCmpOp;
 use crate::ir::types::IrType;
@@ -77,6 +78,12 @@ pub(crate) trait EmitterBase {
             .ok_or_else(|| self.internal(format!("paramref {i} of a function with {} parameters", homes.len())))
     }
 
+    /// The integer value of constant `c` as a `ty`, extended to 64 bits by
+    /// `signed` ([`data::const_i64`]).
+    fn const_i64(c: &IrConst, ty: IrType, signed: bool) -> i64 {
+        data::const_i64(c, ty, signed)
+    }
+
     /// The low and high 8-byte words of constant `c` stored as a `ty`
     /// ([`data::const_words`]).
     fn const_words(c: &IrConst, ty: IrType) -> [u64; 2] {
@@ -102,6 +109,13 @@ pub(crate) trait EmitterBase {
     /// An inline-asm error: the program's unless `e` says it is internal.
     fn asm_err(&self, e: impl Into<AsmError>) -> BackendError {
         BackendError::inline_asm(&self.function().name, e.into())
+    }
+
+    /// Argument `i` of intrinsic `op` (a missing one is an internal error).
+    fn intrinsic_arg(&self, op: IntrinsicOp, args: &[Operand], i: usize) -> Result<Operand, BackendError> {
+        args.get(i)
+            .copied()
+            .ok_or_else(|| self.internal(format!("intrinsic {} needs an argument", op.name())))
     }
 
     /// The access size of an atomic operation on `ty`: 1, 2, 4 or 8 bytes

@@ -455,16 +455,13 @@ impl FnEmitter<'_, '_> {
         op: IntrinsicOp,
         args: &[Operand],
     ) -> Result<(), BackendError> {
-        let arg = |i: usize| args.get(i).copied();
-        let need =
-            |s: &Self, i: usize| arg(i).ok_or_else(|| s.internal(format!("intrinsic {} needs an argument", op.name())));
         match op {
             IntrinsicOp::Lfence => emit!(self, "\tdmb\tishld"),
             IntrinsicOp::Mfence => emit!(self, "\tdmb\tish"),
             IntrinsicOp::Sfence => emit!(self, "\tdmb\tishst"),
             IntrinsicOp::Pause => emit!(self, "\tyield"),
             IntrinsicOp::Clflush => {
-                let p = need(self, 0)?;
+                let p = self.intrinsic_arg(op, args, 0)?;
                 self.load_int(&p, IrType::Ptr, false, Xr(9))?;
                 emit!(self, "\tdc\tcivac, x9");
             }
@@ -474,7 +471,7 @@ impl FnEmitter<'_, '_> {
                 } else {
                     IrType::F64
                 };
-                let a = need(self, 0)?;
+                let a = self.intrinsic_arg(op, args, 0)?;
                 let s = self.fp_operand(&a, ty, Vr(16))?;
                 let d = match dest {
                     Some(d) => self.fp_dest(d, Vr(16)),

@@ -313,18 +313,6 @@ impl FnEmitter<'_, '_> {
         self.load_int(ptr, IrType::Ptr, false, r)
     }
 
-    /// The integer value of constant `c` as a `ty`, extended to 64 bits by `signed`.
-    pub(super) fn const_i64(c: &IrConst, ty: IrType, signed: bool) -> i64 {
-        let t = if ty == IrType::Void { IrType::I64 } else { ty };
-        let bits = c.bits_as(t);
-        let w = (t.size().clamp(1, 8) * 8) as u32;
-        if signed {
-            crate::ir::constants::sext(bits, w) as i64
-        } else {
-            crate::ir::constants::zext(bits, w) as u64 as i64
-        }
-    }
-
     /// Loads an integer-class operand of type `ty` into `r`, extended to 64
     /// bits (sign-extended when `signed`). An alloca's value is its address;
     /// a 16-byte value gives its low half; a float gives its bits.

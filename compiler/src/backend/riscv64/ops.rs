@@ -466,9 +466,6 @@ impl FnEmitter<'_, '_> {
         op: IntrinsicOp,
         args: &[Operand],
     ) -> Result<(), BackendError> {
-        let arg = |i: usize| args.get(i).copied();
-        let need =
-            |s: &Self, i: usize| arg(i).ok_or_else(|| s.internal(format!("intrinsic {} needs an argument", op.name())));
         let out = match op {
             IntrinsicOp::Lfence => {
                 emit!(self, "\tfence\tr, r");
@@ -504,7 +501,7 @@ impl FnEmitter<'_, '_> {
                 } else {
                     "fabs"
                 };
-                let a = need(self, 0)?;
+                let a = self.intrinsic_arg(op, args, 0)?;
                 let a = self.fpr_operand(&a, ty, FT0)?;
                 let d = match dest {
                     Some(v) => self.dest_fpr(v, ty, FT0),

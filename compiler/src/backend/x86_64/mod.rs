@@ -548,18 +548,6 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         }
     }
 
-    /// The integer value of constant `c` as a `ty`, extended to 64 bits by `signed`.
-    fn const_i64(c: &IrConst, ty: IrType, signed: bool) -> i64 {
-        let t = if ty == IrType::Void { IrType::I64 } else { ty };
-        let bits = c.bits_as(t);
-        let w = (t.size().min(8) * 8) as u32;
-        if signed {
-            crate::ir::constants::sext(bits, w) as i64
-        } else {
-            crate::ir::constants::zext(bits, w) as u64 as i64
-        }
-    }
-
     /// `r = imm` with the shortest encoding.
     fn mov_imm(&mut self, imm: i64, r: Gpr) {
         if imm == 0 {

@@ -520,9 +520,6 @@ impl FnEmitter<'_, '_> {
         op: IntrinsicOp,
         args: &[Operand],
     ) -> Result<(), BackendError> {
-        let arg = |i: usize| args.get(i).copied();
-        let need =
-            |s: &Self, i: usize| arg(i).ok_or_else(|| s.internal(format!("intrinsic {} needs an argument", op.name())));
         let out = match op {
             IntrinsicOp::Lfence => {
                 emit!(self, "\tlfence");
@@ -541,7 +538,7 @@ impl FnEmitter<'_, '_> {
                 None
             }
             IntrinsicOp::Clflush => {
-                let p = need(self, 0)?;
+                let p = self.intrinsic_arg(op, args, 0)?;
                 self.load_int(&p, IrType::Ptr, false, Gpr::Rax)?;
                 emit!(self, "\tclflush\t(%rax)");
                 None
@@ -552,20 +549,20 @@ impl FnEmitter<'_, '_> {
                 } else {
                     IrType::F64
                 };
-                let a = need(self, 0)?;
+                let a = self.intrinsic_arg(op, args, 0)?;
                 self.load_xmm(&a, ty, 0)?;
                 emit!(self, "\tsqrt{}\t%xmm0, %xmm0", fsuf(ty));
                 emit!(self, "\tmovq\t%xmm0, %rax");
                 Some(ty)
             }
             IntrinsicOp::FabsF32 => {
-                let a = need(self, 0)?;
+                let a = self.intrinsic_arg(op, args, 0)?;
                 self.load_int(&a, IrType::F32, false, Gpr::Rax)?;
                 emit!(self, "\tandl\t$2147483647, %eax");
                 Some(IrType::F32)
             }
             IntrinsicOp::FabsF64 => {
-                let a = need(self, 0)?;
+                let a = self.intrinsic_arg(op, args, 0)?;
                 self.load_int(&a, IrType::F64, false, Gpr::Rax)?;
                 emit!(self, "\tbtrq\t$63, %rax");
                 Some(IrType::F64)
