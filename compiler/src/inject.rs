@@ -63,6 +63,9 @@ crate::named_enum! {
         /// Branches skip a block of copies even when the copies are not
         /// coalesced: the phi copies of a critical edge are lost.
         BranchPastCopies = "branch-past-copies",
+        /// RISC-V: a compare fused into its branch tests `a > b` as `a < b`
+        /// (the operands of `bgt`/`ble` and their unsigned forms not swapped).
+        RiscvFusedBranchUnswapped = "riscv-fused-branch-unswapped",
         /// simplifycfg threads an empty block into a successor its predecessor
         /// already reaches although their phi operands differ: the
         /// predecessor's entry stays and the empty block's value is lost.
@@ -107,6 +110,7 @@ impl Bug {
                 | Bug::RaCalleeSavedNotSaved
                 | Bug::SwitchSplitPivotOffByOne
                 | Bug::BranchPastCopies
+                | Bug::RiscvFusedBranchUnswapped
         )
     }
 

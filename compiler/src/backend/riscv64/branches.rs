@@ -24,7 +24,8 @@ impl FnEmitter<'_, '_> {
         }
     }
 
-    /// `if (operands satisfy cond) goto b`, `cond` one of `beqz bnez beq bne bgtu`.
+    /// `if (operands satisfy cond) goto b`, `cond` one of `beqz bnez beq bne
+    /// bgtu blt bge bltu bgeu`.
     pub(super) fn branch(&mut self, cond: &str, operands: &str, b: BlockId) {
         if !self.far {
             emit!(self, "\t{cond}\t{operands}, {}", block_label(b));
@@ -36,6 +37,10 @@ impl FnEmitter<'_, '_> {
             "beq" => "bne",
             "bne" => "beq",
             "bgtu" => "bleu",
+            "blt" => "bge",
+            "bge" => "blt",
+            "bltu" => "bgeu",
+            "bgeu" => "bltu",
             other => other,
         };
         let skip = self.cx.labels.fresh();

@@ -78,8 +78,8 @@ use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
 use crate::target::Target;
 use abi::{ArgLoc, CallLayout, Place};
-use regs::{Fpr, Gpr, Mem, S0, T0};
-use rustc_hash::FxHashMap;
+use regs::{Fpr, Gpr, Mem, S0, T0, ZERO};
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write as _;
 
 /// Writes one line of assembly to the emitter's output.
@@ -300,6 +300,13 @@ pub(crate) struct FnEmitter<'a, 'm> {
     inst_index: usize,
     /// Branches to blocks go through `jump label, t6` (any distance).
     far: bool,
+    /// Integer compares whose only reader is their block's conditional
+    /// branch ([`fusable_compares`](crate::backend::fusable_compares)): the
+    /// branch compares the two registers (`blt a, b, L`) and no 0/1 is made.
+    fused_compares: FxHashSet<Value>,
+    /// The fused compare just emitted: its value, and the branch and its
+    /// inverse over two registers (consumed by the terminator).
+    pending_branch: Option<(Value, BranchCond, BranchCond)>,
 }
 
 impl<'a, 'm> FnEmitter<'a, 'm> {
@@ -422,6 +429,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             block_index: 0,
             inst_index: 0,
             far,
+            fused_compares: crate::backend::fusable_compares(f, |ty| ty.is_int_or_ptr() && !ty.is_128()),
+            pending_branch: None,
         })
     }
 
@@ -494,16 +503,23 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     }
 }
 
+/// A conditional branch over two registers: `beq bne blt bge bltu bgeu`
+/// (`bnez r` is `bne r, zero`).
+pub(super) type BranchCond = (&'static str, Gpr, Gpr);
+
 impl BlockBranches for FnEmitter<'_, '_> {
-    /// A branch instruction testing one register (`bnez`, `beqz`).
-    type Cond = (&'static str, Gpr);
+    type Cond = BranchCond;
 
     fn jump_to(&mut self, b: BlockId) {
         self.jump(b);
     }
 
-    fn branch_to(&mut self, (op, r): (&'static str, Gpr), b: BlockId) {
-        self.branch(op, r.name(), b);
+    fn branch_to(&mut self, (op, a, r): BranchCond, b: BlockId) {
+        match (op, r) {
+            ("bne", ZERO) => self.branch("bnez", a.name(), b),
+            ("beq", ZERO) => self.branch("beqz", a.name(), b),
+            _ => self.branch(op, &format!("{}, {}", a.name(), r.name()), b),
+        }
     }
 
     fn branch_target(&self, b: BlockId) -> BlockId {
@@ -558,10 +574,25 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
                 cond,
                 true_label,
                 false_label,
-            } => match self.load_cond(cond)? {
-                Err(taken) => isel::goto(self, if taken { *true_label } else { *false_label }, next),
-                Ok(r) => isel::two_way(self, ("bnez", r), ("beqz", r), *true_label, *false_label, next),
-            },
+            } => {
+                if let (Operand::Value(c), Some((v, yes, no))) = (cond, self.pending_branch.take()) {
+                    if *c == v {
+                        isel::two_way(self, yes, no, *true_label, *false_label, next);
+                        return Ok(());
+                    }
+                }
+                match self.load_cond(cond)? {
+                    Err(taken) => isel::goto(self, if taken { *true_label } else { *false_label }, next),
+                    Ok(r) => isel::two_way(
+                        self,
+                        ("bne", r, ZERO),
+                        ("beq", r, ZERO),
+                        *true_label,
+                        *false_label,
+                        next,
+                    ),
+                }
+            }
             Terminator::Switch {
                 val,
                 cases,

@@ -336,6 +336,13 @@ impl FnEmitter<'_, '_> {
             // so 32-bit operands are compared as RV64 keeps them.
             let signed = ty.size() == 4 || cmp_is_signed(op, ty);
             let a = self.gpr_operand(lhs, ty, Some(signed), T0)?;
+            if self.fused_compares.contains(&dest) {
+                // The block's branch compares the registers itself.
+                let b = self.gpr_operand(rhs, ty, Some(signed), T1)?;
+                let (yes, no) = fused_branch(op, a, b);
+                self.pending_branch = Some((dest, yes, no));
+                return Ok(());
+            }
             d = self.dest_gpr(dest, T0);
             let k = rhs.as_const().map(|c| Self::const_i64(&c, ty, signed));
             match (op, k) {
@@ -530,5 +537,23 @@ impl FnEmitter<'_, '_> {
             self.store(T0, ty, d)?;
         }
         Ok(())
+    }
+}
+
+/// The branch taken when `a op b` holds, and its inverse (`a > b` is `b < a`).
+fn fused_branch(op: IrCmpOp, a: Gpr, b: Gpr) -> (super::BranchCond, super::BranchCond) {
+    let swap = crate::inject::enabled(crate::inject::Bug::RiscvFusedBranchUnswapped);
+    let (x, y) = if swap { (a, b) } else { (b, a) };
+    match op {
+        IrCmpOp::Eq => (("beq", a, b), ("bne", a, b)),
+        IrCmpOp::Ne => (("bne", a, b), ("beq", a, b)),
+        IrCmpOp::Slt => (("blt", a, b), ("bge", a, b)),
+        IrCmpOp::Sge => (("bge", a, b), ("blt", a, b)),
+        IrCmpOp::Ult => (("bltu", a, b), ("bgeu", a, b)),
+        IrCmpOp::Uge => (("bgeu", a, b), ("bltu", a, b)),
+        IrCmpOp::Sgt => (("blt", x, y), ("bge", x, y)),
+        IrCmpOp::Sle => (("bge", x, y), ("blt", x, y)),
+        IrCmpOp::Ugt => (("bltu", x, y), ("bgeu", x, y)),
+        IrCmpOp::Ule => (("bgeu", x, y), ("bltu", x, y)),
     }
 }
