@@ -16,7 +16,7 @@
 //! outputs have one. What a location is, which registers are free, and how
 //! an operand is loaded, rendered and stored stay with the target.
 
-use super::asm_template::{resolve, AsmError, Resolved, TemplatePiece};
+use super::asm_template::{is_basic_asm, resolve, AsmError, Resolved, TemplatePiece};
 use super::BackendError;
 use crate::ir::constants::IrConst;
 use crate::ir::instruction::InlineAsm;
@@ -190,6 +190,30 @@ pub(crate) fn assign_locations<C, L: Clone>(
         locs,
         read_write: wants[..no].iter().map(|w| w.read_write).collect(),
     })
+}
+
+/// The registers `keep` selects (a target's callee-saved ones, which its
+/// prologue saves) among those `asm` clobbers (`clobber` reads a clobber
+/// as a register) and those its operands take (`operand` reads a location
+/// of `plan`, which a basic asm has none of), each once, clobbers first.
+pub(crate) fn registers_used<R: PartialEq, L>(
+    asm: &InlineAsm,
+    clobber: impl Fn(&str) -> Option<R>,
+    plan: impl FnOnce() -> Result<Plan<L>, AsmError>,
+    operand: impl Fn(&L) -> Option<R>,
+    keep: impl Fn(&R) -> bool,
+) -> Result<Vec<R>, AsmError> {
+    let mut used = Vec::new();
+    let mut add = |r: R| {
+        if keep(&r) && !used.contains(&r) {
+            used.push(r);
+        }
+    };
+    asm.clobbers.iter().filter_map(|c| clobber(c)).for_each(&mut add);
+    if !is_basic_asm(asm) {
+        plan()?.locs.iter().filter_map(operand).for_each(&mut add);
+    }
+    Ok(used)
 }
 
 /// The text of extended asm `asm` for the output: its template's `pieces`

@@ -34,11 +34,12 @@
 //! constant), `a` (a memory address), `l` (a goto label).
 
 use super::regs::{is_add_imm, is_logical_imm, is_mov_imm, Mem, Vr, Xr, PTR};
-use super::{emit, FnEmitter};
+use super::{emit, FnEmitter, HomeReg};
 use crate::backend::asm_template::{is_basic_asm, parse_template, AsmError};
-use crate::backend::frame::{FrameLayout, Home, ValueTypes};
+use crate::backend::frame::{FrameLayout, Home};
 use crate::backend::inline_asm::{
-    assign_locations, constraint_of, expand_template, operand_type, parse_constraints, ConstraintClass, Plan,
+    assign_locations, constraint_of, expand_template, operand_type, parse_constraints, registers_used, ConstraintClass,
+    Plan,
 };
 use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
@@ -236,36 +237,21 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout) -> Result<Plan<Loc>, AsmError> {
 
 /// The callee-saved registers an asm statement uses or clobbers (the
 /// prologue saves them).
-pub(super) fn callee_saved_used(
-    asm: &InlineAsm,
-    types: &ValueTypes,
-    layout: &FrameLayout,
-) -> Result<(Vec<Xr>, Vec<Vr>), AsmError> {
-    let _ = types;
-    let (mut xs, mut vs) = (Vec::new(), Vec::new());
-    for c in &asm.clobbers {
-        if let Some(x) = Xr::parse(c) {
-            if x.is_callee_saved() && !xs.contains(&x) {
-                xs.push(x);
-            }
-        } else if let Some(v) = Vr::parse(c) {
-            if v.is_callee_saved() && !vs.contains(&v) {
-                vs.push(v);
-            }
-        }
-    }
-    if is_basic_asm(asm) {
-        return Ok((xs, vs));
-    }
-    let p = plan(asm, layout)?;
-    for l in &p.locs {
-        match l {
-            Loc::Reg(x) | Loc::Mem(x) if x.is_callee_saved() && !xs.contains(x) => xs.push(*x),
-            Loc::Vreg(v) if v.is_callee_saved() && !vs.contains(v) => vs.push(*v),
-            _ => {}
-        }
-    }
-    Ok((xs, vs))
+pub(super) fn callee_saved_used(asm: &InlineAsm, layout: &FrameLayout) -> Result<Vec<HomeReg>, AsmError> {
+    registers_used(
+        asm,
+        |c| Xr::parse(c).map(HomeReg::X).or_else(|| Vr::parse(c).map(HomeReg::V)),
+        || plan(asm, layout),
+        |l| match l {
+            Loc::Reg(x) | Loc::Mem(x) => Some(HomeReg::X(*x)),
+            Loc::Vreg(v) => Some(HomeReg::V(*v)),
+            Loc::Imm { .. } => None,
+        },
+        |r| match r {
+            HomeReg::X(x) => x.is_callee_saved(),
+            HomeReg::V(v) => v.is_callee_saved(),
+        },
+    )
 }
 
 impl FnEmitter<'_, '_> {

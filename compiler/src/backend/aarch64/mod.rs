@@ -334,10 +334,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             f,
             |_| Ok(()),
             |asm| {
-                let (xs, vs) = inline_asm::callee_saved_used(asm, &types, &layout)
-                    .map_err(|e| BackendError::inline_asm(&f.name, e))?;
-                push_new(&mut used_x, xs);
-                push_new(&mut used_v, vs);
+                let used =
+                    inline_asm::callee_saved_used(asm, &layout).map_err(|e| BackendError::inline_asm(&f.name, e))?;
+                for r in used {
+                    match r {
+                        HomeReg::X(x) => push_new(&mut used_x, [x]),
+                        HomeReg::V(v) => push_new(&mut used_v, [v]),
+                    }
+                }
                 Ok(())
             },
         )?;

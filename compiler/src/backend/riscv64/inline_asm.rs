@@ -27,11 +27,11 @@
 //! `i` when the operand is a constant, for `add%i2`), `l` (a goto label).
 
 use super::regs::{fits_i12, is_callee_saved_fpr, is_callee_saved_gpr, Fpr, Gpr, Mem, S0, T0};
-use super::{emit, FnEmitter};
+use super::{emit, FnEmitter, RegHome};
 use crate::backend::asm_template::{is_basic_asm, parse_template, AsmError};
 use crate::backend::frame::{FrameLayout, Home};
 use crate::backend::inline_asm::{
-    assign_locations, constraint_of, expand_template, parse_constraints, ConstraintClass, Plan,
+    assign_locations, constraint_of, expand_template, parse_constraints, registers_used, ConstraintClass, Plan,
 };
 use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
@@ -238,31 +238,21 @@ fn plan(asm: &InlineAsm, layout: &FrameLayout, area_top: i64) -> Result<Plan<Loc
 
 /// The callee-saved registers an asm statement uses or clobbers (the
 /// prologue saves them).
-pub(super) fn callee_saved_used(asm: &InlineAsm, layout: &FrameLayout) -> Result<(Vec<Gpr>, Vec<Fpr>), AsmError> {
-    let (mut g, mut f) = (Vec::new(), Vec::new());
-    for c in &asm.clobbers {
-        if let Some(r) = Gpr::parse(c) {
-            if is_callee_saved_gpr(r) && !g.contains(&r) {
-                g.push(r);
-            }
-        } else if let Some(r) = Fpr::parse(c) {
-            if is_callee_saved_fpr(r) && !f.contains(&r) {
-                f.push(r);
-            }
-        }
-    }
-    if is_basic_asm(asm) {
-        return Ok((g, f));
-    }
-    let p = plan(asm, layout, 0)?;
-    for l in &p.locs {
-        match l {
-            Loc::Reg(r) | Loc::Indirect(r) if is_callee_saved_gpr(*r) && !g.contains(r) => g.push(*r),
-            Loc::Freg(r) if is_callee_saved_fpr(*r) && !f.contains(r) => f.push(*r),
-            _ => {}
-        }
-    }
-    Ok((g, f))
+pub(super) fn callee_saved_used(asm: &InlineAsm, layout: &FrameLayout) -> Result<Vec<RegHome>, AsmError> {
+    registers_used(
+        asm,
+        |c| Gpr::parse(c).map(RegHome::G).or_else(|| Fpr::parse(c).map(RegHome::F)),
+        || plan(asm, layout, 0),
+        |l| match l {
+            Loc::Reg(r) | Loc::Indirect(r) => Some(RegHome::G(*r)),
+            Loc::Freg(r) => Some(RegHome::F(*r)),
+            Loc::Frame(_) | Loc::Imm { .. } => None,
+        },
+        |r| match r {
+            RegHome::G(g) => is_callee_saved_gpr(*g),
+            RegHome::F(f) => is_callee_saved_fpr(*f),
+        },
+    )
 }
 
 impl FnEmitter<'_, '_> {

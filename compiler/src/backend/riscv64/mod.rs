@@ -380,10 +380,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 _ => Ok(()),
             },
             |asm| {
-                let (g, fl) =
+                let used =
                     inline_asm::callee_saved_used(asm, &layout).map_err(|e| BackendError::inline_asm(&f.name, e))?;
-                push_new(&mut saved_g, g);
-                push_new(&mut saved_f, fl);
+                for r in used {
+                    match r {
+                        RegHome::G(g) => push_new(&mut saved_g, [g]),
+                        RegHome::F(r) => push_new(&mut saved_f, [r]),
+                    }
+                }
                 Ok(())
             },
         )?;

@@ -38,7 +38,7 @@ use crate::backend::asm_template::{is_basic_asm, parse_template, AsmError};
 use crate::backend::frame::{FrameLayout, Home, ValueTypes};
 use crate::backend::inline_asm::{
     assign_locations, constraint_of, expand_template, operand_type, parse_constraint, parse_constraints,
-    ConstraintClass, Plan,
+    registers_used, ConstraintClass, Plan,
 };
 use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
@@ -260,26 +260,16 @@ pub(super) fn callee_saved_used(
     types: &ValueTypes,
     layout: &FrameLayout,
 ) -> Result<Vec<Gpr>, AsmError> {
-    let mut out = Vec::new();
-    for c in &asm.clobbers {
-        if let Some(g) = Gpr::parse(c) {
-            if CALLEE_SAVED.contains(&g) && !out.contains(&g) {
-                out.push(g);
-            }
-        }
-    }
-    if is_basic_asm(asm) {
-        return Ok(out);
-    }
-    let p = plan(asm, types, layout, 0)?;
-    for l in &p.locs {
-        if let Loc::Reg(g) | Loc::Indirect(g) = l {
-            if CALLEE_SAVED.contains(g) && !out.contains(g) {
-                out.push(*g);
-            }
-        }
-    }
-    Ok(out)
+    registers_used(
+        asm,
+        Gpr::parse,
+        || plan(asm, types, layout, 0),
+        |l| match l {
+            Loc::Reg(g) | Loc::Indirect(g) => Some(*g),
+            _ => None,
+        },
+        |g| CALLEE_SAVED.contains(g),
+    )
 }
 
 fn size_suffix(ty: IrType) -> char {
