@@ -289,22 +289,25 @@ impl FrameLayout {
         }
         layout.used_regs = alloc.used;
         layout.coalesced_copies = alloc.coalesced;
-        layout.through = layout.empty_block_targets(f);
+        layout.through = layout.empty_block_targets(f, types);
         Ok(layout)
     }
 
     /// Blocks that emit nothing but their jump: no instruction, or only
-    /// copies whose two sides got one home (the coalesced phi copies of a
-    /// critical edge's trampoline), ending in `br T`. A branch to such a
-    /// block can go straight to `T` (followed through chains of them).
-    fn empty_block_targets(&self, f: &IrFunction) -> FxHashMap<BlockId, BlockId> {
+    /// copies whose two sides got one home and have the same type (the
+    /// coalesced phi copies of a critical edge's trampoline), ending in `br
+    /// T`. A branch to such a block can go straight to `T` (followed through
+    /// chains of them). The types must be equal, not only agree: RISC-V 64
+    /// keeps a register extended by its value's type, so a copy from `i16`
+    /// to `u16` in one register re-extends it.
+    fn empty_block_targets(&self, f: &IrFunction, types: &ValueTypes) -> FxHashMap<BlockId, BlockId> {
         let free = |inst: &Instruction| match inst {
             Instruction::Copy {
                 dest,
                 src: Operand::Value(src),
             } => {
                 let h = self.home(*dest);
-                (matches!(h, Home::Reg(_) | Home::Slot(_)) && h == self.home(*src))
+                (matches!(h, Home::Reg(_) | Home::Slot(_)) && h == self.home(*src) && types.of(*dest) == types.of(*src))
                     || crate::inject::enabled(crate::inject::Bug::BranchPastCopies)
             }
             _ => false,
