@@ -579,22 +579,27 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
                 true_label,
                 false_label,
             } => {
-                if let (Operand::Value(c), Some((v, yes, no))) = (cond, self.pending_branch.take()) {
-                    if *c == v {
-                        isel::two_way(self, yes, no, *true_label, *false_label, next);
-                        return Ok(());
+                // The fused compare's branch conditions, when it is this
+                // branch's condition (no early return: the block must still
+                // be counted below, or later calls miss their second returns).
+                let fused = match (cond, self.pending_branch.take()) {
+                    (Operand::Value(c), Some((v, yes, no))) if *c == v => Some((yes, no)),
+                    _ => None,
+                };
+                if let Some((yes, no)) = fused {
+                    isel::two_way(self, yes, no, *true_label, *false_label, next);
+                } else {
+                    match self.load_cond(cond)? {
+                        Err(taken) => isel::goto(self, if taken { *true_label } else { *false_label }, next),
+                        Ok(r) => isel::two_way(
+                            self,
+                            ("bne", r, ZERO),
+                            ("beq", r, ZERO),
+                            *true_label,
+                            *false_label,
+                            next,
+                        ),
                     }
-                }
-                match self.load_cond(cond)? {
-                    Err(taken) => isel::goto(self, if taken { *true_label } else { *false_label }, next),
-                    Ok(r) => isel::two_way(
-                        self,
-                        ("bne", r, ZERO),
-                        ("beq", r, ZERO),
-                        *true_label,
-                        *false_label,
-                        next,
-                    ),
                 }
             }
             Terminator::Switch {
