@@ -35,6 +35,12 @@ pub enum FixupKind {
     GotPcRel,
     /// The GOT entry holding the TLS offset, PC-relative (`sym@gottpoff`).
     GotTpOff,
+    /// A target-defined instruction field (a branch displacement scattered
+    /// over an instruction word, the page and low-12 halves of an address).
+    /// The target resolves it against a label of the same section with
+    /// [`InstEncoder::patch_field`], and names its relocation in
+    /// [`InstEncoder::reloc_type`].
+    Field(u16),
 }
 
 /// A value to patch into a section once symbols are known.
@@ -62,6 +68,15 @@ pub trait InstEncoder {
     fn reloc_type(&self, kind: FixupKind, size: u8, instruction_fixup: bool) -> Result<u32, String>;
     /// Padding bytes for alignment inside executable sections.
     fn code_padding(&self, n: usize) -> Vec<u8>;
+    /// Writes `value` (`S + A - P`, the label's distance from the field's
+    /// instruction) into the `field` bytes of a [`FixupKind::Field`] fixup
+    /// whose label lies in the same section. `Ok(false)` keeps the fixup as a
+    /// relocation instead (a page-relative field, whose value depends on
+    /// where the linker puts the section); `Err` when it does not fit.
+    fn patch_field(&self, kind: u16, field: &mut [u8], value: i64) -> Result<bool, String> {
+        let _ = (field, value);
+        Err(format!("the target has no instruction field {kind}"))
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -774,8 +789,20 @@ impl ObjectBuilder {
                 write(&mut self.sections[f.section].data, v);
                 continue;
             }
+            if let FixupKind::Field(k) = f.kind {
+                if same_section && local_def {
+                    let v = s.value as i64 + f.addend - f.offset as i64;
+                    let field = &mut self.sections[f.section].data[f.offset..f.offset + f.size as usize];
+                    if code
+                        .patch_field(k, field, v)
+                        .map_err(|e| format!("`{}`: {e}", f.symbol))?
+                    {
+                        continue;
+                    }
+                }
+            }
             let r_type = code.reloc_type(f.kind, f.size, is_insn)?;
-            let via_section = local_def && matches!(f.kind, FixupKind::Abs | FixupKind::PcRel);
+            let via_section = local_def && matches!(f.kind, FixupKind::Abs | FixupKind::PcRel | FixupKind::Field(_));
             let (symbol, addend) = if via_section {
                 (
                     RelocSymbol::SectionOf(s.section.unwrap_or(0)),
