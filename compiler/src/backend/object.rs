@@ -77,6 +77,13 @@ pub trait InstEncoder {
         let _ = (field, value);
         Err(format!("the target has no instruction field {kind}"))
     }
+    /// Whether a relocation for field `kind` must name its symbol even when
+    /// the symbol is local (GOT and TLS relocations), instead of the
+    /// section symbol plus the symbol's offset.
+    fn field_keeps_symbol(&self, kind: u16) -> bool {
+        let _ = kind;
+        false
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -396,6 +403,23 @@ impl ObjectBuilder {
         self.emit(&[0u8; 8][..size as usize]);
     }
 
+    /// Appends the instruction `bytes` with a [`FixupKind::Field`] (or any
+    /// other) fixup over all of them: the target patches its field into
+    /// these bytes, or the linker does through the relocation.
+    pub fn emit_field(&mut self, bytes: &[u8], kind: FixupKind, symbol: &str, addend: i64) {
+        let at = self.offset();
+        self.emit_fixup(bytes.len() as u8, kind, symbol, None, addend);
+        let s = &mut self.sections[self.current];
+        if s.sh_type != elf::SHT_NOBITS {
+            s.data[at..at + bytes.len()].copy_from_slice(bytes);
+        }
+    }
+
+    /// Marks `name` as a thread-local symbol (a TLS relocation names it).
+    pub fn mark_tls(&mut self, name: &str) {
+        self.sym(name).tls_ref = true;
+    }
+
     /// Defines `name` at the current offset.
     pub fn define_label(&mut self, name: &str) -> Result<(), String> {
         let (section, value) = (self.current, self.offset() as u64);
@@ -564,11 +588,13 @@ impl ObjectBuilder {
                     None => self.align(1 << n, max, code),
                 }
             }
-            ".byte" | ".short" | ".value" | ".2byte" | ".long" | ".4byte" | ".quad" | ".8byte" => {
+            ".byte" | ".short" | ".value" | ".2byte" | ".long" | ".4byte" | ".quad" | ".8byte" | ".word" => {
                 let size = match name {
                     ".byte" => 1,
+                    // `.word` is the target's word: 2 bytes on x86, 4 elsewhere.
+                    ".word" if code.target() == Target::X86_64 => 2,
                     ".short" | ".value" | ".2byte" => 2,
-                    ".long" | ".4byte" => 4,
+                    ".long" | ".4byte" | ".word" => 4,
                     _ => 8,
                 };
                 for e in split_operands(args) {
@@ -802,7 +828,12 @@ impl ObjectBuilder {
                 }
             }
             let r_type = code.reloc_type(f.kind, f.size, is_insn)?;
-            let via_section = local_def && matches!(f.kind, FixupKind::Abs | FixupKind::PcRel | FixupKind::Field(_));
+            let via_section = local_def
+                && match f.kind {
+                    FixupKind::Abs | FixupKind::PcRel => true,
+                    FixupKind::Field(k) => !code.field_keeps_symbol(k),
+                    _ => false,
+                };
             let (symbol, addend) = if via_section {
                 (
                     RelocSymbol::SectionOf(s.section.unwrap_or(0)),
