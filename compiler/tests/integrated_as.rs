@@ -27,10 +27,11 @@
 
 use object::read::{Object as _, ObjectSection as _, ObjectSymbol as _};
 use object::{RelocationFlags, RelocationTarget, SectionKind, SymbolSection};
-use phicc::driver::{compile_to_ir, pipeline_for, FrontendOptions};
+use phicc::driver::{compile_to_ir, pipeline_for_configuration, FrontendOptions};
+use phicc::passes::Configuration;
 use phicc::target::Target;
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The C suite's modules (name, assembly text) in both configurations.
@@ -42,24 +43,32 @@ fn suite_assembly(target: Target) -> Vec<(String, String)> {
         .filter(|p| p.extension().is_some_and(|e| e == "c"))
         .collect();
     files.sort();
+    let configs = [Configuration::Nomem2reg, Configuration::Mem2reg];
+    modules_of(&files, &[root], target, &configs)
+}
+
+/// The modules of the C files `files` compiled for `target` in each of
+/// `configs` (name, assembly text), leaving out those with inline asm.
+fn modules_of(
+    files: &[PathBuf],
+    include: &[PathBuf],
+    target: Target,
+    configs: &[Configuration],
+) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for f in files {
         let mut opts = FrontendOptions::new(target);
-        opts.include_dirs.push(root.clone());
-        let compiled = compile_to_ir(&f, &opts).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        for mem2reg in [false, true] {
+        opts.include_dirs.extend(include.iter().cloned());
+        let compiled = compile_to_ir(f, &opts).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for &config in configs {
             let mut m = compiled.module.clone();
-            let mut p = pipeline_for(mem2reg, &[]).unwrap();
+            let mut p = pipeline_for_configuration(config, &[]).unwrap();
             p.verify_each = true;
             p.run(&mut m, &mut |_, _| {}).unwrap();
             if phicc::backend::has_foreign_asm(&m) {
                 continue;
             }
-            let name = format!(
-                "{} ({})",
-                f.file_name().unwrap().to_string_lossy(),
-                if mem2reg { "mem2reg" } else { "nomem2reg" }
-            );
+            let name = format!("{} ({})", f.file_name().unwrap().to_string_lossy(), config.name());
             out.push((name, phicc::backend::emit_assembly(&m, target).unwrap()));
         }
     }
@@ -506,6 +515,9 @@ fn gas_line(obj: &Path, section: &str, offset: u64) -> String {
         .to_string()
 }
 
+/// Csmith seeds whose programs the AArch64 comparison adds.
+const CSMITH_SEEDS: u64 = 8;
+
 #[test]
 fn integrated_aarch64_objects_match_gnu_as_on_the_c_suite() {
     if Command::new("aarch64-linux-gnu-objdump")
@@ -517,8 +529,37 @@ fn integrated_aarch64_objects_match_gnu_as_on_the_c_suite() {
     }
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("integrated_as_aarch64");
     std::fs::create_dir_all(&dir).unwrap();
-    let modules = suite_assembly(Target::Aarch64);
-    assert!(modules.len() >= 30, "only {} modules", modules.len());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("c");
+    let mut files: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    files.sort();
+    let all = [Configuration::Nomem2reg, Configuration::Mem2reg, Configuration::Opt];
+    let mut modules = modules_of(&files, &[root], Target::Aarch64, &all);
+    assert!(modules.len() >= 45, "only {} modules", modules.len());
+    // Csmith programs, when csmith is installed: other shapes of code.
+    if Command::new("csmith").arg("--version").output().is_ok() && Path::new("/usr/include/csmith/csmith.h").exists() {
+        let mut programs = Vec::new();
+        for seed in 1..=CSMITH_SEEDS {
+            let gen = Command::new("csmith")
+                .args(["--seed", &seed.to_string()])
+                .output()
+                .unwrap();
+            let c = dir.join(format!("csmith{seed}.c"));
+            std::fs::write(&c, &gen.stdout).unwrap();
+            programs.push(c);
+        }
+        modules.extend(modules_of(
+            &programs,
+            &[PathBuf::from("/usr/include/csmith")],
+            Target::Aarch64,
+            &all,
+        ));
+    } else {
+        eprintln!("integrated_as: csmith missing, AArch64 checked on the C suite only");
+    }
     let mut failures = Vec::new();
     for (k, (name, asm)) in modules.iter().enumerate() {
         let s = dir.join(format!("{k}.s"));
