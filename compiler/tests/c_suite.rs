@@ -141,6 +141,14 @@ fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
                     p
                 }
                 None => {
+                    // A target with an encoder must never need gas for code
+                    // the backend printed (inline asm aside).
+                    if !phicc::backend::has_foreign_asm(&module) {
+                        let isa = phicc::backend::target_isa(target).map_err(|e| e.to_string())?;
+                        if let Some(Err(e)) = isa.assemble(&asm) {
+                            return Err(format!("the integrated assembler declined: {e}"));
+                        }
+                    }
                     let p = dir.path().join("t.s");
                     std::fs::write(&p, asm).map_err(|e| e.to_string())?;
                     p

@@ -1697,3 +1697,442 @@ impl InstEncoder for Aarch64Encoder {
 pub fn assemble(text: &str) -> Result<Vec<u8>, String> {
     ObjectBuilder::assemble(text, &mut Aarch64Encoder)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ::object::{Object as _, ObjectSection as _};
+
+    /// Marks where the table defines `.Lhere` (the branch targets).
+    const LABEL: u32 = u32::MAX;
+
+    /// One line per instruction class and operand form the backend prints,
+    /// with the word `aarch64-linux-gnu-as` (binutils 2.40) assembled it to
+    /// (`objdump -d`, pasted): the encoder must give the same word.
+    const GAS: &[(&str, u32)] = &[
+        ("movz x9, #51200, lsl #0", 0xd299_0009),
+        ("movz x9, #16388, lsl #48", 0xd2e8_0089),
+        ("movk x9, #49517, lsl #32", 0xf2d8_2da9),
+        ("movk w9, #1, lsl #16", 0x72a0_0029),
+        ("movn x9, #0", 0x9280_0009),
+        ("movn x9, #5, lsl #16", 0x92a0_00a9),
+        ("movn w3, #7", 0x1280_00e3),
+        ("mov x0, #0", 0xd280_0000),
+        ("mov x0, #-1", 0x9280_0000),
+        ("mov w0, #-1", 0x1280_0000),
+        ("mov x0, #0x10000", 0xd2a0_0020),
+        ("mov x0, #0xffffffffffff1234", 0x929d_b960),
+        ("mov w0, #0xffff1234", 0x129d_b960),
+        ("mov x0, #0x5555555555555555", 0xb200_f3e0),
+        ("mov w1, #0x0f0f0f0f", 0x3200_cfe1),
+        ("mov x9, x10", 0xaa0a_03e9),
+        ("mov w9, wzr", 0x2a1f_03e9),
+        ("mov x10, xzr", 0xaa1f_03ea),
+        ("mov sp, x9", 0x9100_013f),
+        ("mov x29, sp", 0x9100_03fd),
+        ("mov x9, sp", 0x9100_03e9),
+        ("add x9, x9, #15", 0x9100_3d29),
+        ("add x9, x9, #4095", 0x913f_fd29),
+        ("add x9, x9, #1, lsl #12", 0x9140_0529),
+        ("add x9, x9, #8192", 0x9140_0929),
+        ("add x9, x9, #-16", 0xd100_4129),
+        ("sub sp, sp, #16", 0xd100_43ff),
+        ("add sp, sp, #2, lsl #12", 0x9140_0bff),
+        ("add x9, x10, x11", 0x8b0b_0149),
+        ("add w9, w10, w11", 0x0b0b_0149),
+        ("add x9, x10, x11, lsl #3", 0x8b0b_0d49),
+        ("sub x9, x10, x11, asr #2", 0xcb8b_0949),
+        ("sub sp, sp, x9", 0xcb29_63ff),
+        ("add x17, sp, x17", 0x8b31_63f1),
+        ("add x9, x10, w11, sxtw", 0x8b2b_c149),
+        ("add x9, x10, w11, uxtw #2", 0x8b2b_4949),
+        ("adds x9, x9, x11", 0xab0b_0129),
+        ("subs x9, x9, #1", 0xf100_0529),
+        ("subs w12, w12, #1", 0x7100_058c),
+        ("cmp x9, #0", 0xf100_013f),
+        ("cmp w9, #4095", 0x713f_fd3f),
+        ("cmp x9, x11", 0xeb0b_013f),
+        ("cmp w9, w10", 0x6b0a_013f),
+        ("cmn x9, #1", 0xb100_053f),
+        ("cmn w9, #42", 0x3100_a93f),
+        ("neg x9, x9", 0xcb09_03e9),
+        ("neg w13, w13", 0x4b0d_03ed),
+        ("negs x9, x9", 0xeb09_03e9),
+        ("ngc x10, x10", 0xda0a_03ea),
+        ("adc x10, x10, x12", 0x9a0c_014a),
+        ("sbc x10, x10, x12", 0xda0c_014a),
+        ("sbcs xzr, x10, x12", 0xfa0c_015f),
+        ("and x9, x9, #-16", 0x927c_ed29),
+        ("and w9, w9, #0xff", 0x1200_1d29),
+        ("and x9, x9, #0xffffffff", 0x9240_7d29),
+        ("and x9, x9, #0x7ffffffffffffffe", 0x927f_f529),
+        ("orr x9, x9, #0x8000000000000000", 0xb241_0129),
+        ("eor x10, x10, #0x8000000000000000", 0xd241_014a),
+        ("eor w9, w9, #1", 0x5200_0129),
+        ("tst x11, #64", 0xf27a_017f),
+        ("tst w9, #0xffff", 0x7200_3d3f),
+        ("tst x9, x10", 0xea0a_013f),
+        ("and x9, x9, x10", 0x8a0a_0129),
+        ("orr x13, x13, x15", 0xaa0f_01ad),
+        ("orr x9, x9, x15, lsl #32", 0xaa0f_8129),
+        ("eor w9, w10, w11", 0x4a0b_0149),
+        ("mvn x10, x10", 0xaa2a_03ea),
+        ("mvn w14, w11", 0x2a2b_03ee),
+        ("bic x9, x9, x10", 0x8a2a_0129),
+        ("lsl x9, x9, #3", 0xd37d_f129),
+        ("lsl w9, w9, #31", 0x5301_0129),
+        ("lsr x9, x9, #63", 0xd37f_fd29),
+        ("lsr w9, w9, #1", 0x5301_7d29),
+        ("asr x10, x9, #63", 0x937f_fd2a),
+        ("asr w10, w9, #4", 0x1304_7d2a),
+        ("lsl x9, x9, x11", 0x9acb_2129),
+        ("lsr w9, w9, w11", 0x1acb_2529),
+        ("asr x9, x9, x11", 0x9acb_2929),
+        ("ror x9, x9, #7", 0x93c9_1d29),
+        ("sxtb x9, w9", 0x9340_1d29),
+        ("sxth w9, w9", 0x1300_3d29),
+        ("sxtw x9, w9", 0x9340_7d29),
+        ("uxtb w9, w9", 0x5300_1d29),
+        ("uxth w9, w10", 0x5300_3d49),
+        ("ubfx x9, x9, #3, #5", 0xd343_1d29),
+        ("sbfx w9, w9, #1, #7", 0x1301_1d29),
+        ("bfi x9, x10, #8, #4", 0xb378_0d49),
+        ("ubfiz x9, x10, #2, #30", 0xd37e_7549),
+        ("sdiv x9, x9, x10", 0x9aca_0d29),
+        ("udiv w9, w9, w10", 0x1aca_0929),
+        ("mul x9, x9, x11", 0x9b0b_7d29),
+        ("mul w9, w9, w11", 0x1b0b_7d29),
+        ("madd x13, x9, x12, x13", 0x9b0c_352d),
+        ("msub x9, x10, x11, x12", 0x9b0b_b149),
+        ("msub w9, w10, w11, w12", 0x1b0b_b149),
+        ("umulh x13, x9, x11", 0x9bcb_7d2d),
+        ("smulh x13, x9, x11", 0x9b4b_7d2d),
+        ("rev x9, x10", 0xdac0_0d49),
+        ("rev w9, w10", 0x5ac0_0949),
+        ("rev16 w9, w10", 0x5ac0_0549),
+        ("rbit x9, x9", 0xdac0_0129),
+        ("clz x12, x9", 0xdac0_112c),
+        ("clz w12, w9", 0x5ac0_112c),
+        ("cset w9, eq", 0x1a9f_17e9),
+        ("cset x9, ne", 0x9a9f_07e9),
+        ("cset w9, lo", 0x1a9f_27e9),
+        ("csel x9, x11, x12, ne", 0x9a8c_1169),
+        ("csel w9, w11, w12, ge", 0x1a8c_a169),
+        ("ccmp x10, x12, #0, eq", 0xfa4c_0140),
+        ("ccmp w10, #3, #4, ne", 0x7a43_1944),
+        ("ldr x9, [x16]", 0xf940_0209),
+        ("ldr x9, [x29, #8]", 0xf940_07a9),
+        ("ldr x9, [x29, #32760]", 0xf97f_ffa9),
+        ("ldr w9, [x29, #20]", 0xb940_17a9),
+        ("ldr x9, [sp, #16]", 0xf940_0be9),
+        ("ldr x9, [x9, #-8]", 0xf85f_8129),
+        ("ldr x9, [x9, #3]", 0xf840_3129),
+        ("ldur x9, [x9, #-8]", 0xf85f_8129),
+        ("ldur w9, [x9, #4]", 0xb840_4129),
+        ("ldurh w9, [x29, #-2]", 0x785f_e3a9),
+        ("stur x9, [x29, #-16]", 0xf81f_03a9),
+        ("sturh w9, [x29, #-6]", 0x781f_a3a9),
+        ("str x9, [x16, #8]", 0xf900_0609),
+        ("str w9, [x16, #28]", 0xb900_1e09),
+        ("str xzr, [x16]", 0xf900_021f),
+        ("str wzr, [x29, #24]", 0xb900_1bbf),
+        ("strb w9, [x29, #17]", 0x3900_47a9),
+        ("strb wzr, [x29, #17]", 0x3900_47bf),
+        ("strh w9, [x29, #18]", 0x7900_27a9),
+        ("ldrb w9, [x29, #17]", 0x3940_47a9),
+        ("ldrh w9, [x29, #18]", 0x7940_27a9),
+        ("ldrsb x9, [x29, #17]", 0x3980_47a9),
+        ("ldrsb w9, [x29, #17]", 0x39c0_47a9),
+        ("ldrsh x9, [x29, #18]", 0x7980_27a9),
+        ("ldrsw x9, [x16, #28]", 0xb980_1e09),
+        ("ldrsw x11, [x10, x9, lsl #2]", 0xb8a9_794b),
+        ("ldr x9, [x10, x11]", 0xf86b_6949),
+        ("ldr x9, [x10, x11, lsl #3]", 0xf86b_7949),
+        ("ldrb w9, [x10, x11]", 0x386b_6949),
+        ("ldr w9, [x10, w11, sxtw #2]", 0xb86b_d949),
+        ("ldr d16, [x29, #24]", 0xfd40_0fb0),
+        ("ldr s16, [x29, #20]", 0xbd40_17b0),
+        ("ldr q0, [x29, #32]", 0x3dc0_0ba0),
+        ("str q1, [x16]", 0x3d80_0201),
+        ("str d8, [x29, #40]", 0xfd00_17a8),
+        ("str s17, [x29, #-4]", 0xbc1f_c3b1),
+        ("ldr h0, [x9]", 0x7d40_0120),
+        ("ldr b0, [x9]", 0x3d40_0120),
+        ("stp x29, x30, [sp]", 0xa900_7bfd),
+        ("ldp x29, x30, [sp]", 0xa940_7bfd),
+        ("stp x29, x30, [sp, #-16]!", 0xa9bf_7bfd),
+        ("ldp x29, x30, [sp], #16", 0xa8c1_7bfd),
+        ("stp x19, x20, [x29, #32]", 0xa902_53b3),
+        ("stp xzr, xzr, [x16], #16", 0xa881_7e1f),
+        ("stp xzr, xzr, [x16, #48]", 0xa903_7e1f),
+        ("stp x10, x11, [x9], #16", 0xa881_2d2a),
+        ("ldp x10, x11, [x9], #16", 0xa8c1_2d2a),
+        ("stp d8, d9, [x29, #64]", 0x6d04_27a8),
+        ("ldp d8, d9, [x29, #64]", 0x6d44_27a8),
+        ("stp q0, q1, [x16, #32]", 0xad01_0600),
+        ("ldp q2, q3, [x16, #-32]", 0xad7f_0e02),
+        ("stp w9, w10, [x16, #8]", 0x2901_2a09),
+        ("str x9, [sp, #-16]!", 0xf81f_0fe9),
+        ("ldr x9, [sp], #16", 0xf841_07e9),
+        ("ldaxr x9, [x16]", 0xc85f_fe09),
+        ("ldaxr w9, [x16]", 0x885f_fe09),
+        ("ldaxrb w9, [x16]", 0x085f_fe09),
+        ("ldaxrh w9, [x16]", 0x485f_fe09),
+        ("stlxr w12, x11, [x16]", 0xc80c_fe0b),
+        ("stlxr w12, w11, [x16]", 0x880c_fe0b),
+        ("stlxrb w12, w11, [x16]", 0x080c_fe0b),
+        ("stlxrh w12, w11, [x16]", 0x480c_fe0b),
+        ("ldar x9, [x16]", 0xc8df_fe09),
+        ("ldarb w9, [x16]", 0x08df_fe09),
+        ("stlr x9, [x16]", 0xc89f_fe09),
+        ("stlrh w9, [x16]", 0x489f_fe09),
+        ("ldxr x9, [x16]", 0xc85f_7e09),
+        ("stxr w12, x11, [x16]", 0xc80c_7e0b),
+        ("clrex", 0xd503_3f5f),
+        ("dmb ish", 0xd503_3bbf),
+        ("dmb ishld", 0xd503_39bf),
+        ("dmb ishst", 0xd503_3abf),
+        ("yield", 0xd503_203f),
+        ("nop", 0xd503_201f),
+        ("brk #1000", 0xd420_7d00),
+        ("svc #0", 0xd400_0001),
+        ("mrs x9, tpidr_el0", 0xd53b_d049),
+        ("dc civac, x9", 0xd50b_7e29),
+        ("br x9", 0xd61f_0120),
+        ("blr x16", 0xd63f_0200),
+        ("ret", 0xd65f_03c0),
+        ("fmov d16, x9", 0x9e67_0130),
+        ("fmov x9, d16", 0x9e66_0209),
+        ("fmov s16, w9", 0x1e27_0130),
+        ("fmov w9, s16", 0x1e26_0209),
+        ("fmov d0, d16", 0x1e60_4200),
+        ("fmov s0, s16", 0x1e20_4200),
+        ("fmov v16.d[1], x10", 0x9eaf_0150),
+        ("fmov x10, v16.d[1]", 0x9eae_020a),
+        ("fmov d0, #1.0", 0x1e6e_1000),
+        ("fmov s0, #-2.5", 0x1e30_9000),
+        ("fmov d1, #0.125", 0x1e68_1001),
+        ("fmov d2, #31.0", 0x1e67_f002),
+        ("fadd d0, d1, d2", 0x1e62_2820),
+        ("fadd s0, s1, s2", 0x1e22_2820),
+        ("fsub d0, d1, d2", 0x1e62_3820),
+        ("fmul s0, s1, s2", 0x1e22_0820),
+        ("fdiv d0, d1, d2", 0x1e62_1820),
+        ("fneg d0, d1", 0x1e61_4020),
+        ("fneg s0, s1", 0x1e21_4020),
+        ("fabs d0, d1", 0x1e60_c020),
+        ("fsqrt s0, s1", 0x1e21_c020),
+        ("fcmp d0, d1", 0x1e61_2000),
+        ("fcmp s0, s1", 0x1e21_2000),
+        ("fcmp d0, #0.0", 0x1e60_2008),
+        ("fcmpe d0, d1", 0x1e61_2010),
+        ("fcsel d0, d1, d2, ne", 0x1e62_1c20),
+        ("fcvt d0, s1", 0x1e22_c020),
+        ("fcvt s0, d1", 0x1e62_4020),
+        ("fcvtzs x9, d0", 0x9e78_0009),
+        ("fcvtzs w9, s0", 0x1e38_0009),
+        ("fcvtzu x10, d0", 0x9e79_000a),
+        ("fcvtzu w10, s0", 0x1e39_000a),
+        ("scvtf d0, x9", 0x9e62_0120),
+        ("scvtf s0, w9", 0x1e22_0120),
+        ("ucvtf d0, w9", 0x1e63_0120),
+        ("ucvtf s0, x9", 0x9e23_0120),
+        ("fmadd d0, d1, d2, d3", 0x1f42_0c20),
+        ("movi d17, #0", 0x2f00_e411),
+        ("movi v0.2d, #0", 0x6f00_e400),
+        ("cnt v16.8b, v16.8b", 0x0e20_5a10),
+        ("cnt v16.16b, v16.16b", 0x4e20_5a10),
+        ("addv b16, v16.8b", 0x0e31_ba10),
+        ("addv b16, v16.16b", 0x4e31_ba10),
+        ("cbz x9, .Lhere", 0xb400_0129),
+        ("cbnz w12, .Lhere", 0x3500_010c),
+        ("tbz x9, #63, .Lhere", 0xb6f8_00e9),
+        ("tbnz w9, #3, .Lhere", 0x3718_00c9),
+        ("b.ne .Lhere", 0x5400_00a1),
+        ("b.hs .Lhere", 0x5400_0082),
+        ("b .Lhere", 0x1400_0003),
+        ("bl .Lhere", 0x9400_0002),
+        ("adr x10, .Lhere", 0x1000_002a),
+        (".Lhere:", LABEL),
+        ("cbz x9, .Lhere", 0xb400_0009),
+        ("tbz x9, #5, .Lhere", 0x362f_ffe9),
+        ("b.gt .Lhere", 0x54ff_ffcc),
+        ("b .Lhere", 0x17ff_fffd),
+        ("bl .Lhere", 0x97ff_fffc),
+        ("adr x10, .Lhere", 0x10ff_ff6a),
+    ];
+
+    #[test]
+    fn words_match_gnu_as() {
+        let mut text = String::from("\t.text\n");
+        for (line, _) in GAS {
+            if line.ends_with(':') {
+                text.push_str(line);
+            } else {
+                text.push('\t');
+                text.push_str(line);
+            }
+            text.push('\n');
+        }
+        let obj = assemble(&text).unwrap();
+        let file = ::object::File::parse(&*obj).unwrap();
+        let code = file.section_by_name(".text").unwrap().data().unwrap().to_vec();
+        let want: Vec<(&str, u32)> = GAS.iter().copied().filter(|(_, w)| *w != LABEL).collect();
+        assert_eq!(code.len(), 4 * want.len());
+        let mut bad = Vec::new();
+        for ((line, word), got) in want.iter().zip(code.chunks(4)) {
+            let got = u32::from_le_bytes([got[0], got[1], got[2], got[3]]);
+            if got != *word {
+                bad.push(format!("{line}: got {got:08x}, gas {word:08x}"));
+            }
+        }
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
+    }
+
+    /// Relocations as `aarch64-linux-gnu-as` writes them for the same text
+    /// (`readelf -r`, pasted): (section, offset, type, symbol, addend), a
+    /// local symbol through its section except for GOT and TLS relocations.
+    #[test]
+    fn relocations_match_gnu_as() {
+        let src = "\t.text\nf:\n\tadrp\tx9, n.0+8\n\tadd\tx9, x9, :lo12:n.0+8\n\tadrp\tx0, :got:ext\n\
+                   \tldr\tx0, [x0, :got_lo12:ext]\n\tadrp\tx17, :gottprel:tv\n\tldr\tx17, [x17, :gottprel_lo12:tv]\n\
+                   \tbl\text\n\tb\text\n\tb.eq\text\n\tcbz\tx0, ext\n\ttbz\tw0, #1, ext\n\
+                   \tldr\tq0, [x9, :lo12:n.0]\n\tldrh\tw0, [x9, :lo12:n.0]\n\tbl\tf\n\
+                   \t.data\nn.0:\n\t.quad\tf\n\t.word\tf-n.0\n\
+                   \t.section\t.tbss,\"awT\",@nobits\ntv:\n\t.zero\t8\n";
+        let obj = assemble(src).unwrap();
+        let file = ::object::File::parse(&*obj).unwrap();
+        let mut got = Vec::new();
+        for s in file.sections() {
+            for (off, r) in s.relocations() {
+                let ::object::RelocationFlags::Elf { r_type } = r.flags() else {
+                    panic!("not an ELF relocation")
+                };
+                let ::object::RelocationTarget::Symbol(i) = r.target() else {
+                    panic!("no symbol")
+                };
+                let sym = ::object::ObjectSymbol::name(&file.symbol_by_index(i).unwrap())
+                    .unwrap()
+                    .to_string();
+                let sym = if sym.is_empty() {
+                    let k = ::object::ObjectSymbol::section_index(&file.symbol_by_index(i).unwrap()).unwrap();
+                    file.section_by_index(k).unwrap().name().unwrap().to_string()
+                } else {
+                    sym
+                };
+                got.push((s.name().unwrap().to_string(), off, r_type.0, sym, r.addend()));
+            }
+        }
+        let want: Vec<(&str, u64, u32, &str, i64)> = vec![
+            (".text", 0x00, 275, ".data", 8),
+            (".text", 0x04, 277, ".data", 8),
+            (".text", 0x08, 311, "ext", 0),
+            (".text", 0x0c, 312, "ext", 0),
+            (".text", 0x10, 541, "tv", 0),
+            (".text", 0x14, 542, "tv", 0),
+            (".text", 0x18, 283, "ext", 0),
+            (".text", 0x1c, 282, "ext", 0),
+            (".text", 0x20, 280, "ext", 0),
+            (".text", 0x24, 280, "ext", 0),
+            (".text", 0x28, 279, "ext", 0),
+            (".text", 0x2c, 299, ".data", 0),
+            (".text", 0x30, 284, ".data", 0),
+            (".data", 0x00, 257, ".text", 0),
+            (".data", 0x08, 261, ".text", 8),
+        ];
+        let want: Vec<_> = want
+            .into_iter()
+            .map(|(s, o, t, y, a)| (s.to_string(), o, t, y.to_string(), a))
+            .collect();
+        assert_eq!(got, want);
+        // `bl f` back to the start: resolved, as gas does (0x97fffff3 at 0x34).
+        let text = file.section_by_name(".text").unwrap().data().unwrap().to_vec();
+        assert_eq!(u32::from_le_bytes(text[0x34..0x38].try_into().unwrap()), 0x97ff_fff3);
+        let tv = file
+            .symbols()
+            .find(|s| ::object::ObjectSymbol::name(s) == Ok("tv"))
+            .unwrap();
+        assert_eq!(::object::ObjectSymbol::kind(&tv), ::object::SymbolKind::Tls);
+    }
+
+    /// Forms outside the subset, or values no encoding holds, are errors
+    /// (the driver then runs gas), never wrong bytes.
+    #[test]
+    fn unencodable_forms_are_errors() {
+        for line in [
+            "add x0, x1, #5000",
+            "and x0, x1, #0",
+            "and w0, w1, #0x123",
+            "mov x0, #0x123456789",
+            "ldr x0, [x1, #-300]",
+            "ldp x0, x1, [x2, #4]",
+            "movz x0, #65536",
+            "lsl x0, x1, #64",
+            "fmov d0, #0.1",
+            "frecpe d0, d1",
+            "ldr x0, =sym",
+            "add x0, w1, x2",
+        ] {
+            assert!(assemble(&format!("\t{line}\n")).is_err(), "{line}");
+        }
+        // A branch out of range is an error too (tbz reaches 32 KiB).
+        let far = format!("\ttbz\tx0, #1, .Lfar\n\t.zero\t40000\n.Lfar:\n\tret\n");
+        assert!(assemble(&far).is_err());
+    }
+
+    /// The bitmask immediates against the Arm ARM's `DecodeBitMasks`
+    /// (an independent decoder): every encoding decodes to a value the
+    /// encoder maps back to that encoding.
+    #[test]
+    fn logical_immediates_round_trip() {
+        fn decode(n: u32, immr: u32, imms: u32, bits: u32) -> Option<u64> {
+            let len = 31 - ((n << 6) | (!imms & 0x3f)).leading_zeros() as i32;
+            if len < 1 {
+                return None;
+            }
+            let esize = 1u32 << len;
+            if esize > bits {
+                return None;
+            }
+            let levels = esize - 1;
+            let s = imms & levels;
+            let r = immr & levels;
+            // Only the canonical spelling (higher immr bits clear) is unique.
+            if s == levels || immr > levels {
+                return None;
+            }
+            let welem: u64 = (1u64 << (s + 1)) - 1;
+            let mask = if esize == 64 { u64::MAX } else { (1u64 << esize) - 1 };
+            let rot = if r == 0 {
+                welem
+            } else {
+                ((welem >> r) | (welem << (esize - r))) & mask
+            };
+            let mut v = 0u64;
+            let mut k = 0;
+            while k < bits {
+                v |= rot << k;
+                k += esize;
+            }
+            Some(v)
+        }
+        let mut count = 0;
+        for bits in [32u32, 64] {
+            for n in 0..=u32::from(bits == 64) {
+                for immr in 0..64 {
+                    for imms in 0..64 {
+                        if let Some(v) = decode(n, immr, imms, bits) {
+                            count += 1;
+                            assert_eq!(
+                                logical_imm(v, bits),
+                                Some((n << 12) | (immr << 6) | imms),
+                                "{v:#x}/{bits}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(count, 5334 + 1302, "the A64 bitmask immediates (64-bit and 32-bit)");
+    }
+}
