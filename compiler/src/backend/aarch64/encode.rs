@@ -2076,8 +2076,8 @@ mod tests {
             assert!(assemble(&format!("\t{line}\n")).is_err(), "{line}");
         }
         // A branch out of range is an error too (tbz reaches 32 KiB).
-        let far = format!("\ttbz\tx0, #1, .Lfar\n\t.zero\t40000\n.Lfar:\n\tret\n");
-        assert!(assemble(&far).is_err());
+        let far = "\ttbz\tx0, #1, .Lfar\n\t.zero\t40000\n.Lfar:\n\tret\n";
+        assert!(assemble(far).is_err());
     }
 
     /// The bitmask immediates against the Arm ARM's `DecodeBitMasks`
