@@ -2055,6 +2055,22 @@ mod tests {
         assert_eq!(::object::ObjectSymbol::kind(&tv), ::object::SymbolKind::Tls);
     }
 
+    /// Alignment in code is NOP padding, as gas pads (`objdump -s`, pasted).
+    #[test]
+    fn code_alignment_pads_with_nops() {
+        let obj = assemble("\t.text\nf:\n\tret\n\t.p2align 4\ng:\n\tret\n\t.p2align 3,,4\n\tret\n").unwrap();
+        let file = ::object::File::parse(&*obj).unwrap();
+        let text = file.section_by_name(".text").unwrap().data().unwrap().to_vec();
+        let gas: Vec<u32> = vec![
+            0xd65f03c0, 0xd503201f, 0xd503201f, 0xd503201f, 0xd65f03c0, 0xd503201f, 0xd65f03c0,
+        ];
+        let got: Vec<u32> = text
+            .chunks(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        assert_eq!(got, gas);
+    }
+
     /// Forms outside the subset, or values no encoding holds, are errors
     /// (the driver then runs gas), never wrong bytes.
     #[test]
