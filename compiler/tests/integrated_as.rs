@@ -603,3 +603,45 @@ fn integrated_aarch64_objects_match_gnu_as_on_the_c_suite() {
         failures.join("\n")
     );
 }
+
+/// A loop whose body is over a megabyte of code (more than `b.cond`
+/// reaches), as IR text: the AArch64 backend then takes its far branch
+/// form, whose branches must still come out as gas assembles them.
+fn huge_loop(n: u32) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::from(
+        "define @main() -> i32 {\nbb0:\n  %0 = alloca i64, size 8, align 8\n  store i64 0i64, %0\n  br bb1\nbb1:\n  %1 = load i64 %0\n  %2 = cmp slt i64 %1, 3i64\n  condbr %2, bb2, bb3\nbb2:\n  %3 = add i64 %1, 1i64\n",
+    );
+    for k in 4..n + 4 {
+        let c = if k % 2 == 0 { 100_000 } else { -100_000 };
+        let _ = writeln!(s, "  %{k} = add i64 %{}, {c}i64", k - 1);
+    }
+    let last = n + 3;
+    let _ = write!(
+        s,
+        "  store i64 %{last}, %0\n  br bb1\nbb3:\n  %{} = cast i64 -> i32 %1\n  ret %{}\n}}\n",
+        n + 4,
+        n + 4
+    );
+    s
+}
+
+#[test]
+fn integrated_aarch64_far_branches_match_gnu_as() {
+    let mut m = phicc::ir::text::parse_module(&huge_loop(100_000)).unwrap();
+    let p = phicc::passes::Pipeline::parse("phi-elim").unwrap();
+    p.run(&mut m, &mut |_, _| {}).unwrap();
+    let asm = phicc::backend::emit_assembly(&m, Target::Aarch64).unwrap();
+    let ours = phicc::backend::aarch64::encode::assemble(&asm).unwrap();
+    let file = object::File::parse(&*ours).unwrap();
+    let size = file.section_by_name(".text").unwrap().size();
+    assert!(size > 1 << 20, "the function is under a megabyte ({size} bytes)");
+    let dir = tempfile::tempdir().unwrap();
+    let (s, gas_obj) = (dir.path().join("far.s"), dir.path().join("far.o"));
+    std::fs::write(&s, &asm).unwrap();
+    phicc::driver::toolchain::assemble(Target::Aarch64, &s, &gas_obj).unwrap();
+    let gas = std::fs::read(&gas_obj).unwrap();
+    if let Some(d) = first_difference(&exact_view(&ours), &exact_view(&gas)) {
+        panic!("{d}");
+    }
+}
