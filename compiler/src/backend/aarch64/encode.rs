@@ -543,7 +543,7 @@ impl Aarch64Encoder {
                         return Err("extend amount out of range".into());
                     }
                     // The source width follows the extend: x for uxtx/sxtx.
-                    if (opt & 3 == 3) != mg.x && dg.x {
+                    if (dg.x && (opt & 3 == 3) != mg.x) || (!dg.x && mg.x) {
                         return Err("extend does not match the register".into());
                     }
                     same_width(&[dg, ng])?;
@@ -2088,6 +2088,8 @@ mod tests {
             "frecpe d0, d1",
             "ldr x0, =sym",
             "add x0, w1, x2",
+            "add w0, w1, x2, uxtw",
+            "add x0, sp, w1",
         ] {
             assert!(assemble(&format!("\t{line}\n")).is_err(), "{line}");
         }
