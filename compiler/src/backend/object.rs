@@ -77,13 +77,6 @@ pub trait InstEncoder {
         let _ = (field, value);
         Err(format!("the target has no instruction field {kind}"))
     }
-    /// Whether a relocation for field `kind` must name its symbol even when
-    /// the symbol is local (GOT and TLS relocations), instead of the
-    /// section symbol plus the symbol's offset.
-    fn field_keeps_symbol(&self, kind: u16) -> bool {
-        let _ = kind;
-        false
-    }
 }
 
 #[derive(Clone, Debug)]
@@ -110,6 +103,9 @@ struct Symbol {
     set_to: Option<String>,
     tls_ref: bool,
     referenced: bool,
+    /// Stays in the symbol table, and relocations name it rather than its
+    /// section, even when it is a `.L` label (RISC-V `%pcrel_lo` anchors).
+    keep: bool,
 }
 
 /// The object being assembled.
@@ -403,21 +399,21 @@ impl ObjectBuilder {
         self.emit(&[0u8; 8][..size as usize]);
     }
 
-    /// Appends the instruction `bytes` with a [`FixupKind::Field`] (or any
-    /// other) fixup over all of them: the target patches its field into
-    /// these bytes, or the linker does through the relocation.
+    /// Appends `bytes` (an instruction, say) with a fixup of `kind` over them:
+    /// the fixup fills its field into the bytes instead of replacing them.
     pub fn emit_field(&mut self, bytes: &[u8], kind: FixupKind, symbol: &str, addend: i64) {
-        let at = self.offset();
+        let start = self.offset();
         self.emit_fixup(bytes.len() as u8, kind, symbol, None, addend);
         let s = &mut self.sections[self.current];
         if s.sh_type != elf::SHT_NOBITS {
-            s.data[at..at + bytes.len()].copy_from_slice(bytes);
+            s.data[start..start + bytes.len()].copy_from_slice(bytes);
         }
     }
 
-    /// Marks `name` as a thread-local symbol (a TLS relocation names it).
-    pub fn mark_tls(&mut self, name: &str) {
-        self.sym(name).tls_ref = true;
+    /// Keeps `name` in the symbol table even if it is a `.L` label, and has
+    /// relocations name it (not its section).
+    pub fn keep_symbol(&mut self, name: &str) {
+        self.sym(name).keep = true;
     }
 
     /// Defines `name` at the current offset.
@@ -430,6 +426,11 @@ impl ObjectBuilder {
         s.section = Some(section);
         s.value = value;
         Ok(())
+    }
+
+    /// Marks `name` as a thread-local symbol (a TLS relocation names it).
+    pub fn mark_tls(&mut self, name: &str) {
+        self.sym(name).tls_ref = true;
     }
 
     /// Pads to a multiple of `a` (code padding in code sections), unless
@@ -591,10 +592,10 @@ impl ObjectBuilder {
             ".byte" | ".short" | ".value" | ".2byte" | ".long" | ".4byte" | ".quad" | ".8byte" | ".word" => {
                 let size = match name {
                     ".byte" => 1,
-                    // `.word` is the target's word: 2 bytes on x86, 4 elsewhere.
                     ".word" if code.target() == Target::X86_64 => 2,
+                    ".word" => 4,
                     ".short" | ".value" | ".2byte" => 2,
-                    ".long" | ".4byte" | ".word" => 4,
+                    ".long" | ".4byte" => 4,
                     _ => 8,
                 };
                 for e in split_operands(args) {
@@ -724,7 +725,7 @@ impl ObjectBuilder {
         let mut elf_index: FxHashMap<&str, usize> = FxHashMap::default();
         for name in &self.order {
             let s = &self.symbols[name];
-            if temp(name) && s.section.is_some() {
+            if temp(name) && s.section.is_some() && !s.keep {
                 continue;
             }
             if s.section.is_none() && s.common.is_none() && !s.referenced && !s.global && !s.weak {
@@ -828,12 +829,8 @@ impl ObjectBuilder {
                 }
             }
             let r_type = code.reloc_type(f.kind, f.size, is_insn)?;
-            let via_section = local_def
-                && match f.kind {
-                    FixupKind::Abs | FixupKind::PcRel => true,
-                    FixupKind::Field(k) => !code.field_keeps_symbol(k),
-                    _ => false,
-                };
+            let via_section =
+                local_def && !s.keep && matches!(f.kind, FixupKind::Abs | FixupKind::PcRel | FixupKind::Field(_));
             let (symbol, addend) = if via_section {
                 (
                     RelocSymbol::SectionOf(s.section.unwrap_or(0)),

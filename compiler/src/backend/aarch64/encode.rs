@@ -1609,6 +1609,19 @@ impl InstEncoder for Aarch64Encoder {
             None => obj.emit(&bytes),
             Some((kind, sym, addend)) => {
                 obj.emit_field(&bytes, FixupKind::Field(kind as u16), &sym, addend);
+                // GOT and TLS relocations name their symbol even when it is
+                // local (gas does not turn them into section-relative ones).
+                if matches!(
+                    kind,
+                    R_AARCH64_ADR_GOT_PAGE
+                        | R_AARCH64_LD64_GOT_LO12_NC
+                        | R_AARCH64_TLSIE_ADR_GOTTPREL_PAGE21
+                        | R_AARCH64_TLSIE_LD64_GOTTPREL_LO12_NC
+                        | R_AARCH64_TLSLE_ADD_TPREL_HI12
+                        | R_AARCH64_TLSLE_ADD_TPREL_LO12_NC
+                ) {
+                    obj.keep_symbol(&sym);
+                }
                 if matches!(
                     kind,
                     R_AARCH64_TLSIE_ADR_GOTTPREL_PAGE21
@@ -1678,18 +1691,6 @@ impl InstEncoder for Aarch64Encoder {
         }
         field.copy_from_slice(&word.to_le_bytes());
         Ok(true)
-    }
-
-    fn field_keeps_symbol(&self, kind: u16) -> bool {
-        matches!(
-            u32::from(kind),
-            R_AARCH64_ADR_GOT_PAGE
-                | R_AARCH64_LD64_GOT_LO12_NC
-                | R_AARCH64_TLSIE_ADR_GOTTPREL_PAGE21
-                | R_AARCH64_TLSIE_LD64_GOTTPREL_LO12_NC
-                | R_AARCH64_TLSLE_ADD_TPREL_HI12
-                | R_AARCH64_TLSLE_ADD_TPREL_LO12_NC
-        )
     }
 }
 
