@@ -14,27 +14,17 @@
 //! * the symbol table: name, type, binding, visibility, section, and value
 //!   and size outside executable sections.
 //!
-//! AArch64 (`integrated_aarch64_objects_match_gnu_as_on_the_c_suite`) is
-//! stricter, since its instructions have one size and gas relaxes nothing:
-//! every section, code included, must agree byte for byte, relocations by
-//! offset, type, symbol and addend, and symbols by value and size too. The
-//! normalisation there: gas's mapping symbols (`$x`, `$d`, which mark code
-//! and data for disassemblers) are left out, as the integrated assembler
-//! writes none; the same-section branches gas resolves, the integrated
-//! assembler resolves too, so they need no normalisation.
-//!
 //! `x86_encoding.rs` checks single instructions; this checks what links.
 
 use object::read::{Object as _, ObjectSection as _, ObjectSymbol as _};
 use object::{RelocationFlags, RelocationTarget, SectionKind, SymbolSection};
-use phicc::driver::{compile_to_ir, pipeline_for_configuration, FrontendOptions};
-use phicc::passes::Configuration;
+use phicc::driver::{compile_to_ir, pipeline_for, FrontendOptions};
 use phicc::target::Target;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-/// The C suite's modules (name, assembly text) in both configurations.
+/// The C suite's modules (name, assembly text) for `target` in both configurations.
 fn suite_assembly(target: Target) -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("c");
     let mut files: Vec<_> = std::fs::read_dir(&root)
@@ -43,32 +33,24 @@ fn suite_assembly(target: Target) -> Vec<(String, String)> {
         .filter(|p| p.extension().is_some_and(|e| e == "c"))
         .collect();
     files.sort();
-    let configs = [Configuration::Nomem2reg, Configuration::Mem2reg];
-    modules_of(&files, &[root], target, &configs)
-}
-
-/// The modules of the C files `files` compiled for `target` in each of
-/// `configs` (name, assembly text), leaving out those with inline asm.
-fn modules_of(
-    files: &[PathBuf],
-    include: &[PathBuf],
-    target: Target,
-    configs: &[Configuration],
-) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for f in files {
         let mut opts = FrontendOptions::new(target);
-        opts.include_dirs.extend(include.iter().cloned());
-        let compiled = compile_to_ir(f, &opts).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        for &config in configs {
+        opts.include_dirs.push(root.clone());
+        let compiled = compile_to_ir(&f, &opts).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for mem2reg in [false, true] {
             let mut m = compiled.module.clone();
-            let mut p = pipeline_for_configuration(config, &[]).unwrap();
+            let mut p = pipeline_for(mem2reg, &[]).unwrap();
             p.verify_each = true;
             p.run(&mut m, &mut |_, _| {}).unwrap();
             if phicc::backend::has_foreign_asm(&m) {
                 continue;
             }
-            let name = format!("{} ({})", f.file_name().unwrap().to_string_lossy(), config.name());
+            let name = format!(
+                "{} ({})",
+                f.file_name().unwrap().to_string_lossy(),
+                if mem2reg { "mem2reg" } else { "nomem2reg" }
+            );
             out.push((name, phicc::backend::emit_assembly(&m, target).unwrap()));
         }
     }
@@ -325,90 +307,41 @@ fn data_view(bytes: &[u8], code: &Positions, tables: &[usize]) -> Vec<String> {
     out
 }
 
-/// The sizes of the jump tables in `asm`, in order: runs of `.long X-Y`
-/// with `X` and `Y` in different sections (so the assembler leaves a
-/// relocation) and one `Y` per run.
-fn jump_tables(asm: &str) -> Vec<usize> {
-    let mut section_of: HashMap<&str, &str> = HashMap::new();
-    let mut section = ".text";
-    for l in asm.lines() {
-        let t = l.trim();
-        if let Some(rest) = t.strip_prefix(".section") {
-            section = rest.trim().split(',').next().unwrap_or("");
-        } else if matches!(t, ".text" | ".data" | ".bss") {
-            section = t;
-        } else if let Some(label) = l.strip_suffix(':') {
-            section_of.insert(label, section);
-        }
-    }
-    let mut tables: Vec<(String, usize)> = Vec::new();
-    for l in asm.lines() {
-        let Some(expr) = l.trim().strip_prefix(".long") else {
-            continue;
-        };
-        let Some((x, y)) = expr.trim().split_once('-') else {
-            continue;
-        };
-        let (x, y) = (x.trim(), y.trim());
-        if !section_of.contains_key(x) || section_of.get(x) == section_of.get(y) {
-            continue;
-        }
-        match tables.last_mut() {
-            Some((table, n)) if table == y => *n += 1,
-            _ => tables.push((y.to_string(), 1)),
-        }
-    }
-    tables.into_iter().map(|(_, n)| n).collect()
-}
+// AArch64 (`integrated_aarch64_*`) is compared more strictly than x86-64,
+// since its instructions have one size and gas relaxes nothing: every
+// section, code included, must agree byte for byte, relocations by offset,
+// type, symbol and addend, and symbols by value and size too. The one
+// normalisation: gas's mapping symbols (`$x`, `$d`, which mark code and data
+// for disassemblers) are left out, as the integrated assembler writes none.
+// Same-section branches need none: gas resolves them, and so does the
+// integrated assembler (a call to a global symbol stays `CALL26` in both).
 
-fn first_difference(a: &[String], b: &[String]) -> Option<String> {
-    for (i, (x, y)) in a.iter().zip(b).enumerate() {
-        if x != y {
-            let from = i.saturating_sub(3);
-            return Some(format!(
-                "line {i}: integrated `{x}`, gas `{y}`\n  context (integrated): {:?}",
-                &a[from..(i + 2).min(a.len())]
-            ));
+/// The modules of the C files `files` compiled for `target` in each of
+/// `configs` (name, assembly text), leaving out those with inline asm.
+fn modules_of(
+    files: &[std::path::PathBuf],
+    include: &[std::path::PathBuf],
+    target: Target,
+    configs: &[phicc::passes::Configuration],
+) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for f in files {
+        let mut opts = FrontendOptions::new(target);
+        opts.include_dirs.extend(include.iter().cloned());
+        let compiled = compile_to_ir(f, &opts).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for &config in configs {
+            let mut m = compiled.module.clone();
+            let mut p = phicc::driver::pipeline_for_configuration(config, &[]).unwrap();
+            p.verify_each = true;
+            p.run(&mut m, &mut |_, _| {}).unwrap();
+            if phicc::backend::has_foreign_asm(&m) {
+                continue;
+            }
+            let name = format!("{} ({})", f.file_name().unwrap().to_string_lossy(), config.name());
+            out.push((name, phicc::backend::emit_assembly(&m, target).unwrap()));
         }
     }
-    (a.len() != b.len()).then(|| format!("lengths differ: integrated {}, gas {}", a.len(), b.len()))
-}
-
-#[test]
-fn integrated_objects_match_gnu_as_on_the_c_suite() {
-    if Command::new("objdump").arg("--version").output().is_err() {
-        panic!("objdump is required (binutils, installed with gcc)");
-    }
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("integrated_as");
-    std::fs::create_dir_all(&dir).unwrap();
-    let modules = suite_assembly(Target::X86_64);
-    assert!(modules.len() >= 30, "only {} modules", modules.len());
-    let mut failures = Vec::new();
-    for (k, (name, asm)) in modules.iter().enumerate() {
-        let ours = phicc::backend::x86_64::encode::assemble(asm)
-            .unwrap_or_else(|e| panic!("{name}: the integrated assembler failed: {e}"));
-        let our_obj = dir.join(format!("{k}-ours.o"));
-        std::fs::write(&our_obj, &ours).unwrap();
-        let s = dir.join(format!("{k}.s"));
-        std::fs::write(&s, asm).unwrap();
-        let gas_obj = dir.join(format!("{k}-gas.o"));
-        phicc::driver::toolchain::assemble(Target::X86_64, &s, &gas_obj).unwrap();
-        let gas = std::fs::read(&gas_obj).unwrap();
-        let (our_code, our_positions) = code_listing(&our_obj);
-        let (gas_code, gas_positions) = code_listing(&gas_obj);
-        if let Some(d) = first_difference(&our_code, &gas_code) {
-            failures.push(format!("{name} ({}): code: {d}", s.display()));
-        }
-        let tables = jump_tables(asm);
-        let (our_data, gas_data) = (
-            data_view(&ours, &our_positions, &tables),
-            data_view(&gas, &gas_positions, &tables),
-        );
-        if let Some(d) = first_difference(&our_data, &gas_data) {
-            failures.push(format!("{name} ({}): data or symbols: {d}", s.display()));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    out
 }
 
 /// Every section of an AArch64 object (code included) with its bytes and
@@ -536,7 +469,11 @@ fn integrated_aarch64_objects_match_gnu_as_on_the_c_suite() {
         .filter(|p| p.extension().is_some_and(|e| e == "c"))
         .collect();
     files.sort();
-    let all = [Configuration::Nomem2reg, Configuration::Mem2reg, Configuration::Opt];
+    let all = [
+        phicc::passes::Configuration::Nomem2reg,
+        phicc::passes::Configuration::Mem2reg,
+        phicc::passes::Configuration::Opt,
+    ];
     let mut modules = modules_of(&files, &[root], Target::Aarch64, &all);
     assert!(modules.len() >= 45, "only {} modules", modules.len());
     // Csmith programs, when csmith is installed: other shapes of code.
@@ -553,7 +490,7 @@ fn integrated_aarch64_objects_match_gnu_as_on_the_c_suite() {
         }
         modules.extend(modules_of(
             &programs,
-            &[PathBuf::from("/usr/include/csmith")],
+            &[std::path::PathBuf::from("/usr/include/csmith")],
             Target::Aarch64,
             &all,
         ));
@@ -644,4 +581,90 @@ fn integrated_aarch64_far_branches_match_gnu_as() {
     if let Some(d) = first_difference(&exact_view(&ours), &exact_view(&gas)) {
         panic!("{d}");
     }
+}
+
+/// The sizes of the jump tables in `asm`, in order: runs of `.long X-Y`
+/// with `X` and `Y` in different sections (so the assembler leaves a
+/// relocation) and one `Y` per run.
+fn jump_tables(asm: &str) -> Vec<usize> {
+    let mut section_of: HashMap<&str, &str> = HashMap::new();
+    let mut section = ".text";
+    for l in asm.lines() {
+        let t = l.trim();
+        if let Some(rest) = t.strip_prefix(".section") {
+            section = rest.trim().split(',').next().unwrap_or("");
+        } else if matches!(t, ".text" | ".data" | ".bss") {
+            section = t;
+        } else if let Some(label) = l.strip_suffix(':') {
+            section_of.insert(label, section);
+        }
+    }
+    let mut tables: Vec<(String, usize)> = Vec::new();
+    for l in asm.lines() {
+        let Some(expr) = l.trim().strip_prefix(".long") else {
+            continue;
+        };
+        let Some((x, y)) = expr.trim().split_once('-') else {
+            continue;
+        };
+        let (x, y) = (x.trim(), y.trim());
+        if !section_of.contains_key(x) || section_of.get(x) == section_of.get(y) {
+            continue;
+        }
+        match tables.last_mut() {
+            Some((table, n)) if table == y => *n += 1,
+            _ => tables.push((y.to_string(), 1)),
+        }
+    }
+    tables.into_iter().map(|(_, n)| n).collect()
+}
+
+fn first_difference(a: &[String], b: &[String]) -> Option<String> {
+    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+        if x != y {
+            let from = i.saturating_sub(3);
+            return Some(format!(
+                "line {i}: integrated `{x}`, gas `{y}`\n  context (integrated): {:?}",
+                &a[from..(i + 2).min(a.len())]
+            ));
+        }
+    }
+    (a.len() != b.len()).then(|| format!("lengths differ: integrated {}, gas {}", a.len(), b.len()))
+}
+
+#[test]
+fn integrated_objects_match_gnu_as_on_the_c_suite() {
+    if Command::new("objdump").arg("--version").output().is_err() {
+        panic!("objdump is required (binutils, installed with gcc)");
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("integrated_as");
+    std::fs::create_dir_all(&dir).unwrap();
+    let modules = suite_assembly(Target::X86_64);
+    assert!(modules.len() >= 30, "only {} modules", modules.len());
+    let mut failures = Vec::new();
+    for (k, (name, asm)) in modules.iter().enumerate() {
+        let ours = phicc::backend::x86_64::encode::assemble(asm)
+            .unwrap_or_else(|e| panic!("{name}: the integrated assembler failed: {e}"));
+        let our_obj = dir.join(format!("{k}-ours.o"));
+        std::fs::write(&our_obj, &ours).unwrap();
+        let s = dir.join(format!("{k}.s"));
+        std::fs::write(&s, asm).unwrap();
+        let gas_obj = dir.join(format!("{k}-gas.o"));
+        phicc::driver::toolchain::assemble(Target::X86_64, &s, &gas_obj).unwrap();
+        let gas = std::fs::read(&gas_obj).unwrap();
+        let (our_code, our_positions) = code_listing(&our_obj);
+        let (gas_code, gas_positions) = code_listing(&gas_obj);
+        if let Some(d) = first_difference(&our_code, &gas_code) {
+            failures.push(format!("{name} ({}): code: {d}", s.display()));
+        }
+        let tables = jump_tables(asm);
+        let (our_data, gas_data) = (
+            data_view(&ours, &our_positions, &tables),
+            data_view(&gas, &gas_positions, &tables),
+        );
+        if let Some(d) = first_difference(&our_data, &gas_data) {
+            failures.push(format!("{name} ({}): data or symbols: {d}", s.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
