@@ -310,10 +310,11 @@ fn data_view(bytes: &[u8], code: &Positions, tables: &[usize]) -> Vec<String> {
 // AArch64 (`integrated_aarch64_*`) is compared more strictly than x86-64,
 // since its instructions have one size and gas relaxes nothing: every
 // section, code included, must agree byte for byte, relocations by offset,
-// type, symbol and addend, and symbols by value and size too. The one
-// normalisation: gas's mapping symbols (`$x`, `$d`, which mark code and data
-// for disassemblers) are left out, as the integrated assembler writes none.
-// Same-section branches need none: gas resolves them, and so does the
+// type, symbol and addend, and symbols by value and size too, the mapping
+// symbols of code sections (`$x`, `$d`) included. The one normalisation:
+// gas also puts a `$d` in some data sections, which the integrated assembler
+// does not (nothing reads them), so mapping symbols outside code are left
+// out. Same-section branches need none: gas resolves them, and so does the
 // integrated assembler (a call to a global symbol stays `CALL26` in both).
 
 /// The modules of the C files `files` compiled for `target` in each of
@@ -345,8 +346,8 @@ fn modules_of(
 }
 
 /// Every section of an AArch64 object (code included) with its bytes and
-/// relocations, then the symbols with values and sizes; gas's mapping
-/// symbols (`$x`, `$d`) and `_GLOBAL_OFFSET_TABLE_` are left out.
+/// relocations, then the symbols with values and sizes; mapping symbols
+/// (`$x`, `$d`) outside code sections and `_GLOBAL_OFFSET_TABLE_` are left out.
 fn exact_view(bytes: &[u8]) -> Vec<String> {
     let file = object::File::parse(bytes).expect("a readable ELF object");
     let target_name = |t: RelocationTarget| match t {
@@ -405,7 +406,12 @@ fn exact_view(bytes: &[u8]) -> Vec<String> {
         .filter(|s| s.kind() != object::SymbolKind::Section)
         .filter(|s| {
             let n = s.name().unwrap_or("");
-            !(n.is_empty() || n == "_GLOBAL_OFFSET_TABLE_" || n.starts_with("$x") || n.starts_with("$d"))
+            let in_code = s.section_index().is_some_and(|k| {
+                file.section_by_index(k)
+                    .is_ok_and(|sec| sec.kind() == SectionKind::Text)
+            });
+            let mapping = n.starts_with("$x") || n.starts_with("$d");
+            !(n.is_empty() || n == "_GLOBAL_OFFSET_TABLE_" || (mapping && !in_code))
         })
         .map(|s| {
             let section = match s.section() {

@@ -68,6 +68,12 @@ pub trait InstEncoder {
     fn reloc_type(&self, kind: FixupKind, size: u8, instruction_fixup: bool) -> Result<u32, String>;
     /// Padding bytes for alignment inside executable sections.
     fn code_padding(&self, n: usize) -> Vec<u8>;
+    /// Whether code sections get the ELF for the Arm Architecture's mapping
+    /// symbols (`$x` where instructions start, `$d` where data starts), as
+    /// GNU as writes them; the linker's erratum scans walk the code they mark.
+    fn mapping_symbols(&self) -> bool {
+        false
+    }
     /// Writes `value` (`S + A - P`, the label's distance from the field's
     /// instruction) into the `field` bytes of a [`FixupKind::Field`] fixup
     /// whose label lies in the same section. `Ok(false)` keeps the fixup as a
@@ -113,6 +119,9 @@ pub struct ObjectBuilder {
     sections: Vec<Section>,
     section_index: FxHashMap<String, usize>,
     current: usize,
+    /// Mapping symbols (section, offset, code or data), and the state each section is in.
+    mapping: Vec<(usize, u64, bool)>,
+    map_state: FxHashMap<usize, bool>,
     symbols: FxHashMap<String, Symbol>,
     /// Symbols in first-appearance order (deterministic output).
     order: Vec<String>,
@@ -319,6 +328,8 @@ impl ObjectBuilder {
             sections: Vec::new(),
             section_index: FxHashMap::default(),
             current: 0,
+            mapping: Vec::new(),
+            map_state: FxHashMap::default(),
             symbols: FxHashMap::default(),
             order: Vec::new(),
             fixups: Vec::new(),
@@ -482,8 +493,39 @@ impl ObjectBuilder {
         Ok(())
     }
 
+    /// Records a mapping symbol when the current code section switches
+    /// between instructions (`code`) and data.
+    fn map(&mut self, code: bool) {
+        let k = self.current;
+        if self.sections[k].flags & elf::SHF_EXECINSTR != 0 && self.map_state.get(&k) != Some(&code) {
+            self.map_state.insert(k, code);
+            self.mapping.push((k, self.offset() as u64, code));
+        }
+    }
+
     fn directive(&mut self, name: &str, args: &str, code: &dyn InstEncoder) -> Result<(), String> {
         let bad = || format!("unsupported directive `{name} {args}`");
+        if code.mapping_symbols()
+            && matches!(
+                name,
+                ".byte"
+                    | ".short"
+                    | ".value"
+                    | ".2byte"
+                    | ".long"
+                    | ".4byte"
+                    | ".quad"
+                    | ".8byte"
+                    | ".word"
+                    | ".zero"
+                    | ".skip"
+                    | ".string"
+                    | ".asciz"
+                    | ".ascii"
+            )
+        {
+            self.map(false);
+        }
         match name {
             ".text" => self.switch_section(".text", None),
             ".data" => self.switch_section(".data", None),
@@ -683,6 +725,9 @@ impl ObjectBuilder {
             return self.directive(word, args, code);
         }
         // Instruction, possibly with prefixes ("rep movsb", "lock xaddl").
+        if code.mapping_symbols() {
+            self.map(true);
+        }
         self.in_instruction = true;
         let r = if matches!(word, "rep" | "lock" | "repz" | "repnz") {
             let (m, ops) = match args.find(['\t', ' ']) {
@@ -847,6 +892,17 @@ impl ObjectBuilder {
                 symbol,
                 r_type,
                 addend,
+            });
+        }
+        for &(k, offset, is_code) in &self.mapping {
+            elf_syms.push(ElfSymbol {
+                name: if is_code { "$x" } else { "$d" }.to_string(),
+                binding: Binding::Local,
+                sym_type: SymType::NoType,
+                visibility: 0,
+                section: SymSection::Section(k),
+                value: offset,
+                size: 0,
             });
         }
         let sections: Vec<ElfSection> = self

@@ -18,10 +18,12 @@
 //! name their symbol even when it is local (as gas does). Data is `ABS64`,
 //! `ABS32`, `PREL32`/`PREL64`.
 //!
-//! Deliberate differences from gas: no mapping symbols (`$x`, `$d`; they
-//! only steer disassemblers, the linker does not need them on little-endian
-//! targets). Anything outside the subset is an error (the driver then uses
-//! the external assembler): this is the inverse of our own printer, not a
+//! Code sections get gas's mapping symbols (AAELF64 5.7.2: `$x` where
+//! instructions start, `$d` where data such as a jump table starts): ld's
+//! Cortex-A53 erratum 843419 and 835769 scans only walk the code they mark.
+//! Data sections get none (gas adds a `$d` to some of them; nothing reads it).
+//! Anything outside the subset is an error (the driver then uses the
+//! external assembler): this is the inverse of our own printer, not a
 //! general assembler.
 
 use crate::backend::object::{parse_expr, parse_int, FixupKind, InstEncoder, ObjectBuilder};
@@ -1658,6 +1660,10 @@ impl InstEncoder for Aarch64Encoder {
         out
     }
 
+    fn mapping_symbols(&self) -> bool {
+        true
+    }
+
     fn patch_field(&self, kind: u16, field: &mut [u8], value: i64) -> Result<bool, String> {
         let mut word = u32::from_le_bytes([field[0], field[1], field[2], field[3]]);
         let fits = |bits: u32| value % 4 == 0 && (-(1i64 << (bits + 1))..(1i64 << (bits + 1))).contains(&value);
@@ -2070,6 +2076,35 @@ mod tests {
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
         assert_eq!(got, gas);
+    }
+
+    /// Mapping symbols in code where gas puts them (`readelf -s`, pasted):
+    /// `$x` at 0, `$d` at the table (8), `$x` after it (0x10); none in `.data`.
+    #[test]
+    fn mapping_symbols_mark_code_and_data() {
+        let src =
+            "\t.text\nf:\n\tadr\tx0, .LJ\n\tret\n.LJ:\n\t.word\t.LJ-.LJ\n\t.word\t4\n\tret\n\t.data\n\t.quad\t1\n";
+        let obj = assemble(src).unwrap();
+        let file = ::object::File::parse(&*obj).unwrap();
+        let mut got: Vec<(String, u64, String)> = file
+            .symbols()
+            .filter(|s| ::object::ObjectSymbol::name(s).is_ok_and(|n| n.starts_with('$')))
+            .map(|s| {
+                let k = ::object::ObjectSymbol::section_index(&s).unwrap();
+                (
+                    ::object::ObjectSymbol::name(&s).unwrap().to_string(),
+                    ::object::ObjectSymbol::address(&s),
+                    file.section_by_index(k).unwrap().name().unwrap().to_string(),
+                )
+            })
+            .collect();
+        got.sort_by_key(|g| g.1);
+        let want = [("$x", 0, ".text"), ("$d", 8, ".text"), ("$x", 0x10, ".text")];
+        let want: Vec<(String, u64, String)> = want
+            .iter()
+            .map(|(n, v, s)| (n.to_string(), *v, s.to_string()))
+            .collect();
+        assert_eq!(got, want);
     }
 
     /// Forms outside the subset, or values no encoding holds, are errors
