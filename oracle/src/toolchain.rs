@@ -35,6 +35,38 @@ pub struct Toolchain {
     /// program either ends within a few hundred milliseconds or (about one in
     /// six) loops for far longer than any campaign can wait.
     pub reference_limits: Limits,
+    /// Compile with the phicc library in a worker process
+    /// ([`crate::compile_worker`]), this executable running `EXE
+    /// compile-worker` (an `oracle`), instead of spawning `phicc` per
+    /// configuration; `phicc` is then only named in the recorded commands.
+    pub compile_worker: Option<PathBuf>,
+    /// What links phicc's output into a static binary.
+    pub linker: Linker,
+}
+
+/// What links a compiled program into a static binary (`--linker`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Linker {
+    /// The target's gcc driver (`gcc -static x.s -lm`): assembles and links.
+    Gcc,
+    /// The target's BFD `ld`, called directly with the start files, library
+    /// directories and libraries the gcc driver passes (read once per target
+    /// from `gcc -static -###`).
+    Ld,
+    /// gold where the target's binutils have it (x86-64, AArch64), the BFD
+    /// `ld` elsewhere (RISC-V), called directly like `ld`.
+    #[default]
+    Fast,
+}
+
+/// One compiled configuration: the step, its assembly, and its object when
+/// the compiler assembled it itself.
+#[derive(Clone, Debug)]
+pub struct CompiledConfig {
+    pub step: Step,
+    pub assembly: PathBuf,
+    pub object: Option<PathBuf>,
 }
 
 /// How much slower than a reference run a binary may be before it counts as
@@ -57,6 +89,8 @@ impl Toolchain {
             },
             run_limits: Limits::with_timeout(Duration::from_secs(10)),
             reference_limits: Limits::with_timeout(Duration::from_secs(1)),
+            compile_worker: None,
+            linker: Linker::Gcc,
         }
     }
 
@@ -96,6 +130,100 @@ impl Toolchain {
             outcome = StepOutcome::Rejected { status: 0 };
         }
         Ok(Step::new(command_line(&self.env, &phicc, &args), outcome, &result))
+    }
+
+    /// Compile `source` for `target` in each of `configs`, the assembly of
+    /// configuration `c` going to `work/{target}-{c}.s`: in the compile worker
+    /// (one frontend run for all of them) with [`Toolchain::compile_worker`],
+    /// else one `phicc -S` each.
+    pub fn compile_configs(
+        &self,
+        target: Target,
+        configs: &[Config],
+        source: &Path,
+        work: &Path,
+    ) -> std::io::Result<Vec<CompiledConfig>> {
+        let outputs: Vec<PathBuf> = configs.iter().map(|c| work.join(format!("{target}-{c}.s"))).collect();
+        for o in &outputs {
+            // A stale object from an earlier run in the same directory must not be linked.
+            let _ = std::fs::remove_file(crate::compile_worker::object_path(o));
+        }
+        let steps = if let Some(exe) = &self.compile_worker {
+            let req = crate::compile_worker::Request {
+                source: source.to_path_buf(),
+                target,
+                configs: configs.to_vec(),
+                include_dirs: self.include_dirs.clone(),
+                verify_each: self.verify_each,
+                outputs: outputs.clone(),
+            };
+            let phicc = self.phicc.display().to_string();
+            let command = |i: usize| {
+                command_line(
+                    &self.env,
+                    &phicc,
+                    &self.phicc_args(target, configs[i], "-S", source, &outputs[i]),
+                )
+            };
+            crate::compile_worker::compile(exe, &req, &self.env, &self.compile_limits, &command)?
+        } else {
+            let mut v = Vec::new();
+            for (i, &c) in configs.iter().enumerate() {
+                v.push(self.compile(target, c, source, &outputs[i])?);
+            }
+            v
+        };
+        Ok(steps
+            .into_iter()
+            .zip(outputs)
+            .map(|(step, assembly)| {
+                let obj = crate::compile_worker::object_path(&assembly);
+                let object = (step.ok() && obj.exists()).then_some(obj);
+                CompiledConfig { step, assembly, object }
+            })
+            .collect())
+    }
+
+    /// Link a compiled configuration into the static binary `out` with
+    /// [`Toolchain::linker`]: its object if the compiler made one, else its
+    /// assembly (assembled first by the target's gcc for a direct link).
+    pub fn link_compiled(&self, target: Target, c: &CompiledConfig, out: &Path) -> std::io::Result<Step> {
+        if self.linker == Linker::Gcc {
+            return self.link(target, c.object.as_ref().unwrap_or(&c.assembly), out);
+        }
+        let mut seconds = 0.0;
+        let object = match &c.object {
+            Some(o) => o.clone(),
+            None => {
+                let o = out.with_extension("o");
+                let step = self.gcc(
+                    target,
+                    vec![
+                        "-c".into(),
+                        "-o".into(),
+                        o.display().to_string(),
+                        c.assembly.display().to_string(),
+                    ],
+                )?;
+                if !step.ok() {
+                    return Ok(step);
+                }
+                seconds = step.seconds;
+                o
+            }
+        };
+        let (program, args) = match direct_link_command(target, self.linker, &object, out) {
+            Ok(x) => x,
+            Err(e) => return Err(std::io::Error::other(e)),
+        };
+        let result = runner::run(&Job::new(&program).args(&args), &self.compile_limits)?;
+        let mut step = Step::new(
+            command_line(&[], &program, &args),
+            StepOutcome::of(&result, i32::MIN),
+            &result,
+        );
+        step.seconds += seconds;
+        Ok(step)
     }
 
     /// The target gcc's arguments that assemble and link `asm` into a static
@@ -263,4 +391,82 @@ pub fn default_phicc() -> PathBuf {
         }
     }
     PathBuf::from("phicc")
+}
+
+/// The linker command of a direct link of `object` into the static binary
+/// `out`: the collect2 line of `gcc -static -### -o OUT OBJ -lm` (start
+/// files, library directories, libraries, emulation), read once per target
+/// and linker, with the LTO plugin options left out and `ld` (or gold) in
+/// collect2's place.
+pub fn direct_link_command(
+    target: Target,
+    linker: Linker,
+    object: &Path,
+    out: &Path,
+) -> Result<(String, Vec<String>), String> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    const OUT: &str = "/oracle-link-output";
+    const OBJ: &str = "/oracle-link-input.o";
+    static TEMPLATES: OnceLock<Mutex<HashMap<(Target, Linker), (String, Vec<String>)>>> = OnceLock::new();
+    let templates = TEMPLATES.get_or_init(Default::default);
+    let key = (target, linker);
+    let cached = templates.lock().unwrap().get(&key).cloned();
+    let (program, template) = match cached {
+        Some(t) => t,
+        None => {
+            let t = link_template(target, linker, OUT, OBJ)?;
+            templates.lock().unwrap().insert(key, t.clone());
+            t
+        }
+    };
+    let args = template
+        .into_iter()
+        .map(|a| match a.as_str() {
+            OUT => out.display().to_string(),
+            OBJ => object.display().to_string(),
+            _ => a,
+        })
+        .collect();
+    Ok((program, args))
+}
+
+fn link_template(target: Target, linker: Linker, out: &str, obj: &str) -> Result<(String, Vec<String>), String> {
+    let gcc = target.gcc();
+    let o = std::process::Command::new(gcc)
+        .args(["-static", "-###", "-o", out, obj, "-lm"])
+        .output()
+        .map_err(|e| format!("cannot run {gcc}: {e}"))?;
+    let text = String::from_utf8_lossy(&o.stderr);
+    let line = text
+        .lines()
+        .find(|l| l.contains("collect2") && !l.starts_with("COLLECT"))
+        .ok_or_else(|| format!("`{gcc} -static -###` shows no link command"))?;
+    let mut words = line.split_whitespace().map(|w| w.trim_matches('"').to_string());
+    words.next(); // collect2 itself
+    let mut args = Vec::new();
+    let mut skip_next = false;
+    for w in words {
+        if skip_next {
+            skip_next = false;
+            continue;
+        }
+        if w == "-plugin" {
+            skip_next = true;
+            continue;
+        }
+        if w.starts_with("-plugin-opt") {
+            continue;
+        }
+        args.push(w);
+    }
+    let prefix = gcc.strip_suffix("gcc").unwrap_or("");
+    let gold = format!("{prefix}ld.gold");
+    let use_gold = linker == Linker::Fast && which(&gold);
+    let program = if use_gold { gold } else { format!("{prefix}ld") };
+    Ok((program, args))
+}
+
+fn which(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
 }

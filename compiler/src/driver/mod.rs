@@ -274,6 +274,56 @@ fn backend_failure(path: &Path, e: &BackendError) -> Failure {
     }
 }
 
+/// What [`build_configuration`] made of one module.
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// The assembly `phicc -S` writes.
+    pub assembly: String,
+    /// The object `phicc -c` writes, when the integrated assembler took the
+    /// module (`None`: the target's assembler must assemble `assembly`).
+    pub object: Option<Vec<u8>>,
+}
+
+/// A failed build as the `phicc` binary reports it: its exit status
+/// ([`exit::ERROR`], [`exit::ICE`], ...) and what it prints on stderr.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildFailure {
+    pub status: i32,
+    pub message: String,
+}
+
+/// The middle and back end of `phicc -S`/`-c` on a C file whose module the
+/// frontend already made, for callers that lower a file once and build it in
+/// several configurations (the oracle's in-process compiles): `config`'s
+/// pipeline without the passes of `PHICC_DISABLE_PASSES`, the verifier after
+/// every pass and the backend's precondition when `verify_each`
+/// (`--verify-each`), the backend, and the integrated assembler where it
+/// applies. It does what `drive` does for one C file without `-fPIC`,
+/// `-fopt-bisect-limit` or IR printing; the oracle's tests compare the two.
+pub fn build_configuration(
+    path: &Path,
+    mut m: IrModule,
+    config: Configuration,
+    verify_each: bool,
+    target: Target,
+) -> Result<Built, BuildFailure> {
+    let to_build = |f: Failure| BuildFailure {
+        status: f.status,
+        message: f.message,
+    };
+    let mut p = pipeline_for_configuration(config, &disabled_from_env()).map_err(|e| to_build(fail(e)))?;
+    p.verify_each = verify_each;
+    p.run(&mut m, &mut |_, _| {})
+        .map_err(|e| to_build(ice(e.to_string())))?;
+    if verify_each {
+        crate::backend::check_precondition(&m).map_err(|e| to_build(ice(e.to_string())))?;
+    }
+    let assembly = crate::backend::emit_verified_assembly_with(&m, target, crate::backend::EmitOptions { pic: false })
+        .map_err(|e| to_build(backend_failure(path, &e)))?;
+    let object = crate::backend::assemble_object(&m, &assembly, target);
+    Ok(Built { assembly, object })
+}
+
 /// Runs `phicc` with these arguments (program name first) and returns the
 /// exit status. Panics are caught and reported as internal compiler errors;
 /// the work runs on a thread with a large stack, so deep nesting in a

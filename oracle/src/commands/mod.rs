@@ -24,7 +24,7 @@ pub mod torture;
 
 use crate::differential::{DiffSpec, ReferenceMode};
 use crate::target::{parse_list, Config, Target};
-use crate::toolchain::{default_phicc, Toolchain};
+use crate::toolchain::{default_phicc, Linker, Toolchain};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -64,6 +64,16 @@ pub struct DiffArgs {
     /// needs a phicc built with --features phicc/inject-bugs).
     #[arg(long)]
     pub inject_bug: Option<String>,
+    /// Spawn `phicc` once per configuration even when it is this oracle's
+    /// own library (no --compiler, no $PHICC), which otherwise compiles in
+    /// a worker process with one frontend run per target.
+    #[arg(long)]
+    pub spawn_compiler: bool,
+    /// What links the binaries: `gcc` (the target's driver), `ld` (its BFD
+    /// linker, called directly), `fast` (gold where binutils has it for the
+    /// target, x86-64 and AArch64, else `ld`).
+    #[arg(long, value_enum, default_value_t = Linker::Fast)]
+    pub linker: Linker,
 }
 
 impl DiffArgs {
@@ -79,6 +89,10 @@ impl DiffArgs {
         if let Some(bugs) = &self.inject_bug {
             t.env.push(("PHICC_INJECT_BUG".into(), bugs.clone()));
         }
+        if !self.spawn_compiler {
+            t.compile_worker = crate::compile_worker::worker_for(self.compiler.as_deref());
+        }
+        t.linker = self.linker;
         t
     }
 
