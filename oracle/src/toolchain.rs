@@ -408,7 +408,9 @@ pub fn direct_link_command(
     use std::sync::{Mutex, OnceLock};
     const OUT: &str = "/oracle-link-output";
     const OBJ: &str = "/oracle-link-input.o";
-    static TEMPLATES: OnceLock<Mutex<HashMap<(Target, Linker), (String, Vec<String>)>>> = OnceLock::new();
+    /// A linker and its arguments, with placeholders for the files.
+    type Command = (String, Vec<String>);
+    static TEMPLATES: OnceLock<Mutex<HashMap<(Target, Linker), Command>>> = OnceLock::new();
     let templates = TEMPLATES.get_or_init(Default::default);
     let key = (target, linker);
     let cached = templates.lock().unwrap().get(&key).cloned();
