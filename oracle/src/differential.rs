@@ -143,6 +143,9 @@ pub struct Timings {
     pub link: f64,
     pub run: f64,
     pub reference: f64,
+    /// References taken from the reference cache instead of built and run.
+    #[serde(default)]
+    pub references_cached: u64,
 }
 
 impl Timings {
@@ -151,6 +154,7 @@ impl Timings {
         self.link += o.link;
         self.run += o.run;
         self.reference += o.reference;
+        self.references_cached += o.references_cached;
     }
 }
 
@@ -239,14 +243,24 @@ pub fn diff_program(tools: &Toolchain, spec: &DiffSpec, source: &Path, work: &Pa
     };
     for &t in &ref_targets {
         let bin = work.join(format!("ref-{t}"));
-        let step = tools.reference(t, source, &bin)?;
-        timings.reference += step.seconds;
-        let execution = if step.ok() {
-            let r = tools.run_reference(t, &bin)?;
-            timings.reference += r.elapsed.as_secs_f64();
-            Some(Execution::new(&r, Toolchain::run_command(t, &bin)))
-        } else {
-            None
+        let (step, execution) = match tools.cached_reference(t, source) {
+            Some(hit) => {
+                timings.references_cached += 1;
+                hit
+            }
+            None => {
+                let step = tools.reference(t, source, &bin)?;
+                timings.reference += step.seconds;
+                let execution = if step.ok() {
+                    let r = tools.run_reference(t, &bin)?;
+                    timings.reference += r.elapsed.as_secs_f64();
+                    Some(Execution::new(&r, Toolchain::run_command(t, &bin)))
+                } else {
+                    None
+                };
+                tools.store_reference(t, source, &step, &execution);
+                (step, execution)
+            }
         };
         cells.push(Cell {
             target: t,

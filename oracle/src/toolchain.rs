@@ -9,7 +9,7 @@
 
 use crate::runner::{self, Job, Limits, RunResult, Termination};
 use crate::target::{Config, Target};
-use crate::util::command_line;
+use crate::util::{command_line, content_hash};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -42,6 +42,9 @@ pub struct Toolchain {
     pub compile_worker: Option<PathBuf>,
     /// What links phicc's output into a static binary.
     pub linker: Linker,
+    /// Where reference outcomes are kept between runs
+    /// ([`Toolchain::cached_reference`]); `None`: always build and run.
+    pub reference_cache: Option<PathBuf>,
 }
 
 /// What links a compiled program into a static binary (`--linker`).
@@ -91,6 +94,7 @@ impl Toolchain {
             reference_limits: Limits::with_timeout(Duration::from_secs(1)),
             compile_worker: None,
             linker: Linker::Gcc,
+            reference_cache: None,
         }
     }
 
@@ -242,6 +246,64 @@ impl Toolchain {
     /// Assemble and link phicc's assembly `asm` into a static binary `out`.
     pub fn link(&self, target: Target, asm: &Path, out: &Path) -> std::io::Result<Step> {
         self.gcc(target, Self::link_args(asm, out))
+    }
+
+    /// The cache key of `source`'s reference on `target`: the program's
+    /// bytes, the target, the reference compiler's version, its arguments
+    /// (include directories included) and the reference run's limits.
+    fn reference_key(&self, target: Target, source: &Path) -> Option<String> {
+        let bytes = std::fs::read(source).ok()?;
+        let mut key = Vec::new();
+        key.extend_from_slice(&bytes);
+        let args = self.reference_args(Path::new("SOURCE"), Path::new("OUT"));
+        let limits = &self.reference_limits;
+        let meta = format!(
+            "\0{target}\0{}\0{args:?}\0{:?}\0{:?}\0{:?}\0{EMULATION_SLOWDOWN}",
+            gcc_version(target)?,
+            limits.timeout,
+            limits.cpu_seconds,
+            limits.output_cap
+        );
+        key.extend_from_slice(meta.as_bytes());
+        // Two independent 64-bit hashes: a collision would silently give a
+        // program another program's expected output.
+        let mut salted = b"phicc-oracle reference".to_vec();
+        salted.extend_from_slice(&key);
+        Some(format!("{}{}", content_hash(&key), content_hash(&salted)))
+    }
+
+    /// The reference build and run of `source` on `target` from an earlier
+    /// run with the same key ([`Toolchain::reference_cache`]), if any. A
+    /// cached reference failure (including a timeout under the reference
+    /// limit) is reused like any other outcome; delete the cache directory
+    /// (or pass `--no-reference-cache`) to rebuild.
+    pub fn cached_reference(
+        &self,
+        target: Target,
+        source: &Path,
+    ) -> Option<(Step, Option<crate::differential::Execution>)> {
+        let dir = self.reference_cache.as_ref()?;
+        let key = self.reference_key(target, source)?;
+        let text = std::fs::read(dir.join(format!("{key}.json"))).ok()?;
+        serde_json::from_slice(&text).ok()
+    }
+
+    /// Keep a reference outcome for [`Toolchain::cached_reference`]; a
+    /// cache that cannot be written is skipped (the run goes on).
+    pub fn store_reference(
+        &self,
+        target: Target,
+        source: &Path,
+        step: &Step,
+        execution: &Option<crate::differential::Execution>,
+    ) {
+        let (Some(dir), Some(key)) = (&self.reference_cache, self.reference_key(target, source)) else {
+            return;
+        };
+        if let Ok(json) = serde_json::to_vec(&(step, execution)) {
+            let _ = std::fs::create_dir_all(dir);
+            let _ = crate::util::write_atomic(&dir.join(format!("{key}.json")), &json);
+        }
     }
 
     /// Build the reference binary: the target's `gcc -O0`, static.
@@ -471,4 +533,44 @@ fn link_template(target: Target, linker: Linker, out: &str, obj: &str) -> Result
 
 fn which(program: &str) -> bool {
     std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
+}
+
+/// The reference compiler's identity for the reference cache: the target
+/// gcc's `--version` line and `-dumpmachine`, read once per target.
+fn gcc_version(target: Target) -> Option<String> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static VERSIONS: OnceLock<Mutex<HashMap<Target, Option<String>>>> = OnceLock::new();
+    let versions = VERSIONS.get_or_init(Default::default);
+    if let Some(v) = versions.lock().unwrap().get(&target) {
+        return v.clone();
+    }
+    let ask = |flag: &str| {
+        std::process::Command::new(target.gcc())
+            .arg(flag)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| {
+                String::from_utf8_lossy(&o.stdout)
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .to_string()
+            })
+    };
+    let v = ask("--version")
+        .zip(ask("-dumpmachine"))
+        .map(|(a, b)| format!("{a} {b}"));
+    versions.lock().unwrap().insert(target, v.clone());
+    v
+}
+
+/// The default reference cache: `$XDG_CACHE_HOME/phicc-oracle/reference`,
+/// else `~/.cache/phicc-oracle/reference`.
+pub fn default_reference_cache() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(base.join("phicc-oracle").join("reference"))
 }

@@ -74,6 +74,15 @@ pub struct DiffArgs {
     /// target, x86-64 and AArch64, else `ld`).
     #[arg(long, value_enum, default_value_t = Linker::Fast)]
     pub linker: Linker,
+    /// Keep reference outcomes (gcc -O0 build and run) in this directory,
+    /// keyed by the program, target, gcc version, flags and limits, and
+    /// reuse them in later runs, resumes and other shards (default:
+    /// ~/.cache/phicc-oracle/reference).
+    #[arg(long)]
+    pub reference_cache: Option<PathBuf>,
+    /// Build and run every reference, without the cache.
+    #[arg(long, conflicts_with = "reference_cache")]
+    pub no_reference_cache: bool,
 }
 
 impl DiffArgs {
@@ -93,6 +102,12 @@ impl DiffArgs {
             t.compile_worker = crate::compile_worker::worker_for(self.compiler.as_deref());
         }
         t.linker = self.linker;
+        if !self.no_reference_cache {
+            t.reference_cache = self
+                .reference_cache
+                .clone()
+                .or_else(crate::toolchain::default_reference_cache);
+        }
         t
     }
 
