@@ -149,7 +149,7 @@ pub fn summary_markdown(t: &Totals, spec_json: &str) -> String {
         "\nWhere the time goes (worker-seconds, all programs):\n\n| phase | seconds | share |\n|---|---:|---:|\n",
     );
     for (name, v) in [
-        ("compile (phicc -S)", tt.compile),
+        ("compile (phicc)", tt.compile),
         ("assemble and link", tt.link),
         ("run (native / QEMU)", tt.run),
         ("reference (gcc -O0 build and run)", tt.reference),
