@@ -255,7 +255,7 @@ impl Toolchain {
         let bytes = std::fs::read(source).ok()?;
         let mut key = Vec::new();
         key.extend_from_slice(&bytes);
-        let args = self.reference_args(Path::new("SOURCE"), Path::new("OUT"));
+        let args = self.reference_args(target, Path::new("SOURCE"), Path::new("OUT"));
         let limits = &self.reference_limits;
         let meta = format!(
             "\0{target}\0{}\0{args:?}\0{:?}\0{:?}\0{:?}\0{EMULATION_SLOWDOWN}",
@@ -308,12 +308,17 @@ impl Toolchain {
 
     /// Build the reference binary: the target's `gcc -O0`, static.
     pub fn reference(&self, target: Target, source: &Path, out: &Path) -> std::io::Result<Step> {
-        self.gcc(target, self.reference_args(source, out))
+        self.gcc(target, self.reference_args(target, source, out))
     }
 
     /// The target gcc's arguments that build the reference binary `out` from `source`.
-    pub fn reference_args(&self, source: &Path, out: &Path) -> Vec<String> {
+    pub fn reference_args(&self, target: Target, source: &Path, out: &Path) -> Vec<String> {
         let mut args = vec!["-O0".to_string(), "-static".to_string(), "-w".to_string()];
+        // The same linker as phicc's binaries (gold links in about half of
+        // BFD's time); the code is gcc -O0's either way.
+        if self.linker == Linker::Fast && has_gold(target) {
+            args.push("-fuse-ld=gold".to_string());
+        }
         for dir in &self.include_dirs {
             args.push(format!("-I{}", dir.display()));
         }
@@ -525,10 +530,15 @@ fn link_template(target: Target, linker: Linker, out: &str, obj: &str) -> Result
         args.push(w);
     }
     let prefix = gcc.strip_suffix("gcc").unwrap_or("");
-    let gold = format!("{prefix}ld.gold");
-    let use_gold = linker == Linker::Fast && which(&gold);
-    let program = if use_gold { gold } else { format!("{prefix}ld") };
+    let use_gold = linker == Linker::Fast && has_gold(target);
+    let program = format!("{prefix}{}", if use_gold { "ld.gold" } else { "ld" });
     Ok((program, args))
+}
+
+/// Whether the target's binutils have gold (`PREFIX-ld.gold` on `PATH`).
+fn has_gold(target: Target) -> bool {
+    let prefix = target.gcc().strip_suffix("gcc").unwrap_or("");
+    which(&format!("{prefix}ld.gold"))
 }
 
 fn which(program: &str) -> bool {
