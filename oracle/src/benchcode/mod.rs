@@ -1619,6 +1619,7 @@ mod tests {
             ],
             frames: vec![],
             reps: 3,
+            layouts: 1,
         };
         assert_eq!(
             r.goals(),
