@@ -172,17 +172,8 @@ fn serve_request(req: &Request, out: &mut impl Write) -> std::io::Result<()> {
 /// `oracle compile-worker`: answer requests on stdin until it closes.
 pub fn serve() -> std::io::Result<()> {
     std::panic::set_hook(Box::new(|info| {
-        let msg = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic".to_string());
-        let loc = info
-            .location()
-            .map(|l| format!(" at {}:{}", l.file(), l.line()))
-            .unwrap_or_default();
-        LAST_PANIC.with(|p| *p.borrow_mut() = format!("{msg}{loc}"));
+        let msg = phicc::driver::panic_message(info);
+        LAST_PANIC.with(|p| *p.borrow_mut() = msg);
     }));
     // phicc compiles on a thread with a 1 GiB stack; so does its library here.
     let worker = std::thread::Builder::new()

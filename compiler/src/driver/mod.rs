@@ -324,23 +324,29 @@ pub fn build_configuration(
     Ok(Built { assembly, object })
 }
 
+/// A panic's message and place (`msg at file:line`), as an internal
+/// compiler error reports it.
+pub fn panic_message(info: &std::panic::PanicHookInfo<'_>) -> String {
+    let msg = info
+        .payload()
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| info.payload().downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".to_string());
+    let loc = info
+        .location()
+        .map(|l| format!(" at {}:{}", l.file(), l.line()))
+        .unwrap_or_default();
+    format!("{msg}{loc}")
+}
+
 /// Runs `phicc` with these arguments (program name first) and returns the
 /// exit status. Panics are caught and reported as internal compiler errors;
 /// the work runs on a thread with a large stack, so deep nesting in a
 /// program is not a crash.
 pub fn main(args: Vec<OsString>) -> i32 {
     std::panic::set_hook(Box::new(|info| {
-        let msg = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic".to_string());
-        let loc = info
-            .location()
-            .map(|l| format!(" at {}:{}", l.file(), l.line()))
-            .unwrap_or_default();
-        eprintln!("phicc: internal compiler error: {msg}{loc}");
+        eprintln!("phicc: internal compiler error: {}", panic_message(info));
     }));
     let worker = std::thread::Builder::new()
         .name("phicc".into())
