@@ -24,8 +24,8 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 
-/// The C suite's modules (name, assembly text) in both configurations.
-fn suite_assembly() -> Vec<(String, String)> {
+/// The C suite's modules (name, assembly text) for `target` in both configurations.
+fn suite_assembly(target: Target) -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("c");
     let mut files: Vec<_> = std::fs::read_dir(&root)
         .unwrap()
@@ -35,7 +35,7 @@ fn suite_assembly() -> Vec<(String, String)> {
     files.sort();
     let mut out = Vec::new();
     for f in files {
-        let mut opts = FrontendOptions::new(Target::X86_64);
+        let mut opts = FrontendOptions::new(target);
         opts.include_dirs.push(root.clone());
         let compiled = compile_to_ir(&f, &opts).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         for mem2reg in [false, true] {
@@ -51,7 +51,7 @@ fn suite_assembly() -> Vec<(String, String)> {
                 f.file_name().unwrap().to_string_lossy(),
                 if mem2reg { "mem2reg" } else { "nomem2reg" }
             );
-            out.push((name, phicc::backend::emit_assembly(&m, Target::X86_64).unwrap()));
+            out.push((name, phicc::backend::emit_assembly(&m, target).unwrap()));
         }
     }
     out
@@ -307,6 +307,282 @@ fn data_view(bytes: &[u8], code: &Positions, tables: &[usize]) -> Vec<String> {
     out
 }
 
+// AArch64 (`integrated_aarch64_*`) is compared more strictly than x86-64,
+// since its instructions have one size and gas relaxes nothing: every
+// section, code included, must agree byte for byte, relocations by offset,
+// type, symbol and addend, and symbols by value and size too. The one
+// normalisation: gas's mapping symbols (`$x`, `$d`, which mark code and data
+// for disassemblers) are left out, as the integrated assembler writes none.
+// Same-section branches need none: gas resolves them, and so does the
+// integrated assembler (a call to a global symbol stays `CALL26` in both).
+
+/// The modules of the C files `files` compiled for `target` in each of
+/// `configs` (name, assembly text), leaving out those with inline asm.
+fn modules_of(
+    files: &[std::path::PathBuf],
+    include: &[std::path::PathBuf],
+    target: Target,
+    configs: &[phicc::passes::Configuration],
+) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for f in files {
+        let mut opts = FrontendOptions::new(target);
+        opts.include_dirs.extend(include.iter().cloned());
+        let compiled = compile_to_ir(f, &opts).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for &config in configs {
+            let mut m = compiled.module.clone();
+            let mut p = phicc::driver::pipeline_for_configuration(config, &[]).unwrap();
+            p.verify_each = true;
+            p.run(&mut m, &mut |_, _| {}).unwrap();
+            if phicc::backend::has_foreign_asm(&m) {
+                continue;
+            }
+            let name = format!("{} ({})", f.file_name().unwrap().to_string_lossy(), config.name());
+            out.push((name, phicc::backend::emit_assembly(&m, target).unwrap()));
+        }
+    }
+    out
+}
+
+/// Every section of an AArch64 object (code included) with its bytes and
+/// relocations, then the symbols with values and sizes; gas's mapping
+/// symbols (`$x`, `$d`) and `_GLOBAL_OFFSET_TABLE_` are left out.
+fn exact_view(bytes: &[u8]) -> Vec<String> {
+    let file = object::File::parse(bytes).expect("a readable ELF object");
+    let target_name = |t: RelocationTarget| match t {
+        RelocationTarget::Symbol(i) => {
+            let s = file.symbol_by_index(i).unwrap();
+            match s.section() {
+                SymbolSection::Section(k) if s.kind() == object::SymbolKind::Section => {
+                    format!("section {}", file.section_by_index(k).unwrap().name().unwrap())
+                }
+                _ => s.name().unwrap().to_string(),
+            }
+        }
+        other => format!("{other:?}"),
+    };
+    let mut blocks: Vec<Vec<String>> = Vec::new();
+    for s in file.sections() {
+        let name = s.name().unwrap().to_string();
+        if matches!(name.as_str(), "" | ".symtab" | ".strtab" | ".shstrtab") || name.starts_with(".rela") {
+            continue;
+        }
+        if s.size() == 0 && s.relocations().next().is_none() {
+            continue;
+        }
+        let mut block = vec![format!(
+            "section {name} {:?} {:?} align {} size {}",
+            s.kind(),
+            s.flags(),
+            s.align(),
+            s.size()
+        )];
+        if let Ok(data) = s.data() {
+            // One word per line, so that a difference names its offset.
+            for (k, chunk) in data.chunks(4).enumerate() {
+                block.push(format!("  {name}+{:#x}: {:02x?}", 4 * k, chunk));
+            }
+        }
+        let mut relocs: Vec<String> = s
+            .relocations()
+            .map(|(off, r)| {
+                format!(
+                    "  reloc {name}+{off:#x} {:?} {} {:+}",
+                    r.flags(),
+                    target_name(r.target()),
+                    r.addend()
+                )
+            })
+            .collect();
+        relocs.sort();
+        block.extend(relocs);
+        blocks.push(block);
+    }
+    blocks.sort();
+    let mut out: Vec<String> = blocks.concat();
+    let mut syms: Vec<String> = file
+        .symbols()
+        .filter(|s| s.kind() != object::SymbolKind::Section)
+        .filter(|s| {
+            let n = s.name().unwrap_or("");
+            !(n.is_empty() || n == "_GLOBAL_OFFSET_TABLE_" || n.starts_with("$x") || n.starts_with("$d"))
+        })
+        .map(|s| {
+            let section = match s.section() {
+                SymbolSection::Section(k) => file.section_by_index(k).unwrap().name().unwrap().to_string(),
+                other => format!("{other:?}"),
+            };
+            format!(
+                "symbol {} {:?} {:?} weak {} {section} value {:#x} size {} {:?}",
+                s.name().unwrap(),
+                s.kind(),
+                s.scope(),
+                s.is_weak(),
+                s.address(),
+                s.size(),
+                s.flags()
+            )
+        })
+        .collect();
+    syms.sort();
+    out.extend(syms);
+    out
+}
+
+/// gas's disassembly of the instruction at `section+offset` of `obj`, for
+/// failure messages.
+fn gas_line(obj: &Path, section: &str, offset: u64) -> String {
+    let out = Command::new("aarch64-linux-gnu-objdump")
+        .args(["-d", "-w", "-j", section])
+        .arg(obj)
+        .output()
+        .expect("aarch64-linux-gnu-objdump runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines()
+        .find(|l| {
+            l.split_once(':')
+                .is_some_and(|(a, _)| u64::from_str_radix(a.trim(), 16) == Ok(offset))
+        })
+        .unwrap_or("?")
+        .trim()
+        .to_string()
+}
+
+/// Csmith seeds whose programs the AArch64 comparison adds.
+const CSMITH_SEEDS: u64 = 8;
+
+#[test]
+fn integrated_aarch64_objects_match_gnu_as_on_the_c_suite() {
+    if Command::new("aarch64-linux-gnu-objdump")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        panic!("aarch64-linux-gnu-objdump is required (binutils-aarch64-linux-gnu)");
+    }
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("integrated_as_aarch64");
+    std::fs::create_dir_all(&dir).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("c");
+    let mut files: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    files.sort();
+    let all = [
+        phicc::passes::Configuration::Nomem2reg,
+        phicc::passes::Configuration::Mem2reg,
+        phicc::passes::Configuration::Opt,
+    ];
+    let mut modules = modules_of(&files, &[root], Target::Aarch64, &all);
+    assert!(modules.len() >= 45, "only {} modules", modules.len());
+    // Csmith programs, when csmith is installed: other shapes of code.
+    if Command::new("csmith").arg("--version").output().is_ok() && Path::new("/usr/include/csmith/csmith.h").exists() {
+        let mut programs = Vec::new();
+        for seed in 1..=CSMITH_SEEDS {
+            let gen = Command::new("csmith")
+                .args(["--seed", &seed.to_string()])
+                .output()
+                .unwrap();
+            let c = dir.join(format!("csmith{seed}.c"));
+            std::fs::write(&c, &gen.stdout).unwrap();
+            programs.push(c);
+        }
+        modules.extend(modules_of(
+            &programs,
+            &[std::path::PathBuf::from("/usr/include/csmith")],
+            Target::Aarch64,
+            &all,
+        ));
+    } else {
+        eprintln!("integrated_as: csmith missing, AArch64 checked on the C suite only");
+    }
+    let mut failures = Vec::new();
+    for (k, (name, asm)) in modules.iter().enumerate() {
+        let s = dir.join(format!("{k}.s"));
+        std::fs::write(&s, asm).unwrap();
+        let ours = match phicc::backend::aarch64::encode::assemble(asm) {
+            Ok(o) => o,
+            Err(e) => {
+                failures.push(format!(
+                    "{name} ({}): the integrated assembler failed: {e}",
+                    s.display()
+                ));
+                continue;
+            }
+        };
+        let gas_obj = dir.join(format!("{k}-gas.o"));
+        phicc::driver::toolchain::assemble(Target::Aarch64, &s, &gas_obj).unwrap();
+        std::fs::write(dir.join(format!("{k}-ours.o")), &ours).unwrap();
+        let gas = std::fs::read(&gas_obj).unwrap();
+        let (a, b) = (exact_view(&ours), exact_view(&gas));
+        if let Some(d) = first_difference(&a, &b) {
+            // Name gas's instruction at a differing code word.
+            let at = a
+                .iter()
+                .zip(&b)
+                .find(|(x, y)| x != y)
+                .and_then(|(_, y)| y.trim().split_once(": ").map(|(p, _)| p.to_string()))
+                .and_then(|p| {
+                    p.rsplit_once("+0x")
+                        .map(|(sec, off)| (sec.to_string(), off.to_string()))
+                })
+                .and_then(|(sec, off)| u64::from_str_radix(&off, 16).ok().map(|o| gas_line(&gas_obj, &sec, o)))
+                .unwrap_or_default();
+            failures.push(format!("{name} ({}): {d}\n  gas: {at}", s.display()));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} modules differ:\n{}",
+        failures.len(),
+        modules.len(),
+        failures.join("\n")
+    );
+}
+
+/// A loop whose body is over a megabyte of code (more than `b.cond`
+/// reaches), as IR text: the AArch64 backend then takes its far branch
+/// form, whose branches must still come out as gas assembles them.
+fn huge_loop(n: u32) -> String {
+    use std::fmt::Write as _;
+    let mut s = String::from(
+        "define @main() -> i32 {\nbb0:\n  %0 = alloca i64, size 8, align 8\n  store i64 0i64, %0\n  br bb1\nbb1:\n  %1 = load i64 %0\n  %2 = cmp slt i64 %1, 3i64\n  condbr %2, bb2, bb3\nbb2:\n  %3 = add i64 %1, 1i64\n",
+    );
+    for k in 4..n + 4 {
+        let c = if k % 2 == 0 { 100_000 } else { -100_000 };
+        let _ = writeln!(s, "  %{k} = add i64 %{}, {c}i64", k - 1);
+    }
+    let last = n + 3;
+    let _ = write!(
+        s,
+        "  store i64 %{last}, %0\n  br bb1\nbb3:\n  %{} = cast i64 -> i32 %1\n  ret %{}\n}}\n",
+        n + 4,
+        n + 4
+    );
+    s
+}
+
+#[test]
+fn integrated_aarch64_far_branches_match_gnu_as() {
+    let mut m = phicc::ir::text::parse_module(&huge_loop(100_000)).unwrap();
+    let p = phicc::passes::Pipeline::parse("phi-elim").unwrap();
+    p.run(&mut m, &mut |_, _| {}).unwrap();
+    let asm = phicc::backend::emit_assembly(&m, Target::Aarch64).unwrap();
+    let ours = phicc::backend::aarch64::encode::assemble(&asm).unwrap();
+    let file = object::File::parse(&*ours).unwrap();
+    let size = file.section_by_name(".text").unwrap().size();
+    assert!(size > 1 << 20, "the function is under a megabyte ({size} bytes)");
+    let dir = tempfile::tempdir().unwrap();
+    let (s, gas_obj) = (dir.path().join("far.s"), dir.path().join("far.o"));
+    std::fs::write(&s, &asm).unwrap();
+    phicc::driver::toolchain::assemble(Target::Aarch64, &s, &gas_obj).unwrap();
+    let gas = std::fs::read(&gas_obj).unwrap();
+    if let Some(d) = first_difference(&exact_view(&ours), &exact_view(&gas)) {
+        panic!("{d}");
+    }
+}
+
 /// The sizes of the jump tables in `asm`, in order: runs of `.long X-Y`
 /// with `X` and `Y` in different sections (so the assembler leaves a
 /// relocation) and one `Y` per run.
@@ -363,7 +639,7 @@ fn integrated_objects_match_gnu_as_on_the_c_suite() {
     }
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("integrated_as");
     std::fs::create_dir_all(&dir).unwrap();
-    let modules = suite_assembly();
+    let modules = suite_assembly(Target::X86_64);
     assert!(modules.len() >= 30, "only {} modules", modules.len());
     let mut failures = Vec::new();
     for (k, (name, asm)) in modules.iter().enumerate() {

@@ -103,6 +103,9 @@ struct Symbol {
     set_to: Option<String>,
     tls_ref: bool,
     referenced: bool,
+    /// Stays in the symbol table, and relocations name it rather than its
+    /// section, even when it is a `.L` label (RISC-V `%pcrel_lo` anchors).
+    keep: bool,
 }
 
 /// The object being assembled.
@@ -396,6 +399,23 @@ impl ObjectBuilder {
         self.emit(&[0u8; 8][..size as usize]);
     }
 
+    /// Appends `bytes` (an instruction, say) with a fixup of `kind` over them:
+    /// the fixup fills its field into the bytes instead of replacing them.
+    pub fn emit_field(&mut self, bytes: &[u8], kind: FixupKind, symbol: &str, addend: i64) {
+        let start = self.offset();
+        self.emit_fixup(bytes.len() as u8, kind, symbol, None, addend);
+        let s = &mut self.sections[self.current];
+        if s.sh_type != elf::SHT_NOBITS {
+            s.data[start..start + bytes.len()].copy_from_slice(bytes);
+        }
+    }
+
+    /// Keeps `name` in the symbol table even if it is a `.L` label, and has
+    /// relocations name it (not its section).
+    pub fn keep_symbol(&mut self, name: &str) {
+        self.sym(name).keep = true;
+    }
+
     /// Defines `name` at the current offset.
     pub fn define_label(&mut self, name: &str) -> Result<(), String> {
         let (section, value) = (self.current, self.offset() as u64);
@@ -406,6 +426,11 @@ impl ObjectBuilder {
         s.section = Some(section);
         s.value = value;
         Ok(())
+    }
+
+    /// Marks `name` as a thread-local symbol (a TLS relocation names it).
+    pub fn mark_tls(&mut self, name: &str) {
+        self.sym(name).tls_ref = true;
     }
 
     /// Pads to a multiple of `a` (code padding in code sections), unless
@@ -564,9 +589,11 @@ impl ObjectBuilder {
                     None => self.align(1 << n, max, code),
                 }
             }
-            ".byte" | ".short" | ".value" | ".2byte" | ".long" | ".4byte" | ".quad" | ".8byte" => {
+            ".byte" | ".short" | ".value" | ".2byte" | ".long" | ".4byte" | ".quad" | ".8byte" | ".word" => {
                 let size = match name {
                     ".byte" => 1,
+                    ".word" if code.target() == Target::X86_64 => 2,
+                    ".word" => 4,
                     ".short" | ".value" | ".2byte" => 2,
                     ".long" | ".4byte" => 4,
                     _ => 8,
@@ -698,7 +725,7 @@ impl ObjectBuilder {
         let mut elf_index: FxHashMap<&str, usize> = FxHashMap::default();
         for name in &self.order {
             let s = &self.symbols[name];
-            if temp(name) && s.section.is_some() {
+            if temp(name) && s.section.is_some() && !s.keep {
                 continue;
             }
             if s.section.is_none() && s.common.is_none() && !s.referenced && !s.global && !s.weak {
@@ -802,7 +829,8 @@ impl ObjectBuilder {
                 }
             }
             let r_type = code.reloc_type(f.kind, f.size, is_insn)?;
-            let via_section = local_def && matches!(f.kind, FixupKind::Abs | FixupKind::PcRel | FixupKind::Field(_));
+            let via_section =
+                local_def && !s.keep && matches!(f.kind, FixupKind::Abs | FixupKind::PcRel | FixupKind::Field(_));
             let (symbol, addend) = if via_section {
                 (
                     RelocSymbol::SectionOf(s.section.unwrap_or(0)),

@@ -51,6 +51,7 @@
 pub mod abi;
 mod branches;
 mod calls;
+pub mod encode;
 mod inline_asm;
 mod memory;
 mod moves;
@@ -209,6 +210,10 @@ impl TargetIsa for Aarch64 {
         }
         out.push_str(&body);
         Ok(())
+    }
+
+    fn assemble(&self, text: &str) -> Option<Result<Vec<u8>, String>> {
+        Some(encode::assemble(text))
     }
 }
 
