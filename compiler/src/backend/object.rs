@@ -57,6 +57,10 @@ pub struct Fixup {
     pub addend: i64,
 }
 
+/// Internal names of [`ObjectBuilder::define_anchor`]'s symbols start with
+/// this; the symbol table gets the part before the `\u{1}`.
+const ANCHOR: &str = ".L0 \u{1}";
+
 /// The target half: instruction encoding and relocation numbers.
 pub trait InstEncoder {
     /// The target whose objects this encoder writes (its ELF machine comes from the target table).
@@ -76,6 +80,15 @@ pub trait InstEncoder {
     fn patch_field(&self, kind: u16, field: &mut [u8], value: i64) -> Result<bool, String> {
         let _ = (field, value);
         Err(format!("the target has no instruction field {kind}"))
+    }
+    /// The (add, sub) relocation pair for a `size`-byte difference `a - b`
+    /// whose labels lie in different sections, for targets whose assembler
+    /// writes such differences as two relocations (RISC-V's
+    /// `R_RISCV_ADD32`/`R_RISCV_SUB32`); `None` writes one PC-relative
+    /// relocation when `b` is in the field's own section.
+    fn difference_relocs(&self, size: u8) -> Option<(u32, u32)> {
+        let _ = size;
+        None
     }
 }
 
@@ -103,6 +116,9 @@ struct Symbol {
     set_to: Option<String>,
     tls_ref: bool,
     referenced: bool,
+    /// Stays in the symbol table, and relocations name it rather than its
+    /// section, even when it is a `.L` label (RISC-V `%pcrel_lo` anchors).
+    keep: bool,
 }
 
 /// The object being assembled.
@@ -117,6 +133,8 @@ pub struct ObjectBuilder {
     /// Fixups that came from instructions (some targets pick other relocation types for them).
     instruction_fixup: Vec<bool>,
     in_instruction: bool,
+    /// Anchors made by [`ObjectBuilder::define_anchor`] so far.
+    anchors: usize,
 }
 
 /// Parses a possibly quoted symbol name at the start of `s`; returns it and the rest.
@@ -321,6 +339,7 @@ impl ObjectBuilder {
             fixups: Vec::new(),
             instruction_fixup: Vec::new(),
             in_instruction: false,
+            anchors: 0,
         };
         b.switch_section(".text", None);
         b
@@ -394,6 +413,34 @@ impl ObjectBuilder {
         });
         self.instruction_fixup.push(self.in_instruction);
         self.emit(&[0u8; 8][..size as usize]);
+    }
+
+    /// Appends `bytes` (an instruction, say) with a fixup of `kind` over them:
+    /// the fixup fills its field into the bytes instead of replacing them.
+    pub fn emit_field(&mut self, bytes: &[u8], kind: FixupKind, symbol: &str, addend: i64) {
+        let start = self.offset();
+        self.emit_fixup(bytes.len() as u8, kind, symbol, None, addend);
+        let s = &mut self.sections[self.current];
+        if s.sh_type != elf::SHT_NOBITS {
+            s.data[start..start + bytes.len()].copy_from_slice(bytes);
+        }
+    }
+
+    /// Keeps `name` in the symbol table even if it is a `.L` label, and has
+    /// relocations name it (not its section).
+    pub fn keep_symbol(&mut self, name: &str) {
+        self.sym(name).keep = true;
+    }
+
+    /// Defines a kept local symbol at the current offset, named `.L0 ` in
+    /// the symbol table as GNU as names its internal labels (several may
+    /// share that name), and returns the name fixups refer to it by.
+    pub fn define_anchor(&mut self) -> Result<String, String> {
+        let name = format!("{ANCHOR}{}", self.anchors);
+        self.anchors += 1;
+        self.define_label(&name)?;
+        self.keep_symbol(&name);
+        Ok(name)
     }
 
     /// Defines `name` at the current offset.
@@ -564,9 +611,11 @@ impl ObjectBuilder {
                     None => self.align(1 << n, max, code),
                 }
             }
-            ".byte" | ".short" | ".value" | ".2byte" | ".long" | ".4byte" | ".quad" | ".8byte" => {
+            ".byte" | ".short" | ".value" | ".2byte" | ".long" | ".4byte" | ".quad" | ".8byte" | ".word" => {
                 let size = match name {
                     ".byte" => 1,
+                    ".word" if code.target() == Target::X86_64 => 2,
+                    ".word" => 4,
                     ".short" | ".value" | ".2byte" => 2,
                     ".long" | ".4byte" => 4,
                     _ => 8,
@@ -627,12 +676,31 @@ impl ObjectBuilder {
 
     /// Assembles `text` (our backends' GNU as subset) with `code`.
     pub fn assemble(text: &str, code: &mut dyn InstEncoder) -> Result<Vec<u8>, String> {
+        Self::parse(text, code)?.finish(code)
+    }
+
+    /// Reads all of `text` without resolving anything yet: a target that
+    /// picks instruction sizes by distance (RISC-V branch relaxation)
+    /// looks at [`ObjectBuilder::symbol_place`] and parses again before it
+    /// calls [`ObjectBuilder::finish`].
+    pub fn parse(text: &str, code: &mut dyn InstEncoder) -> Result<ObjectBuilder, String> {
         let mut b = ObjectBuilder::new();
         for (n, line) in text.lines().enumerate() {
             b.line(line, code)
                 .map_err(|e| format!("line {}: {e}: `{}`", n + 1, line.trim()))?;
         }
-        b.finish(code)
+        Ok(b)
+    }
+
+    /// The current section's index.
+    pub fn current_section(&self) -> usize {
+        self.current
+    }
+
+    /// Where `name` is defined: its section index and offset.
+    pub fn symbol_place(&self, name: &str) -> Option<(usize, u64)> {
+        let s = self.symbols.get(name)?;
+        s.section.map(|k| (k, s.value))
     }
 
     fn line(&mut self, line: &str, code: &mut dyn InstEncoder) -> Result<(), String> {
@@ -670,7 +738,8 @@ impl ObjectBuilder {
         r
     }
 
-    fn finish(mut self, code: &dyn InstEncoder) -> Result<Vec<u8>, String> {
+    /// Resolves the fixups and writes the ELF object.
+    pub fn finish(mut self, code: &dyn InstEncoder) -> Result<Vec<u8>, String> {
         // Resolve aliases (one level is all `.set` in our output needs).
         let aliases: Vec<(String, String)> = self
             .order
@@ -698,7 +767,7 @@ impl ObjectBuilder {
         let mut elf_index: FxHashMap<&str, usize> = FxHashMap::default();
         for name in &self.order {
             let s = &self.symbols[name];
-            if temp(name) && s.section.is_some() {
+            if temp(name) && s.section.is_some() && !s.keep {
                 continue;
             }
             if s.section.is_none() && s.common.is_none() && !s.referenced && !s.global && !s.weak {
@@ -724,7 +793,10 @@ impl ObjectBuilder {
             };
             elf_index.insert(name.as_str(), elf_syms.len());
             elf_syms.push(ElfSymbol {
-                name: name.clone(),
+                name: match name.split_once('\u{1}') {
+                    Some((shown, _)) if s.keep => shown.to_string(),
+                    _ => name.clone(),
+                },
                 binding,
                 sym_type,
                 visibility: s.visibility,
@@ -760,6 +832,26 @@ impl ObjectBuilder {
                 if s.section == Some(msec) {
                     let v = s.value as i64 - ms.value as i64 + f.addend;
                     write(&mut self.sections[f.section].data, v);
+                    continue;
+                }
+                if let Some((add, sub)) = code.difference_relocs(f.size) {
+                    let named = |s: &Symbol, name: &str, addend: i64| match s.section {
+                        Some(k) if !s.global && !s.weak && !s.keep => {
+                            Ok((RelocSymbol::SectionOf(k), addend + s.value as i64))
+                        }
+                        _ => elf_index
+                            .get(name)
+                            .map(|&i| (RelocSymbol::Symbol(i), addend))
+                            .ok_or_else(|| format!("relocation against assembler-local `{name}`")),
+                    };
+                    for (r_type, (symbol, addend)) in [(add, named(s, &f.symbol, f.addend)?), (sub, named(ms, m, 0)?)] {
+                        relocs[f.section].push(ElfReloc {
+                            offset: f.offset as u64,
+                            symbol,
+                            r_type,
+                            addend,
+                        });
+                    }
                     continue;
                 }
                 if msec != f.section {
@@ -802,7 +894,8 @@ impl ObjectBuilder {
                 }
             }
             let r_type = code.reloc_type(f.kind, f.size, is_insn)?;
-            let via_section = local_def && matches!(f.kind, FixupKind::Abs | FixupKind::PcRel | FixupKind::Field(_));
+            let via_section =
+                local_def && !s.keep && matches!(f.kind, FixupKind::Abs | FixupKind::PcRel | FixupKind::Field(_));
             let (symbol, addend) = if via_section {
                 (
                     RelocSymbol::SectionOf(s.section.unwrap_or(0)),

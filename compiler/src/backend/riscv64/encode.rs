@@ -1,0 +1,1152 @@
+//! RISC-V 64 instruction encoding for the integrated assembler: the rv64gc
+//! instructions and GNU as pseudo-instructions the RISC-V backend prints,
+//! encoded as the RISC-V Unprivileged ISA manual (chapters "RV32I/RV64I
+//! Base Integer Instruction Set", "M", "A", "F", "D", "C" and the RVC
+//! expansion tables) and the psABI's relocations specify, and as GNU as 2.40
+//! chooses among the equivalent forms:
+//!
+//! * pseudo-instructions expand as gas expands them (`li` by gas's
+//!   `load_const`: `lui`/`addiw`, or a shorter constant shifted with `slli`
+//!   plus `addi`; `call` and `jump` as `auipc`+`jalr` with
+//!   `R_RISCV_CALL_PLT`; `lla` and `la.tls.ie` as `auipc` plus `addi`/`ld`
+//!   whose `R_RISCV_PCREL_LO12_I` names a local symbol at the `auipc`, which
+//!   gas calls `.L0 `);
+//! * every instruction without a relocation that has a compressed (RVC)
+//!   form is compressed, with gas's preferences (`addi rd, rs, 0` is `c.mv`,
+//!   `addi sp, sp, 16` is `c.addi` rather than `c.addi16sp`, `add` and the
+//!   commutative `c.and`/`c.or`/`c.xor`/`c.addw` take either operand order);
+//! * a branch or `j` to a label of the same section takes the shortest form
+//!   that reaches it (`c.beqz`/`c.bnez`/`c.j`, the 4-byte form, or for a
+//!   conditional branch the inverted branch over a `jal`), found like gas's
+//!   relaxation: the text is assembled again with the branches that did not
+//!   fit grown, until nothing grows.
+//!
+//! Deliberate differences from gas: the object is not relaxable (no
+//! `R_RISCV_RELAX`/`R_RISCV_ALIGN`, as gas `-mno-relax`), and branches to
+//! labels of the same section are resolved with no relocation (gas keeps
+//! `R_RISCV_BRANCH`/`R_RISCV_JAL`/`R_RISCV_RVC_*` for them, and the labels
+//! in the symbol table, with the same bytes); differences of labels of one
+//! section are resolved (gas writes `R_RISCV_ADD32`/`R_RISCV_SUB32` pairs
+//! even then); no `.riscv.attributes` section and no `$x` mapping symbol;
+//! the end of a code section is not padded to its alignment.
+//!
+//! Anything else is an error (the driver then uses the external assembler):
+//! this is not a general assembler, only the inverse of our own printer.
+
+use crate::backend::object::{parse_expr, parse_int, split_operands, FixupKind, InstEncoder, ObjectBuilder};
+use crate::target::Target;
+
+/// The RISC-V relocation types (psABI, "Relocations").
+pub const R_RISCV_32: u32 = 1;
+pub const R_RISCV_64: u32 = 2;
+pub const R_RISCV_BRANCH: u32 = 16;
+pub const R_RISCV_JAL: u32 = 17;
+pub const R_RISCV_CALL_PLT: u32 = 19;
+pub const R_RISCV_GOT_HI20: u32 = 20;
+pub const R_RISCV_TLS_GOT_HI20: u32 = 21;
+pub const R_RISCV_PCREL_HI20: u32 = 23;
+pub const R_RISCV_PCREL_LO12_I: u32 = 24;
+pub const R_RISCV_PCREL_LO12_S: u32 = 25;
+pub const R_RISCV_ADD16: u32 = 34;
+pub const R_RISCV_ADD32: u32 = 35;
+pub const R_RISCV_ADD64: u32 = 36;
+pub const R_RISCV_SUB16: u32 = 38;
+pub const R_RISCV_SUB32: u32 = 39;
+pub const R_RISCV_SUB64: u32 = 40;
+pub const R_RISCV_RVC_BRANCH: u32 = 44;
+pub const R_RISCV_RVC_JUMP: u32 = 45;
+
+/// The instruction fields ([`FixupKind::Field`]).
+const F_BRANCH: u16 = 1;
+const F_JAL: u16 = 2;
+const F_CALL: u16 = 3;
+const F_PCREL_HI: u16 = 4;
+const F_PCREL_LO_I: u16 = 5;
+const F_RVC_BRANCH: u16 = 6;
+const F_RVC_JUMP: u16 = 7;
+
+/// A branch to a label whose size the relaxation decides.
+struct Branch {
+    section: usize,
+    offset: u64,
+    label: String,
+    /// The sizes it may take, shortest first (2: RVC, 4, 6 or 8: the
+    /// inverted branch, RVC or not, over a `jal`).
+    forms: &'static [u8],
+    /// The largest displacement of each form (in `forms`' order).
+    reach: &'static [i64],
+}
+
+/// The RISC-V encoder. `compress` picks RVC forms (on for rv64gc, as gas).
+pub struct Riscv64Encoder {
+    pub compress: bool,
+    /// Chosen size of the n-th label branch of the text (grows between passes).
+    sizes: Vec<u8>,
+    branches: Vec<Branch>,
+}
+
+impl Default for Riscv64Encoder {
+    fn default() -> Self {
+        Riscv64Encoder {
+            compress: true,
+            sizes: Vec::new(),
+            branches: Vec::new(),
+        }
+    }
+}
+
+/// An integer register number by ABI or `x` name.
+pub fn gpr(s: &str) -> Option<u32> {
+    const NAMES: [&str; 32] = [
+        "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7",
+        "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+    ];
+    let s = s.trim();
+    if s == "fp" {
+        return Some(8);
+    }
+    if let Some(i) = NAMES.iter().position(|n| *n == s) {
+        return Some(i as u32);
+    }
+    let n: u32 = s.strip_prefix('x')?.parse().ok()?;
+    (n < 32).then_some(n)
+}
+
+/// A floating-point register number by ABI or `f` name.
+pub fn fpr(s: &str) -> Option<u32> {
+    const NAMES: [&str; 32] = [
+        "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7", "fs0", "fs1", "fa0", "fa1", "fa2", "fa3", "fa4", "fa5",
+        "fa6", "fa7", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7", "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10",
+        "ft11",
+    ];
+    let s = s.trim();
+    if let Some(i) = NAMES.iter().position(|n| *n == s) {
+        return Some(i as u32);
+    }
+    let n: u32 = s.strip_prefix('f')?.parse().ok()?;
+    (n < 32).then_some(n)
+}
+
+fn fits(v: i64, bits: u32) -> bool {
+    let h = 1i64 << (bits - 1);
+    (-h..h).contains(&v)
+}
+
+fn r_type(op: u32, f3: u32, f7: u32, rd: u32, rs1: u32, rs2: u32) -> u32 {
+    (f7 << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | op
+}
+
+fn i_type(op: u32, f3: u32, rd: u32, rs1: u32, imm: i64) -> u32 {
+    (((imm as u32) & 0xfff) << 20) | (rs1 << 15) | (f3 << 12) | (rd << 7) | op
+}
+
+fn s_type(op: u32, f3: u32, rs1: u32, rs2: u32, imm: i64) -> u32 {
+    let imm = imm as u32;
+    (((imm >> 5) & 0x7f) << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) | ((imm & 31) << 7) | op
+}
+
+fn b_imm(imm: i64) -> u32 {
+    let i = imm as u32;
+    (((i >> 12) & 1) << 31) | (((i >> 5) & 0x3f) << 25) | (((i >> 1) & 0xf) << 8) | (((i >> 11) & 1) << 7)
+}
+
+fn j_imm(imm: i64) -> u32 {
+    let i = imm as u32;
+    (((i >> 20) & 1) << 31) | (((i >> 1) & 0x3ff) << 21) | (((i >> 11) & 1) << 20) | (((i >> 12) & 0xff) << 12)
+}
+
+fn cj_imm(imm: i64) -> u16 {
+    let i = imm as u32;
+    let bit = |n: u32, at: u32| ((i >> n) & 1) << at;
+    (bit(11, 12)
+        | bit(4, 11)
+        | bit(9, 10)
+        | bit(8, 9)
+        | bit(10, 8)
+        | bit(6, 7)
+        | bit(7, 6)
+        | bit(3, 5)
+        | bit(2, 4)
+        | bit(1, 3)
+        | bit(5, 2)) as u16
+}
+
+fn cb_imm(imm: i64) -> u16 {
+    let i = imm as u32;
+    let bit = |n: u32, at: u32| ((i >> n) & 1) << at;
+    (bit(8, 12) | bit(4, 11) | bit(3, 10) | bit(7, 6) | bit(6, 5) | bit(2, 4) | bit(1, 3) | bit(5, 2)) as u16
+}
+
+/// The RVC form of the 32-bit instruction `w`, as gas picks it (see the
+/// module doc), if it has one.
+pub fn compress(w: u32) -> Option<u16> {
+    let op = w & 0x7f;
+    let rd = (w >> 7) & 31;
+    let f3 = (w >> 12) & 7;
+    let rs1 = (w >> 15) & 31;
+    let rs2 = (w >> 20) & 31;
+    let f7 = w >> 25;
+    let imm = ((w as i32) >> 20) as i64;
+    let small = |r: u32| (8..16).contains(&r);
+    let c3 = |r: u32| r - 8;
+    let ci = |f3: u32, rd: u32, imm: i64, op: u32| {
+        let i = imm as u32;
+        ((f3 << 13) | (((i >> 5) & 1) << 12) | (rd << 7) | ((i & 31) << 2) | op) as u16
+    };
+    let ca = |f6: u32, rd: u32, f2: u32, rs2: u32| ((f6 << 10) | (c3(rd) << 7) | (f2 << 5) | (c3(rs2) << 2) | 1) as u16;
+    // Loads/stores: (sp-relative scale and limit, register-relative limit).
+    let store_imm = ((((w >> 25) << 5) | ((w >> 7) & 31)) as i32) << 20 >> 20;
+    match op {
+        0x13 => match f3 {
+            0 => {
+                if rd == 0 && rs1 == 0 && imm == 0 {
+                    return Some(0x0001);
+                }
+                if imm == 0 && rd != 0 && rs1 != 0 {
+                    return Some((0x8002 | (rd << 7) | (rs1 << 2)) as u16);
+                }
+                if rs1 == 0 && rd != 0 && fits(imm, 6) {
+                    return Some(ci(2, rd, imm, 1));
+                }
+                if rd == rs1 && rd != 0 && imm != 0 && fits(imm, 6) {
+                    return Some(ci(0, rd, imm, 1));
+                }
+                if rd == 2 && rs1 == 2 && imm != 0 && imm % 16 == 0 && (-512..512).contains(&imm) {
+                    let i = imm as u32;
+                    let bit = |n: u32, at: u32| ((i >> n) & 1) << at;
+                    return Some(
+                        ((3 << 13)
+                            | bit(9, 12)
+                            | (2 << 7)
+                            | bit(4, 6)
+                            | bit(6, 5)
+                            | bit(8, 4)
+                            | bit(7, 3)
+                            | bit(5, 2)
+                            | 1) as u16,
+                    );
+                }
+                if rs1 == 2 && small(rd) && imm > 0 && imm % 4 == 0 && imm < 1024 {
+                    let i = imm as u32;
+                    let bit = |n: u32, at: u32| ((i >> n) & 1) << at;
+                    return Some(
+                        (bit(5, 12)
+                            | bit(4, 11)
+                            | bit(9, 10)
+                            | bit(8, 9)
+                            | bit(7, 8)
+                            | bit(6, 7)
+                            | bit(2, 6)
+                            | bit(3, 5)
+                            | (c3(rd) << 2)) as u16,
+                    );
+                }
+                None
+            }
+            7 if rd == rs1 && small(rd) && fits(imm, 6) => {
+                let i = imm as u32;
+                Some(((4 << 13) | (((i >> 5) & 1) << 12) | (2 << 10) | (c3(rd) << 7) | ((i & 31) << 2) | 1) as u16)
+            }
+            1 if rd == rs1 && rd != 0 && imm > 0 && imm < 64 => Some(ci(0, rd, imm, 2)),
+            5 if rd == rs1 && small(rd) && (imm & 63) != 0 && (imm >> 6 == 0 || imm >> 6 == 0x10) => {
+                let sh = (imm & 63) as u32;
+                let kind = u32::from(imm >> 6 == 0x10);
+                Some(((4 << 13) | ((sh >> 5) << 12) | (kind << 10) | (c3(rd) << 7) | ((sh & 31) << 2) | 1) as u16)
+            }
+            _ => None,
+        },
+        0x1b if f3 == 0 && rd == rs1 && rd != 0 && fits(imm, 6) => Some(ci(1, rd, imm, 1)),
+        0x37 if rd != 0 && rd != 2 => {
+            let v = ((w as i32) >> 12) as i64;
+            (v != 0 && fits(v, 6)).then(|| ci(3, rd, v, 1))
+        }
+        0x33 if f3 == 0 && f7 == 0 => {
+            if rd == 0 {
+                None
+            } else if rs1 == 0 && rs2 != 0 {
+                Some((0x8002 | (rd << 7) | (rs2 << 2)) as u16)
+            } else if rd == rs1 && rs2 != 0 {
+                Some((0x9002 | (rd << 7) | (rs2 << 2)) as u16)
+            } else if rd == rs2 && rs1 != 0 {
+                Some((0x9002 | (rd << 7) | (rs1 << 2)) as u16)
+            } else {
+                None
+            }
+        }
+        0x33 | 0x3b if small(rd) && small(rs1) && small(rs2) && (rd == rs1 || rd == rs2) => {
+            let other = if rd == rs1 { rs2 } else { rs1 };
+            let commutative = |ok: bool| (rd == rs1 || ok).then_some(other);
+            let (f6, f2, src) = match (op, f3, f7) {
+                (0x33, 0, 0x20) => (0x23, 0, commutative(false)?),
+                (0x33, 4, 0) => (0x23, 1, commutative(true)?),
+                (0x33, 6, 0) => (0x23, 2, commutative(true)?),
+                (0x33, 7, 0) => (0x23, 3, commutative(true)?),
+                (0x3b, 0, 0x20) => (0x27, 0, commutative(false)?),
+                (0x3b, 0, 0) => (0x27, 1, commutative(true)?),
+                _ => return None,
+            };
+            Some(ca(f6, rd, f2, src))
+        }
+        // ld/lw/fld (and the stores) by sp or a small register.
+        0x03 | 0x07 | 0x23 | 0x27 => {
+            let store = op & 0x20 != 0;
+            let fp = op & 0x04 != 0;
+            let (data, off) = if store { (rs2, store_imm as i64) } else { (rd, imm) };
+            let (width, c_f3) = match (f3, fp) {
+                (3, false) => (8, 3),
+                (2, false) => (4, 2),
+                (3, true) => (8, 1),
+                _ => return None,
+            };
+            let c_f3 = if store { c_f3 | 4 } else { c_f3 };
+            if off < 0 || off % width != 0 {
+                return None;
+            }
+            let o = off as u32;
+            if rs1 == 2 && (store || fp || data != 0) && off < width * 64 {
+                // c.ldsp/c.lwsp/c.fldsp and the stores.
+                let bits = if store {
+                    if width == 8 {
+                        (((o >> 3) & 7) << 10) | (((o >> 6) & 7) << 7)
+                    } else {
+                        (((o >> 2) & 15) << 9) | (((o >> 6) & 3) << 7)
+                    }
+                } else if width == 8 {
+                    (((o >> 5) & 1) << 12) | (((o >> 3) & 3) << 5) | (((o >> 6) & 7) << 2)
+                } else {
+                    (((o >> 5) & 1) << 12) | (((o >> 2) & 7) << 4) | (((o >> 6) & 3) << 2)
+                };
+                let reg = if store { data << 2 } else { data << 7 };
+                return Some(((c_f3 << 13) | bits | reg | 2) as u16);
+            }
+            if small(rs1) && small(data) && off < width * 32 {
+                let bits = if width == 8 {
+                    (((o >> 3) & 7) << 10) | (((o >> 6) & 3) << 5)
+                } else {
+                    (((o >> 3) & 7) << 10) | (((o >> 2) & 1) << 6) | (((o >> 6) & 1) << 5)
+                };
+                return Some(((c_f3 << 13) | bits | (c3(rs1) << 7) | (c3(data) << 2)) as u16);
+            }
+            None
+        }
+        0x67 if f3 == 0 && imm == 0 && rs1 != 0 && rd <= 1 => Some((0x8002 | (rd << 12) | (rs1 << 7)) as u16),
+        0x73 if w == 0x0010_0073 => Some(0x9002),
+        _ => None,
+    }
+}
+
+/// A memory operand `off(reg)`, `(reg)`: (offset, base).
+fn mem(s: &str) -> Option<(i64, u32)> {
+    let s = s.trim();
+    let open = s.rfind('(')?;
+    let base = gpr(s[open + 1..].strip_suffix(')')?)?;
+    let off = s[..open].trim();
+    let off = if off.is_empty() { 0 } else { parse_int(off)? };
+    Some((off, base))
+}
+
+/// `%pcrel_lo(label)(reg)`: (label, base).
+fn pcrel_lo(s: &str) -> Option<(String, u32)> {
+    let rest = s.trim().strip_prefix("%pcrel_lo(")?;
+    let close = rest.find(')')?;
+    let label = rest[..close].trim().to_string();
+    let base = gpr(rest[close + 1..].trim().strip_prefix('(')?.strip_suffix(')')?)?;
+    Some((label, base))
+}
+
+/// A symbol operand with an optional addend and `@plt`.
+fn symbol(s: &str) -> Option<(String, i64)> {
+    let s = s.trim();
+    let s = s.strip_suffix("@plt").unwrap_or(s);
+    let e = parse_expr(s)?;
+    if e.minus.is_some() {
+        return None;
+    }
+    Some((e.symbol?, e.addend))
+}
+
+fn rounding(s: &str) -> Option<u32> {
+    Some(match s.trim() {
+        "rne" => 0,
+        "rtz" => 1,
+        "rdn" => 2,
+        "rup" => 3,
+        "rmm" => 4,
+        "dyn" => 7,
+        _ => return None,
+    })
+}
+
+fn fence_set(s: &str) -> Option<u32> {
+    let mut v = 0;
+    for c in s.trim().chars() {
+        v |= match c {
+            'i' => 8,
+            'o' => 4,
+            'r' => 2,
+            'w' => 1,
+            _ => return None,
+        };
+    }
+    (v != 0).then_some(v)
+}
+
+/// `li`'s expansion by gas's `load_const` (tc-riscv.c): a 32-bit value as
+/// `lui` and/or `addiw`, a wider one as a shorter constant shifted left
+/// (`slli`) plus the low 12 bits (`addi`).
+fn load_const(rd: u32, v: i64, out: &mut Vec<u32>) {
+    let lower = ((v & 0xfff) ^ 0x800) - 0x800;
+    let upper = v.wrapping_sub(lower);
+    if v != v as i32 as i64 {
+        let mut shift = 12;
+        while (upper >> shift) & 1 == 0 {
+            shift += 1;
+        }
+        load_const(rd, upper >> shift, out);
+        out.push(i_type(0x13, 1, rd, rd, shift));
+        if lower != 0 {
+            out.push(i_type(0x13, 0, rd, rd, lower));
+        }
+    } else {
+        let mut hi = 0;
+        if upper != 0 {
+            out.push((((upper as u32) >> 12) << 12) | (rd << 7) | 0x37);
+            hi = rd;
+        }
+        if lower != 0 || hi == 0 {
+            out.push(i_type(0x1b, 0, rd, hi, lower));
+        }
+    }
+}
+
+impl Riscv64Encoder {
+    fn put(&self, obj: &mut ObjectBuilder, w: u32) {
+        match self.compress.then(|| compress(w)).flatten() {
+            Some(c) => obj.emit(&c.to_le_bytes()),
+            None => obj.emit(&w.to_le_bytes()),
+        }
+    }
+
+    /// A branch (`f3` the condition, or `None` for `j`) to `target`.
+    fn branch(
+        &mut self,
+        obj: &mut ObjectBuilder,
+        f3: Option<u32>,
+        rs1: u32,
+        rs2: u32,
+        target: &str,
+    ) -> Result<(), String> {
+        let (label, addend) = symbol(target).ok_or("bad branch target")?;
+        if addend != 0 {
+            return Err("branch target with an addend".into());
+        }
+        let rvc = self.compress
+            && match f3 {
+                None => true,
+                Some(f) => f <= 1 && rs2 == 0 && (8..16).contains(&rs1),
+            };
+        let (forms, reach): (&'static [u8], &'static [i64]) = match (f3.is_some(), rvc) {
+            (false, true) => (&[2, 4], &[1 << 11, 1 << 20]),
+            (false, false) => (&[4], &[1 << 20]),
+            (true, true) => (&[2, 4, 6], &[1 << 8, 1 << 12, 1 << 20]),
+            (true, false) => (&[4, 8], &[1 << 12, 1 << 20]),
+        };
+        let n = self.branches.len();
+        if self.sizes.len() <= n {
+            self.sizes.push(forms[0]);
+        }
+        let size = self.sizes[n];
+        self.branches.push(Branch {
+            section: obj.current_section(),
+            offset: obj.offset() as u64,
+            label: label.clone(),
+            forms,
+            reach,
+        });
+        match (f3, size) {
+            (None, 2) => obj.emit_field(&0xa001u16.to_le_bytes(), FixupKind::Field(F_RVC_JUMP), &label, 0),
+            (None, _) => obj.emit_field(&0x6fu32.to_le_bytes(), FixupKind::Field(F_JAL), &label, 0),
+            (Some(f), 2) => {
+                let w = (0xc001 | ((f as u16) << 13)) | (((rs1 - 8) as u16) << 7);
+                obj.emit_field(&w.to_le_bytes(), FixupKind::Field(F_RVC_BRANCH), &label, 0)
+            }
+            (Some(f), 4) => obj.emit_field(
+                &r_type(0x63, f, 0, 0, rs1, rs2).to_le_bytes(),
+                FixupKind::Field(F_BRANCH),
+                &label,
+                0,
+            ),
+            (Some(f), 6) => {
+                // `c.beqz`/`c.bnez` inverted over a `jal` (gas's relaxation of a far branch).
+                let w = (0xc001 | (((f ^ 1) as u16) << 13)) | (((rs1 - 8) as u16) << 7) | cb_imm(6);
+                obj.emit(&w.to_le_bytes());
+                obj.emit_field(&0x6fu32.to_le_bytes(), FixupKind::Field(F_JAL), &label, 0)
+            }
+            (Some(f), _) => {
+                // The inverted condition over a `jal` (gas's relaxation of a far branch).
+                obj.emit(&(r_type(0x63, f ^ 1, 0, 0, rs1, rs2) | b_imm(8)).to_le_bytes());
+                obj.emit_field(&0x6fu32.to_le_bytes(), FixupKind::Field(F_JAL), &label, 0)
+            }
+        }
+        Ok(())
+    }
+
+    /// `auipc rd` with `hi` against `sym`, then `lo` (an I-type word reading
+    /// `rd`) against a local symbol at the `auipc`.
+    fn pcrel_pair(
+        &self,
+        obj: &mut ObjectBuilder,
+        rd: u32,
+        hi: FixupKind,
+        sym: &str,
+        addend: i64,
+        lo: u32,
+    ) -> Result<(), String> {
+        let anchor = obj.define_anchor()?;
+        obj.emit_field(&(0x17 | (rd << 7)).to_le_bytes(), hi, sym, addend);
+        obj.emit_field(&lo.to_le_bytes(), FixupKind::Field(F_PCREL_LO_I), &anchor, 0);
+        Ok(())
+    }
+
+    fn encode_ops(&mut self, m: &str, ops: &[&str], obj: &mut ObjectBuilder) -> Result<(), String> {
+        let g = |i: usize| -> Result<u32, String> {
+            ops.get(i)
+                .and_then(|o| gpr(o))
+                .ok_or_else(|| format!("operand {} is not an integer register", i + 1))
+        };
+        let f = |i: usize| -> Result<u32, String> {
+            ops.get(i)
+                .and_then(|o| fpr(o))
+                .ok_or_else(|| format!("operand {} is not an FP register", i + 1))
+        };
+        let imm = |i: usize| -> Result<i64, String> {
+            ops.get(i)
+                .and_then(|o| parse_int(o))
+                .ok_or_else(|| format!("operand {} is not an immediate", i + 1))
+        };
+        let n = |k: usize| -> Result<(), String> {
+            if ops.len() == k {
+                Ok(())
+            } else {
+                Err(format!("expected {k} operands"))
+            }
+        };
+        let imm12 = |i: usize| -> Result<i64, String> {
+            let v = imm(i)?;
+            if fits(v, 12) {
+                Ok(v)
+            } else {
+                Err("immediate out of range".into())
+            }
+        };
+        let alu: Option<(u32, u32, u32)> = match m {
+            "add" => Some((0x33, 0, 0)),
+            "sub" => Some((0x33, 0, 0x20)),
+            "sll" => Some((0x33, 1, 0)),
+            "slt" => Some((0x33, 2, 0)),
+            "sltu" => Some((0x33, 3, 0)),
+            "xor" => Some((0x33, 4, 0)),
+            "srl" => Some((0x33, 5, 0)),
+            "sra" => Some((0x33, 5, 0x20)),
+            "or" => Some((0x33, 6, 0)),
+            "and" => Some((0x33, 7, 0)),
+            "mul" => Some((0x33, 0, 1)),
+            "mulh" => Some((0x33, 1, 1)),
+            "mulhsu" => Some((0x33, 2, 1)),
+            "mulhu" => Some((0x33, 3, 1)),
+            "div" => Some((0x33, 4, 1)),
+            "divu" => Some((0x33, 5, 1)),
+            "rem" => Some((0x33, 6, 1)),
+            "remu" => Some((0x33, 7, 1)),
+            "addw" => Some((0x3b, 0, 0)),
+            "subw" => Some((0x3b, 0, 0x20)),
+            "sllw" => Some((0x3b, 1, 0)),
+            "srlw" => Some((0x3b, 5, 0)),
+            "sraw" => Some((0x3b, 5, 0x20)),
+            "mulw" => Some((0x3b, 0, 1)),
+            "divw" => Some((0x3b, 4, 1)),
+            "divuw" => Some((0x3b, 5, 1)),
+            "remw" => Some((0x3b, 6, 1)),
+            "remuw" => Some((0x3b, 7, 1)),
+            _ => None,
+        };
+        if let Some((op, f3, f7)) = alu {
+            n(3)?;
+            let w = r_type(op, f3, f7, g(0)?, g(1)?, g(2)?);
+            self.put(obj, w);
+            return Ok(());
+        }
+        let alu_imm: Option<(u32, u32)> = match m {
+            "addi" => Some((0x13, 0)),
+            "slti" => Some((0x13, 2)),
+            "sltiu" => Some((0x13, 3)),
+            "xori" => Some((0x13, 4)),
+            "ori" => Some((0x13, 6)),
+            "andi" => Some((0x13, 7)),
+            "addiw" => Some((0x1b, 0)),
+            _ => None,
+        };
+        if let Some((op, f3)) = alu_imm {
+            n(3)?;
+            let w = i_type(op, f3, g(0)?, g(1)?, imm12(2)?);
+            self.put(obj, w);
+            return Ok(());
+        }
+        let shift: Option<(u32, u32, i64, i64)> = match m {
+            "slli" => Some((0x13, 1, 0, 64)),
+            "srli" => Some((0x13, 5, 0, 64)),
+            "srai" => Some((0x13, 5, 0x400, 64)),
+            "slliw" => Some((0x1b, 1, 0, 32)),
+            "srliw" => Some((0x1b, 5, 0, 32)),
+            "sraiw" => Some((0x1b, 5, 0x400, 32)),
+            _ => None,
+        };
+        if let Some((op, f3, high, limit)) = shift {
+            n(3)?;
+            let sh = imm(2)?;
+            if !(0..limit).contains(&sh) {
+                return Err("shift amount out of range".into());
+            }
+            let w = i_type(op, f3, g(0)?, g(1)?, high | sh);
+            self.put(obj, w);
+            return Ok(());
+        }
+        let load: Option<(u32, u32, bool)> = match m {
+            "lb" => Some((0x03, 0, false)),
+            "lh" => Some((0x03, 1, false)),
+            "lw" => Some((0x03, 2, false)),
+            "ld" => Some((0x03, 3, false)),
+            "lbu" => Some((0x03, 4, false)),
+            "lhu" => Some((0x03, 5, false)),
+            "lwu" => Some((0x03, 6, false)),
+            "flw" => Some((0x07, 2, true)),
+            "fld" => Some((0x07, 3, true)),
+            _ => None,
+        };
+        if let Some((op, f3, fp)) = load {
+            n(2)?;
+            let rd = if fp { f(0)? } else { g(0)? };
+            if let Some((label, base)) = pcrel_lo(ops[1]) {
+                obj.keep_symbol(&label);
+                let w = i_type(op, f3, rd, base, 0);
+                obj.emit_field(&w.to_le_bytes(), FixupKind::Field(F_PCREL_LO_I), &label, 0);
+                return Ok(());
+            }
+            let (off, base) = mem(ops[1]).ok_or("bad memory operand")?;
+            if !fits(off, 12) {
+                return Err("offset out of range".into());
+            }
+            let w = i_type(op, f3, rd, base, off);
+            self.put(obj, w);
+            return Ok(());
+        }
+        let store: Option<(u32, u32, bool)> = match m {
+            "sb" => Some((0x23, 0, false)),
+            "sh" => Some((0x23, 1, false)),
+            "sw" => Some((0x23, 2, false)),
+            "sd" => Some((0x23, 3, false)),
+            "fsw" => Some((0x27, 2, true)),
+            "fsd" => Some((0x27, 3, true)),
+            _ => None,
+        };
+        if let Some((op, f3, fp)) = store {
+            n(2)?;
+            let rs2 = if fp { f(0)? } else { g(0)? };
+            let (off, base) = mem(ops[1]).ok_or("bad memory operand")?;
+            if !fits(off, 12) {
+                return Err("offset out of range".into());
+            }
+            let w = s_type(op, f3, base, rs2, off);
+            self.put(obj, w);
+            return Ok(());
+        }
+        let branch: Option<(u32, bool)> = match m {
+            "beq" => Some((0, false)),
+            "bne" => Some((1, false)),
+            "blt" => Some((4, false)),
+            "bge" => Some((5, false)),
+            "bltu" => Some((6, false)),
+            "bgeu" => Some((7, false)),
+            "bgt" => Some((4, true)),
+            "ble" => Some((5, true)),
+            "bgtu" => Some((6, true)),
+            "bleu" => Some((7, true)),
+            _ => None,
+        };
+        if let Some((f3, swap)) = branch {
+            n(3)?;
+            let (a, b) = if swap { (g(1)?, g(0)?) } else { (g(0)?, g(1)?) };
+            return self.branch(obj, Some(f3), a, b, ops[2]);
+        }
+        let branch_zero: Option<(u32, bool)> = match m {
+            "beqz" => Some((0, false)),
+            "bnez" => Some((1, false)),
+            "bltz" => Some((4, false)),
+            "bgez" => Some((5, false)),
+            "bgtz" => Some((4, true)),
+            "blez" => Some((5, true)),
+            _ => None,
+        };
+        if let Some((f3, swap)) = branch_zero {
+            n(2)?;
+            let (a, b) = if swap { (0, g(0)?) } else { (g(0)?, 0) };
+            return self.branch(obj, Some(f3), a, b, ops[1]);
+        }
+        // OP-FP: (funct7 without the format, rm or funct3, format from the suffix).
+        if let Some((name, fmt)) = m.rsplit_once('.').and_then(|(a, b)| match b {
+            "s" => Some((a, 0)),
+            "d" => Some((a, 1)),
+            _ => None,
+        }) {
+            let three = match name {
+                "fadd" => Some((0x00, None)),
+                "fsub" => Some((0x04, None)),
+                "fmul" => Some((0x08, None)),
+                "fdiv" => Some((0x0c, None)),
+                "fsgnj" => Some((0x10, Some(0))),
+                "fsgnjn" => Some((0x10, Some(1))),
+                "fsgnjx" => Some((0x10, Some(2))),
+                "fmin" => Some((0x14, Some(0))),
+                "fmax" => Some((0x14, Some(1))),
+                _ => None,
+            };
+            if let Some((f5, fixed)) = three {
+                let rm = match fixed {
+                    Some(r) => {
+                        n(3)?;
+                        r
+                    }
+                    None if ops.len() == 4 => rounding(ops[3]).ok_or("bad rounding mode")?,
+                    None => {
+                        n(3)?;
+                        7
+                    }
+                };
+                let w = r_type(0x53, rm, f5 | fmt, f(0)?, f(1)?, f(2)?);
+                obj.emit(&w.to_le_bytes());
+                return Ok(());
+            }
+            let cmp = match name {
+                "feq" => Some(2),
+                "flt" => Some(1),
+                "fle" => Some(0),
+                _ => None,
+            };
+            if let Some(rm) = cmp {
+                n(3)?;
+                let w = r_type(0x53, rm, 0x50 | fmt, g(0)?, f(1)?, f(2)?);
+                obj.emit(&w.to_le_bytes());
+                return Ok(());
+            }
+            let two = match name {
+                "fmv" => Some(0),
+                "fneg" => Some(1),
+                "fabs" => Some(2),
+                _ => None,
+            };
+            if let Some(rm) = two {
+                n(2)?;
+                let (d, s) = (f(0)?, f(1)?);
+                obj.emit(&r_type(0x53, rm, 0x10 | fmt, d, s, s).to_le_bytes());
+                return Ok(());
+            }
+            if name == "fsqrt" {
+                let rm = if ops.len() == 3 {
+                    rounding(ops[2]).ok_or("bad rounding mode")?
+                } else {
+                    n(2)?;
+                    7
+                };
+                obj.emit(&r_type(0x53, rm, 0x2c | fmt, f(0)?, f(1)?, 0).to_le_bytes());
+                return Ok(());
+            }
+        }
+        if let Some(rest) = m.strip_prefix("fcvt.") {
+            let (to, from) = rest.split_once('.').ok_or("bad fcvt")?;
+            let int = |t: &str| match t {
+                "w" => Some(0),
+                "wu" => Some(1),
+                "l" => Some(2),
+                "lu" => Some(3),
+                _ => None,
+            };
+            let fmt = |t: &str| match t {
+                "s" => Some(0),
+                "d" => Some(1),
+                _ => None,
+            };
+            // (funct7, rs2, destination is FP, source is FP, gas's default rounding)
+            let (f7, rs2, dst_fp, src_fp, default_rm) = match (fmt(to), fmt(from), int(to), int(from)) {
+                (Some(1), Some(0), _, _) => (0x21, 0, true, true, 0),
+                (Some(0), Some(1), _, _) => (0x20, 1, true, true, 7),
+                (None, Some(ff), Some(i), _) => (0x60 | ff, i, false, true, 7),
+                // Integer to double with 32-bit sources is exact: gas defaults to rne.
+                (Some(tf), None, _, Some(i)) => (0x68 | tf, i, true, false, if tf == 1 && i < 2 { 0 } else { 7 }),
+                _ => return Err("unsupported fcvt".into()),
+            };
+            let rm = if ops.len() == 3 {
+                rounding(ops[2]).ok_or("bad rounding mode")?
+            } else {
+                n(2)?;
+                default_rm
+            };
+            let rd = if dst_fp { f(0)? } else { g(0)? };
+            let rs1 = if src_fp { f(1)? } else { g(1)? };
+            obj.emit(&r_type(0x53, rm, f7, rd, rs1, rs2).to_le_bytes());
+            return Ok(());
+        }
+        let fmv_int: Option<(u32, bool)> = match m {
+            "fmv.x.w" => Some((0x70, false)),
+            "fmv.x.d" => Some((0x71, false)),
+            "fmv.w.x" => Some((0x78, true)),
+            "fmv.d.x" => Some((0x79, true)),
+            _ => None,
+        };
+        if let Some((f7, to_fp)) = fmv_int {
+            n(2)?;
+            let (rd, rs1) = if to_fp { (f(0)?, g(1)?) } else { (g(0)?, f(1)?) };
+            obj.emit(&r_type(0x53, 0, f7, rd, rs1, 0).to_le_bytes());
+            return Ok(());
+        }
+        // Atomics: `lr.w.aqrl rd, (rs1)`, `sc.w rd, rs2, (rs1)`, `amoadd.d.aq rd, rs2, (rs1)`.
+        if m.starts_with("lr.") || m.starts_with("sc.") || m.starts_with("amo") {
+            let mut parts = m.split('.');
+            let base = parts.next().unwrap_or("");
+            let width = match parts.next() {
+                Some("w") => 2,
+                Some("d") => 3,
+                _ => return Err("bad atomic width".into()),
+            };
+            let order = match parts.next() {
+                None => 0,
+                Some("aq") => 2,
+                Some("rl") => 1,
+                Some("aqrl") => 3,
+                Some(_) => return Err("bad atomic ordering".into()),
+            };
+            let f5 = match base {
+                "lr" => 0x02,
+                "sc" => 0x03,
+                "amoswap" => 0x01,
+                "amoadd" => 0x00,
+                "amoxor" => 0x04,
+                "amoand" => 0x0c,
+                "amoor" => 0x08,
+                "amomin" => 0x10,
+                "amomax" => 0x14,
+                "amominu" => 0x18,
+                "amomaxu" => 0x1c,
+                _ => return Err("unknown atomic".into()),
+            };
+            let addr = |s: &str| -> Result<u32, String> {
+                match mem(s) {
+                    Some((0, r)) => Ok(r),
+                    _ => Err("bad atomic address".into()),
+                }
+            };
+            let (rd, rs2, rs1) = if base == "lr" {
+                n(2)?;
+                (g(0)?, 0, addr(ops[1])?)
+            } else {
+                n(3)?;
+                (g(0)?, g(1)?, addr(ops[2])?)
+            };
+            obj.emit(&r_type(0x2f, width, (f5 << 2) | order, rd, rs1, rs2).to_le_bytes());
+            return Ok(());
+        }
+        match m {
+            "li" => {
+                n(2)?;
+                let (rd, v) = (g(0)?, imm(1)?);
+                if fits(v, 12) {
+                    self.put(obj, i_type(0x13, 0, rd, 0, v));
+                } else {
+                    let mut words = Vec::new();
+                    load_const(rd, v, &mut words);
+                    for w in words {
+                        self.put(obj, w);
+                    }
+                }
+            }
+            "lui" | "auipc" => {
+                n(2)?;
+                let rd = g(0)?;
+                let op = if m == "lui" { 0x37 } else { 0x17 };
+                if m == "auipc" {
+                    if let Some(inner) = ops[1].trim().strip_prefix("%got_pcrel_hi(") {
+                        let (sym, addend) =
+                            symbol(inner.strip_suffix(')').ok_or("bad %got_pcrel_hi")?).ok_or("bad %got_pcrel_hi")?;
+                        obj.emit_field(&(op | (rd << 7)).to_le_bytes(), FixupKind::GotPcRel, &sym, addend);
+                        return Ok(());
+                    }
+                    if let Some(inner) = ops[1].trim().strip_prefix("%pcrel_hi(") {
+                        let (sym, addend) =
+                            symbol(inner.strip_suffix(')').ok_or("bad %pcrel_hi")?).ok_or("bad %pcrel_hi")?;
+                        let f = FixupKind::Field(F_PCREL_HI);
+                        obj.emit_field(&(op | (rd << 7)).to_le_bytes(), f, &sym, addend);
+                        return Ok(());
+                    }
+                }
+                let v = imm(1)?;
+                if !(0..1 << 20).contains(&v) {
+                    return Err("immediate out of range".into());
+                }
+                self.put(obj, ((v as u32) << 12) | (rd << 7) | op);
+            }
+            "mv" => {
+                n(2)?;
+                let (rd, rs) = (g(0)?, g(1)?);
+                let w = i_type(0x13, 0, rd, rs, 0);
+                if rs == 0 {
+                    // gas has `c.mv` for `mv` (a nonzero source), never `c.li`.
+                    obj.emit(&w.to_le_bytes());
+                } else {
+                    self.put(obj, w);
+                }
+            }
+            "not" => {
+                n(2)?;
+                self.put(obj, i_type(0x13, 4, g(0)?, g(1)?, -1));
+            }
+            "neg" | "negw" => {
+                n(2)?;
+                let op = if m == "neg" { 0x33 } else { 0x3b };
+                self.put(obj, r_type(op, 0, 0x20, g(0)?, 0, g(1)?));
+            }
+            "sext.w" => {
+                n(2)?;
+                self.put(obj, i_type(0x1b, 0, g(0)?, g(1)?, 0));
+            }
+            "zext.b" => {
+                n(2)?;
+                self.put(obj, i_type(0x13, 7, g(0)?, g(1)?, 255));
+            }
+            "seqz" => {
+                n(2)?;
+                self.put(obj, i_type(0x13, 3, g(0)?, g(1)?, 1));
+            }
+            "snez" => {
+                n(2)?;
+                self.put(obj, r_type(0x33, 3, 0, g(0)?, 0, g(1)?));
+            }
+            "sltz" => {
+                n(2)?;
+                self.put(obj, r_type(0x33, 2, 0, g(0)?, g(1)?, 0));
+            }
+            "sgtz" => {
+                n(2)?;
+                self.put(obj, r_type(0x33, 2, 0, g(0)?, 0, g(1)?));
+            }
+            "j" => {
+                n(1)?;
+                return self.branch(obj, None, 0, 0, ops[0]);
+            }
+            "jr" => {
+                n(1)?;
+                self.put(obj, i_type(0x67, 0, 0, g(0)?, 0));
+            }
+            "jalr" => {
+                // `jalr rs` (link in ra) or `jalr rd, off(rs)`.
+                let w = match ops.len() {
+                    1 => i_type(0x67, 0, 1, g(0)?, 0),
+                    2 => {
+                        let (off, base) = mem(ops[1]).ok_or("bad jalr operand")?;
+                        i_type(0x67, 0, g(0)?, base, off)
+                    }
+                    _ => return Err("bad jalr".into()),
+                };
+                self.put(obj, w);
+            }
+            "ret" => {
+                n(0)?;
+                self.put(obj, i_type(0x67, 0, 0, 1, 0));
+            }
+            "call" | "tail" => {
+                n(1)?;
+                let (sym, addend) = symbol(ops[0]).ok_or("bad call target")?;
+                let (link, tmp): (u32, u32) = if m == "call" { (1, 1) } else { (0, 6) };
+                let mut b = (0x17 | (tmp << 7)).to_le_bytes().to_vec();
+                b.extend_from_slice(&i_type(0x67, 0, link, tmp, 0).to_le_bytes());
+                obj.emit_field(&b, FixupKind::Field(F_CALL), &sym, addend);
+            }
+            "jump" => {
+                n(2)?;
+                let (sym, addend) = symbol(ops[0]).ok_or("bad jump target")?;
+                let tmp = g(1)?;
+                let mut b = (0x17 | (tmp << 7)).to_le_bytes().to_vec();
+                b.extend_from_slice(&i_type(0x67, 0, 0, tmp, 0).to_le_bytes());
+                obj.emit_field(&b, FixupKind::Field(F_CALL), &sym, addend);
+            }
+            "lla" => {
+                n(2)?;
+                let rd = g(0)?;
+                let (sym, addend) = symbol(ops[1]).ok_or("bad lla operand")?;
+                self.pcrel_pair(
+                    obj,
+                    rd,
+                    FixupKind::Field(F_PCREL_HI),
+                    &sym,
+                    addend,
+                    i_type(0x13, 0, rd, rd, 0),
+                )?;
+            }
+            "la.tls.ie" => {
+                n(2)?;
+                let rd = g(0)?;
+                let (sym, addend) = symbol(ops[1]).ok_or("bad la.tls.ie operand")?;
+                self.pcrel_pair(obj, rd, FixupKind::GotTpOff, &sym, addend, i_type(0x03, 3, rd, rd, 0))?;
+            }
+            "fence" => {
+                let (pred, succ) = match ops.len() {
+                    0 => (15, 15),
+                    2 => (
+                        fence_set(ops[0]).ok_or("bad fence set")?,
+                        fence_set(ops[1]).ok_or("bad fence set")?,
+                    ),
+                    _ => return Err("bad fence".into()),
+                };
+                obj.emit(&(0x0f | (pred << 24) | (succ << 20)).to_le_bytes());
+            }
+            "fence.i" => {
+                n(0)?;
+                obj.emit(&0x100fu32.to_le_bytes());
+            }
+            "ecall" => {
+                n(0)?;
+                obj.emit(&0x73u32.to_le_bytes());
+            }
+            "ebreak" => {
+                n(0)?;
+                self.put(obj, 0x0010_0073);
+            }
+            "nop" => {
+                n(0)?;
+                self.put(obj, 0x13);
+            }
+            "unimp" => {
+                n(0)?;
+                if self.compress {
+                    obj.emit(&[0, 0]);
+                } else {
+                    obj.emit(&0xc000_1073u32.to_le_bytes());
+                }
+            }
+            _ => return Err(format!("unknown instruction `{m}`")),
+        }
+        Ok(())
+    }
+
+    /// Assembles `text`, growing the branches that do not reach until
+    /// every one does (sizes only grow, so this ends).
+    pub fn assemble(&mut self, text: &str) -> Result<Vec<u8>, String> {
+        self.sizes.clear();
+        loop {
+            self.branches.clear();
+            let b = ObjectBuilder::parse(text, self)?;
+            let mut grew = false;
+            for (k, br) in self.branches.iter().enumerate() {
+                let place = b.symbol_place(&br.label);
+                let at = br.forms.iter().position(|&s| s == self.sizes[k]).unwrap_or(0);
+                let fits_form = |i: usize| match place {
+                    Some((sec, v)) if sec == br.section => {
+                        // gas measures from the branch, for every form (its
+                        // `jal` then reaches 1 MiB from there or not at all).
+                        let d = v as i64 - br.offset as i64;
+                        (-br.reach[i]..br.reach[i]).contains(&d)
+                    }
+                    // Another section or undefined: a relocation, which the 4-byte form takes.
+                    _ => br.forms[i] >= 4,
+                };
+                if !fits_form(at) {
+                    let next = (at + 1..br.forms.len())
+                        .find(|&i| fits_form(i))
+                        .ok_or_else(|| format!("branch to `{}` out of range", br.label))?;
+                    self.sizes[k] = br.forms[next];
+                    grew = true;
+                }
+            }
+            if !grew {
+                return b.finish(self);
+            }
+        }
+    }
+}
+
+impl InstEncoder for Riscv64Encoder {
+    fn target(&self) -> Target {
+        Target::Riscv64
+    }
+
+    fn encode(&mut self, mnemonic: &str, operands: &str, obj: &mut ObjectBuilder) -> Result<(), String> {
+        let ops = split_operands(operands);
+        self.encode_ops(mnemonic, &ops, obj)
+    }
+
+    fn reloc_type(&self, kind: FixupKind, size: u8, _instruction: bool) -> Result<u32, String> {
+        Ok(match (kind, size) {
+            (FixupKind::Abs, 8) => R_RISCV_64,
+            (FixupKind::Abs, 4) => R_RISCV_32,
+            (FixupKind::GotPcRel, 4) => R_RISCV_GOT_HI20,
+            (FixupKind::GotTpOff, 4) => R_RISCV_TLS_GOT_HI20,
+            (FixupKind::Field(F_BRANCH), 4) => R_RISCV_BRANCH,
+            (FixupKind::Field(F_JAL), 4) => R_RISCV_JAL,
+            (FixupKind::Field(F_CALL), 8) => R_RISCV_CALL_PLT,
+            (FixupKind::Field(F_PCREL_HI), 4) => R_RISCV_PCREL_HI20,
+            (FixupKind::Field(F_PCREL_LO_I), 4) => R_RISCV_PCREL_LO12_I,
+            (FixupKind::Field(F_RVC_BRANCH), 2) => R_RISCV_RVC_BRANCH,
+            (FixupKind::Field(F_RVC_JUMP), 2) => R_RISCV_RVC_JUMP,
+            _ => return Err(format!("no relocation for a {size}-byte {kind:?} field")),
+        })
+    }
+
+    fn difference_relocs(&self, size: u8) -> Option<(u32, u32)> {
+        match size {
+            2 => Some((R_RISCV_ADD16, R_RISCV_SUB16)),
+            4 => Some((R_RISCV_ADD32, R_RISCV_SUB32)),
+            8 => Some((R_RISCV_ADD64, R_RISCV_SUB64)),
+            _ => None,
+        }
+    }
+
+    fn code_padding(&self, n: usize) -> Vec<u8> {
+        // As gas (riscv_handle_align): zero bytes up to 2-byte alignment,
+        // then a `c.nop` up to 4, then `nop`s.
+        let mut out = vec![0u8; n % 2];
+        let mut left = n - n % 2;
+        if left % 4 == 2 {
+            out.extend_from_slice(&0x0001u16.to_le_bytes());
+            left -= 2;
+        }
+        for _ in 0..left / 4 {
+            out.extend_from_slice(&0x13u32.to_le_bytes());
+        }
+        out
+    }
+
+    fn patch_field(&self, kind: u16, field: &mut [u8], value: i64) -> Result<bool, String> {
+        let (reach, bits): (i64, u32) = match kind {
+            F_BRANCH => (1 << 12, b_imm(value)),
+            F_JAL => (1 << 20, j_imm(value)),
+            F_RVC_BRANCH => (1 << 8, cb_imm(value) as u32),
+            F_RVC_JUMP => (1 << 11, cj_imm(value) as u32),
+            // Kept as relocations, as gas keeps them.
+            _ => return Ok(false),
+        };
+        if value % 2 != 0 || !(-reach..reach).contains(&value) {
+            return Err(format!("displacement {value} out of range"));
+        }
+        if field.len() == 2 {
+            let w = u16::from_le_bytes([field[0], field[1]]) | bits as u16;
+            field.copy_from_slice(&w.to_le_bytes());
+        } else {
+            let w = u32::from_le_bytes([field[0], field[1], field[2], field[3]]) | bits;
+            field.copy_from_slice(&w.to_le_bytes());
+        }
+        Ok(true)
+    }
+}
+
+/// Assembles RISC-V text printed by our backend into an ELF object.
+pub fn assemble(text: &str) -> Result<Vec<u8>, String> {
+    Riscv64Encoder::default().assemble(text)
+}
