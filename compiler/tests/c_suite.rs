@@ -141,6 +141,15 @@ fn run_mode(path: &Path, mode: Mode) -> Result<String, String> {
                     p
                 }
                 None => {
+                    // The driver would fall back to gas silently: a gap in
+                    // the target's integrated assembler is a failure here.
+                    let external = std::env::var_os("PHICC_EXTERNAL_AS").is_some_and(|v| v != "0");
+                    if !external && !phicc::backend::has_foreign_asm(&module) {
+                        let isa = phicc::backend::target_isa(target).map_err(|e| e.to_string())?;
+                        if let Some(Err(e)) = isa.assemble(&asm) {
+                            return Err(format!("the integrated assembler fell back to gas: {e}"));
+                        }
+                    }
                     let p = dir.path().join("t.s");
                     std::fs::write(&p, asm).map_err(|e| e.to_string())?;
                     p
