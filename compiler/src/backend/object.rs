@@ -761,6 +761,21 @@ impl ObjectBuilder {
                 return Err(format!("`.set {alias}` to undefined `{target}`"));
             }
         }
+        // A difference written as an add/sub relocation pair names both
+        // labels, as gas does (ld 2.40 mishandles a `R_RISCV_SUB32` addend,
+        // so the section symbol plus an offset would not do).
+        for f in &self.fixups {
+            if let Some(m) = &f.minus {
+                let sec = |n: &str| self.symbols.get(n).and_then(|s| s.section);
+                if sec(&f.symbol) != sec(m) && code.difference_relocs(f.size).is_some() {
+                    for n in [f.symbol.clone(), m.clone()] {
+                        if let Some(s) = self.symbols.get_mut(&n) {
+                            s.keep = true;
+                        }
+                    }
+                }
+            }
+        }
         // Which symbols go to the table: everything but `.L` labels.
         let temp = |n: &str| n.starts_with(".L");
         let mut elf_syms: Vec<ElfSymbol> = Vec::new();
