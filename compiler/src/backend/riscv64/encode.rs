@@ -1150,3 +1150,286 @@ impl InstEncoder for Riscv64Encoder {
 pub fn assemble(text: &str) -> Result<Vec<u8>, String> {
     Riscv64Encoder::default().assemble(text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ::object::{Object as _, ObjectSection as _, ObjectSymbol as _};
+
+    fn text_of(src: &str) -> Vec<u8> {
+        let obj = assemble(src).unwrap_or_else(|e| panic!("{src}: {e}"));
+        let file = ::object::File::parse(&*obj).unwrap();
+        let data = file.section_by_name(".text").unwrap().data().unwrap().to_vec();
+        data
+    }
+
+    fn hex(b: &[u8]) -> String {
+        b.iter().map(|x| format!("{x:02x}")).collect()
+    }
+
+    /// Each line against the `.text` bytes `riscv64-linux-gnu-as -march=rv64gc
+    /// -mabi=lp64d -mno-relax` (binutils 2.40) wrote for it alone: every
+    /// instruction class, the pseudo-instructions, and the RVC forms gas picks.
+    #[test]
+    fn single_instructions_match_gas() {
+        const GAS: &[(&str, &str)] = &[
+            ("add a0, a1, a2", "3385c500"),
+            ("sub t0, t1, t2", "b3027340"),
+            ("sll s2, s3, s4", "33994901"),
+            ("slt a0, a1, a2", "33a5c500"),
+            ("sltu a0, zero, a2", "3335c000"),
+            ("xor t3, t4, t5", "33ceee01"),
+            ("srl a0, a1, a2", "33d5c500"),
+            ("sra a0, a1, a2", "33d5c540"),
+            ("or a0, a1, a2", "33e5c500"),
+            ("and a0, a1, a2", "33f5c500"),
+            ("mul a0, a1, a2", "3385c502"),
+            ("mulhu t0, t1, t2", "b3327302"),
+            ("div a0, a1, a2", "33c5c502"),
+            ("divu a0, a1, a2", "33d5c502"),
+            ("rem a0, a1, a2", "33e5c502"),
+            ("remu a0, a1, a2", "33f5c502"),
+            ("addw a0, a1, a2", "3b85c500"),
+            ("subw a0, a1, a2", "3b85c540"),
+            ("sllw a0, a1, a2", "3b95c500"),
+            ("srlw a0, a1, a2", "3bd5c500"),
+            ("sraw a0, a1, a2", "3bd5c540"),
+            ("mulw a0, a1, a2", "3b85c502"),
+            ("divw a0, a1, a2", "3bc5c502"),
+            ("divuw a0, a1, a2", "3bd5c502"),
+            ("remw a0, a1, a2", "3be5c502"),
+            ("remuw a0, a1, a2", "3bf5c502"),
+            ("addi a0, a1, -2048", "13850580"),
+            ("addi t0, t1, 2047", "9302f37f"),
+            ("slti a0, a1, -5", "13a5b5ff"),
+            ("sltiu a0, a1, 1", "13b51500"),
+            ("xori a0, a1, -1", "13c5f5ff"),
+            ("ori a0, a1, 255", "13e5f50f"),
+            ("andi a0, a1, 255", "13f5f50f"),
+            ("addiw a0, a1, 100", "1b854506"),
+            ("slli a0, a1, 63", "1395f503"),
+            ("srli a0, a1, 1", "13d51500"),
+            ("srai a0, a1, 40", "13d58542"),
+            ("slliw a0, a1, 31", "1b95f501"),
+            ("srliw a0, a1, 5", "1bd55500"),
+            ("sraiw a0, a1, 7", "1bd57540"),
+            ("lb a0, -1(a1)", "0385f5ff"),
+            ("lh a0, 2(a1)", "03952500"),
+            ("lw a0, 2044(a1)", "03a5c57f"),
+            ("ld t0, -2048(s0)", "83320480"),
+            ("lbu a0, 0(t1)", "03450300"),
+            ("lhu a0, 6(t1)", "03556300"),
+            ("lwu a0, 8(t1)", "03658300"),
+            ("flw ft0, 4(t1)", "07204300"),
+            ("fld ft1, -8(s0)", "873084ff"),
+            ("sb a0, -1(a1)", "a38fa5fe"),
+            ("sh a0, 2(a1)", "2391a500"),
+            ("sw t0, 1000(t1)", "2324533e"),
+            ("sd t0, -2048(s0)", "23305480"),
+            ("fsw ft0, 4(t1)", "27220300"),
+            ("fsd fs1, -16(s0)", "273894fe"),
+            ("lui a0, 74565", "37553412"),
+            ("auipc t1, 1", "17130000"),
+            ("li t0, 2047", "9302f07f"),
+            ("li t0, -2048", "93020080"),
+            ("li t0, 4096", "8562"),
+            ("li t0, 2147483647", "b7020080fd32"),
+            ("li t0, -2147483648", "b7020080"),
+            ("li t0, 4294967295", "9b0210008212fd12"),
+            (
+                "li t0, 0x123456789abcdef0",
+                "b77224009b82d28aba029382d2c4b2029382725eb602938202ef",
+            ),
+            ("li t0, -9223372036854775808", "9b02f0fffe12"),
+            ("mv t0, t1", "9a82"),
+            ("mv a0, zero", "13050000"),
+            ("not t0, t1", "9342f3ff"),
+            ("neg t0, t1", "b3026040"),
+            ("negw t0, t1", "bb026040"),
+            ("sext.w t0, t1", "9b020300"),
+            ("seqz t0, t1", "93321300"),
+            ("snez t0, t1", "b3326000"),
+            ("sltz t0, t1", "b3220300"),
+            ("sgtz t0, t1", "b3226000"),
+            ("fadd.d ft0, ft1, ft2", "53f02002"),
+            ("fsub.s fa0, fa1, fa2", "53f5c508"),
+            ("fmul.d fs0, fs1, fs2", "53f42413"),
+            ("fdiv.s ft8, ft9, ft10", "53feee19"),
+            ("fsqrt.d ft0, ft1", "53f0005a"),
+            ("fmv.d ft0, ft1", "53801022"),
+            ("fmv.s fa0, fa1", "5385b520"),
+            ("fneg.d ft0, ft1", "53901022"),
+            ("fneg.s ft0, ft1", "53901020"),
+            ("fabs.d ft0, ft1", "53a01022"),
+            ("feq.d t0, ft0, ft1", "d32210a2"),
+            ("flt.s t0, ft0, ft1", "d31210a0"),
+            ("fle.d t0, ft0, ft1", "d30210a2"),
+            ("fmin.d ft0, ft1, ft2", "5380202a"),
+            ("fmax.s ft0, ft1, ft2", "53902028"),
+            ("fcvt.l.d t0, ft0, rtz", "d31220c2"),
+            ("fcvt.w.s t0, ft0, rtz", "d31200c0"),
+            ("fcvt.lu.d t0, ft0, rtz", "d31230c2"),
+            ("fcvt.wu.d t0, ft0", "d37210c2"),
+            ("fcvt.d.l ft0, t0", "53f022d2"),
+            ("fcvt.d.lu ft0, t0", "53f032d2"),
+            ("fcvt.d.w ft0, t0", "538002d2"),
+            ("fcvt.d.wu ft0, t0", "538012d2"),
+            ("fcvt.s.l ft0, t0", "53f022d0"),
+            ("fcvt.s.lu ft0, t0", "53f032d0"),
+            ("fcvt.s.w ft0, t0", "53f002d0"),
+            ("fcvt.d.s ft0, ft1", "53800042"),
+            ("fcvt.s.d ft0, ft1", "53f01040"),
+            ("fmv.x.d t0, ft0", "d30200e2"),
+            ("fmv.x.w t0, ft0", "d30200e0"),
+            ("fmv.d.x ft0, t0", "538002f2"),
+            ("fmv.w.x ft0, t0", "538002f0"),
+            ("lr.w.aqrl t0, (t5)", "af220f16"),
+            ("sc.w.aqrl a0, t1, (t5)", "2f256f1e"),
+            ("lr.d t0, (t5)", "af320f10"),
+            ("sc.d.rl a0, t1, (t5)", "2f356f1a"),
+            ("amoadd.w.aqrl t0, t1, (t5)", "af226f06"),
+            ("amoswap.d.aq t0, t1, (t5)", "af326f0c"),
+            ("amoxor.d.aqrl t0, t1, (t5)", "af326f26"),
+            ("amoand.w.aqrl t0, t1, (t5)", "af226f66"),
+            ("amoor.d.aqrl t0, t1, (t5)", "af326f46"),
+            ("fence rw, rw", "0f003003"),
+            ("fence r, rw", "0f003002"),
+            ("fence rw, w", "0f001003"),
+            ("fence", "0f00f00f"),
+            ("ecall", "73000000"),
+            ("ebreak", "0290"),
+            ("nop", "0100"),
+            ("unimp", "0000"),
+            ("ret", "8280"),
+            ("jr t0", "8282"),
+            ("jalr t0", "8292"),
+            ("jalr ra, 16(t0)", "e7800201"),
+            ("addi sp, sp, -32", "0111"),
+            ("addi sp, sp, -1024", "130101c0"),
+            ("addi sp, sp, 496", "7d61"),
+            ("addi s0, sp, 64", "8000"),
+            ("addi a0, a0, 1", "0505"),
+            ("addi a0, a0, 0", "2a85"),
+            ("addi a0, zero, 0", "0145"),
+            ("li a0, 31", "7d45"),
+            ("li a0, -32", "0155"),
+            ("li a0, 32", "13050002"),
+            ("lui a0, 31", "7d65"),
+            ("lui a0, 1048575", "7d75"),
+            ("lui sp, 1", "37110000"),
+            ("andi s0, s0, -32", "0198"),
+            ("slli s2, s2, 32", "0219"),
+            ("srli a5, a5, 63", "fd93"),
+            ("srai a5, a5, 1", "8587"),
+            ("addiw a0, a0, -1", "7d35"),
+            ("add a0, a0, s2", "4a95"),
+            ("add a0, s2, a0", "4a95"),
+            ("and s0, s0, s1", "658c"),
+            ("or s0, s1, s0", "458c"),
+            ("xor a0, a0, a1", "2d8d"),
+            ("sub a0, a1, a0", "3385a540"),
+            ("sub a0, a0, a1", "0d8d"),
+            ("subw a0, a0, a1", "0d9d"),
+            ("addw a0, a1, a0", "2d9d"),
+            ("ld ra, 504(sp)", "fe70"),
+            ("ld ra, 512(sp)", "83300120"),
+            ("sd s11, 0(sp)", "6ee0"),
+            ("lw a0, 252(sp)", "7e55"),
+            ("sw a0, 124(sp)", "aade"),
+            ("fld fs0, 8(sp)", "2224"),
+            ("fsd fs0, 504(sp)", "a2bf"),
+            ("ld a0, 248(a5)", "e87f"),
+            ("ld a0, 256(a5)", "03b50710"),
+            ("sd a0, 8(s1)", "88e4"),
+            ("lw a0, 124(a5)", "e85f"),
+            ("sw a4, 64(a5)", "b8c3"),
+            ("fld fa0, 8(a5)", "8827"),
+            ("fsd fa5, 16(s0)", "1ca8"),
+            ("flw fa0, 8(sp)", "07258100"),
+        ];
+        let mut bad = Vec::new();
+        for (line, bytes) in GAS {
+            let ours = hex(&text_of(&format!("\t.text\n\t{line}\n")));
+            if ours != *bytes {
+                bad.push(format!("{line}: ours {ours}, gas {bytes}"));
+            }
+        }
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
+    }
+
+    /// Branches to a label take gas's sizes: `c.beqz`/`c.bnez`/`c.j` when
+    /// they reach, the 4-byte forms, and beyond 4 KiB the inverted branch
+    /// over a `jal` (`c.bnez` for a `c.beqz`). Expected bytes from gas.
+    #[test]
+    fn branches_relax_as_gas() {
+        let src = "\t.text\n.L1:\n\tnop\n\tbeqz s0, .L1\n\tbnez a0, .L1\n\tbeq a0, a1, .L1\n\tbgt a0, a1, .L1\n\
+                   \tble a0, a1, .L1\n\tbgtu a0, a1, .L1\n\tbleu a0, a1, .L1\n\tbltz a0, .L1\n\tbgez a0, .L1\n\
+                   \tblez a0, .L1\n\tbgtz a0, .L1\n\tj .L1\n\t.zero 3000\n\tj .L1\n\tbeqz s0, .L1\n\
+                   \tbeq a0, a1, .L1\n\t.zero 5000\n\tbeqz s0, .L1\n\tbne a0, a1, .L1\n";
+        let t = text_of(src);
+        assert_eq!(t.len(), 8070);
+        assert_eq!(
+            hex(&t[..0x2c]),
+            "01007ddc75fde30db5fee3cba5fee3d9a5fee3e7a5fee3f5a5fee34305fee35105fee35fa0fce34da0fcd9bf"
+        );
+        assert_eq!(hex(&t[0xbe4..0xbf0]), "6ff0cfc1630c04c0630ab5c0");
+        assert_eq!(hex(&t[0xbf0 + 5000..]), "19e06fe06f886304b5006fe0ef87");
+    }
+
+    /// `lla`, `call`, `jump`, `la.tls.ie` and the GOT load: gas's bytes and
+    /// relocations (`readelf -r` of gas's object), with the `%pcrel_lo`
+    /// relocations naming a local symbol at their `auipc`.
+    #[test]
+    fn pc_relative_forms_match_gas_relocations() {
+        let src = "\t.text\n\t.globl f\nf:\n\tlla t0, g+8\n.Lgot1:\n\tauipc a0, %got_pcrel_hi(ext)\n\
+                   \tld a0, %pcrel_lo(.Lgot1)(a0)\n\tla.tls.ie t1, tv\n\tcall ext\n\tcall ext@plt\n\
+                   \tjump ext2, t6\n\t.data\ng:\n\t.quad 0\n";
+        let obj = assemble(src).unwrap();
+        let file = ::object::File::parse(&*obj).unwrap();
+        let text = file.section_by_name(".text").unwrap();
+        assert_eq!(
+            hex(text.data().unwrap()),
+            "97020000938202001705000003350500170300000333030097000000e780000097000000e7800000970f000067800f00"
+        );
+        let relocs: Vec<String> = text
+            .relocations()
+            .map(|(off, r)| {
+                let ::object::RelocationFlags::Elf { r_type } = r.flags() else {
+                    unreachable!()
+                };
+                let ::object::RelocationTarget::Symbol(i) = r.target() else {
+                    unreachable!()
+                };
+                let s = file.symbol_by_index(i).unwrap();
+                let name = match s.kind() {
+                    ::object::SymbolKind::Section => "section".to_string(),
+                    _ => format!("{}@{:#x}", s.name().unwrap(), s.address()),
+                };
+                format!("{off:#x} {r_type} {name}{:+}", r.addend())
+            })
+            .collect();
+        // gas: PCREL_HI20 (23) against `g` (a local: here its section), the
+        // LO12_I (24) against `.L0 ` at 0; GOT_HI20 (20), LO12_I against
+        // `.Lgot1`; TLS_GOT_HI20 (21), LO12_I against `.L0 ` at 0x10;
+        // CALL_PLT (19).
+        assert_eq!(
+            relocs,
+            [
+                "0x0 23 section+8",
+                "0x4 24 .L0 @0x0+0",
+                "0x8 20 ext@0x0+0",
+                "0xc 24 .Lgot1@0x8+0",
+                "0x10 21 tv@0x0+0",
+                "0x14 24 .L0 @0x10+0",
+                "0x18 19 ext@0x0+0",
+                "0x20 19 ext@0x0+0",
+                "0x28 19 ext2@0x0+0",
+            ]
+        );
+        let flags = match file.flags() {
+            ::object::FileFlags::Elf { e_flags, .. } => e_flags.0,
+            _ => 0,
+        };
+        assert_eq!(flags, 0x5, "RVC, double-float ABI");
+    }
+}
