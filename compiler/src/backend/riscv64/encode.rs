@@ -15,19 +15,19 @@
 //!   form is compressed, with gas's preferences (`addi rd, rs, 0` is `c.mv`,
 //!   `addi sp, sp, 16` is `c.addi` rather than `c.addi16sp`, `add` and the
 //!   commutative `c.and`/`c.or`/`c.xor`/`c.addw` take either operand order);
-//! * a branch or `j` to a label of the same section takes the shortest form
-//!   that reaches it (`c.beqz`/`c.bnez`/`c.j`, the 4-byte form, or for a
-//!   conditional branch the inverted branch over a `jal`), found like gas's
-//!   relaxation: the text is assembled again with the branches that did not
-//!   fit grown, until nothing grows.
-//!
-//! That last point finds the least fixed point. gas's relaxation walks
-//! another path (estimates with unknown forward addresses, then passes that
-//! see this pass's addresses behind and the last pass's ahead, shrinking as
-//! well as growing) and on rare branches near a form's reach in very large
-//! functions stops at another fixed point: same instructions, some branch
-//! another size (2 of 22 Csmith objects in `tests/integrated_as.rs`, none of
-//! the C suite's). Both are correct code.
+//! * a branch or `j` to a label of the same section takes the form gas's
+//!   relaxation gives it (`c.beqz`/`c.bnez`/`c.j`, the 4-byte form, or for
+//!   a conditional branch the inverted branch, RVC or not, over a `jal`):
+//!   the text is assembled once to learn every instruction's size, gas's
+//!   frags and passes are replayed on that ([`Riscv64Encoder::gas_relaxation`]:
+//!   an estimate with the addresses known so far, then passes that see this
+//!   pass's addresses behind and the last pass's ahead, shrinking as well as
+//!   growing, which can stop at another fixed point than the least one),
+//!   and the text is assembled again with those sizes. When the text has
+//!   something that model does not (bytes other than instructions in a
+//!   code section), the sizes are the least fixed point instead: every
+//!   branch starts at its shortest form and the ones that do not reach grow,
+//!   pass after pass, until all reach.
 //!
 //! Deliberate differences from gas: the object is not relaxable (no
 //! `R_RISCV_RELAX`/`R_RISCV_ALIGN`, as gas `-mno-relax`), and branches to
@@ -83,6 +83,8 @@ struct Branch {
     forms: &'static [u8],
     /// The largest displacement of each form (in `forms`' order).
     reach: &'static [i64],
+    /// `j` (not a conditional branch).
+    jump: bool,
 }
 
 /// The RISC-V encoder. `compress` picks RVC forms (on for rv64gc, as gas).
@@ -91,6 +93,9 @@ pub struct Riscv64Encoder {
     /// Chosen size of the n-th label branch of the text (grows between passes).
     sizes: Vec<u8>,
     branches: Vec<Branch>,
+    /// Each instruction of the last pass in order: its size, and which
+    /// label branch it was.
+    insns: Vec<(u32, Option<usize>)>,
 }
 
 impl Default for Riscv64Encoder {
@@ -99,7 +104,29 @@ impl Default for Riscv64Encoder {
             compress: true,
             sizes: Vec::new(),
             branches: Vec::new(),
+            insns: Vec::new(),
         }
+    }
+}
+
+/// A frag of gas's relaxation (as.info, "Frags"): fixed bytes, then a
+/// branch or an alignment whose size the relaxation decides.
+#[derive(Default)]
+struct Frag {
+    address: i64,
+    fixed: i64,
+    branch: Option<usize>,
+    /// `.p2align`: (power, largest padding or 0).
+    align: Option<(u32, i64)>,
+}
+
+fn relax_align(address: i64, pow: u32, max: i64) -> i64 {
+    let a = 1i64 << pow;
+    let pad = (a - address.rem_euclid(a)) % a;
+    if max != 0 && pad > max {
+        0
+    } else {
+        pad
     }
 }
 
@@ -470,6 +497,7 @@ impl Riscv64Encoder {
             label: label.clone(),
             forms,
             reach,
+            jump: f3.is_none(),
         });
         match (f3, size) {
             (None, 2) => obj.emit_field(&0xa001u16.to_le_bytes(), FixupKind::Field(F_RVC_JUMP), &label, 0),
@@ -1046,11 +1074,174 @@ impl Riscv64Encoder {
 
     /// Assembles `text`, growing the branches that do not reach until
     /// every one does (sizes only grow, so this ends).
+    /// The branch sizes gas's relaxation picks (tc-riscv.c
+    /// `relaxed_branch_length` driven by write.c `relax_segment`): a first
+    /// pass that estimates each branch with the addresses known so far
+    /// (0 for frags ahead), then passes that recompute every branch with
+    /// this pass's addresses behind it and the last pass's ahead, until
+    /// nothing changes. `None` when the text holds what this model does
+    /// not (bytes other than instructions in a code section).
+    fn gas_relaxation(&self, text: &str) -> Option<Vec<u8>> {
+        // Frags per code section, and where each label is: (section, frag, offset).
+        let mut sections: Vec<(String, Vec<Frag>)> = Vec::new();
+        let mut labels: rustc_hash::FxHashMap<&str, (usize, usize, i64)> = Default::default();
+        let mut current: Option<usize> = None;
+        let mut insn = 0usize;
+        let enter = |name: &str, exec: bool, sections: &mut Vec<(String, Vec<Frag>)>| -> Option<usize> {
+            if !exec {
+                return None;
+            }
+            match sections.iter().position(|(n, _)| n == name) {
+                Some(i) => Some(i),
+                None => {
+                    sections.push((name.to_string(), vec![Frag::default()]));
+                    Some(sections.len() - 1)
+                }
+            }
+        };
+        for line in text.lines() {
+            if line.is_empty() {
+                continue;
+            }
+            if !line.starts_with(['\t', ' ']) {
+                let name = line.trim_end().strip_suffix(':')?;
+                if let Some(c) = current {
+                    let frags = &sections[c].1;
+                    labels.insert(name, (c, frags.len() - 1, frags.last()?.fixed));
+                }
+                continue;
+            }
+            let l = line.trim_start();
+            let (word, args) = l.split_once(['\t', ' ']).unwrap_or((l, ""));
+            if !word.starts_with('.') {
+                let (size, branch) = *self.insns.get(insn)?;
+                insn += 1;
+                let Some(c) = current else { continue };
+                let frags = &mut sections[c].1;
+                match branch {
+                    Some(k) => {
+                        frags.last_mut()?.branch = Some(k);
+                        frags.push(Frag::default());
+                    }
+                    None => frags.last_mut()?.fixed += size as i64,
+                }
+                continue;
+            }
+            match word {
+                ".text" => current = enter(".text", true, &mut sections),
+                ".data" | ".bss" => current = None,
+                ".section" => {
+                    let parts = split_operands(args);
+                    let name = parts.first()?.trim().trim_matches('"');
+                    let exec = match parts.get(1) {
+                        Some(flags) => flags.contains('x'),
+                        None => name == ".text" || name.starts_with(".text."),
+                    };
+                    current = enter(name, exec, &mut sections);
+                }
+                ".p2align" => {
+                    if let Some(c) = current {
+                        let ops = split_operands(args);
+                        let pow = parse_int(ops.first()?)? as u32;
+                        let max = ops.get(2).and_then(|m| parse_int(m)).unwrap_or(0);
+                        let frags = &mut sections[c].1;
+                        frags.last_mut()?.align = Some((pow, max));
+                        frags.push(Frag::default());
+                    }
+                }
+                ".globl" | ".global" | ".weak" | ".local" | ".hidden" | ".protected" | ".internal" | ".type"
+                | ".size" | ".set" | ".equ" | ".comm" => {}
+                // Anything else may put bytes into a code section.
+                _ if current.is_none() => {}
+                _ => return None,
+            }
+        }
+        if insn != self.insns.len() {
+            return None;
+        }
+        let mut sizes = self.sizes.clone();
+        let length = |k: usize, frags: &[Frag], f: usize, sec: usize| -> u8 {
+            let br = &self.branches[k];
+            let jump = br.jump;
+            let rvc = br.forms[0] == 2;
+            match labels.get(br.label.as_str()) {
+                Some(&(s, lf, off)) if s == sec => {
+                    let val = frags[lf].address + off - (frags[f].address + frags[f].fixed);
+                    let rvc_reach = if jump { 1 << 11 } else { 1 << 8 };
+                    if rvc && (-rvc_reach..rvc_reach).contains(&val) {
+                        2
+                    } else if (-(1 << 12)..1 << 12).contains(&val) {
+                        4
+                    } else if !jump && rvc {
+                        6
+                    } else if jump {
+                        4
+                    } else {
+                        8
+                    }
+                }
+                _ => br.forms[br.forms.len() - 1].min(4),
+            }
+        };
+        for (sec, (_, frags)) in sections.iter_mut().enumerate() {
+            // The estimate.
+            let mut address = 0;
+            for f in 0..frags.len() {
+                frags[f].address = address;
+                address += frags[f].fixed;
+                if let Some(k) = frags[f].branch {
+                    sizes[k] = length(k, frags, f, sec);
+                    address += sizes[k] as i64;
+                }
+                if let Some((pow, max)) = frags[f].align {
+                    address += relax_align(address, pow, max);
+                }
+            }
+            // The passes.
+            for _ in 0..100 {
+                let mut stretch = 0;
+                let mut changed = false;
+                for f in 0..frags.len() {
+                    let was = frags[f].address;
+                    frags[f].address += stretch;
+                    let mut growth = 0;
+                    if let Some(k) = frags[f].branch {
+                        let new = length(k, frags, f, sec);
+                        growth = new as i64 - sizes[k] as i64;
+                        sizes[k] = new;
+                    }
+                    if let Some((pow, max)) = frags[f].align {
+                        let fixed = frags[f].fixed;
+                        growth = relax_align(frags[f].address + fixed, pow, max) - relax_align(was + fixed, pow, max);
+                    }
+                    if growth != 0 {
+                        stretch += growth;
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    return Some(sizes);
+                }
+            }
+        }
+        None
+    }
+
     pub fn assemble(&mut self, text: &str) -> Result<Vec<u8>, String> {
         self.sizes.clear();
+        let mut first = true;
         loop {
             self.branches.clear();
+            self.insns.clear();
             let b = ObjectBuilder::parse(text, self)?;
+            if std::mem::take(&mut first) && !self.branches.is_empty() {
+                if let Some(sizes) = self.gas_relaxation(text) {
+                    // Assemble again with gas's sizes (the loop below then
+                    // only checks that they reach).
+                    self.sizes = sizes;
+                    continue;
+                }
+            }
             let mut grew = false;
             for (k, br) in self.branches.iter().enumerate() {
                 let place = b.symbol_place(&br.label);
@@ -1087,7 +1278,11 @@ impl InstEncoder for Riscv64Encoder {
 
     fn encode(&mut self, mnemonic: &str, operands: &str, obj: &mut ObjectBuilder) -> Result<(), String> {
         let ops = split_operands(operands);
-        self.encode_ops(mnemonic, &ops, obj)
+        let (start, branches) = (obj.offset(), self.branches.len());
+        self.encode_ops(mnemonic, &ops, obj)?;
+        let branch = (self.branches.len() > branches).then_some(branches);
+        self.insns.push(((obj.offset() - start) as u32, branch));
+        Ok(())
     }
 
     fn reloc_type(&self, kind: FixupKind, size: u8, _instruction: bool) -> Result<u32, String> {
