@@ -11,7 +11,7 @@
 //! `-fopt-bisect-limit=N` runs only the first N pass applications
 //! ([`crate::passes::OptBisect`]), numbered across all the files of one compile.
 //!
-//! Objects: x86-64 and AArch64 modules without inline asm are assembled by the
+//! Objects: modules without inline asm are assembled by the
 //! integrated assembler (`backend::assemble_object`); anything else, or any
 //! module when `PHICC_EXTERNAL_AS=1`, by the target's gcc from the `.s` text.
 //!
