@@ -6,7 +6,10 @@
 # with and without mem2reg + phi elimination for x86-64, AArch64 and RISC-V
 # 64, runs them (QEMU for the foreign ISAs) against the host's gcc -O0, and
 # prints the summary: outcomes, findings by bucket, the rate and where the
-# time goes.
+# time goes. phicc runs in process (oracle's own phicc library, in a worker
+# process: `oracle campaign --help`, --spawn-compiler); binaries are linked
+# with gold or ld directly (--linker); reference outcomes are cached in
+# ~/.cache/phicc-oracle/reference (--no-reference-cache).
 #
 #   scripts/campaign.sh [oracle campaign options...]
 #   default: --generator csmith --seed $SEED (default: today) --count ${COUNT:-100}
@@ -21,4 +24,4 @@ scripts/setup.sh --campaign
 cargo build --release --locked -p phicc -p oracle --bins
 seed=${SEED:-$(date +%Y%m%d)}
 exec target/release/oracle campaign --probe --generator csmith --seed "$seed" --count "${COUNT:-100}" \
-    --compiler target/release/phicc --out "findings/campaign-$seed" "$@"
+    --out "findings/campaign-$seed" "$@"

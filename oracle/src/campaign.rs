@@ -473,7 +473,7 @@ fn finding_files(c: &Campaign, rec: &FindingRecord, report: &DiffReport, text: &
         match cell.config {
             None => {
                 let bin = format!("ref-{t}");
-                let args = c.tools.reference_args(src, Path::new(&bin));
+                let args = c.tools.reference_args(t, src, Path::new(&bin));
                 sh.push_str(&format!("{}\n", command_line(&[], t.gcc(), &args)));
                 sh.push_str(&format!(
                     "{}\n",

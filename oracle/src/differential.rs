@@ -1,7 +1,10 @@
 //! The differential oracle for one C program (issue 8, items 1 and 4).
 //!
-//! The program is compiled by phicc in every configuration for every target,
-//! assembled and linked by the target's gcc, and run through the runner; a
+//! The program is compiled by phicc in every configuration for every target
+//! (in process, one frontend run per target, or one `phicc` per
+//! configuration), assembled and linked into a static binary (the target's
+//! gcc, or its linker directly: [`crate::toolchain::Linker`]), and run
+//! through the runner; a
 //! reference (the target's `gcc -O0`) gives the expected stdout and exit
 //! status. When two configurations of one target produce identical assembly
 //! the binary is built and run once. The reference runs first under a short
@@ -140,6 +143,9 @@ pub struct Timings {
     pub link: f64,
     pub run: f64,
     pub reference: f64,
+    /// References taken from the reference cache instead of built and run.
+    #[serde(default)]
+    pub references_cached: u64,
 }
 
 impl Timings {
@@ -148,6 +154,7 @@ impl Timings {
         self.link += o.link;
         self.run += o.run;
         self.reference += o.reference;
+        self.references_cached += o.references_cached;
     }
 }
 
@@ -236,14 +243,24 @@ pub fn diff_program(tools: &Toolchain, spec: &DiffSpec, source: &Path, work: &Pa
     };
     for &t in &ref_targets {
         let bin = work.join(format!("ref-{t}"));
-        let step = tools.reference(t, source, &bin)?;
-        timings.reference += step.seconds;
-        let execution = if step.ok() {
-            let r = tools.run_reference(t, &bin)?;
-            timings.reference += r.elapsed.as_secs_f64();
-            Some(Execution::new(&r, Toolchain::run_command(t, &bin)))
-        } else {
-            None
+        let (step, execution) = match tools.cached_reference(t, source) {
+            Some(hit) => {
+                timings.references_cached += 1;
+                hit
+            }
+            None => {
+                let step = tools.reference(t, source, &bin)?;
+                timings.reference += step.seconds;
+                let execution = if step.ok() {
+                    let r = tools.run_reference(t, &bin)?;
+                    timings.reference += r.elapsed.as_secs_f64();
+                    Some(Execution::new(&r, Toolchain::run_command(t, &bin)))
+                } else {
+                    None
+                };
+                tools.store_reference(t, source, &step, &execution);
+                (step, execution)
+            }
         };
         cells.push(Cell {
             target: t,
@@ -281,10 +298,9 @@ pub fn diff_program(tools: &Toolchain, spec: &DiffSpec, source: &Path, work: &Pa
             .map_or(Duration::ZERO, |e| Duration::from_secs_f64(e.seconds));
         let run_timeout = tools.run_timeout_after(reference_time);
         let mut built: Vec<(Config, String, usize)> = Vec::new(); // (config, asm hash, cell index)
-        for &c in &spec.configs {
-            let asm = work.join(format!("{t}-{c}.s"));
-            let compile = tools.compile(t, c, source, &asm)?;
-            timings.compile += compile.seconds;
+        let compiled = tools.compile_configs(t, &spec.configs, source, work)?;
+        for (&c, compiled) in spec.configs.iter().zip(compiled) {
+            timings.compile += compiled.step.seconds;
             let mut cell = Cell {
                 target: t,
                 config: Some(c),
@@ -295,8 +311,8 @@ pub fn diff_program(tools: &Toolchain, spec: &DiffSpec, source: &Path, work: &Pa
                 execution: None,
                 verdict: String::new(),
             };
-            if compile.ok() {
-                let hash = content_hash(&std::fs::read(&asm)?);
+            if compiled.step.ok() {
+                let hash = content_hash(&std::fs::read(&compiled.assembly)?);
                 cell.asm_hash = Some(hash.clone());
                 if let Some((other, _, idx)) = built.iter().find(|(_, h, _)| *h == hash) {
                     let prev: &Cell = &cells[*idx];
@@ -305,7 +321,7 @@ pub fn diff_program(tools: &Toolchain, spec: &DiffSpec, source: &Path, work: &Pa
                     cell.execution = prev.execution.clone();
                 } else {
                     let bin = work.join(format!("{t}-{c}"));
-                    let link = tools.link(t, &asm, &bin)?;
+                    let link = tools.link_compiled(t, &compiled, &bin)?;
                     timings.link += link.seconds;
                     if link.ok() {
                         let r = tools.run(t, &bin, run_timeout)?;
@@ -316,7 +332,7 @@ pub fn diff_program(tools: &Toolchain, spec: &DiffSpec, source: &Path, work: &Pa
                     built.push((c, hash, cells.len()));
                 }
             }
-            cell.compile = Some(compile);
+            cell.compile = Some(compiled.step);
             cells.push(cell);
         }
     }

@@ -11,6 +11,7 @@ pub mod campaign;
 pub mod ccheck;
 pub mod cgen;
 pub mod commands;
+pub mod compile_worker;
 pub mod differential;
 pub mod findings;
 pub mod generator;

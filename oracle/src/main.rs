@@ -97,6 +97,17 @@ fn main() -> ExitCode {
             .collect();
         return ExitCode::from(oracle::phicc::driver::main(args).clamp(0, 255) as u8);
     }
+    // `oracle compile-worker`: the in-process compiles of a differential run
+    // (see oracle::compile_worker), started by the oracle itself.
+    if argv.get(1).map(String::as_str) == Some("compile-worker") {
+        return match oracle::compile_worker::serve() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("oracle compile-worker: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Diff(args) => commands::diff::run(args),

@@ -149,13 +149,20 @@ pub fn summary_markdown(t: &Totals, spec_json: &str) -> String {
         "\nWhere the time goes (worker-seconds, all programs):\n\n| phase | seconds | share |\n|---|---:|---:|\n",
     );
     for (name, v) in [
-        ("compile (phicc -S)", tt.compile),
+        ("compile (phicc)", tt.compile),
         ("assemble and link", tt.link),
         ("run (native / QEMU)", tt.run),
         ("reference (gcc -O0 build and run)", tt.reference),
     ] {
         let share = if total > 0.0 { 100.0 * v / total } else { 0.0 };
         let _ = writeln!(s, "| {name} | {v:.1} | {share:.1}% |");
+    }
+    if tt.references_cached > 0 {
+        let _ = writeln!(
+            s,
+            "\n{} reference(s) came from the reference cache (not built or run).",
+            tt.references_cached
+        );
     }
     if !t.buckets.is_empty() {
         s.push_str("\n## Findings by bucket\n\nBucket = class | first diverging stage | configurations | targets.\n");

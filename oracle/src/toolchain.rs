@@ -9,7 +9,7 @@
 
 use crate::runner::{self, Job, Limits, RunResult, Termination};
 use crate::target::{Config, Target};
-use crate::util::command_line;
+use crate::util::{command_line, content_hash};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -35,6 +35,41 @@ pub struct Toolchain {
     /// program either ends within a few hundred milliseconds or (about one in
     /// six) loops for far longer than any campaign can wait.
     pub reference_limits: Limits,
+    /// Compile with the phicc library in a worker process
+    /// ([`crate::compile_worker`]), this executable running `EXE
+    /// compile-worker` (an `oracle`), instead of spawning `phicc` per
+    /// configuration; `phicc` is then only named in the recorded commands.
+    pub compile_worker: Option<PathBuf>,
+    /// What links phicc's output into a static binary.
+    pub linker: Linker,
+    /// Where reference outcomes are kept between runs
+    /// ([`Toolchain::cached_reference`]); `None`: always build and run.
+    pub reference_cache: Option<PathBuf>,
+}
+
+/// What links a compiled program into a static binary (`--linker`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Linker {
+    /// The target's gcc driver (`gcc -static x.s -lm`): assembles and links.
+    Gcc,
+    /// The target's BFD `ld`, called directly with the start files, library
+    /// directories and libraries the gcc driver passes (read once per target
+    /// from `gcc -static -###`).
+    Ld,
+    /// gold where the target's binutils have it (x86-64, AArch64), the BFD
+    /// `ld` elsewhere (RISC-V, with `--no-relax`), called directly like `ld`.
+    #[default]
+    Fast,
+}
+
+/// One compiled configuration: the step, its assembly, and its object when
+/// the compiler assembled it itself.
+#[derive(Clone, Debug)]
+pub struct CompiledConfig {
+    pub step: Step,
+    pub assembly: PathBuf,
+    pub object: Option<PathBuf>,
 }
 
 /// How much slower than a reference run a binary may be before it counts as
@@ -57,6 +92,9 @@ impl Toolchain {
             },
             run_limits: Limits::with_timeout(Duration::from_secs(10)),
             reference_limits: Limits::with_timeout(Duration::from_secs(1)),
+            compile_worker: None,
+            linker: Linker::Gcc,
+            reference_cache: None,
         }
     }
 
@@ -98,6 +136,100 @@ impl Toolchain {
         Ok(Step::new(command_line(&self.env, &phicc, &args), outcome, &result))
     }
 
+    /// Compile `source` for `target` in each of `configs`, the assembly of
+    /// configuration `c` going to `work/{target}-{c}.s`: in the compile worker
+    /// (one frontend run for all of them) with [`Toolchain::compile_worker`],
+    /// else one `phicc -S` each.
+    pub fn compile_configs(
+        &self,
+        target: Target,
+        configs: &[Config],
+        source: &Path,
+        work: &Path,
+    ) -> std::io::Result<Vec<CompiledConfig>> {
+        let outputs: Vec<PathBuf> = configs.iter().map(|c| work.join(format!("{target}-{c}.s"))).collect();
+        for o in &outputs {
+            // A stale object from an earlier run in the same directory must not be linked.
+            let _ = std::fs::remove_file(crate::compile_worker::object_path(o));
+        }
+        let steps = if let Some(exe) = &self.compile_worker {
+            let req = crate::compile_worker::Request {
+                source: source.to_path_buf(),
+                target,
+                configs: configs.to_vec(),
+                include_dirs: self.include_dirs.clone(),
+                verify_each: self.verify_each,
+                outputs: outputs.clone(),
+            };
+            let phicc = self.phicc.display().to_string();
+            let command = |i: usize| {
+                command_line(
+                    &self.env,
+                    &phicc,
+                    &self.phicc_args(target, configs[i], "-S", source, &outputs[i]),
+                )
+            };
+            crate::compile_worker::compile(exe, &req, &self.env, &self.compile_limits, &command)?
+        } else {
+            let mut v = Vec::new();
+            for (i, &c) in configs.iter().enumerate() {
+                v.push(self.compile(target, c, source, &outputs[i])?);
+            }
+            v
+        };
+        Ok(steps
+            .into_iter()
+            .zip(outputs)
+            .map(|(step, assembly)| {
+                let obj = crate::compile_worker::object_path(&assembly);
+                let object = (step.ok() && obj.exists()).then_some(obj);
+                CompiledConfig { step, assembly, object }
+            })
+            .collect())
+    }
+
+    /// Link a compiled configuration into the static binary `out` with
+    /// [`Toolchain::linker`]: its object if the compiler made one, else its
+    /// assembly (assembled first by the target's gcc for a direct link).
+    pub fn link_compiled(&self, target: Target, c: &CompiledConfig, out: &Path) -> std::io::Result<Step> {
+        if self.linker == Linker::Gcc {
+            return self.link(target, c.object.as_ref().unwrap_or(&c.assembly), out);
+        }
+        let mut seconds = 0.0;
+        let object = match &c.object {
+            Some(o) => o.clone(),
+            None => {
+                let o = out.with_extension("o");
+                let step = self.gcc(
+                    target,
+                    vec![
+                        "-c".into(),
+                        "-o".into(),
+                        o.display().to_string(),
+                        c.assembly.display().to_string(),
+                    ],
+                )?;
+                if !step.ok() {
+                    return Ok(step);
+                }
+                seconds = step.seconds;
+                o
+            }
+        };
+        let (program, args) = match direct_link_command(target, self.linker, &object, out) {
+            Ok(x) => x,
+            Err(e) => return Err(std::io::Error::other(e)),
+        };
+        let result = runner::run(&Job::new(&program).args(&args), &self.compile_limits)?;
+        let mut step = Step::new(
+            command_line(&[], &program, &args),
+            StepOutcome::of(&result, i32::MIN),
+            &result,
+        );
+        step.seconds += seconds;
+        Ok(step)
+    }
+
     /// The target gcc's arguments that assemble and link `asm` into a static
     /// binary `out`. `-lm` comes last: phicc calls libm for what gcc expands
     /// inline (`fabs`, `sqrt`, `fmod`).
@@ -116,14 +248,77 @@ impl Toolchain {
         self.gcc(target, Self::link_args(asm, out))
     }
 
+    /// The cache key of `source`'s reference on `target`: the program's
+    /// bytes, the target, the reference compiler's version, its arguments
+    /// (include directories included) and the reference run's limits.
+    fn reference_key(&self, target: Target, source: &Path) -> Option<String> {
+        let bytes = std::fs::read(source).ok()?;
+        let mut key = Vec::new();
+        key.extend_from_slice(&bytes);
+        let args = self.reference_args(target, Path::new("SOURCE"), Path::new("OUT"));
+        let limits = &self.reference_limits;
+        let meta = format!(
+            "\0{target}\0{}\0{args:?}\0{:?}\0{:?}\0{:?}\0{EMULATION_SLOWDOWN}",
+            gcc_version(target)?,
+            limits.timeout,
+            limits.cpu_seconds,
+            limits.output_cap
+        );
+        key.extend_from_slice(meta.as_bytes());
+        // Two independent 64-bit hashes: a collision would silently give a
+        // program another program's expected output.
+        let mut salted = b"phicc-oracle reference".to_vec();
+        salted.extend_from_slice(&key);
+        Some(format!("{}{}", content_hash(&key), content_hash(&salted)))
+    }
+
+    /// The reference build and run of `source` on `target` from an earlier
+    /// run with the same key ([`Toolchain::reference_cache`]), if any. A
+    /// cached reference failure (including a timeout under the reference
+    /// limit) is reused like any other outcome; delete the cache directory
+    /// (or pass `--no-reference-cache`) to rebuild.
+    pub fn cached_reference(
+        &self,
+        target: Target,
+        source: &Path,
+    ) -> Option<(Step, Option<crate::differential::Execution>)> {
+        let dir = self.reference_cache.as_ref()?;
+        let key = self.reference_key(target, source)?;
+        let text = std::fs::read(dir.join(format!("{key}.json"))).ok()?;
+        serde_json::from_slice(&text).ok()
+    }
+
+    /// Keep a reference outcome for [`Toolchain::cached_reference`]; a
+    /// cache that cannot be written is skipped (the run goes on).
+    pub fn store_reference(
+        &self,
+        target: Target,
+        source: &Path,
+        step: &Step,
+        execution: &Option<crate::differential::Execution>,
+    ) {
+        let (Some(dir), Some(key)) = (&self.reference_cache, self.reference_key(target, source)) else {
+            return;
+        };
+        if let Ok(json) = serde_json::to_vec(&(step, execution)) {
+            let _ = std::fs::create_dir_all(dir);
+            let _ = crate::util::write_atomic(&dir.join(format!("{key}.json")), &json);
+        }
+    }
+
     /// Build the reference binary: the target's `gcc -O0`, static.
     pub fn reference(&self, target: Target, source: &Path, out: &Path) -> std::io::Result<Step> {
-        self.gcc(target, self.reference_args(source, out))
+        self.gcc(target, self.reference_args(target, source, out))
     }
 
     /// The target gcc's arguments that build the reference binary `out` from `source`.
-    pub fn reference_args(&self, source: &Path, out: &Path) -> Vec<String> {
+    pub fn reference_args(&self, target: Target, source: &Path, out: &Path) -> Vec<String> {
         let mut args = vec!["-O0".to_string(), "-static".to_string(), "-w".to_string()];
+        // The same linker as phicc's binaries (gold links in about half of
+        // BFD's time); the code is gcc -O0's either way.
+        if self.linker == Linker::Fast && has_gold(target) {
+            args.push("-fuse-ld=gold".to_string());
+        }
         for dir in &self.include_dirs {
             args.push(format!("-I{}", dir.display()));
         }
@@ -263,4 +458,136 @@ pub fn default_phicc() -> PathBuf {
         }
     }
     PathBuf::from("phicc")
+}
+
+/// The linker command of a direct link of `object` into the static binary
+/// `out`: the collect2 line of `gcc -static -### -o OUT OBJ -lm` (start
+/// files, library directories, libraries, emulation), read once per target
+/// and linker, with the LTO plugin options left out and `ld` (or gold) in
+/// collect2's place.
+pub fn direct_link_command(
+    target: Target,
+    linker: Linker,
+    object: &Path,
+    out: &Path,
+) -> Result<(String, Vec<String>), String> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    const OUT: &str = "/oracle-link-output";
+    const OBJ: &str = "/oracle-link-input.o";
+    /// A linker and its arguments, with placeholders for the files.
+    type Command = (String, Vec<String>);
+    static TEMPLATES: OnceLock<Mutex<HashMap<(Target, Linker), Command>>> = OnceLock::new();
+    let templates = TEMPLATES.get_or_init(Default::default);
+    let key = (target, linker);
+    let cached = templates.lock().unwrap().get(&key).cloned();
+    let (program, template) = match cached {
+        Some(t) => t,
+        None => {
+            let t = link_template(target, linker, OUT, OBJ)?;
+            templates.lock().unwrap().insert(key, t.clone());
+            t
+        }
+    };
+    let args = template
+        .into_iter()
+        .map(|a| match a.as_str() {
+            OUT => out.display().to_string(),
+            OBJ => object.display().to_string(),
+            _ => a,
+        })
+        .collect();
+    Ok((program, args))
+}
+
+fn link_template(target: Target, linker: Linker, out: &str, obj: &str) -> Result<(String, Vec<String>), String> {
+    let gcc = target.gcc();
+    let o = std::process::Command::new(gcc)
+        .args(["-static", "-###", "-o", out, obj, "-lm"])
+        .output()
+        .map_err(|e| format!("cannot run {gcc}: {e}"))?;
+    let text = String::from_utf8_lossy(&o.stderr);
+    let line = text
+        .lines()
+        .find(|l| l.contains("collect2") && !l.starts_with("COLLECT"))
+        .ok_or_else(|| format!("`{gcc} -static -###` shows no link command"))?;
+    let mut words = line.split_whitespace().map(|w| w.trim_matches('"').to_string());
+    words.next(); // collect2 itself
+    let mut args = Vec::new();
+    let mut skip_next = false;
+    for w in words {
+        if skip_next {
+            skip_next = false;
+            continue;
+        }
+        if w == "-plugin" {
+            skip_next = true;
+            continue;
+        }
+        if w.starts_with("-plugin-opt") {
+            continue;
+        }
+        args.push(w);
+    }
+    let prefix = gcc.strip_suffix("gcc").unwrap_or("");
+    let use_gold = linker == Linker::Fast && has_gold(target);
+    let program = format!("{prefix}{}", if use_gold { "ld.gold" } else { "ld" });
+    if linker == Linker::Fast && target == Target::Riscv64 {
+        // BFD's RISC-V relaxation passes are a third of a static link (95
+        // vs 62 ms for a Csmith program). phicc's integrated assembler
+        // leaves nothing to relax, so this changes only libc's code, which
+        // keeps its unrelaxed (equally correct) call and address sequences.
+        args.insert(0, "--no-relax".to_string());
+    }
+    Ok((program, args))
+}
+
+/// Whether the target's binutils have gold (`PREFIX-ld.gold` on `PATH`).
+fn has_gold(target: Target) -> bool {
+    let prefix = target.gcc().strip_suffix("gcc").unwrap_or("");
+    which(&format!("{prefix}ld.gold"))
+}
+
+fn which(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
+}
+
+/// The reference compiler's identity for the reference cache: the target
+/// gcc's `--version` line and `-dumpmachine`, read once per target.
+fn gcc_version(target: Target) -> Option<String> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static VERSIONS: OnceLock<Mutex<HashMap<Target, Option<String>>>> = OnceLock::new();
+    let versions = VERSIONS.get_or_init(Default::default);
+    if let Some(v) = versions.lock().unwrap().get(&target) {
+        return v.clone();
+    }
+    let ask = |flag: &str| {
+        std::process::Command::new(target.gcc())
+            .arg(flag)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| {
+                String::from_utf8_lossy(&o.stdout)
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .to_string()
+            })
+    };
+    let v = ask("--version")
+        .zip(ask("-dumpmachine"))
+        .map(|(a, b)| format!("{a} {b}"));
+    versions.lock().unwrap().insert(target, v.clone());
+    v
+}
+
+/// The default reference cache: `$XDG_CACHE_HOME/phicc-oracle/reference`,
+/// else `~/.cache/phicc-oracle/reference`.
+pub fn default_reference_cache() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(base.join("phicc-oracle").join("reference"))
 }

@@ -26,6 +26,10 @@ end:
 "#;
 
 fn bench(dir: &Path, env: &[(&str, &str)]) -> Output {
+    bench_with(dir, env, &[])
+}
+
+fn bench_with(dir: &Path, env: &[(&str, &str)], extra: &[&str]) -> Output {
     let fake = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fake/phicc-gcc");
     let program = dir.join("dispatch.c");
     std::fs::write(&program, PROGRAM).unwrap();
@@ -43,7 +47,8 @@ fn bench(dir: &Path, env: &[(&str, &str)]) -> Output {
     .arg(format!("--compiler={}", fake.display()))
     .arg(format!("--repro02={}", program.display()))
     .arg(format!("--cache={}", dir.join("cache").display()))
-    .arg(format!("--out={}", dir.join("report.md").display()));
+    .arg(format!("--out={}", dir.join("report.md").display()))
+    .args(extra);
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -134,4 +139,53 @@ fn a_wrong_output_is_a_loud_mismatch() {
         .join(format!("cache/mismatches/{host}-repro-02-phicc-mem2reg-step1.out"));
     assert!(std::fs::read_to_string(&saved).unwrap().contains("miscompiled"));
     assert!(stderr.contains("MISMATCH"), "{stderr}");
+}
+
+/// The address of `main` in an ELF binary (`nm`).
+fn main_address(binary: &Path) -> u64 {
+    let out = Command::new("nm").arg(binary).output().unwrap();
+    let text = text(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.ends_with(" T main"))
+        .unwrap_or_else(|| panic!("no main in {}:\n{text}", binary.display()));
+    u64::from_str_radix(line.split(' ').next().unwrap(), 16).unwrap()
+}
+
+#[test]
+fn single_file_workloads_rotate_through_code_layouts() {
+    let dir = tempfile::tempdir().unwrap();
+    // The later --reps wins over bench()'s `--reps 1`.
+    let out = bench_with(dir.path(), &[], &["--layouts", "3", "--reps", "3"]);
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(
+        stdout.contains("single-file workloads in 3 code layouts, 1 KiB apart"),
+        "{stdout}"
+    );
+    // Three repetitions of five builds, every output compared.
+    assert!(
+        stdout.contains("Outputs: 15 runs compared with gcc -O0's, 0 mismatches; 0 failures."),
+        "{stdout}"
+    );
+    // Each build has its layouts, main moved by at least 1 and 2 KiB.
+    let builds = dir.path().join("cache/builds");
+    let mut checked = 0;
+    for e in std::fs::read_dir(&builds).unwrap() {
+        let d = e.unwrap().path();
+        if !d.is_dir() {
+            continue;
+        }
+        let base = main_address(&d.join("prog"));
+        for (n, at_least) in [(1, 1024), (2, 2048)] {
+            let moved = main_address(&d.join(format!("prog-{n}")));
+            assert!(
+                moved >= base + at_least,
+                "{}: main at {base:#x} and {moved:#x}",
+                d.display()
+            );
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 5, "one directory per build");
 }

@@ -206,3 +206,29 @@ fn oracle_diff_exit_status_and_expect() {
         .unwrap();
     assert_eq!(missing.status.code(), Some(2));
 }
+
+#[test]
+fn references_come_from_the_cache_on_a_second_run_with_the_same_key() {
+    let cache = tempfile::tempdir().unwrap();
+    let with_cache = |t: &mut Toolchain| t.reference_cache = Some(cache.path().to_path_buf());
+    let first = diff_with(SWAP, &[], &[host()], with_cache);
+    assert_eq!(first.timings.references_cached, 0);
+    assert_eq!(std::fs::read_dir(cache.path()).unwrap().count(), 1, "one entry stored");
+    let second = diff_with(SWAP, &[], &[host()], with_cache);
+    assert_eq!(second.class, Class::Agree, "{}", second.table());
+    assert_eq!(second.timings.references_cached, 1);
+    assert_eq!(second.timings.reference, 0.0, "nothing built or run");
+    assert_eq!(second.expected(host()).unwrap().stdout, "7 10 10\n");
+    // Another program, or another reference limit, is another key.
+    let other = diff_with(&SWAP.replace("i < 7", "i < 8"), &[], &[host()], with_cache);
+    assert_eq!(other.timings.references_cached, 0);
+    let limit = diff_with(SWAP, &[], &[host()], |t| {
+        with_cache(t);
+        t.reference_limits.timeout = Duration::from_secs(2);
+    });
+    assert_eq!(limit.timings.references_cached, 0);
+    // A cached reference gives the same verdicts: the mismatch is still found.
+    let bug = diff_with(SWAP, &[("FAKE_PHICC_BUG", "mismatch")], &[host()], with_cache);
+    assert_eq!(bug.timings.references_cached, 1);
+    assert_eq!(bug.class, Class::Mismatch, "{}", bug.table());
+}

@@ -107,6 +107,15 @@ pub fn write_object(target: Target, sections: &[ElfSection], symbols: &[ElfSymbo
     };
     let arch = target.info().object_architecture;
     let mut obj = Object::new(BinaryFormat::Elf, arch, Endianness::Little);
+    if target == Target::Riscv64 {
+        // As GNU as for rv64gc/lp64d: EF_RISCV_RVC | EF_RISCV_FLOAT_ABI_DOUBLE
+        // (ld refuses to mix float ABIs, so the flag is not optional).
+        obj.flags = ::object::FileFlags::Elf {
+            os_abi: ::object::elf::ELFOSABI_NONE,
+            abi_version: 0,
+            e_flags: ::object::elf::FileFlags(0x5),
+        };
+    }
     let mut ids: Vec<SectionId> = Vec::with_capacity(sections.len());
     for s in sections {
         let kind = if s.sh_type == SHT_NOBITS {

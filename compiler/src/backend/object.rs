@@ -57,6 +57,10 @@ pub struct Fixup {
     pub addend: i64,
 }
 
+/// Internal names of [`ObjectBuilder::define_anchor`]'s symbols start with
+/// this; the symbol table gets the part before the `\u{1}`.
+const ANCHOR: &str = ".L0 \u{1}";
+
 /// The target half: instruction encoding and relocation numbers.
 pub trait InstEncoder {
     /// The target whose objects this encoder writes (its ELF machine comes from the target table).
@@ -82,6 +86,15 @@ pub trait InstEncoder {
     fn patch_field(&self, kind: u16, field: &mut [u8], value: i64) -> Result<bool, String> {
         let _ = (field, value);
         Err(format!("the target has no instruction field {kind}"))
+    }
+    /// The (add, sub) relocation pair for a `size`-byte difference `a - b`
+    /// whose labels lie in different sections, for targets whose assembler
+    /// writes such differences as two relocations (RISC-V's
+    /// `R_RISCV_ADD32`/`R_RISCV_SUB32`); `None` writes one PC-relative
+    /// relocation when `b` is in the field's own section.
+    fn difference_relocs(&self, size: u8) -> Option<(u32, u32)> {
+        let _ = size;
+        None
     }
 }
 
@@ -129,6 +142,8 @@ pub struct ObjectBuilder {
     /// Fixups that came from instructions (some targets pick other relocation types for them).
     instruction_fixup: Vec<bool>,
     in_instruction: bool,
+    /// Anchors made by [`ObjectBuilder::define_anchor`] so far.
+    anchors: usize,
 }
 
 /// Parses a possibly quoted symbol name at the start of `s`; returns it and the rest.
@@ -335,6 +350,7 @@ impl ObjectBuilder {
             fixups: Vec::new(),
             instruction_fixup: Vec::new(),
             in_instruction: false,
+            anchors: 0,
         };
         b.switch_section(".text", None);
         b
@@ -425,6 +441,17 @@ impl ObjectBuilder {
     /// relocations name it (not its section).
     pub fn keep_symbol(&mut self, name: &str) {
         self.sym(name).keep = true;
+    }
+
+    /// Defines a kept local symbol at the current offset, named `.L0 ` in
+    /// the symbol table as GNU as names its internal labels (several may
+    /// share that name), and returns the name fixups refer to it by.
+    pub fn define_anchor(&mut self) -> Result<String, String> {
+        let name = format!("{ANCHOR}{}", self.anchors);
+        self.anchors += 1;
+        self.define_label(&name)?;
+        self.keep_symbol(&name);
+        Ok(name)
     }
 
     /// Defines `name` at the current offset.
@@ -696,12 +723,31 @@ impl ObjectBuilder {
 
     /// Assembles `text` (our backends' GNU as subset) with `code`.
     pub fn assemble(text: &str, code: &mut dyn InstEncoder) -> Result<Vec<u8>, String> {
+        Self::parse(text, code)?.finish(code)
+    }
+
+    /// Reads all of `text` without resolving anything yet: a target that
+    /// picks instruction sizes by distance (RISC-V branch relaxation)
+    /// looks at [`ObjectBuilder::symbol_place`] and parses again before it
+    /// calls [`ObjectBuilder::finish`].
+    pub fn parse(text: &str, code: &mut dyn InstEncoder) -> Result<ObjectBuilder, String> {
         let mut b = ObjectBuilder::new();
         for (n, line) in text.lines().enumerate() {
             b.line(line, code)
                 .map_err(|e| format!("line {}: {e}: `{}`", n + 1, line.trim()))?;
         }
-        b.finish(code)
+        Ok(b)
+    }
+
+    /// The current section's index.
+    pub fn current_section(&self) -> usize {
+        self.current
+    }
+
+    /// Where `name` is defined: its section index and offset.
+    pub fn symbol_place(&self, name: &str) -> Option<(usize, u64)> {
+        let s = self.symbols.get(name)?;
+        s.section.map(|k| (k, s.value))
     }
 
     fn line(&mut self, line: &str, code: &mut dyn InstEncoder) -> Result<(), String> {
@@ -742,7 +788,8 @@ impl ObjectBuilder {
         r
     }
 
-    fn finish(mut self, code: &dyn InstEncoder) -> Result<Vec<u8>, String> {
+    /// Resolves the fixups and writes the ELF object.
+    pub fn finish(mut self, code: &dyn InstEncoder) -> Result<Vec<u8>, String> {
         // Resolve aliases (one level is all `.set` in our output needs).
         let aliases: Vec<(String, String)> = self
             .order
@@ -762,6 +809,21 @@ impl ObjectBuilder {
             }
             if t.section.is_none() {
                 return Err(format!("`.set {alias}` to undefined `{target}`"));
+            }
+        }
+        // A difference written as an add/sub relocation pair names both
+        // labels, as gas does (ld 2.40 mishandles a `R_RISCV_SUB32` addend,
+        // so the section symbol plus an offset would not do).
+        for f in &self.fixups {
+            if let Some(m) = &f.minus {
+                let sec = |n: &str| self.symbols.get(n).and_then(|s| s.section);
+                if sec(&f.symbol) != sec(m) && code.difference_relocs(f.size).is_some() {
+                    for n in [f.symbol.clone(), m.clone()] {
+                        if let Some(s) = self.symbols.get_mut(&n) {
+                            s.keep = true;
+                        }
+                    }
+                }
             }
         }
         // Which symbols go to the table: everything but `.L` labels.
@@ -796,7 +858,10 @@ impl ObjectBuilder {
             };
             elf_index.insert(name.as_str(), elf_syms.len());
             elf_syms.push(ElfSymbol {
-                name: name.clone(),
+                name: match name.split_once('\u{1}') {
+                    Some((shown, _)) if s.keep => shown.to_string(),
+                    _ => name.clone(),
+                },
                 binding,
                 sym_type,
                 visibility: s.visibility,
@@ -832,6 +897,26 @@ impl ObjectBuilder {
                 if s.section == Some(msec) {
                     let v = s.value as i64 - ms.value as i64 + f.addend;
                     write(&mut self.sections[f.section].data, v);
+                    continue;
+                }
+                if let Some((add, sub)) = code.difference_relocs(f.size) {
+                    let named = |s: &Symbol, name: &str, addend: i64| match s.section {
+                        Some(k) if !s.global && !s.weak && !s.keep => {
+                            Ok((RelocSymbol::SectionOf(k), addend + s.value as i64))
+                        }
+                        _ => elf_index
+                            .get(name)
+                            .map(|&i| (RelocSymbol::Symbol(i), addend))
+                            .ok_or_else(|| format!("relocation against assembler-local `{name}`")),
+                    };
+                    for (r_type, (symbol, addend)) in [(add, named(s, &f.symbol, f.addend)?), (sub, named(ms, m, 0)?)] {
+                        relocs[f.section].push(ElfReloc {
+                            offset: f.offset as u64,
+                            symbol,
+                            r_type,
+                            addend,
+                        });
+                    }
                     continue;
                 }
                 if msec != f.section {

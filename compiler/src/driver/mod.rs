@@ -11,7 +11,7 @@
 //! `-fopt-bisect-limit=N` runs only the first N pass applications
 //! ([`crate::passes::OptBisect`]), numbered across all the files of one compile.
 //!
-//! Objects: x86-64 and AArch64 modules without inline asm are assembled by the
+//! Objects: modules without inline asm are assembled by the
 //! integrated assembler (`backend::assemble_object`); anything else, or any
 //! module when `PHICC_EXTERNAL_AS=1`, by the target's gcc from the `.s` text.
 //!
@@ -274,23 +274,79 @@ fn backend_failure(path: &Path, e: &BackendError) -> Failure {
     }
 }
 
+/// What [`build_configuration`] made of one module.
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// The assembly `phicc -S` writes.
+    pub assembly: String,
+    /// The object `phicc -c` writes, when the integrated assembler took the
+    /// module (`None`: the target's assembler must assemble `assembly`).
+    pub object: Option<Vec<u8>>,
+}
+
+/// A failed build as the `phicc` binary reports it: its exit status
+/// ([`exit::ERROR`], [`exit::ICE`], ...) and what it prints on stderr.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildFailure {
+    pub status: i32,
+    pub message: String,
+}
+
+/// The middle and back end of `phicc -S`/`-c` on a C file whose module the
+/// frontend already made, for callers that lower a file once and build it in
+/// several configurations (the oracle's in-process compiles): `config`'s
+/// pipeline without the passes of `PHICC_DISABLE_PASSES`, the verifier after
+/// every pass and the backend's precondition when `verify_each`
+/// (`--verify-each`), the backend, and the integrated assembler where it
+/// applies. It does what `drive` does for one C file without `-fPIC`,
+/// `-fopt-bisect-limit` or IR printing; the oracle's tests compare the two.
+pub fn build_configuration(
+    path: &Path,
+    mut m: IrModule,
+    config: Configuration,
+    verify_each: bool,
+    target: Target,
+) -> Result<Built, BuildFailure> {
+    let to_build = |f: Failure| BuildFailure {
+        status: f.status,
+        message: f.message,
+    };
+    let mut p = pipeline_for_configuration(config, &disabled_from_env()).map_err(|e| to_build(fail(e)))?;
+    p.verify_each = verify_each;
+    p.run(&mut m, &mut |_, _| {})
+        .map_err(|e| to_build(ice(e.to_string())))?;
+    if verify_each {
+        crate::backend::check_precondition(&m).map_err(|e| to_build(ice(e.to_string())))?;
+    }
+    let assembly = crate::backend::emit_verified_assembly_with(&m, target, crate::backend::EmitOptions { pic: false })
+        .map_err(|e| to_build(backend_failure(path, &e)))?;
+    let object = crate::backend::assemble_object(&m, &assembly, target);
+    Ok(Built { assembly, object })
+}
+
+/// A panic's message and place (`msg at file:line`), as an internal
+/// compiler error reports it.
+pub fn panic_message(info: &std::panic::PanicHookInfo<'_>) -> String {
+    let msg = info
+        .payload()
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| info.payload().downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".to_string());
+    let loc = info
+        .location()
+        .map(|l| format!(" at {}:{}", l.file(), l.line()))
+        .unwrap_or_default();
+    format!("{msg}{loc}")
+}
+
 /// Runs `phicc` with these arguments (program name first) and returns the
 /// exit status. Panics are caught and reported as internal compiler errors;
 /// the work runs on a thread with a large stack, so deep nesting in a
 /// program is not a crash.
 pub fn main(args: Vec<OsString>) -> i32 {
     std::panic::set_hook(Box::new(|info| {
-        let msg = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "panic".to_string());
-        let loc = info
-            .location()
-            .map(|l| format!(" at {}:{}", l.file(), l.line()))
-            .unwrap_or_default();
-        eprintln!("phicc: internal compiler error: {msg}{loc}");
+        eprintln!("phicc: internal compiler error: {}", panic_message(info));
     }));
     let worker = std::thread::Builder::new()
         .name("phicc".into())

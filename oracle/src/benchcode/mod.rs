@@ -36,7 +36,11 @@
 //! run ([`realprogs::run_contained`]). A build's ratio for a workload is
 //! the median, over the repetitions, of its CPU time divided by gcc -O0's
 //! in the same repetition. Long workloads (Lua's test suite) run
-//! `--long-reps` times only.
+//! `--long-reps` times only. Single-file workloads are built in
+//! `--layouts` code layouts ([`LAYOUT_STEP`]) and repetition `r` runs
+//! layout `r % layouts` of every build: under QEMU one layout can make the
+//! same code 1.5x slower or faster. zlib, Lua and SQLite keep the one
+//! layout of their own build systems.
 //!
 //! Correctness: the output of every run (stdout and exit status) must equal
 //! the gcc -O0 build's, except Lua's test suite, which prints timings and
@@ -68,6 +72,15 @@ use std::time::{Duration, Instant};
 
 /// Bumped when the way a build is made changes (invalidates the cache).
 const RECIPE_VERSION: &str = "bench-code-1";
+
+/// How far each extra code layout of a single-file build moves the
+/// program's code: a padding object of this many bytes of `.text` per
+/// layout is linked first. QEMU chains translated blocks directly only
+/// within a guest page, so the same code runs up to 1.5x slower when a hot
+/// loop straddles a page boundary; repetition `r` times layout `r %
+/// layouts`, and the median over the repetitions spreads that luck over
+/// every build alike.
+pub const LAYOUT_STEP: usize = 1024;
 
 /// The builds compared, gcc -O0 (the reference) first.
 pub const DEFAULT_BUILDS: [Compiler; 5] = [
@@ -448,6 +461,9 @@ pub struct Bench {
     /// Wall-clock limit of one run (a build's runs after the reference's
     /// are limited to 60 times the reference's time plus 10 s, at most this).
     pub run_timeout: Duration,
+    /// Code layouts per single-file build ([`LAYOUT_STEP`]): `prog`, then
+    /// `prog-1`... with the program's code moved by 1, 2... KiB.
+    pub layouts: usize,
     ids: HashMap<String, String>,
     archives: HashMap<Program, String>,
 }
@@ -463,6 +479,7 @@ impl Bench {
             cache,
             scratch,
             run_timeout,
+            layouts: 1,
             ids: HashMap::new(),
             archives: HashMap::new(),
         }
@@ -522,7 +539,11 @@ impl Bench {
         let id = self.compiler_id(target, compiler)?;
         let digest = self.source_digest(source)?;
         let stem = format!("{}-{}-{}", source.name(), target, compiler.name());
-        let key = content_hash(format!("{RECIPE_VERSION}\n{stem}\n{digest}\n{id}").as_bytes());
+        let layouts = match source {
+            Source::File { .. } => self.layouts.max(1),
+            Source::Real(_) => 1,
+        };
+        let key = content_hash(format!("{RECIPE_VERSION}\n{stem}\n{digest}\n{id}\nlayouts {layouts}").as_bytes());
         let builds = self.cache.join("builds");
         let dir = builds.join(format!("{stem}-{key}"));
         let stamp = dir.join("stamp.json");
@@ -553,7 +574,16 @@ impl Bench {
         std::fs::create_dir_all(&dir)?;
         let start = Instant::now();
         let mut built = match source {
-            Source::File { name, text, flags } => self.build_file(&dir, name, text, flags, target, compiler)?,
+            Source::File { name, text, flags } => {
+                let mut b = self.build_file(&dir, name, text, flags, target, compiler, 0)?;
+                for layout in 1..layouts {
+                    if b.error.is_some() {
+                        break;
+                    }
+                    b = self.build_file(&dir, name, text, flags, target, compiler, layout)?;
+                }
+                b
+            }
             Source::Real(p) => {
                 let setup = Setup {
                     work: dir.clone(),
@@ -592,7 +622,10 @@ impl Bench {
         Ok(built)
     }
 
-    /// `CC OPT -fstack-usage -w FLAGS -o prog NAME.c` in `dir`.
+    /// `CC OPT -fstack-usage -w FLAGS -o prog NAME.c` in `dir`; for
+    /// `layout` n > 0, `-o prog-n padn.s NAME.c`, `padn.s` holding n x
+    /// [`LAYOUT_STEP`] bytes of `.text`.
+    #[allow(clippy::too_many_arguments)]
     fn build_file(
         &self,
         dir: &Path,
@@ -601,11 +634,25 @@ impl Bench {
         flags: &[String],
         target: Target,
         compiler: Compiler,
+        layout: usize,
     ) -> Result<Built> {
         let file = format!("{name}.c");
         std::fs::write(dir.join(&file), text)?;
+        let (output, pad) = if layout == 0 {
+            ("prog".to_string(), String::new())
+        } else {
+            let pad = format!("pad{layout}.s");
+            std::fs::write(
+                dir.join(&pad),
+                format!(
+                    "\t.text\n\t.globl\tbench_layout_pad_{layout}\nbench_layout_pad_{layout}:\n\t.skip\t{}\n",
+                    layout * LAYOUT_STEP
+                ),
+            )?;
+            (format!("prog-{layout}"), format!("{pad} "))
+        };
         let command = format!(
-            "{} {} -fstack-usage -w {} -o prog {file}",
+            "{} {} -fstack-usage -w {} -o {output} {pad}{file}",
             realprogs::cc(&self.setup, target, compiler),
             realprogs::opt_flags(compiler),
             flags
@@ -724,10 +771,12 @@ pub struct Step {
 
 /// The steps of one repetition of `w` on a build in `dir`; `scratch` is the
 /// build's own scratch directory, `zlib_inputs` the round trips' inputs.
+#[allow(clippy::too_many_arguments)]
 pub fn steps(
     w: &Workload,
     target: Target,
     quick: bool,
+    layout: usize,
     dir: &Path,
     scratch: &Path,
     zlib_inputs: &[PathBuf],
@@ -742,9 +791,15 @@ pub fn steps(
         quiet_stderr: false,
     };
     match &w.kind {
-        Kind::Plain { runs, .. } => (0..*runs)
-            .map(|_| step(&w.name, "prog", vec![], scratch, Check::SameAsReference))
-            .collect(),
+        Kind::Plain { runs, .. } => {
+            let prog = match layout {
+                0 => "prog".to_string(),
+                n => format!("prog-{n}"),
+            };
+            (0..*runs)
+                .map(|_| step(&w.name, &prog, vec![], scratch, Check::SameAsReference))
+                .collect()
+        }
         Kind::LuaScript(script) => vec![step(
             &format!("lua {}", script.file_name().unwrap_or_default().to_string_lossy()),
             "lua",
@@ -942,6 +997,8 @@ pub struct TargetResults {
     /// Per source: its name and per build its frames (`None`: build failed).
     pub frames: Vec<(String, Vec<Option<Frames>>)>,
     pub reps: usize,
+    /// Code layouts of the single-file workloads ([`LAYOUT_STEP`]).
+    pub layouts: usize,
 }
 
 /// Options of one run of the benchmark.
@@ -1051,7 +1108,11 @@ impl Bench {
                     }
                     let bdir = tdir.join(format!("{}-{}", w.name, builds[bi].name()));
                     std::fs::create_dir_all(&bdir)?;
-                    let st = steps(w, target, opts.quick, &b.dir, &bdir, &zlib_inputs);
+                    let layout = match plan.sources[w.source] {
+                        Source::File { .. } => rep % self.layouts.max(1),
+                        Source::Real(_) => 0,
+                    };
+                    let st = steps(w, target, opts.quick, layout, &b.dir, &bdir, &zlib_inputs);
                     let timeout = match reference_time[wi] {
                         Some(t) if bi != 0 => Duration::from_secs_f64(60.0 * t + 10.0).min(self.run_timeout),
                         _ => self.run_timeout,
@@ -1114,6 +1175,7 @@ impl Bench {
             cells,
             frames,
             reps: opts.reps,
+            layouts: self.layouts.max(1),
         })
     }
 }
@@ -1414,11 +1476,20 @@ impl TargetResults {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "### {}: CPU time as a multiple of gcc -O0's (median of {} round-robin repetitions{})\n",
+            "### {}: CPU time as a multiple of gcc -O0's (median of {} round-robin repetitions{}{})\n",
             self.target.describe_short(),
             self.reps,
             if long_reps < self.reps {
                 format!(", {long_reps} for lua-testes")
+            } else {
+                String::new()
+            },
+            if self.layouts > 1 {
+                format!(
+                    "; single-file workloads in {} code layouts, {} KiB apart, one per repetition",
+                    self.layouts,
+                    LAYOUT_STEP / 1024
+                )
             } else {
                 String::new()
             }
@@ -1548,6 +1619,7 @@ mod tests {
             ],
             frames: vec![],
             reps: 3,
+            layouts: 1,
         };
         assert_eq!(
             r.goals(),
@@ -1577,7 +1649,7 @@ mod tests {
             long: false,
         };
         let inputs = vec![PathBuf::from("/in/a.txt"), PathBuf::from("/in/b.bin")];
-        let s = steps(&w, Target::X86_64, false, Path::new("/b"), Path::new("/s"), &inputs);
+        let s = steps(&w, Target::X86_64, false, 0, Path::new("/b"), Path::new("/s"), &inputs);
         assert_eq!(s.len(), 8);
         for pair in s.chunks(2) {
             let gz = pair[0].save_stdout.clone().unwrap();

@@ -33,12 +33,20 @@ pub struct Args {
     /// phicc-nomem2reg, phicc-mem2reg, phicc-opt.
     #[arg(long, default_value = "gcc-O0,gcc-O1,phicc-nomem2reg,phicc-mem2reg,phicc-opt")]
     pub builds: String,
-    /// Repetitions (round-robin over the builds); the median is reported.
+    /// Repetitions (round-robin over the builds; default: --layouts, at
+    /// least 3); the median is reported.
     #[arg(long)]
     pub reps: Option<usize>,
     /// Repetitions of the long workloads (Lua's test suite).
     #[arg(long, default_value_t = 1)]
     pub long_reps: usize,
+    /// Code layouts of the single-file workloads (repro-02, Csmith, cgen):
+    /// layout n links n KiB of padding code before the program, and
+    /// repetition r runs layout r % N, so that QEMU's page-bound block
+    /// chaining does not decide a ratio by one layout's luck (use --reps N
+    /// or a multiple). 1: one layout, as built.
+    #[arg(long, default_value_t = 4)]
+    pub layouts: usize,
     /// A smaller run: 1 repetition, one Csmith and one cgen program, Lua's
     /// test suite with `_soft=true`.
     #[arg(long)]
@@ -129,9 +137,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         scratch.path().to_path_buf(),
         Duration::from_secs_f64(args.run_timeout),
     );
+    bench.layouts = args.layouts.max(1);
     let opts = RunOptions {
         builds,
-        reps: args.reps.unwrap_or(if args.quick { 1 } else { 3 }).max(1),
+        // Every layout once by default.
+        reps: args
+            .reps
+            .unwrap_or(if args.quick { 1 } else { bench.layouts.max(3) })
+            .max(1),
         long_reps: args.long_reps.max(1),
         quick: args.quick,
     };

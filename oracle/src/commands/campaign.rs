@@ -71,18 +71,18 @@ pub struct Args {
     pub probe: bool,
 }
 
-/// phicc compiles and the target's gcc links `int main(void) { return 0; }` for every target.
+/// phicc compiles and the campaign's linker links `int main(void) { return 0; }` for every target.
 pub fn probe(tools: &crate::toolchain::Toolchain, targets: &[crate::target::Target]) -> anyhow::Result<()> {
     let dir = tempfile::Builder::new().prefix("oracle-probe-").tempdir()?;
     let src = dir.path().join("p.c");
     std::fs::write(&src, "int main(void) { return 0; }\n")?;
     for &t in targets {
-        let asm = dir.path().join(format!("p-{t}.s"));
-        let step = tools.compile(t, crate::target::Config::Mem2reg, &src, &asm)?;
-        let step = if step.ok() {
-            tools.link(t, &asm, &dir.path().join(format!("p-{t}")))?
+        let built = tools.compile_configs(t, &[crate::target::Config::Mem2reg], &src, dir.path())?;
+        let c = &built[0];
+        let step = if c.step.ok() {
+            tools.link_compiled(t, c, &dir.path().join(format!("p-{t}")))?
         } else {
-            step
+            c.step.clone()
         };
         anyhow::ensure!(
             step.ok(),

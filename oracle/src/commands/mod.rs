@@ -24,7 +24,7 @@ pub mod torture;
 
 use crate::differential::{DiffSpec, ReferenceMode};
 use crate::target::{parse_list, Config, Target};
-use crate::toolchain::{default_phicc, Toolchain};
+use crate::toolchain::{default_phicc, Linker, Toolchain};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -64,6 +64,25 @@ pub struct DiffArgs {
     /// needs a phicc built with --features phicc/inject-bugs).
     #[arg(long)]
     pub inject_bug: Option<String>,
+    /// Spawn `phicc` once per configuration even when it is this oracle's
+    /// own library (no --compiler, no $PHICC), which otherwise compiles in
+    /// a worker process with one frontend run per target.
+    #[arg(long)]
+    pub spawn_compiler: bool,
+    /// What links the binaries: `gcc` (the target's driver), `ld` (its BFD
+    /// linker, called directly), `fast` (gold where binutils has it for the
+    /// target, x86-64 and AArch64, else `ld`).
+    #[arg(long, value_enum, default_value_t = Linker::Fast)]
+    pub linker: Linker,
+    /// Keep reference outcomes (gcc -O0 build and run) in this directory,
+    /// keyed by the program, target, gcc version, flags and limits, and
+    /// reuse them in later runs, resumes and other shards (default:
+    /// ~/.cache/phicc-oracle/reference).
+    #[arg(long)]
+    pub reference_cache: Option<PathBuf>,
+    /// Build and run every reference, without the cache.
+    #[arg(long, conflicts_with = "reference_cache")]
+    pub no_reference_cache: bool,
 }
 
 impl DiffArgs {
@@ -78,6 +97,16 @@ impl DiffArgs {
         t.reference_limits.cpu_seconds = self.reference_timeout.ceil() as u64 + 1;
         if let Some(bugs) = &self.inject_bug {
             t.env.push(("PHICC_INJECT_BUG".into(), bugs.clone()));
+        }
+        if !self.spawn_compiler {
+            t.compile_worker = crate::compile_worker::worker_for(self.compiler.as_deref());
+        }
+        t.linker = self.linker;
+        if !self.no_reference_cache {
+            t.reference_cache = self
+                .reference_cache
+                .clone()
+                .or_else(crate::toolchain::default_reference_cache);
         }
         t
     }

@@ -59,6 +59,7 @@
 pub mod abi;
 mod branches;
 mod calls;
+pub mod encode;
 mod inline_asm;
 mod memory;
 mod moves;
@@ -199,6 +200,10 @@ pub static RISCV64_DESC: TargetDesc = TargetDesc {
 };
 
 impl TargetIsa for Riscv64 {
+    fn assemble(&self, text: &str) -> Option<Result<Vec<u8>, String>> {
+        Some(encode::assemble(text))
+    }
+
     fn desc(&self) -> &'static TargetDesc {
         &RISCV64_DESC
     }
