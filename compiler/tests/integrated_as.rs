@@ -442,22 +442,7 @@ fn exact_view(bytes: &[u8]) -> Vec<String> {
             let mapping = n.starts_with("$x") || n.starts_with("$d");
             !(n.is_empty() || n == "_GLOBAL_OFFSET_TABLE_" || (mapping && !in_code))
         })
-        .map(|s| {
-            let section = match s.section() {
-                SymbolSection::Section(k) => file.section_by_index(k).unwrap().name().unwrap().to_string(),
-                other => format!("{other:?}"),
-            };
-            format!(
-                "symbol {} {:?} {:?} weak {} {section} value {:#x} size {} {:?}",
-                s.name().unwrap(),
-                s.kind(),
-                s.scope(),
-                s.is_weak(),
-                s.address(),
-                s.size(),
-                s.flags()
-            )
-        })
+        .map(|s| describe_symbol(&file, &s))
         .collect();
     syms.sort();
     out.extend(syms);
@@ -952,22 +937,7 @@ fn riscv_data_view(file: &object::File, code: &Positions) -> Vec<String> {
             let n = s.name().unwrap_or("");
             !(n.is_empty() || n.starts_with(".L") || n.starts_with("$x"))
         })
-        .map(|s| {
-            let section = match s.section() {
-                SymbolSection::Section(k) => file.section_by_index(k).unwrap().name().unwrap().to_string(),
-                other => format!("{other:?}"),
-            };
-            format!(
-                "symbol {} {:?} {:?} weak {} {section} value {:#x} size {} {:?}",
-                s.name().unwrap(),
-                s.kind(),
-                s.scope(),
-                s.is_weak(),
-                s.address(),
-                s.size(),
-                s.flags()
-            )
-        })
+        .map(|s| describe_symbol(&file, &s))
         .collect();
     syms.sort();
     out.extend(syms);
@@ -1076,4 +1046,23 @@ fn compare_riscv64(modules: &[(String, String)], dir: &str) {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// One symbol-table entry in full (name, kind, scope, weakness, section,
+/// value, size, flags), for comparing two objects' tables.
+fn describe_symbol(file: &object::File<'_>, s: &object::Symbol<'_, '_>) -> String {
+    let section = match s.section() {
+        SymbolSection::Section(k) => file.section_by_index(k).unwrap().name().unwrap().to_string(),
+        other => format!("{other:?}"),
+    };
+    format!(
+        "symbol {} {:?} {:?} weak {} {section} value {:#x} size {} {:?}",
+        s.name().unwrap(),
+        s.kind(),
+        s.scope(),
+        s.is_weak(),
+        s.address(),
+        s.size(),
+        s.flags()
+    )
 }

@@ -153,41 +153,11 @@ pub fn is_add_imm(v: u64) -> bool {
 }
 
 /// A logical ("bitmask") immediate of a `bits`-wide operation (32 or 64):
-/// a rotated run of ones replicated in elements of 2, 4, ..., `bits` bits.
+/// a rotated run of ones replicated in elements of 2, 4, ..., `bits` bits;
+/// exactly what the encoder can encode ([`super::encode::logical_imm`]).
 pub fn is_logical_imm(v: u64, bits: u32) -> bool {
-    let v = if bits == 32 {
-        let v = v & 0xffff_ffff;
-        v | (v << 32)
-    } else {
-        v
-    };
-    if v == 0 || v == u64::MAX {
-        return false;
-    }
-    let mut size = 64u32;
-    // Smallest element size that repeats.
-    while size > 2 {
-        let half = size / 2;
-        let mask = (1u64 << half) - 1;
-        if (v & mask) != ((v >> half) & mask) {
-            break;
-        }
-        size = half;
-    }
-    let mask = if size == 64 { u64::MAX } else { (1u64 << size) - 1 };
-    let elem = v & mask;
-    // A rotation of a contiguous run of ones: rotate so the run starts at bit 0.
-    let rot = |x: u64, r: u32| -> u64 {
-        if r == 0 {
-            x
-        } else {
-            ((x >> r) | (x << (size - r))) & mask
-        }
-    };
-    (0..size).any(|r| {
-        let e = rot(elem, r);
-        e != 0 && (e & (e + 1)) == 0
-    })
+    let v = if bits == 32 { v & 0xffff_ffff } else { v };
+    super::encode::logical_imm(v, bits).is_some()
 }
 
 /// A single `MOVZ` or `MOVN` of `bits` width (32 or 64) builds `v`.
