@@ -273,11 +273,7 @@ fn data_view(bytes: &[u8], code: &Positions, tables: &[usize]) -> Vec<String> {
     let mut blocks: Vec<Vec<String>> = Vec::new();
     for s in file.sections() {
         let name = s.name().unwrap().to_string();
-        if matches!(name.as_str(), "" | ".symtab" | ".strtab" | ".shstrtab") || name.starts_with(".rela") {
-            continue;
-        }
-        // gas always has `.text`, `.data` and `.bss`, empty or not.
-        if s.size() == 0 && s.relocations().next().is_none() {
+        if !compared_section(&s, &name) {
             continue;
         }
         if s.kind() == SectionKind::Text {
@@ -394,10 +390,7 @@ fn exact_view(bytes: &[u8]) -> Vec<String> {
     let mut blocks: Vec<Vec<String>> = Vec::new();
     for s in file.sections() {
         let name = s.name().unwrap().to_string();
-        if matches!(name.as_str(), "" | ".symtab" | ".strtab" | ".shstrtab") || name.starts_with(".rela") {
-            continue;
-        }
-        if s.size() == 0 && s.relocations().next().is_none() {
+        if !compared_section(&s, &name) {
             continue;
         }
         let mut block = vec![format!(
@@ -862,13 +855,7 @@ fn riscv_data_view(file: &object::File, code: &Positions) -> Vec<String> {
     let mut blocks: Vec<Vec<String>> = Vec::new();
     for s in file.sections() {
         let name = s.name().unwrap().to_string();
-        if matches!(
-            name.as_str(),
-            "" | ".symtab" | ".strtab" | ".shstrtab" | ".riscv.attributes"
-        ) || name.starts_with(".rela")
-            || s.kind() == SectionKind::Text
-            || (s.size() == 0 && s.relocations().next().is_none())
-        {
+        if !compared_section(&s, &name) || name == ".riscv.attributes" || s.kind() == SectionKind::Text {
             continue;
         }
         let mut data = s.data().unwrap().to_vec();
@@ -1065,4 +1052,14 @@ fn describe_symbol(file: &object::File<'_>, s: &object::Symbol<'_, '_>) -> Strin
         s.size(),
         s.flags()
     )
+}
+
+/// Whether section `s` (named `name`) is compared at all: not the null
+/// section, the symbol and string tables or a relocation section (their
+/// contents are compared through symbols and relocations), and not empty
+/// (gas always has `.text`, `.data` and `.bss`, empty or not).
+fn compared_section(s: &object::Section<'_, '_>, name: &str) -> bool {
+    !(matches!(name, "" | ".symtab" | ".strtab" | ".shstrtab")
+        || name.starts_with(".rela")
+        || (s.size() == 0 && s.relocations().next().is_none()))
 }
