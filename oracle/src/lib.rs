@@ -19,6 +19,7 @@ pub mod inputs;
 pub mod ircampaign;
 pub mod ircheck;
 pub mod irgen;
+pub mod link;
 pub mod localize;
 pub mod native_ir;
 pub mod realprogs;

@@ -141,7 +141,7 @@ fn every_linker_makes_binaries_that_run() {
     let mut tools = worker_tools();
     for t in TARGETS {
         let built = tools.compile_configs(t, &[Config::Mem2reg], &src, dir.path()).unwrap();
-        for linker in [Linker::Gcc, Linker::Ld, Linker::Fast] {
+        for linker in [Linker::Gcc, Linker::Ld, Linker::Gold, Linker::Fast] {
             tools.linker = linker;
             // Through the object where the integrated assembler made one, and through the assembly.
             for c in [
@@ -163,6 +163,58 @@ fn every_linker_makes_binaries_that_run() {
                     step.command
                 );
             }
+        }
+    }
+}
+
+/// The fast link puts the program on start files and C library members
+/// prelinked for its undefined symbols; a program that defines a symbol
+/// those members define (here its own `strcmp`, which the driver's link
+/// takes instead of libc's) must take the full link, and still call its own.
+#[test]
+fn fast_link_prelinks_and_falls_back_for_a_program_defining_a_libc_symbol() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain.c");
+    std::fs::write(
+        &plain,
+        "#include <stdio.h>\n#include <string.h>\nint main(void) {\n  const char *volatile p = \"ab\";\n  \
+         printf(\"%d\\n\", strcmp(p, \"ab\") == 0);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let own = dir.path().join("own.c");
+    std::fs::write(
+        &own,
+        "#include <stdio.h>\nint strcmp(const char *a, const char *b) { (void)a; (void)b; return 7; }\n\
+         int main(void) {\n  const char *volatile p = \"ab\";\n  printf(\"%d\\n\", strcmp(p, p));\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let mut tools = worker_tools();
+    tools.linker = Linker::Fast;
+    for t in TARGETS {
+        for (src, prelinked, expected) in [(&plain, true, "1\n"), (&own, false, "7\n")] {
+            let built = tools.compile_configs(t, &[Config::Mem2reg], src, dir.path()).unwrap();
+            let obj = built[0]
+                .object
+                .clone()
+                .expect("the integrated assembler made an object");
+            let bin = dir
+                .path()
+                .join(format!("{t}-{}", src.file_stem().unwrap().to_string_lossy()));
+            assert_eq!(
+                tools.prelinks.command(t, &obj, &bin).is_some(),
+                prelinked,
+                "{t} {}",
+                src.display()
+            );
+            let step = tools.link_compiled(t, &built[0], &bin).unwrap();
+            assert!(step.ok(), "{t}: {}\n{}", step.command, step.stderr);
+            let r = tools.run(t, &bin, Duration::from_secs(20)).unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&r.stdout.bytes),
+                expected,
+                "{t}: {}",
+                step.command
+            );
         }
     }
 }

@@ -70,8 +70,11 @@ pub struct DiffArgs {
     #[arg(long)]
     pub spawn_compiler: bool,
     /// What links the binaries: `gcc` (the target's driver), `ld` (its BFD
-    /// linker, called directly), `fast` (gold where binutils has it for the
-    /// target, x86-64 and AArch64, else `ld`).
+    /// linker, called directly), `gold` (gold where binutils has it for the
+    /// target, x86-64 and AArch64, else `ld`), `fast` (`ld` on the start
+    /// files and C library members prelinked once per campaign and set of
+    /// undefined symbols; `gold` for a program that defines a C library
+    /// symbol).
     #[arg(long, value_enum, default_value_t = Linker::Fast)]
     pub linker: Linker,
     /// Keep reference outcomes (gcc -O0 build and run) in this directory,
