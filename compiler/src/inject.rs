@@ -66,6 +66,10 @@ crate::named_enum! {
         /// RISC-V: a compare fused into its branch tests `a > b` as `a < b`
         /// (the operands of `bgt`/`ble` and their unsigned forms not swapped).
         RiscvFusedBranchUnswapped = "riscv-fused-branch-unswapped",
+        /// AArch64 and RISC-V: the test for a leaf without a frame record
+        /// forgets the locals area, so a leaf with slots or `alloca`s drops
+        /// its frame and addresses them from the caller's frame pointer.
+        FramelessLeafWithLocals = "frameless-leaf-with-locals",
         /// simplifycfg threads an empty block into a successor its predecessor
         /// already reaches although their phi operands differ: the
         /// predecessor's entry stays and the empty block's value is lost.
@@ -111,6 +115,7 @@ impl Bug {
                 | Bug::SwitchSplitPivotOffByOne
                 | Bug::BranchPastCopies
                 | Bug::RiscvFusedBranchUnswapped
+                | Bug::FramelessLeafWithLocals
         )
     }
 

@@ -308,7 +308,7 @@ fn c_regression_fails_only_with_its_bug() {
 }
 
 /// The backend's injected bugs (register allocator, switch lowering, branch
-/// threading, RISC-V's fused compare-branches) are invisible to the
+/// threading, RISC-V's fused compare-branches, frameless leaves) are invisible to the
 /// interpreter: each must be found by a short native campaign (`oracle
 /// native-ir` on the x86-64 host, or under QEMU for a bug of another
 /// target's code: generated IR compiled by the backend, run, and compared
@@ -327,6 +327,7 @@ fn allocator_bugs_are_found_by_native_runs() {
         // A bug of one target's code is looked for on that target (under QEMU).
         let target = match bug {
             Bug::RiscvFusedBranchUnswapped => Target::Riscv64,
+            Bug::FramelessLeafWithLocals => Target::Aarch64,
             _ => Target::X86_64,
         };
         let first = oracle::native_ir::first_finding_on(target, 1, 150, 2, 5_000_000).unwrap();

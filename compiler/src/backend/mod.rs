@@ -560,6 +560,43 @@ pub(crate) fn clobbers_caller_saved(inst: &Instruction, types: &frame::ValueType
     }
 }
 
+/// Whether `f`'s code can run without a frame record of its own (AArch64's
+/// `x29`/`x30` pair, RISC-V's `ra`/`s0`), as gcc runs a leaf function: no
+/// instruction that may call ([`clobbers_caller_saved`]: calls, block
+/// copies, `va_*`, intrinsics, inline asm, libgcc sequences) or that has an
+/// address in the frame or moves the stack pointer (an `alloca` something
+/// reads, dynamic `alloca`, stack save and restore), and no second-return area. The target
+/// adds its own conditions: an empty locals area, no saved register, no
+/// argument on the stack.
+pub(crate) fn needs_no_frame_record(f: &IrFunction, types: &frame::ValueTypes) -> bool {
+    use Instruction::*;
+    // An `alloca` nothing reads (a promoted parameter's) has no place in the frame.
+    let mut read = rustc_hash::FxHashSet::default();
+    for i in f.blocks.iter().flat_map(|b| b.instructions.iter()) {
+        i.for_each_used_value(|v| {
+            read.insert(v);
+        });
+    }
+    for b in &f.blocks {
+        b.terminator.for_each_used_value(|v| {
+            read.insert(v);
+        });
+    }
+    f.blocks.iter().flat_map(|b| b.instructions.iter()).all(|i| match i {
+        Alloca { dest, .. } => {
+            !read.contains(dest) || crate::inject::enabled(crate::inject::Bug::FramelessLeafWithLocals)
+        }
+        DynAlloca { .. } | StackSave { .. } | StackRestore { .. } => false,
+        GetReturnF64Second { .. }
+        | SetReturnF64Second { .. }
+        | GetReturnF32Second { .. }
+        | SetReturnF32Second { .. }
+        | GetReturnF128Second { .. }
+        | SetReturnF128Second { .. } => false,
+        _ => !clobbers_caller_saved(i, types),
+    })
+}
+
 /// Whether `inst` computes on, reads or writes a value of more than 8 bytes
 /// or a `long double` (its result, a value operand, or the type it names
 /// for constant operands: `cmp lt i128 1, 2`, `store i128 5, %p`). The

@@ -1,7 +1,8 @@
 //! Prologue, epilogue, parameters, calls and returns under AAPCS64 (the
 //! locations come from [`super::abi`]).
 //!
-//! - Prologue: `sub sp, sp, #frame; stp x29, x30, [sp]; mov x29, sp`, save
+//! - Prologue: `sub sp, sp, #frame; stp x29, x30, [sp]; mov x29, sp` (none
+//!   in a leaf with an empty frame, [`crate::backend::needs_no_frame_record`]), save
 //!   the callee-saved registers the allocator hands out or an inline asm
 //!   uses (by pairs when their slots are adjacent), move the register
 //!   parameters whose `paramref` opens the entry block straight into their
@@ -46,10 +47,12 @@ impl FnEmitter<'_, '_> {
     }
 
     pub(super) fn emit_prologue(&mut self) -> Result<(), BackendError> {
-        let frame = self.frame_size();
-        self.sub_sp(frame);
-        emit!(self, "\tstp\tx29, x30, [sp]");
-        emit!(self, "\tmov\tx29, sp");
+        if !self.frameless {
+            let frame = self.frame_size();
+            self.sub_sp(frame);
+            emit!(self, "\tstp\tx29, x30, [sp]");
+            emit!(self, "\tmov\tx29, sp");
+        }
         self.save_restore(true);
         for (i, dest) in self.direct_params.clone() {
             let (Some(h), Some(loc)) = (self.reg_of(dest), self.own.args.get(i).copied()) else {
@@ -179,10 +182,12 @@ impl FnEmitter<'_, '_> {
     /// Restores what the prologue saved and returns.
     fn emit_epilogue(&mut self) {
         self.save_restore(false);
-        emit!(self, "\tmov\tsp, x29");
-        emit!(self, "\tldp\tx29, x30, [sp]");
-        let frame = self.frame_size();
-        self.add_sp(frame);
+        if !self.frameless {
+            emit!(self, "\tmov\tsp, x29");
+            emit!(self, "\tldp\tx29, x30, [sp]");
+            let frame = self.frame_size();
+            self.add_sp(frame);
+        }
         emit!(self, "\tret");
     }
 

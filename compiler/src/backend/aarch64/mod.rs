@@ -280,6 +280,9 @@ pub(crate) struct FnEmitter<'a, 'm> {
     pending_cc: Option<(Value, &'static str)>,
     block_index: usize,
     inst_index: usize,
+    /// A leaf with nothing in the frame: no frame record, `sp` never moves
+    /// ([`crate::backend::needs_no_frame_record`]; gcc -O0 does the same).
+    frameless: bool,
 }
 
 impl<'a, 'm> FnEmitter<'a, 'm> {
@@ -373,7 +376,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             .map(|(k, x)| (x, base + 8 * k as u32))
             .collect();
         let nx = saved_x.len() as u32;
-        let saved_v = used_v
+        let saved_v: Vec<(Vr, u32)> = used_v
             .into_iter()
             .enumerate()
             .map(|(k, v)| (v, base + 8 * (nx + k as u32)))
@@ -382,7 +385,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         if layout.size() > (1 << 30) {
             return Err(BackendError::unsupported(&f.name, "stack frame too large"));
         }
+        let frameless = (layout.size() == 0 || crate::inject::enabled(crate::inject::Bug::FramelessLeafWithLocals))
+            && saved_x.is_empty()
+            && saved_v.is_empty()
+            && save_area.is_none()
+            && scratch.is_none()
+            && ret2.is_none()
+            && params.iter().all(|p| matches!(p, ParamHome::Direct))
+            && crate::backend::needs_no_frame_record(f, &types);
         Ok(FnEmitter {
+            frameless,
             cx,
             f,
             out,
@@ -746,16 +758,24 @@ mod tests {
         );
         assert!(text.contains("\tmul\tx1"), "{text}");
         assert!(text.contains("\tfmul\td2") || text.contains("\tfmul\td3"), "{text}");
-        // No callee-saved register is used, so nothing is saved: the frame
-        // is the frame record alone, and no value touches a slot.
-        for r in (19..=28)
+        // No callee-saved register is used, so nothing is saved, no value
+        // touches a slot, and the leaf needs no frame record: `sp`, `x29`
+        // and `x30` are untouched.
+        for r in (19..=30)
             .map(|k| format!("x{k}"))
             .chain((8..=15).map(|k| format!("d{k}")))
         {
             assert!(!text.contains(&r), "{r} in {text}");
         }
-        assert!(text.contains("\tsub\tsp, sp, #16\n"), "{text}");
-        assert!(!text.contains("[x29, #"), "{text}");
+        assert!(!text.contains("sp"), "{text}");
+    }
+
+    #[test]
+    fn a_function_that_calls_keeps_its_frame_record() {
+        // Nothing of its own in the frame, but the call overwrites x30.
+        let s = asm_of("declare @g() -> void\ndefine @f() -> void {\nbb0:\n  call void @g()\n  ret\n}\n");
+        let text = body_of(&s, "f").join("\n");
+        assert!(text.contains("\tstp\tx29, x30, [sp]"), "{text}");
     }
 
     #[test]

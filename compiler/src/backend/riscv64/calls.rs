@@ -1,7 +1,8 @@
 //! Prologue, epilogue, parameters, calls and returns under LP64D (the
 //! locations come from [`super::abi`]).
 //!
-//! - Prologue: push `ra` and `s0` (below the `a0..a7` save area of a
+//! - Prologue (none in a leaf with an empty frame,
+//!   [`crate::backend::needs_no_frame_record`]): push `ra` and `s0` (below the `a0..a7` save area of a
 //!   variadic function, which sits right under the incoming stack
 //!   arguments), point `s0` at the incoming `sp`, drop `sp` by the locals
 //!   area, save the callee-saved registers the register allocator or an
@@ -47,11 +48,13 @@ fn store_width(size: u32) -> usize {
 
 impl FnEmitter<'_, '_> {
     pub(super) fn emit_prologue(&mut self) -> Result<(), BackendError> {
-        let top = self.vararg_save + 16;
-        emit!(self, "\taddi\tsp, sp, -{top}");
-        emit!(self, "\tsd\tra, 8(sp)");
-        emit!(self, "\tsd\ts0, 0(sp)");
-        emit!(self, "\taddi\ts0, sp, {top}");
+        if !self.frameless {
+            let top = self.vararg_save + 16;
+            emit!(self, "\taddi\tsp, sp, -{top}");
+            emit!(self, "\tsd\tra, 8(sp)");
+            emit!(self, "\tsd\ts0, 0(sp)");
+            emit!(self, "\taddi\ts0, sp, {top}");
+        }
         if self.vararg_save > 0 {
             for k in 0..8 {
                 emit!(self, "\tsd\ta{k}, {}(s0)", -self.vararg_save + 8 * k);
@@ -150,6 +153,10 @@ impl FnEmitter<'_, '_> {
         for (r, off) in self.saved_fprs.clone() {
             let m = self.area(off);
             self.load_fmem(m, IrType::F64, r);
+        }
+        if self.frameless {
+            emit!(self, "\tret");
+            return;
         }
         let top = self.vararg_save + 16;
         emit!(self, "\taddi\tsp, s0, -{top}");

@@ -312,6 +312,10 @@ pub(crate) struct FnEmitter<'a, 'm> {
     /// The fused compare just emitted: its value, and the branch and its
     /// inverse over two registers (consumed by the terminator).
     pending_branch: Option<(Value, BranchCond, BranchCond)>,
+    /// A leaf with nothing in the frame: no `ra`/`s0` record, `sp` never
+    /// moves ([`crate::backend::needs_no_frame_record`]; gcc -O0 still sets
+    /// up `s0` in a leaf, but no reader needs it here).
+    frameless: bool,
 }
 
 impl<'a, 'm> FnEmitter<'a, 'm> {
@@ -408,8 +412,8 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         }
         saved_g.sort();
         saved_f.sort();
-        let saved_gprs = saved_g.into_iter().map(|g| (g, layout.reserve(8, 8))).collect();
-        let saved_fprs = saved_f.into_iter().map(|r| (r, layout.reserve(8, 8))).collect();
+        let saved_gprs: Vec<(Gpr, u32)> = saved_g.into_iter().map(|g| (g, layout.reserve(8, 8))).collect();
+        let saved_fprs: Vec<(Fpr, u32)> = saved_f.into_iter().map(|r| (r, layout.reserve(8, 8))).collect();
         let asm_spill = layout.reserve(16 * max_outputs as u32, 16);
         layout.finish();
         if layout.size() > (1 << 30) {
@@ -417,7 +421,16 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         }
         let vararg_save = if f.is_variadic { VARARG_SAVE } else { 0 };
         let area_top = vararg_save + 16 + layout.size() as i64;
+        let frameless = (layout.size() == 0 || crate::inject::enabled(crate::inject::Bug::FramelessLeafWithLocals))
+            && vararg_save == 0
+            && saved_gprs.is_empty()
+            && saved_fprs.is_empty()
+            && scratch.is_none()
+            && ret2.is_none()
+            && params.iter().all(|p| matches!(p, ParamHome::Direct))
+            && crate::backend::needs_no_frame_record(f, &types);
         Ok(FnEmitter {
+            frameless,
             cx,
             f,
             out,
@@ -744,6 +757,23 @@ mod tests {
             );
         }
         assert!(!text.contains("(s0)"), "{text}");
+        // A leaf with an empty frame has no frame record: `sp`, `ra` and `s0` are untouched.
+        for r in ["sp", "ra", "s0"] {
+            assert!(
+                !body.iter().any(|l| l.split([' ', '\t', ',', '(', ')']).any(|w| w == r)),
+                "{r} in {text}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_function_that_calls_keeps_its_frame_record() {
+        // Nothing of its own in the frame, but the call overwrites ra.
+        let body = body_of(
+            "declare @g() -> void\ndefine @f() -> void {\nbb0:\n  call void @g()\n  ret\n}\n",
+            "f",
+        );
+        assert!(body.iter().any(|l| l == "\tsd\tra, 8(sp)"), "{}", body.join("\n"));
     }
 
     #[test]
