@@ -70,6 +70,11 @@ crate::named_enum! {
         /// forgets the locals area, so a leaf with slots or `alloca`s drops
         /// its frame and addresses them from the caller's frame pointer.
         FramelessLeafWithLocals = "frameless-leaf-with-locals",
+        /// AArch64: a load or store at a global plus an offset folds the
+        /// symbol's low bits into its scaled displacement even when the
+        /// offset is not a multiple of the access size (the linker drops the
+        /// low bits: the access lands a few bytes early).
+        Lo12UnalignedOffset = "lo12-unaligned-offset",
         /// simplifycfg threads an empty block into a successor its predecessor
         /// already reaches although their phi operands differ: the
         /// predecessor's entry stays and the empty block's value is lost.
@@ -116,6 +121,7 @@ impl Bug {
                 | Bug::BranchPastCopies
                 | Bug::RiscvFusedBranchUnswapped
                 | Bug::FramelessLeafWithLocals
+                | Bug::Lo12UnalignedOffset
         )
     }
 

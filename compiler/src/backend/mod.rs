@@ -193,6 +193,11 @@ pub struct ModuleContext<'m> {
     pub defined: FxHashSet<&'m str>,
     /// Thread-local globals (addressed through the thread pointer).
     pub thread_local: FxHashSet<&'m str>,
+    /// The alignment of each global this module defines for certain: not
+    /// weak, common, thread-local or preemptible, so that the linker's
+    /// symbol is this definition and a load may fold the symbol's low bits
+    /// into its scaled displacement (AArch64 `ldr x0, [x16, :lo12:g]`).
+    pub global_align: FxHashMap<&'m str, usize>,
     /// Extra read-only data emitted after all functions (jump tables, constants).
     pub rodata: String,
 }
@@ -211,6 +216,7 @@ impl<'m> ModuleContext<'m> {
         };
         let mut defined = FxHashSet::default();
         let mut thread_local = FxHashSet::default();
+        let mut global_align = FxHashMap::default();
         for f in &module.functions {
             if !f.is_declaration && !f.is_gnu_inline_def && binds_locally(f.is_static, &f.visibility) {
                 defined.insert(f.name.as_str());
@@ -219,6 +225,9 @@ impl<'m> ModuleContext<'m> {
         for g in &module.globals {
             if !g.is_extern && binds_locally(g.is_static, &g.visibility) {
                 defined.insert(g.name.as_str());
+                if !g.is_weak && !g.is_common && !g.is_thread_local {
+                    global_align.insert(g.name.as_str(), 1usize << g.align.max(1).trailing_zeros());
+                }
             }
             if g.is_thread_local {
                 thread_local.insert(g.name.as_str());
@@ -237,6 +246,7 @@ impl<'m> ModuleContext<'m> {
             labels: LabelGen::default(),
             defined,
             thread_local,
+            global_align,
             rodata: String::new(),
         }
     }

@@ -5,7 +5,8 @@
 //! directly (`[x29, #16 + off]`); any other pointer is loaded into `x16`.
 //! Global addresses are `adrp` + `add :lo12:` for symbols defined in the
 //! module and a GOT load (`:got:` / `:got_lo12:`) otherwise, so that both
-//! static and PIE links work; thread-locals use the initial-exec sequence
+//! static and PIE links work; a scalar load or store at a suitably aligned
+//! global of the module folds the `:lo12:` part into its displacement; thread-locals use the initial-exec sequence
 //! (`tpidr_el0` + `:gottprel:`), which the linker relaxes in executables.
 //!
 //! Atomics follow the Arm mapping of the C11 model without requiring the
@@ -34,6 +35,26 @@ impl FnEmitter<'_, '_> {
         ty: IrType,
         _seg: AddressSpace,
     ) -> Result<(), BackendError> {
+        if ty.size() <= 8 {
+            let size = ty.size().max(1);
+            let reg = match self.reg_of(dest) {
+                Some(HomeReg::X(x)) => Some((
+                    match size {
+                        1 => "ldrb",
+                        2 => "ldrh",
+                        _ => "ldr",
+                    },
+                    if size == 8 { x.x() } else { x.w() }.to_string(),
+                )),
+                Some(HomeReg::V(v)) if ty.is_float() => Some(("ldr", v.sized(Self::fp_size(size)))),
+                _ => None,
+            };
+            if let Some((op, reg)) = reg {
+                if self.global_access(ptr, size, op, &reg) {
+                    return Ok(());
+                }
+            }
+        }
         let src = self.addr_of(ptr, PTR)?;
         match self.reg_of(dest) {
             // Straight into the home register (an integer zero-extended).
@@ -74,8 +95,56 @@ impl FnEmitter<'_, '_> {
         ty: IrType,
         _seg: AddressSpace,
     ) -> Result<(), BackendError> {
+        if let (Operand::Value(v), true) = (val, ty.size() <= 8) {
+            let size = ty.size().max(1);
+            let reg = match self.reg_of(*v) {
+                Some(HomeReg::X(x)) => Some((
+                    match size {
+                        1 => "strb",
+                        2 => "strh",
+                        _ => "str",
+                    },
+                    if size == 8 { x.x() } else { x.w() }.to_string(),
+                )),
+                Some(HomeReg::V(r)) if ty.is_float() => Some(("str", r.sized(Self::fp_size(size)))),
+                _ => None,
+            };
+            if let Some((op, reg)) = reg {
+                if self.global_access(ptr, size, op, &reg) {
+                    return Ok(());
+                }
+            }
+        }
         let dst = self.addr_of(ptr, PTR)?;
         self.store_operand(val, ty, dst)
+    }
+
+    /// A load or store (`op reg`) of `size` bytes at `ptr`, when `ptr` is a
+    /// global this module surely defines (`ModuleContext::global_align`)
+    /// plus an offset, and the symbol's alignment and the offset are
+    /// multiples of `size`: `adrp x16, g+off` and the access with the low 12
+    /// bits as its scaled displacement (`[x16, :lo12:g+off]`), one
+    /// instruction less than materializing the address. Anything else (an
+    /// unaligned offset, a weak or external symbol): `false`, nothing emitted.
+    fn global_access(&mut self, ptr: Value, size: usize, op: &str, reg: &str) -> bool {
+        let Home::SymbolAddr { sym, offset } = self.layout.home(ptr) else {
+            return false;
+        };
+        let name = self.layout.symbol(sym).clone();
+        let Some(&align) = self.cx.global_align.get(&*name) else {
+            return false;
+        };
+        let aligned = align % size == 0 && offset.rem_euclid(size as i64) == 0;
+        #[cfg(feature = "inject-bugs")]
+        let aligned = aligned || crate::inject::enabled(crate::inject::Bug::Lo12UnalignedOffset);
+        if !aligned {
+            return false;
+        }
+        let sym = crate::backend::symbol(&name);
+        let target = if offset == 0 { sym } else { format!("{sym}{offset:+}") };
+        emit!(self, "\tadrp\tx16, {target}");
+        emit!(self, "\t{op}\t{reg}, [x16, :lo12:{target}]");
+        true
     }
 
     pub(super) fn memcpy(&mut self, dest: Value, src: Value, size: usize) -> Result<(), BackendError> {
