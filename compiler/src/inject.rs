@@ -66,6 +66,14 @@ crate::named_enum! {
         /// RISC-V: a compare fused into its branch tests `a > b` as `a < b`
         /// (the operands of `bgt`/`ble` and their unsigned forms not swapped).
         RiscvFusedBranchUnswapped = "riscv-fused-branch-unswapped",
+        /// x86-64: calls are taken to leave the float homes `xmm8..15`
+        /// alone, so a `double` kept there across a call is lost when the
+        /// callee uses them.
+        X86XmmLiveAcrossCall = "x86-xmm-live-across-call",
+        /// x86-64: a call moves its integer arguments from their
+        /// caller-saved homes one by one, in argument order, where one may
+        /// overwrite another's source (`f(b, a)` with `a` in `%rdi`).
+        X86CallArgsSequential = "x86-call-args-sequential",
         /// simplifycfg threads an empty block into a successor its predecessor
         /// already reaches although their phi operands differ: the
         /// predecessor's entry stays and the empty block's value is lost.
@@ -111,6 +119,8 @@ impl Bug {
                 | Bug::SwitchSplitPivotOffByOne
                 | Bug::BranchPastCopies
                 | Bug::RiscvFusedBranchUnswapped
+                | Bug::X86XmmLiveAcrossCall
+                | Bug::X86CallArgsSequential
         )
     }
 

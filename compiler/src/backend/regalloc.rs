@@ -92,13 +92,19 @@ impl RegBudget {
 
 /// The allocatable registers of each class that the target's code for one
 /// instruction overwrites (bit `i` is register `i` of the class). A value
-/// read by the instruction or live after it never gets such a register:
-/// this is how caller-saved registers join the allocatable set (a call
-/// clobbers them all; most instructions none).
+/// read by the instruction or live after it never gets an `int`/`float`
+/// register: this is how caller-saved registers join the allocatable set (a
+/// call clobbers them all; most instructions none). The `late` masks are
+/// registers the code overwrites only after it has read every operand (a
+/// call whose arguments are all moved to their argument registers first):
+/// a value live across the instruction never gets one, a value it only
+/// reads may.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Clobbers {
     pub int: u64,
     pub float: u64,
+    pub late_int: u64,
+    pub late_float: u64,
 }
 
 /// A target's answer to "which allocatable registers does this
@@ -724,21 +730,31 @@ pub fn allocate(
             for &d in &ds {
                 live.clear(d);
             }
+            let c = if budget != RegBudget::NONE {
+                clobbers(inst, types)
+            } else {
+                Clobbers::default()
+            };
+            if c.late_int | c.late_float != 0 {
+                // `live` now holds what is live across the instruction.
+                live.for_each(|l| {
+                    let fb = &mut forbidden[l as usize];
+                    fb.int |= c.late_int;
+                    fb.float |= c.late_float;
+                });
+            }
             for &u in &us {
                 live.set(u);
                 weight[u as usize] += w;
             }
-            if budget != RegBudget::NONE {
-                let c = clobbers(inst, types);
-                if c != Clobbers::default() {
-                    // `live` now holds what is live across the instruction
-                    // plus its operands.
-                    live.for_each(|l| {
-                        let fb = &mut forbidden[l as usize];
-                        fb.int |= c.int;
-                        fb.float |= c.float;
-                    });
-                }
+            if c.int | c.float != 0 {
+                // `live` now holds what is live across the instruction
+                // plus its operands.
+                live.for_each(|l| {
+                    let fb = &mut forbidden[l as usize];
+                    fb.int |= c.int;
+                    fb.float |= c.float;
+                });
             }
             if let (Some(s), [d]) = (copy_src, ds.as_slice()) {
                 copies.push((freq[bi], *d, s));
