@@ -70,10 +70,6 @@ crate::named_enum! {
         /// alone, so a `double` kept there across a call is lost when the
         /// callee uses them.
         X86XmmLiveAcrossCall = "x86-xmm-live-across-call",
-        /// x86-64: a call moves its integer arguments from their
-        /// caller-saved homes one by one, in argument order, where one may
-        /// overwrite another's source (`f(b, a)` with `a` in `%rdi`).
-        X86CallArgsSequential = "x86-call-args-sequential",
         /// simplifycfg threads an empty block into a successor its predecessor
         /// already reaches although their phi operands differ: the
         /// predecessor's entry stays and the empty block's value is lost.
@@ -120,7 +116,6 @@ impl Bug {
                 | Bug::BranchPastCopies
                 | Bug::RiscvFusedBranchUnswapped
                 | Bug::X86XmmLiveAcrossCall
-                | Bug::X86CallArgsSequential
         )
     }
 

@@ -409,48 +409,14 @@ impl FnEmitter<'_, '_> {
                 _ => {}
             }
         }
-        // Then registers: the floats (into xmm0..7, which hold no value),
-        // then the integers that live in caller-saved registers (one may be
-        // another's argument register: one parallel move, then each
-        // extended in place), then the rest.
-        for (i, loc) in lay.args.iter().enumerate() {
-            if let ArgLoc::Xmm(n) = loc {
-                self.load_xmm(&info.args[i], arg_ty(i), *n)?;
-            }
-        }
-        let mut moves: Vec<(Gpr, Gpr)> = Vec::new();
-        let mut in_place: Vec<usize> = Vec::new();
-        for (i, loc) in lay.args.iter().enumerate() {
-            let src = info.args[i].as_value().and_then(|v| self.reg_of(v));
-            if let (ArgLoc::Gpr(n), Some(g)) = (loc, src) {
-                if super::ALLOCATABLE[..super::CALLER_SAVED as usize].contains(&g) {
-                    moves.push((g, ARG_GPRS[*n as usize]));
-                    in_place.push(i);
-                }
-            }
-        }
-        if crate::inject::enabled(crate::inject::Bug::X86CallArgsSequential) {
-            // The injected bug moves them one by one, in argument order.
-            for (s, d) in moves.drain(..) {
-                if s != d {
-                    emit!(self, "\tmovq\t{}, {}", s.q(), d.q());
-                }
-            }
-        }
-        self.parallel_move(&mut moves);
-        for &i in &in_place {
-            if let ArgLoc::Gpr(n) = lay.args[i] {
-                let (r, ty) = (ARG_GPRS[n as usize], arg_ty(i));
-                self.extend_reg(r, ty.size(), ty.is_signed(), r);
-            }
-        }
+        // Then registers.
         for (i, loc) in lay.args.iter().enumerate() {
             let arg = &info.args[i];
             let ty = arg_ty(i);
             match loc {
-                ArgLoc::Gpr(_) if in_place.contains(&i) => {}
                 ArgLoc::Gpr(n) => self.load(arg, ty, ARG_GPRS[*n as usize])?,
                 ArgLoc::GprPair(a, b) => self.load_wide(arg, ARG_GPRS[*a as usize], ARG_GPRS[*b as usize])?,
+                ArgLoc::Xmm(n) => self.load_xmm(arg, ty, *n)?,
                 ArgLoc::StructRegs(parts) => self.load_struct_parts(arg, parts)?,
                 _ => {}
             }

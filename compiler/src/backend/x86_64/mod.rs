@@ -94,28 +94,22 @@ const REG_BUDGET: RegBudget = RegBudget { int: 9, float: 8 };
 /// The float homes `xmm8..15` are overwritten by the same calls and
 /// sequences except selects (which work in integer registers).
 ///
-/// A call reads its operands before it overwrites any of these: its float
-/// arguments go to `xmm0..7` and its stack arguments through `rax`, and a
-/// direct call whose arguments are all scalars moves the integer ones with
-/// one parallel move (see `FnEmitter::call`). Such a call's clobbers are
-/// `late`: a value the call only reads may live in them, which spares a
-/// callee-saved register (and its save and restore) for a value computed
-/// just to be passed.
+/// A call overwrites the float homes only after reading its operands (its
+/// float arguments go to `xmm0..7`, its stack arguments through `rax`), so
+/// its float clobbers are `late`: a `double` computed just to be passed may
+/// live in `xmm8..15`. Its integer clobbers stay early: the integer
+/// arguments are loaded one by one into registers that may hold another
+/// argument's value. (Making them late too, with one parallel move for the
+/// arguments, did not pay: see docs/results.md, 2026-11-27.)
 fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
     let int = (1 << CALLER_SAVED) - 1;
     let float = (1 << XMM_HOMES) - 1;
-    if let Instruction::Call { info, .. } | Instruction::CallIndirect { info, .. } = inst {
+    if let Instruction::Call { .. } | Instruction::CallIndirect { .. } = inst {
         // The injected bug forgets that a call overwrites the float homes.
-        let float = if crate::inject::enabled(crate::inject::Bug::X86XmmLiveAcrossCall) {
-            0
-        } else {
-            float
-        };
-        let args_first = matches!(inst, Instruction::Call { .. }) && scalar_args_and_result(info);
+        let spared = crate::inject::enabled(crate::inject::Bug::X86XmmLiveAcrossCall);
         return Clobbers {
-            int: if args_first { 0 } else { int },
-            late_int: if args_first { int } else { 0 },
-            late_float: float,
+            int,
+            late_float: if spared { 0 } else { float },
             ..Clobbers::default()
         };
     }
@@ -129,23 +123,6 @@ fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
         float: if calls { float } else { 0 },
         ..Clobbers::default()
     }
-}
-
-/// Whether a call's code reads its operands only before the call: every
-/// argument is a scalar (in registers or on the stack, no struct copied
-/// through pointers read after the argument registers are set) and the
-/// result is not stored through the result-buffer argument afterwards.
-fn scalar_args_and_result(info: &crate::ir::instruction::CallInfo) -> bool {
-    let lay = abi::layout_of_call(info);
-    lay.args.iter().all(|a| {
-        matches!(
-            a,
-            ArgLoc::Ignored | ArgLoc::Gpr(_) | ArgLoc::GprPair(..) | ArgLoc::Xmm(_) | ArgLoc::Stack(_)
-        )
-    }) && !matches!(
-        lay.ret,
-        abi::RetLoc::StructRegs(_) | abi::RetLoc::X87Struct | abi::RetLoc::X87Pair
-    )
 }
 
 /// The largest alloca region the prologue zeroes with one `movq $0` per
@@ -1255,12 +1232,11 @@ mod tests {
         assert_eq!(clobbers(&insts[5], &types), Clobbers { float: 0, ..all });
     }
 
-    /// A direct call with scalar arguments overwrites the caller-saved
-    /// registers only after reading its operands (`late`); an indirect
-    /// call reads its target after setting the argument registers, so its
-    /// integer clobbers stay early. Both overwrite every xmm home late.
+    /// A call overwrites the xmm homes only after reading its operands
+    /// (`late`: a float argument may live in one), the integer caller-saved
+    /// registers early (direct and indirect calls alike).
     #[test]
-    fn calls_clobber_late_when_they_read_their_operands_first() {
+    fn calls_clobber_the_xmm_homes_after_reading_their_operands() {
         let m = parse_module(
             "declare @g(i64, f64) -> i64
 define @f(i64, ptr) -> i64 {
@@ -1280,7 +1256,7 @@ bb0:
         assert_eq!(
             clobbers(&insts[2], &types),
             Clobbers {
-                late_int: 0b1111,
+                int: 0b1111,
                 late_float: 0xff,
                 ..Clobbers::default()
             }
