@@ -35,7 +35,9 @@
 //! survive calls (the prologue and epilogue save and restore what is used),
 //! and caller-saved ones that a target's [`ClobberFn`] says which
 //! instructions overwrite: a value live across or read by such an
-//! instruction does not get them. A function that calls a `returns_twice`
+//! instruction does not get them (a value it only reads may, when the
+//! instruction overwrites them only after reading its operands:
+//! [`Clobbers`]' `late` masks). A function that calls a `returns_twice`
 //! function (setjmp, vfork, ...) keeps one slot per value and no register:
 //! after the second return, every value must still be where the first return
 //! left it. A function with inline asm gets shared slots but no register (the
@@ -993,6 +995,46 @@ mod tests {
         assert!(matches!(l.home(Value(1)), Home::Reg(_)), "{:?}", l.home(Value(1)));
         assert!(matches!(l.home(Value(9)), Home::Slot(_)));
         assert_eq!(l.used_regs().len(), 1);
+    }
+
+    /// Calls overwrite float register 0 after reading their operands
+    /// (`late_float`): `%1`, read only by the call, may take it; `%2`, live
+    /// across the call, may not. With the same clobber early, neither may.
+    #[test]
+    fn a_late_clobber_spares_a_value_the_call_only_reads() {
+        fn late(inst: &Instruction, _: &ValueTypes) -> Clobbers {
+            match inst {
+                Instruction::Call { .. } => Clobbers {
+                    late_float: 1,
+                    ..Clobbers::default()
+                },
+                _ => Clobbers::default(),
+            }
+        }
+        fn early(inst: &Instruction, _: &ValueTypes) -> Clobbers {
+            match inst {
+                Instruction::Call { .. } => Clobbers {
+                    float: 1,
+                    ..Clobbers::default()
+                },
+                _ => Clobbers::default(),
+            }
+        }
+        let src = "declare @g(f64) -> i64\ndefine @f(f64) -> f64 {\nbb0:\n  %0 = paramref 0 f64\n  %2 = mul f64 %0, 3.0f64\n  %1 = add f64 %2, 1.5f64\n  %3 = call i64 @g(f64 %1)\n  %4 = add f64 %2, %2\n  ret %4\n}\n";
+        let m = parse_module(src).unwrap();
+        let f = m.functions.iter().find(|f| !f.is_declaration).unwrap();
+        let types = ValueTypes::compute(f);
+        let budget = RegBudget { int: 0, float: 1 };
+        let reg0 = Home::Reg(PhysReg {
+            class: RegClass::Float,
+            index: 0,
+        });
+        let l = FrameLayout::compute_with(f, &types, budget, late).unwrap();
+        assert_eq!(l.home(Value(1)), reg0);
+        assert!(matches!(l.home(Value(2)), Home::Slot(_)), "{:?}", l.home(Value(2)));
+        let l = FrameLayout::compute_with(f, &types, budget, early).unwrap();
+        assert!(matches!(l.home(Value(1)), Home::Slot(_)), "{:?}", l.home(Value(1)));
+        assert!(matches!(l.home(Value(2)), Home::Slot(_)), "{:?}", l.home(Value(2)));
     }
 
     #[test]

@@ -2,10 +2,11 @@
 //! System V AMD64 psABI (docs/abi.md is the contract with the lowering).
 //!
 //! Code generation is simple: every IR value has the home the register
-//! allocator ([`crate::backend::regalloc`]) gave it, one of nine registers
-//! (`r8 r9 rsi rdi`, which `clobbers` keeps away from values live across
-//! calls and long sequences, and the callee-saved `rbx r12-r15`, saved in
-//! the prologue) or a shared frame slot. Each instruction reads its operands
+//! allocator ([`crate::backend::regalloc`]) gave it, one of nine integer
+//! registers (`r8 r9 rsi rdi`, which `clobbers` keeps away from values live
+//! across calls and long sequences, and the callee-saved `rbx r12-r15`,
+//! saved in the prologue), for a `float` or `double` one of `xmm8..xmm15`
+//! (all caller-saved: only values no call crosses), or a shared frame slot. Each instruction reads its operands
 //! (in place when they are in registers, else into scratch registers `rax
 //! rcx rdx`, `xmm0 xmm1`, the x87 stack for `long double`), computes, and
 //! writes the result last (often straight into its home register). A copy
@@ -65,7 +66,7 @@ use regs::{Gpr, Mem};
 /// The registers the allocator may hand out: four caller-saved ones that
 /// only calls and a few long sequences use (see [`clobbers`]), then the
 /// callee-saved ones nothing else in this backend uses (`%rbp` is the frame
-/// pointer). SysV has no callee-saved vector register, so floats stay in slots.
+/// pointer). Floats have their own list ([`XMM_HOMES`]).
 const ALLOCATABLE: [Gpr; 9] = [
     Gpr::R8,
     Gpr::R9,
@@ -1243,8 +1244,8 @@ define @f(i64, ptr) -> i64 {
 bb0:
   %0 = paramref 0 i64
   %1 = paramref 1 ptr
-  %2 = call i64 @g(i64 %0, f64 1.5)
-  %3 = call i64 %1(i64 %2, f64 2.5)
+  %2 = call i64 @g(i64 %0, f64 1.5f64)
+  %3 = call i64 %1(i64 %2, f64 2.5f64)
   ret %3
 }
 ",
