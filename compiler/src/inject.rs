@@ -75,6 +75,10 @@ crate::named_enum! {
         /// offset is not a multiple of the access size (the linker drops the
         /// low bits: the access lands a few bytes early).
         Lo12UnalignedOffset = "lo12-unaligned-offset",
+        /// x86-64: calls are taken to leave the float homes `xmm8..15`
+        /// alone, so a `double` kept there across a call is lost when the
+        /// callee uses them.
+        X86XmmLiveAcrossCall = "x86-xmm-live-across-call",
         /// simplifycfg threads an empty block into a successor its predecessor
         /// already reaches although their phi operands differ: the
         /// predecessor's entry stays and the empty block's value is lost.
@@ -122,6 +126,7 @@ impl Bug {
                 | Bug::RiscvFusedBranchUnswapped
                 | Bug::FramelessLeafWithLocals
                 | Bug::Lo12UnalignedOffset
+                | Bug::X86XmmLiveAcrossCall
         )
     }
 

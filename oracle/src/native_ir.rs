@@ -7,7 +7,9 @@
 //! inline asm (a schedule-driven black box in the interpreter, a comment
 //! natively) is replaced by stores of fixed values to its outputs, the
 //! external `@sink` and `@escape` get IR bodies (the interpreter would derive
-//! their results from an event hash no native program reproduces), and
+//! their results from an event hash no native program reproduces; `@sink`'s
+//! computes with three doubles, so that it overwrites float registers the
+//! way a real callee may), and
 //! `@main` becomes `@phicc_entry` so that a generated C driver can call it;
 //! every float-to-integer conversion is guarded to operands in
 //! `[-2^31, 2^31)` (anything else, NaN included, converts 0), because an
@@ -106,7 +108,8 @@ pub fn prepare(mut m: IrModule) -> IrModule {
         let label = BlockId(next_block);
         next_block += 1;
         let body = match f.name.as_str() {
-            // sink(x): sink_acc = sink_acc * 31 ^ x; return x ^ 0x5bd1e995.
+            // sink(x): sink_acc = sink_acc * 31 ^ x; return x ^ 0x5bd1e995
+            // ^ (2x * x < x), the last computed in doubles.
             "sink" => vec![
                 Instruction::ParamRef {
                     dest: Value(0),
@@ -150,11 +153,57 @@ pub fn prepare(mut m: IrModule) -> IrModule {
                     rhs: Operand::Const(IrConst::I64(0x5bd1_e995)),
                     ty: IrType::I64,
                 },
+                // Then `d = (double)x; e = d + d; g = e * d; return r ^
+                // (g < d)`: three doubles live at once, so the callee
+                // overwrites float registers a caller may wrongly keep a
+                // value in across the call (x86-64's caller-saved
+                // `xmm8..15` are the backend's float homes).
+                Instruction::Cast {
+                    dest: Value(6),
+                    src: Operand::Value(Value(0)),
+                    from_ty: IrType::I64,
+                    to_ty: IrType::F64,
+                },
+                Instruction::BinOp {
+                    dest: Value(7),
+                    op: IrBinOp::Add,
+                    lhs: Operand::Value(Value(6)),
+                    rhs: Operand::Value(Value(6)),
+                    ty: IrType::F64,
+                },
+                Instruction::BinOp {
+                    dest: Value(8),
+                    op: IrBinOp::Mul,
+                    lhs: Operand::Value(Value(7)),
+                    rhs: Operand::Value(Value(6)),
+                    ty: IrType::F64,
+                },
+                Instruction::Cmp {
+                    dest: Value(9),
+                    op: IrCmpOp::Slt,
+                    lhs: Operand::Value(Value(8)),
+                    rhs: Operand::Value(Value(6)),
+                    ty: IrType::F64,
+                },
+                Instruction::Select {
+                    dest: Value(10),
+                    cond: Operand::Value(Value(9)),
+                    true_val: Operand::Const(IrConst::I64(1)),
+                    false_val: Operand::Const(IrConst::I64(0)),
+                    ty: IrType::I64,
+                },
+                Instruction::BinOp {
+                    dest: Value(11),
+                    op: IrBinOp::Xor,
+                    lhs: Operand::Value(Value(5)),
+                    rhs: Operand::Value(Value(10)),
+                    ty: IrType::I64,
+                },
             ],
             _ => Vec::new(),
         };
         let ret = if f.name == "sink" {
-            Operand::Value(Value(5))
+            Operand::Value(Value(11))
         } else {
             Operand::Const(IrConst::from_i64(7, f.return_type))
         };

@@ -35,7 +35,9 @@
 //! survive calls (the prologue and epilogue save and restore what is used),
 //! and caller-saved ones that a target's [`ClobberFn`] says which
 //! instructions overwrite: a value live across or read by such an
-//! instruction does not get them. A function that calls a `returns_twice`
+//! instruction does not get them (a value it only reads may, when the
+//! instruction overwrites them only after reading its operands:
+//! [`Clobbers`]' `late` masks). A function that calls a `returns_twice`
 //! function (setjmp, vfork, ...) keeps one slot per value and no register:
 //! after the second return, every value must still be where the first return
 //! left it. A function with inline asm gets shared slots but no register (the
@@ -92,13 +94,19 @@ impl RegBudget {
 
 /// The allocatable registers of each class that the target's code for one
 /// instruction overwrites (bit `i` is register `i` of the class). A value
-/// read by the instruction or live after it never gets such a register:
-/// this is how caller-saved registers join the allocatable set (a call
-/// clobbers them all; most instructions none).
+/// read by the instruction or live after it never gets an `int`/`float`
+/// register: this is how caller-saved registers join the allocatable set (a
+/// call clobbers them all; most instructions none). The `late` masks are
+/// registers the code overwrites only after it has read every operand (a
+/// call whose arguments are all moved to their argument registers first):
+/// a value live across the instruction never gets one, a value it only
+/// reads may.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Clobbers {
     pub int: u64,
     pub float: u64,
+    pub late_int: u64,
+    pub late_float: u64,
 }
 
 /// A target's answer to "which allocatable registers does this
@@ -724,21 +732,31 @@ pub fn allocate(
             for &d in &ds {
                 live.clear(d);
             }
+            let c = if budget != RegBudget::NONE {
+                clobbers(inst, types)
+            } else {
+                Clobbers::default()
+            };
+            if c.late_int | c.late_float != 0 {
+                // `live` now holds what is live across the instruction.
+                live.for_each(|l| {
+                    let fb = &mut forbidden[l as usize];
+                    fb.int |= c.late_int;
+                    fb.float |= c.late_float;
+                });
+            }
             for &u in &us {
                 live.set(u);
                 weight[u as usize] += w;
             }
-            if budget != RegBudget::NONE {
-                let c = clobbers(inst, types);
-                if c != Clobbers::default() {
-                    // `live` now holds what is live across the instruction
-                    // plus its operands.
-                    live.for_each(|l| {
-                        let fb = &mut forbidden[l as usize];
-                        fb.int |= c.int;
-                        fb.float |= c.float;
-                    });
-                }
+            if c.int | c.float != 0 {
+                // `live` now holds what is live across the instruction
+                // plus its operands.
+                live.for_each(|l| {
+                    let fb = &mut forbidden[l as usize];
+                    fb.int |= c.int;
+                    fb.float |= c.float;
+                });
             }
             if let (Some(s), [d]) = (copy_src, ds.as_slice()) {
                 copies.push((freq[bi], *d, s));
@@ -977,6 +995,46 @@ mod tests {
         assert!(matches!(l.home(Value(1)), Home::Reg(_)), "{:?}", l.home(Value(1)));
         assert!(matches!(l.home(Value(9)), Home::Slot(_)));
         assert_eq!(l.used_regs().len(), 1);
+    }
+
+    /// Calls overwrite float register 0 after reading their operands
+    /// (`late_float`): `%1`, read only by the call, may take it; `%2`, live
+    /// across the call, may not. With the same clobber early, neither may.
+    #[test]
+    fn a_late_clobber_spares_a_value_the_call_only_reads() {
+        fn late(inst: &Instruction, _: &ValueTypes) -> Clobbers {
+            match inst {
+                Instruction::Call { .. } => Clobbers {
+                    late_float: 1,
+                    ..Clobbers::default()
+                },
+                _ => Clobbers::default(),
+            }
+        }
+        fn early(inst: &Instruction, _: &ValueTypes) -> Clobbers {
+            match inst {
+                Instruction::Call { .. } => Clobbers {
+                    float: 1,
+                    ..Clobbers::default()
+                },
+                _ => Clobbers::default(),
+            }
+        }
+        let src = "declare @g(f64) -> i64\ndefine @f(f64) -> f64 {\nbb0:\n  %0 = paramref 0 f64\n  %2 = mul f64 %0, 3.0f64\n  %1 = add f64 %2, 1.5f64\n  %3 = call i64 @g(f64 %1)\n  %4 = add f64 %2, %2\n  ret %4\n}\n";
+        let m = parse_module(src).unwrap();
+        let f = m.functions.iter().find(|f| !f.is_declaration).unwrap();
+        let types = ValueTypes::compute(f);
+        let budget = RegBudget { int: 0, float: 1 };
+        let reg0 = Home::Reg(PhysReg {
+            class: RegClass::Float,
+            index: 0,
+        });
+        let l = FrameLayout::compute_with(f, &types, budget, late).unwrap();
+        assert_eq!(l.home(Value(1)), reg0);
+        assert!(matches!(l.home(Value(2)), Home::Slot(_)), "{:?}", l.home(Value(2)));
+        let l = FrameLayout::compute_with(f, &types, budget, early).unwrap();
+        assert!(matches!(l.home(Value(1)), Home::Slot(_)), "{:?}", l.home(Value(1)));
+        assert!(matches!(l.home(Value(2)), Home::Slot(_)), "{:?}", l.home(Value(2)));
     }
 
     #[test]

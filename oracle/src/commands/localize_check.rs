@@ -75,9 +75,10 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         // Switch lowering is the backend's too; sparse switches are cgen's switch-cost shape.
         Bug::SwitchSplitPivotOffByOne => (&[], Emphasis::SwitchCost),
         Bug::BranchPastCopies => (&[], Emphasis::LostCopy),
-        Bug::RiscvFusedBranchUnswapped | Bug::FramelessLeafWithLocals | Bug::Lo12UnalignedOffset => {
-            (&[], Emphasis::Default)
-        }
+        Bug::RiscvFusedBranchUnswapped
+        | Bug::FramelessLeafWithLocals
+        | Bug::Lo12UnalignedOffset
+        | Bug::X86XmmLiveAcrossCall => (&[], Emphasis::Default),
         Bug::DominatorsIrreducible => (PROMOTE, Emphasis::ComputedGoto),
     }
 }

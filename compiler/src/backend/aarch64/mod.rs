@@ -149,6 +149,7 @@ fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
     let all = Clobbers {
         int: (1 << CALLER_SAVED_X) - 1,
         float: (1 << CALLER_SAVED_V) - 1,
+        ..Clobbers::default()
     };
     if crate::backend::clobbers_caller_saved(inst, types) {
         all
@@ -838,6 +839,7 @@ mod tests {
         let all = Clobbers {
             int: 0b111,
             float: 0xff,
+            ..Clobbers::default()
         };
         let insts = &f.blocks[0].instructions;
         assert_eq!(clobbers(&insts[2], &types), all);

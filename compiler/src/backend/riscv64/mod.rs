@@ -160,6 +160,7 @@ fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
     let all = Clobbers {
         int: (1 << CALLER_SAVED_GPRS) - 1,
         float: (1 << CALLER_SAVED_FPRS) - 1,
+        ..Clobbers::default()
     };
     if crate::backend::clobbers_caller_saved(inst, types) {
         all
@@ -828,6 +829,7 @@ mod tests {
         let all = Clobbers {
             int: 0b11_1111,
             float: 0b1_1111_1111,
+            ..Clobbers::default()
         };
         let insts = &f.blocks[0].instructions;
         assert_eq!(clobbers(&insts[2], &types), all);

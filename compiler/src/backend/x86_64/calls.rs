@@ -78,10 +78,14 @@ impl FnEmitter<'_, '_> {
                         }
                     }
                 }
-                (ArgLoc::Xmm(n), ParamHome::Direct(v)) => {
-                    let m = self.slot(v)?;
-                    emit!(self, "\tmovsd\t%xmm{n}, {m}");
-                }
+                (ArgLoc::Xmm(n), ParamHome::Direct(v)) => match self.xmm_of(v) {
+                    // The homes xmm8..15 are no argument registers.
+                    Some(x) => emit!(self, "\tmovaps\t%xmm{n}, %xmm{x}"),
+                    None => {
+                        let m = self.slot(v)?;
+                        emit!(self, "\tmovsd\t%xmm{n}, {m}");
+                    }
+                },
                 (ArgLoc::StructRegs(parts), ParamHome::Buffer(off)) => {
                     let buf = self.area(off);
                     for p in parts {
@@ -254,6 +258,16 @@ impl FnEmitter<'_, '_> {
             } else {
                 Err(self.internal(format!("paramref {idx} defines {dest}, the prologue wrote {v}")))
             };
+        }
+        if let Some(x) = self.xmm_of(dest) {
+            let mv = if ty.size() <= 4 { "movss" } else { "movsd" };
+            let src = match self.param_home(idx)? {
+                ParamHome::Slot(off) => self.area(off),
+                ParamHome::Incoming(d) => Mem::new(Gpr::Rbp, d),
+                _ => return Err(self.internal(format!("float parameter {idx} passed by address"))),
+            };
+            emit!(self, "\t{mv}\t{src}, %xmm{x}");
+            return Ok(());
         }
         if let Some(g) = self.reg_of(dest) {
             // The parameter's bits, read at its own width.
@@ -451,8 +465,7 @@ impl FnEmitter<'_, '_> {
             }
             RetLoc::Xmm => {
                 if let Some(d) = info.dest {
-                    let m = self.slot(d)?;
-                    self.store_xmm(0, ret_ty, &m);
+                    self.store_xmm_to(0, ret_ty, d)?;
                 }
             }
             RetLoc::X87 => match info.dest {

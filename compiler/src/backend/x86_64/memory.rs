@@ -38,6 +38,9 @@ impl FnEmitter<'_, '_> {
             emit!(self, "\tmovq\t{}, %rdx", src.at(8));
             emit!(self, "\tmovq\t%rax, {m}");
             emit!(self, "\tmovq\t%rdx, {}", m.at(8));
+        } else if let (Some(x), IrType::F32 | IrType::F64) = (self.xmm_of(dest), ty) {
+            let mv = if ty == IrType::F32 { "movss" } else { "movsd" };
+            emit!(self, "\t{mv}\t{src}, %xmm{x}");
         } else {
             let size = ty.size().max(1);
             let into = self.reg_of(dest).unwrap_or(Gpr::Rax);

@@ -2,10 +2,11 @@
 //! System V AMD64 psABI (docs/abi.md is the contract with the lowering).
 //!
 //! Code generation is simple: every IR value has the home the register
-//! allocator ([`crate::backend::regalloc`]) gave it, one of nine registers
-//! (`r8 r9 rsi rdi`, which `clobbers` keeps away from values live across
-//! calls and long sequences, and the callee-saved `rbx r12-r15`, saved in
-//! the prologue) or a shared frame slot. Each instruction reads its operands
+//! allocator ([`crate::backend::regalloc`]) gave it, one of nine integer
+//! registers (`r8 r9 rsi rdi`, which `clobbers` keeps away from values live
+//! across calls and long sequences, and the callee-saved `rbx r12-r15`,
+//! saved in the prologue), for a `float` or `double` one of `xmm8..xmm15`
+//! (all caller-saved: only values no call crosses), or a shared frame slot. Each instruction reads its operands
 //! (in place when they are in registers, else into scratch registers `rax
 //! rcx rdx`, `xmm0 xmm1`, the x87 stack for `long double`), computes, and
 //! writes the result last (often straight into its home register). A copy
@@ -65,7 +66,7 @@ use regs::{Gpr, Mem};
 /// The registers the allocator may hand out: four caller-saved ones that
 /// only calls and a few long sequences use (see [`clobbers`]), then the
 /// callee-saved ones nothing else in this backend uses (`%rbp` is the frame
-/// pointer). SysV has no callee-saved vector register, so floats stay in slots.
+/// pointer). Floats have their own list ([`XMM_HOMES`]).
 const ALLOCATABLE: [Gpr; 9] = [
     Gpr::R8,
     Gpr::R9,
@@ -79,21 +80,49 @@ const ALLOCATABLE: [Gpr; 9] = [
 ];
 /// How many of [`ALLOCATABLE`] are caller-saved (they come first).
 const CALLER_SAVED: u8 = 4;
-const REG_BUDGET: RegBudget = RegBudget { int: 9, float: 0 };
+/// The float-class registers the allocator may hand out: `xmm8..xmm15`,
+/// which no code sequence of this backend uses as scratch (those use `xmm0`
+/// and `xmm1`) and no call passes arguments or results in. SysV makes every
+/// vector register caller-saved, so these hold only values that live across
+/// no call (see [`clobbers`]).
+const XMM_HOMES: u8 = 8;
+const REG_BUDGET: RegBudget = RegBudget { int: 9, float: 8 };
 
 /// The caller-saved allocatable registers an instruction's code overwrites:
 /// all of them for calls and for the sequences that use `rsi`/`rdi`/`r8`/`r9`
 /// as scratch or argument registers (block copies, `va_*`, intrinsics, inline
 /// asm, selects, and anything on 16-byte values, which may call libgcc).
+/// The float homes `xmm8..15` are overwritten by the same calls and
+/// sequences except selects (which work in integer registers).
+///
+/// A call overwrites the float homes only after reading its operands (its
+/// float arguments go to `xmm0..7`, its stack arguments through `rax`), so
+/// its float clobbers are `late`: a `double` computed just to be passed may
+/// live in `xmm8..15`. Its integer clobbers stay early: the integer
+/// arguments are loaded one by one into registers that may hold another
+/// argument's value. (Making them late too, with one parallel move for the
+/// arguments, did not pay: see docs/results.md, 2026-11-27.)
 fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
-    let all = Clobbers {
-        int: (1 << CALLER_SAVED) - 1,
-        float: 0,
-    };
-    if matches!(inst, Instruction::Select { .. }) || crate::backend::clobbers_caller_saved(inst, types) {
-        all
-    } else {
-        Clobbers::default()
+    let int = (1 << CALLER_SAVED) - 1;
+    let float = (1 << XMM_HOMES) - 1;
+    if let Instruction::Call { .. } | Instruction::CallIndirect { .. } = inst {
+        // The injected bug forgets that a call overwrites the float homes.
+        let spared = crate::inject::enabled(crate::inject::Bug::X86XmmLiveAcrossCall);
+        return Clobbers {
+            int,
+            late_float: if spared { 0 } else { float },
+            ..Clobbers::default()
+        };
+    }
+    let calls = crate::backend::clobbers_caller_saved(inst, types);
+    Clobbers {
+        int: if calls || matches!(inst, Instruction::Select { .. }) {
+            int
+        } else {
+            0
+        },
+        float: if calls { float } else { 0 },
+        ..Clobbers::default()
     }
 }
 
@@ -151,7 +180,12 @@ fn direct_params(f: &IrFunction, types: &ValueTypes, layout: &FrameLayout) -> Ve
                 .any(|&o| o != d && layout.home(o) == layout.home(d));
             let home_ok = !shared
                 && match layout.home(d) {
-                    Home::Reg(p) => p.index >= CALLER_SAVED || layout.alloca_region.1 <= ZERO_BY_STORES,
+                    // `rep stosq` leaves the xmm registers alone.
+                    Home::Reg(p) => {
+                        p.class == RegClass::Float
+                            || p.index >= CALLER_SAVED
+                            || layout.alloca_region.1 <= ZERO_BY_STORES
+                    }
                     Home::Slot(_) => true,
                     _ => false,
                 };
@@ -191,10 +225,16 @@ fn needs_scratch_areas(f: &IrFunction, types: &ValueTypes, params: &[ParamHome])
     })
 }
 
-/// The register of an allocator home.
+/// The register of an integer-class allocator home.
 fn phys(p: PhysReg) -> Gpr {
     debug_assert_eq!(p.class, RegClass::Int);
     ALLOCATABLE[p.index as usize]
+}
+
+/// The number `n` of `%xmm<n>`, the register of a float-class allocator home.
+fn xmm_home(p: PhysReg) -> u8 {
+    debug_assert_eq!(p.class, RegClass::Float);
+    8 + p.index
 }
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write as _;
@@ -381,7 +421,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let max_outputs = scan.max_asm_outputs;
         let fused_compares = super::fusable_compares(f, |ty| ty.is_int_or_ptr() && !ty.is_128());
         let use_counts = use_counts(f, types.len());
-        for &p in layout.used_regs().iter().filter(|p| p.index >= CALLER_SAVED) {
+        for &p in layout
+            .used_regs()
+            .iter()
+            .filter(|p| p.class == RegClass::Int && p.index >= CALLER_SAVED)
+        {
             let g = phys(p);
             if !callee_saved.contains(&g) {
                 callee_saved.push(g);
@@ -499,6 +543,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     }
                 }
             }
+            Home::Reg(p) if p.class == RegClass::Float => emit!(self, "\tmovq\t%xmm{}, {}", xmm_home(p), r.q()),
             Home::Reg(p) => emit!(self, "\tmovq\t{}, {}", phys(p).q(), r.q()),
             Home::Slot(_) | Home::None => {}
         }
@@ -536,7 +581,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                 }
                 Ok(through(scratch, 0))
             }
-            Home::Reg(p) => {
+            Home::Reg(p) if p.class == RegClass::Int => {
                 self.flush();
                 Ok(through(phys(p), 0))
             }
@@ -576,6 +621,15 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     let m = self.area(off);
                     self.load_mem(&m, ty.size(), signed, r);
                 }
+                Home::Reg(p) if p.class == RegClass::Float => {
+                    // A float's bits.
+                    let x = xmm_home(p);
+                    if ty.size() <= 4 || self.types.of(*v) == IrType::F32 {
+                        emit!(self, "\tmovd\t%xmm{x}, {}", r.l());
+                    } else {
+                        emit!(self, "\tmovq\t%xmm{x}, {}", r.q());
+                    }
+                }
                 Home::Reg(p) => self.extend_reg(phys(p), ty.size(), signed, r),
                 Home::None => return Err(self.internal(format!("{v} is used but never defined"))),
                 h => self.materialize(h, r),
@@ -598,10 +652,18 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         }
     }
 
-    /// The register holding `v`, when the allocator put it in one.
+    /// The integer register holding `v`, when the allocator put it in one.
     fn reg_of(&self, v: Value) -> Option<Gpr> {
         match self.layout.home(v) {
-            Home::Reg(p) => Some(phys(p)),
+            Home::Reg(p) if p.class == RegClass::Int => Some(phys(p)),
+            _ => None,
+        }
+    }
+
+    /// The `n` of the `%xmm<n>` holding the float `v`, when the allocator put it in one.
+    fn xmm_of(&self, v: Value) -> Option<u8> {
+        match self.layout.home(v) {
+            Home::Reg(p) if p.class == RegClass::Float => Some(xmm_home(p)),
             _ => None,
         }
     }
@@ -614,6 +676,9 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             if self.layout.home(*s) == self.layout.home(dest) && !self.layout.home(dest).is_address() {
                 return Ok(());
             }
+        }
+        if let Some(x) = self.xmm_of(dest) {
+            return self.load_xmm(op, self.types.of(dest), x);
         }
         match self.reg_of(dest) {
             Some(g) => {
@@ -671,6 +736,15 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
 
     /// As [`FnEmitter::store`] for a value of `size` bytes.
     fn store_sized(&mut self, r: Gpr, size: usize, v: Value) -> Result<(), BackendError> {
+        if let Some(x) = self.xmm_of(v) {
+            // A float's bits into its xmm home.
+            if size <= 4 {
+                emit!(self, "\tmovd\t{}, %xmm{x}", r.l());
+            } else {
+                emit!(self, "\tmovq\t{}, %xmm{x}", r.q());
+            }
+            return Ok(());
+        }
         if let Some(g) = self.reg_of(v) {
             self.flush();
             if g != r {
@@ -770,6 +844,14 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                     let src = self.area(off);
                     let size = if ty.size() > 8 { 16 } else { ty.size().max(1) };
                     self.copy_mem(&src, m, size);
+                }
+                Home::Reg(p) if p.class == RegClass::Float => {
+                    let mv = if ty.size() <= 4 || self.types.of(*v) == IrType::F32 {
+                        "movss"
+                    } else {
+                        "movsd"
+                    };
+                    emit!(self, "\t{mv}\t%xmm{}, {m}", xmm_home(p));
                 }
                 Home::Reg(p) => {
                     self.flush();
@@ -906,6 +988,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
                         emit!(self, "\ttestq\t%rax, %rax");
                         Ok(None)
                     }
+                    Home::Reg(p) if p.class == RegClass::Float => {
+                        self.load_int(cond, ty, false, Gpr::Rax)?;
+                        emit!(self, "\ttestq\t%rax, %rax");
+                        Ok(None)
+                    }
                     Home::Reg(p) => {
                         let size = Self::cond_size(ty);
                         let r = phys(p).name(size);
@@ -961,6 +1048,11 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
     fn get_second_return(&mut self, dest: Value, _reg: IrType) -> Result<(), BackendError> {
         let ty = self.types.of(dest);
         let src = self.ret2_area()?;
+        if let Some(x) = self.xmm_of(dest) {
+            let mv = if ty == IrType::F32 { "movss" } else { "movsd" };
+            emit!(self, "\t{mv}\t{src}, %xmm{x}");
+            return Ok(());
+        }
         let m = self.slot(dest)?;
         self.copy_mem(&src, &m, if ty == IrType::F128 { 16 } else { 8 });
         Ok(())
@@ -1128,11 +1220,55 @@ mod tests {
         .unwrap();
         let f = &m.functions[0];
         let types = ValueTypes::compute(f);
-        let all = Clobbers { int: 0b1111, float: 0 };
+        let all = Clobbers {
+            int: 0b1111,
+            float: 0xff,
+            ..Clobbers::default()
+        };
         let insts = &f.blocks[0].instructions;
         assert_eq!(clobbers(&insts[2], &types), all);
         assert_eq!(clobbers(&insts[3], &types), all);
         assert_eq!(clobbers(&insts[4], &types), Clobbers::default());
-        assert_eq!(clobbers(&insts[5], &types), all);
+        // A select works in integer registers only.
+        assert_eq!(clobbers(&insts[5], &types), Clobbers { float: 0, ..all });
+    }
+
+    /// A call overwrites the xmm homes only after reading its operands
+    /// (`late`: a float argument may live in one), the integer caller-saved
+    /// registers early (direct and indirect calls alike).
+    #[test]
+    fn calls_clobber_the_xmm_homes_after_reading_their_operands() {
+        let m = parse_module(
+            "declare @g(i64, f64) -> i64
+define @f(i64, ptr) -> i64 {
+bb0:
+  %0 = paramref 0 i64
+  %1 = paramref 1 ptr
+  %2 = call i64 @g(i64 %0, f64 1.5f64)
+  %3 = call i64 %1(i64 %2, f64 2.5f64)
+  ret %3
+}
+",
+        )
+        .unwrap();
+        let f = m.functions.iter().find(|f| !f.is_declaration).unwrap();
+        let types = ValueTypes::compute(f);
+        let insts = &f.blocks[0].instructions;
+        assert_eq!(
+            clobbers(&insts[2], &types),
+            Clobbers {
+                int: 0b1111,
+                late_float: 0xff,
+                ..Clobbers::default()
+            }
+        );
+        assert_eq!(
+            clobbers(&insts[3], &types),
+            Clobbers {
+                int: 0b1111,
+                late_float: 0xff,
+                ..Clobbers::default()
+            }
+        );
     }
 }

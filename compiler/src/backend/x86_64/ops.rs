@@ -87,6 +87,12 @@ impl FnEmitter<'_, '_> {
                     let m = self.slot(*v)?;
                     emit!(self, "\tmov{}\t{m}, %xmm{n}", fsuf(ty));
                 }
+                Home::Reg(p) if p.class == crate::backend::regalloc::RegClass::Float => {
+                    let x = super::xmm_home(p);
+                    if x != n {
+                        emit!(self, "\tmovaps\t%xmm{x}, %xmm{n}");
+                    }
+                }
                 Home::Reg(p) => {
                     self.flush();
                     emit!(self, "\tmovq\t{}, %xmm{n}", super::phys(p).q());
@@ -106,6 +112,34 @@ impl FnEmitter<'_, '_> {
         emit!(self, "\tmov{}\t%xmm{n}, {m}", fsuf(ty));
     }
 
+    /// `dest = %xmm<n>` for a `float`/`double` `dest`: into its xmm home, or its slot.
+    pub(super) fn store_xmm_to(&mut self, n: u8, ty: IrType, dest: Value) -> Result<(), BackendError> {
+        match self.xmm_of(dest) {
+            Some(x) if x == n => {}
+            Some(x) => emit!(self, "\tmovaps\t%xmm{n}, %xmm{x}"),
+            None => {
+                let m = self.slot(dest)?;
+                self.store_xmm(n, ty, &m);
+            }
+        }
+        Ok(())
+    }
+
+    /// A `float`/`double` operand as an SSE instruction's source: its xmm
+    /// home or its slot in place, else loaded into `%xmm<scratch>`.
+    pub(super) fn xmm_source(&mut self, op: &Operand, ty: IrType, scratch: u8) -> Result<String, BackendError> {
+        if let Some(v) = op.as_value() {
+            if let Some(x) = self.xmm_of(v) {
+                return Ok(format!("%xmm{x}"));
+            }
+            if let Home::Slot(_) = self.layout.home(v) {
+                return Ok(self.slot(v)?.to_string());
+            }
+        }
+        self.load_xmm(op, ty, scratch)?;
+        Ok(format!("%xmm{scratch}"))
+    }
+
     pub(super) fn binop(
         &mut self,
         dest: Value,
@@ -116,26 +150,33 @@ impl FnEmitter<'_, '_> {
     ) -> Result<(), BackendError> {
         let bitwise = matches!(op, IrBinOp::And | IrBinOp::Or | IrBinOp::Xor);
         if ty.is_float() && !bitwise {
-            let m = self.slot(dest)?;
             let f = fsuf(ty);
-            self.load_xmm(lhs, ty, 0)?;
-            self.load_xmm(rhs, ty, 1)?;
             let mnemonic = match op {
                 IrBinOp::Add => "add",
                 IrBinOp::Sub => "sub",
                 IrBinOp::Mul => "mul",
                 IrBinOp::SDiv | IrBinOp::UDiv => "div",
                 IrBinOp::SRem | IrBinOp::URem => {
+                    self.load_xmm(lhs, ty, 0)?;
+                    self.load_xmm(rhs, ty, 1)?;
                     let func = if ty == IrType::F32 { "fmodf" } else { "fmod" };
                     emit!(self, "\tcall\t{func}@PLT");
-                    self.store_xmm(0, ty, &m);
-                    return Ok(());
+                    return self.store_xmm_to(0, ty, dest);
                 }
                 _ => return Err(self.internal(format!("{} on {ty}", op.name()))),
             };
-            emit!(self, "\t{mnemonic}{f}\t%xmm1, %xmm0");
-            self.store_xmm(0, ty, &m);
-            return Ok(());
+            // Compute in the destination's xmm home when it has one (and
+            // the right operand is not there), reading the right operand in
+            // place; else in xmm0.
+            let rhs_home = rhs.as_value().and_then(|v| self.xmm_of(v));
+            let into = match self.xmm_of(dest) {
+                Some(x) if rhs_home != Some(x) => x,
+                _ => 0,
+            };
+            self.load_xmm(lhs, ty, into)?;
+            let b = self.xmm_source(rhs, ty, 1)?;
+            emit!(self, "\t{mnemonic}{f}\t{b}, %xmm{into}");
+            return self.store_xmm_to(into, ty, dest);
         }
         if ty == IrType::Void {
             return Err(self.internal("arithmetic on void"));
@@ -355,9 +396,15 @@ impl FnEmitter<'_, '_> {
                 IrCmpOp::Slt | IrCmpOp::Ult | IrCmpOp::Sle | IrCmpOp::Ule => (rhs, lhs),
                 _ => (lhs, rhs),
             };
-            self.load_xmm(a, ty, 0)?;
-            self.load_xmm(b, ty, 1)?;
-            emit!(self, "\t{f}\t%xmm1, %xmm0");
+            let a = match a.as_value().and_then(|v| self.xmm_of(v)) {
+                Some(x) => x,
+                None => {
+                    self.load_xmm(a, ty, 0)?;
+                    0
+                }
+            };
+            let b = self.xmm_source(b, ty, 1)?;
+            emit!(self, "\t{f}\t{b}, %xmm{a}");
             match op {
                 IrCmpOp::Eq => {
                     emit!(self, "\tsete\t%al");
@@ -436,17 +483,18 @@ impl FnEmitter<'_, '_> {
                     emit!(self, "\tcvtsi2{f}q\t%rcx, %xmm0");
                     emit!(self, "\tadd{f}\t%xmm0, %xmm0");
                     emit!(self, ".Ltmp{done}:");
+                    self.store_xmm_to(0, to, dest)?;
                 } else {
-                    emit!(self, "\tcvtsi2{f}q\t%rax, %xmm0");
+                    let into = self.xmm_of(dest).unwrap_or(0);
+                    emit!(self, "\tcvtsi2{f}q\t%rax, %xmm{into}");
+                    self.store_xmm_to(into, to, dest)?;
                 }
-                let m = self.slot(dest)?;
-                self.store_xmm(0, to, &m);
             }
             (true, false) => {
-                self.load_xmm(src, from, 0)?;
                 let f = fsuf(from);
                 match to {
                     IrType::U64 | IrType::Ptr => {
+                        self.load_xmm(src, from, 0)?;
                         let (big, done) = (self.cx.labels.fresh(), self.cx.labels.fresh());
                         if from == IrType::F32 {
                             emit!(self, "\tmovl\t$1593835520, %eax");
@@ -466,8 +514,14 @@ impl FnEmitter<'_, '_> {
                         emit!(self, "\tbtcq\t$63, %rax");
                         emit!(self, ".Ltmp{done}:");
                     }
-                    IrType::U32 | IrType::I64 => emit!(self, "\tcvtt{f}2si\t%xmm0, %rax"),
-                    _ => emit!(self, "\tcvtt{f}2si\t%xmm0, %eax"),
+                    IrType::U32 | IrType::I64 => {
+                        let x = self.xmm_source(src, from, 0)?;
+                        emit!(self, "\tcvtt{f}2si\t{x}, %rax")
+                    }
+                    _ => {
+                        let x = self.xmm_source(src, from, 0)?;
+                        emit!(self, "\tcvtt{f}2si\t{x}, %eax")
+                    }
                 }
                 self.store_sized(Gpr::Rax, to.size(), dest)?;
             }
@@ -475,10 +529,10 @@ impl FnEmitter<'_, '_> {
                 if from == to {
                     self.move_value(dest, src, to)?;
                 } else {
-                    self.load_xmm(src, from, 0)?;
-                    emit!(self, "\tcvt{}2{}\t%xmm0, %xmm0", fsuf(from), fsuf(to));
-                    let m = self.slot(dest)?;
-                    self.store_xmm(0, to, &m);
+                    let into = self.xmm_of(dest).unwrap_or(0);
+                    let x = self.xmm_source(src, from, into)?;
+                    emit!(self, "\tcvt{}2{}\t{x}, %xmm{into}", fsuf(from), fsuf(to));
+                    self.store_xmm_to(into, to, dest)?;
                 }
             }
         }

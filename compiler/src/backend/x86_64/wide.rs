@@ -263,6 +263,11 @@ impl FnEmitter<'_, '_> {
                 self.store_const(c, ty, &s);
                 s
             }
+            Operand::Value(v) if self.xmm_of(*v).is_some() => {
+                let s = self.scratch_area()?;
+                self.store_operand(op, ty, &s)?;
+                s
+            }
             Operand::Value(v) => self.slot(*v)?,
         };
         emit!(self, "\tfld{}\t{m}", if ty == IrType::F32 { "s" } else { "l" });
@@ -370,9 +375,9 @@ impl FnEmitter<'_, '_> {
     ) -> Result<(), BackendError> {
         // A register destination (an integer of at most 8 bytes) is written
         // with `store_sized`; `m` is only used for slot destinations.
-        let m = match self.reg_of(dest) {
-            Some(_) => self.ret2_area()?,
-            None => self.slot(dest)?,
+        let m = match (self.reg_of(dest), self.xmm_of(dest)) {
+            (None, None) => self.slot(dest)?,
+            _ => self.ret2_area()?,
         };
         let s = self.scratch_area()?;
         let (f, t) = (from, to);
@@ -395,7 +400,7 @@ impl FnEmitter<'_, '_> {
             Some(WideCast::WideToFloat) if to != IrType::F128 => {
                 self.load_wide(src, Gpr::Rdi, Gpr::Rsi)?;
                 self.call_helper(&wide::float_from_ti(f.is_signed(), to, Self::LONG_DOUBLE));
-                self.store_xmm(0, to, &m);
+                self.store_xmm_to(0, to, dest)?;
             }
             Some(WideCast::FloatToWide) if from != IrType::F128 => {
                 self.load_xmm(src, from, 0)?;
@@ -422,6 +427,10 @@ impl FnEmitter<'_, '_> {
             Some(WideCast::TruncFromLong) => {
                 self.fld(src)?;
                 emit!(self, "\tfstp{}\t{m}", if to == IrType::F32 { "s" } else { "l" });
+                if let Some(x) = self.xmm_of(dest) {
+                    let mv = if to == IrType::F32 { "movss" } else { "movsd" };
+                    emit!(self, "\t{mv}\t{m}, %xmm{x}");
+                }
             }
             Some(WideCast::IntToLong) => {
                 self.load(src, f, Gpr::Rax)?;
