@@ -103,7 +103,7 @@ impl Preprocessor<'_> {
                 Ok(None)
             }
             MacroDef::Object(body) => {
-                let hs = hideset_union(&tok.hideset, &hideset_of(&tok.text));
+                let hs = hideset_union(&tok.hideset, &self.name_set(&tok.text));
                 let out = self.subst(&body, &[], &[], false, false)?;
                 self.push_expansion(out, &tok, &hs);
                 Ok(None)
@@ -116,13 +116,34 @@ impl Preprocessor<'_> {
                 let (args, rparen) = self.read_args(&tok, params.len(), variadic)?;
                 let hs = hideset_union(
                     &hideset_intersection(&tok.hideset, &rparen.hideset),
-                    &hideset_of(&tok.text),
+                    &self.name_set(&tok.text),
                 );
                 let out = self.subst(&body, &params, &args, variadic, true)?;
                 self.push_expansion(out, &tok, &hs);
                 Ok(None)
             }
         }
+    }
+
+    /// The hideset holding just `name`, one shared set per macro name (so
+    /// that the tokens of different expansions of a macro share it too).
+    fn name_set(&mut self, name: &Text) -> HideSet {
+        if let Some(hs) = self.name_sets.get(name) {
+            return hs.clone();
+        }
+        let hs = hideset_of(name);
+        self.name_sets.insert(name.clone(), hs.clone());
+        hs
+    }
+
+    /// Whether expanding `toks` on their own could change them: some
+    /// identifier names a macro it is not hidden from, or is `_Pragma`.
+    fn may_expand(&self, toks: &[Token]) -> bool {
+        toks.iter().any(|t| {
+            t.kind == TokenKind::Ident
+                && (self.macros.contains_key(&t.text) || &*t.text == b"_Pragma")
+                && !t.hidden(&t.text)
+        })
     }
 
     /// Pushes an expansion (in order) onto the input stack, with the hideset
@@ -237,6 +258,12 @@ impl Preprocessor<'_> {
 
     /// Fully macro-expands `toks` on their own (an argument, a `#if` or `#include` line).
     pub(super) fn expand_isolated(&mut self, toks: &[Token]) -> PResult<Vec<Token>> {
+        if self.depth < 200 && !self.may_expand(toks) {
+            // Nothing to expand (most arguments): the tokens as they are,
+            // counted as the loop below would count them.
+            self.tick_all(toks)?;
+            return Ok(toks.to_vec());
+        }
         let mut stack: Vec<Token> = Vec::with_capacity(toks.len() + 1);
         let mut eof = Token::new(TokenKind::Eof, b"", toks.last().map(|t| t.span).unwrap_or_default());
         eof.at_bol = true;
@@ -302,7 +329,7 @@ impl Preprocessor<'_> {
         // parameter appears (as gcc does; it also keeps `__COUNTER__` in an
         // argument at one value).
         let mut expanded_args: Vec<Option<Vec<Token>>> = vec![None; args.len()];
-        let mut out: Vec<Token> = Vec::new();
+        let mut out: Vec<Token> = Vec::with_capacity(body.len());
         let mut i = 0;
         while i < body.len() {
             let t = &body[i];
@@ -467,7 +494,7 @@ impl Preprocessor<'_> {
         let mut t = Token::new(kind, text.as_bytes(), inv.span);
         t.at_bol = inv.at_bol;
         t.has_space = inv.has_space;
-        t.hideset = hideset_union(&inv.hideset, &hideset_of(&inv.text));
+        t.hideset = hideset_union(&inv.hideset, &self.name_set(&inv.text));
         Ok(t)
     }
 

@@ -206,6 +206,8 @@ pub struct Preprocessor<'a> {
     pushed_macros: FxHashMap<Text, Vec<Option<MacroDef>>>,
     files: FxHashMap<PathBuf, FileId>,
     file_tokens: FxHashMap<FileId, Arc<Vec<Token>>>,
+    /// Per macro name: the hideset of just that name (see `macros.rs`).
+    pub(super) name_sets: FxHashMap<Text, super::token::HideSet>,
     /// Per file: the macro of an include guard wrapping the whole file, if any.
     guards: FxHashMap<FileId, Option<Text>>,
     pub(super) counter: u64,
@@ -333,6 +335,7 @@ impl<'a> Preprocessor<'a> {
             files: FxHashMap::default(),
             file_tokens: FxHashMap::default(),
             guards: FxHashMap::default(),
+            name_sets: FxHashMap::default(),
             counter: 0,
             date,
             time,
@@ -367,6 +370,17 @@ impl<'a> Preprocessor<'a> {
                 "preprocessing exceeds the token budget (runaway macro expansion?)",
             ));
         }
+        Ok(())
+    }
+
+    /// [`Self::tick`] for each of `toks`, at once.
+    pub(super) fn tick_all(&mut self, toks: &[Token]) -> PResult<()> {
+        let room = TOKEN_BUDGET.saturating_sub(self.steps);
+        if let Some(t) = toks.get(room as usize) {
+            self.steps = TOKEN_BUDGET;
+            return self.tick(t);
+        }
+        self.steps += toks.len() as u64;
         Ok(())
     }
 
