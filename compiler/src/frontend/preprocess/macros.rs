@@ -23,6 +23,7 @@ use super::super::lexer::{lex_single, tokenize};
 use super::super::source::{Diagnostic, PResult, Span};
 use super::super::token::{hideset_intersection, hideset_of, hideset_union, HideSet, Punct, Text, Token, TokenKind};
 use super::Preprocessor;
+use std::ops::Range;
 use std::sync::Arc;
 
 /// Macros the preprocessor computes on each use.
@@ -80,7 +81,7 @@ impl MacroDef {
 }
 
 /// One argument of an invocation: its raw tokens.
-type Arg = Vec<Token>;
+type Arg<'t> = &'t [Token];
 
 impl Preprocessor<'_> {
     /// If `tok` is a macro to expand here, pushes its expansion onto the input
@@ -103,7 +104,8 @@ impl Preprocessor<'_> {
                 Ok(None)
             }
             MacroDef::Object(body) => {
-                let hs = hideset_union(&tok.hideset, &self.name_set(&tok.text));
+                let name = self.name_set(&tok.text);
+                let hs = self.union(&tok.hideset, &name);
                 let out = self.subst(&body, &[], &[], false, false)?;
                 self.push_expansion(out, &tok, &hs);
                 Ok(None)
@@ -113,11 +115,11 @@ impl Preprocessor<'_> {
                     return Ok(Some(tok));
                 }
                 self.stack.pop();
-                let (args, rparen) = self.read_args(&tok, params.len(), variadic)?;
-                let hs = hideset_union(
-                    &hideset_intersection(&tok.hideset, &rparen.hideset),
-                    &self.name_set(&tok.text),
-                );
+                let (flat, ranges, rparen) = self.read_args(&tok, params.len(), variadic)?;
+                let inter = hideset_intersection(&tok.hideset, &rparen.hideset);
+                let name = self.name_set(&tok.text);
+                let hs = self.union(&inter, &name);
+                let args: Vec<Arg> = ranges.iter().map(|r| &flat[r.clone()]).collect();
                 let out = self.subst(&body, &params, &args, variadic, true)?;
                 self.push_expansion(out, &tok, &hs);
                 Ok(None)
@@ -134,6 +136,26 @@ impl Preprocessor<'_> {
         let hs = hideset_of(name);
         self.name_sets.insert(name.clone(), hs.clone());
         hs
+    }
+
+    /// The union of two hidesets, remembered per pair of sets: expansions
+    /// keep forming the same unions (every token of an argument, every use
+    /// of a macro inside another). The memo holds both operands, so their
+    /// addresses, its key, stay theirs.
+    fn union(&mut self, a: &HideSet, b: &HideSet) -> HideSet {
+        let (Some(x), Some(y)) = (a, b) else {
+            return hideset_union(a, b);
+        };
+        if Arc::ptr_eq(x, y) {
+            return a.clone();
+        }
+        let key = (Arc::as_ptr(x) as usize, Arc::as_ptr(y) as usize);
+        if let Some((_, _, u)) = self.unions.get(&key) {
+            return u.clone();
+        }
+        let u = hideset_union(a, b);
+        self.unions.insert(key, (x.clone(), y.clone(), u.clone()));
+        u
     }
 
     /// Whether expanding `toks` on their own could change them: some
@@ -159,7 +181,7 @@ impl Preprocessor<'_> {
                 Some(own) => match &last {
                     Some((from, union)) if Arc::ptr_eq(from, own) => union.clone(),
                     _ => {
-                        let union = hideset_union(&t.hideset, hs);
+                        let union = self.union(&t.hideset, hs);
                         last = Some((own.clone(), union.clone()));
                         union
                     }
@@ -184,8 +206,15 @@ impl Preprocessor<'_> {
     }
 
     /// Reads `( args )` after a function-like macro name (the `(` is consumed).
-    fn read_args(&mut self, name: &Token, nparams: usize, variadic: bool) -> PResult<(Vec<Arg>, Token)> {
-        let mut args: Vec<Arg> = vec![Vec::new()];
+    /// The arguments' tokens come back in one vector, each argument a range of it.
+    fn read_args(
+        &mut self,
+        name: &Token,
+        nparams: usize,
+        variadic: bool,
+    ) -> PResult<(Vec<Token>, Vec<Range<usize>>, Token)> {
+        let mut flat: Vec<Token> = Vec::new();
+        let mut args: Vec<Range<usize>> = vec![0..0];
         let mut depth = 0usize;
         let rparen = loop {
             let Some(t) = self.stack.pop() else {
@@ -212,7 +241,7 @@ impl Preprocessor<'_> {
                 }
                 // A comma at depth 0 separates arguments, except inside the variable ones.
                 TokenKind::Punct(Punct::Comma) if depth == 0 && !(variadic && args.len() == nparams) => {
-                    args.push(Vec::new());
+                    args.push(flat.len()..flat.len());
                     continue;
                 }
                 _ => {}
@@ -223,8 +252,9 @@ impl Preprocessor<'_> {
                 t.at_bol = false;
                 t.has_space = true;
             }
+            flat.push(t);
             if let Some(a) = args.last_mut() {
-                a.push(t);
+                a.end = flat.len();
             }
         };
         // `F()` is one empty argument; for a zero-parameter macro, zero arguments.
@@ -233,7 +263,7 @@ impl Preprocessor<'_> {
         }
         // The variable arguments may be omitted entirely (GNU, and C2x).
         if variadic && args.len() + 1 == nparams {
-            args.push(Vec::new());
+            args.push(flat.len()..flat.len());
         }
         if args.len() != nparams {
             let msg = if args.len() > nparams {
@@ -253,7 +283,7 @@ impl Preprocessor<'_> {
             };
             return Err(Diagnostic::error(name.span, msg));
         }
-        Ok((args, rparen))
+        Ok((flat, args, rparen))
     }
 
     /// Fully macro-expands `toks` on their own (an argument, a `#if` or `#include` line).
@@ -339,7 +369,7 @@ impl Preprocessor<'_> {
                 let Some(p) = next.and_then(find) else {
                     return Err(Diagnostic::error(t.span, "'#' is not followed by a macro parameter"));
                 };
-                let mut s = stringize(&args[p], t.span)?;
+                let mut s = stringize(args[p], t.span)?;
                 s.has_space = t.has_space;
                 out.push(s);
                 i += 2;
@@ -367,7 +397,7 @@ impl Preprocessor<'_> {
                 };
                 let operand: Vec<Token> = match find(rhs) {
                     Some(p) if args[p].is_empty() => vec![placemarker(rhs)],
-                    Some(p) => args[p].clone(),
+                    Some(p) => args[p].to_vec(),
                     None => vec![rhs.clone()],
                 };
                 self.paste_onto(&mut out, &operand[0])?;
@@ -426,7 +456,7 @@ impl Preprocessor<'_> {
                     continue;
                 }
                 if expanded_args[p].is_none() {
-                    expanded_args[p] = Some(self.expand_isolated(&args[p])?);
+                    expanded_args[p] = Some(self.expand_isolated(args[p])?);
                 }
                 let start = out.len();
                 out.extend(expanded_args[p].iter().flatten().cloned());
@@ -494,7 +524,8 @@ impl Preprocessor<'_> {
         let mut t = Token::new(kind, text.as_bytes(), inv.span);
         t.at_bol = inv.at_bol;
         t.has_space = inv.has_space;
-        t.hideset = hideset_union(&inv.hideset, &self.name_set(&inv.text));
+        let name = self.name_set(&inv.text);
+        t.hideset = self.union(&inv.hideset, &name);
         Ok(t)
     }
 

@@ -36,6 +36,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// A non-empty hideset.
+type HideSetArc = Arc<Vec<Text>>;
+
 /// A `-D` or `-U` option, applied in command-line order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CmdlineMacro {
@@ -208,6 +211,8 @@ pub struct Preprocessor<'a> {
     file_tokens: FxHashMap<FileId, Arc<Vec<Token>>>,
     /// Per macro name: the hideset of just that name (see `macros.rs`).
     pub(super) name_sets: FxHashMap<Text, super::token::HideSet>,
+    /// Memo of hideset unions (see `Preprocessor::union` in `macros.rs`).
+    pub(super) unions: FxHashMap<(usize, usize), (HideSetArc, HideSetArc, super::token::HideSet)>,
     /// Per file: the macro of an include guard wrapping the whole file, if any.
     guards: FxHashMap<FileId, Option<Text>>,
     pub(super) counter: u64,
@@ -336,6 +341,7 @@ impl<'a> Preprocessor<'a> {
             file_tokens: FxHashMap::default(),
             guards: FxHashMap::default(),
             name_sets: FxHashMap::default(),
+            unions: FxHashMap::default(),
             counter: 0,
             date,
             time,
