@@ -83,9 +83,7 @@ pub fn tokenize(text: &[u8], file: FileId) -> PResult<Vec<Token>> {
             continue;
         }
         if c == b'/' && text.get(i + 1) == Some(&b'/') {
-            while i < text.len() && text[i] != b'\n' {
-                i += 1;
-            }
+            i = memchr::memchr(b'\n', &text[i..]).map_or(text.len(), |k| i + k);
             has_space = true;
             continue;
         }
@@ -178,16 +176,10 @@ fn scan_token(text: &[u8], mut i: usize) -> (TokenKind, usize) {
     (kind, i)
 }
 
-/// The offset of `*/` in `hay` (a byte loop: comments are most of a header).
+/// The offset of `*/` in `hay` (comments are most of a header: a
+/// vectorized substring search).
 fn find_comment_end(hay: &[u8]) -> Option<usize> {
-    let mut i = 0;
-    while i + 1 < hay.len() {
-        if hay[i] == b'*' && hay[i + 1] == b'/' {
-            return Some(i);
-        }
-        i += 1;
-    }
-    None
+    memchr::memmem::find(hay, b"*/")
 }
 
 /// If a character constant or string literal starts here, the length of its

@@ -76,15 +76,29 @@ pub fn parse_tokens(toks: Vec<Token>, target: Target) -> PResult<TranslationUnit
 
 fn parse_on_this_thread(mut toks: Vec<Token>, target: Target) -> PResult<TranslationUnit> {
     super::lexer::convert_keywords(&mut toks);
-    let mut kept = Vec::with_capacity(toks.len());
+    // Pragmas and stray tokens leave the vector in place (no second copy of
+    // the unit's tokens).
     let mut pragmas = Vec::new();
-    for t in toks {
-        match t.kind {
-            TokenKind::Pragma => pragmas.push((kept.len(), t)),
-            TokenKind::Other => return Err(super::lexer::stray_token_error(&t)),
-            _ => kept.push(t),
+    let mut stray = None;
+    let mut n_kept = 0;
+    toks.retain(|t| match t.kind {
+        TokenKind::Pragma => {
+            pragmas.push((n_kept, t.clone()));
+            false
         }
+        TokenKind::Other => {
+            stray.get_or_insert_with(|| super::lexer::stray_token_error(t));
+            false
+        }
+        _ => {
+            n_kept += 1;
+            true
+        }
+    });
+    if let Some(e) = stray {
+        return Err(e);
     }
+    let mut kept = toks;
     if kept.last().is_none_or(|t| t.kind != TokenKind::Eof) {
         let span = kept.last().map(|t| t.span).unwrap_or_default();
         kept.push(Token::new(TokenKind::Eof, b"", span));

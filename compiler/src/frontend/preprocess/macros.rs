@@ -22,6 +22,7 @@
 use super::super::lexer::{lex_single, tokenize};
 use super::super::source::{Diagnostic, PResult, Span};
 use super::super::token::{hideset_intersection, hideset_of, hideset_union, HideSet, Punct, Text, Token, TokenKind};
+use super::input::Input;
 use super::Preprocessor;
 use std::ops::Range;
 use std::sync::Arc;
@@ -91,7 +92,7 @@ impl Preprocessor<'_> {
             return Ok(Some(tok));
         }
         let Some(def) = self.macros.get(&tok.text).cloned() else {
-            if &*tok.text == b"_Pragma" && self.stack.last().is_some_and(|t| t.is_punct(Punct::LParen)) {
+            if &*tok.text == b"_Pragma" && self.input.peek().is_some_and(|t| t.is_punct(Punct::LParen)) {
                 self.expand_pragma_operator(&tok)?;
                 return Ok(None);
             }
@@ -100,7 +101,7 @@ impl Preprocessor<'_> {
         match def {
             MacroDef::Builtin(b) => {
                 let t = self.builtin_token(b, &tok)?;
-                self.stack.push(t);
+                self.input.push(t);
                 Ok(None)
             }
             MacroDef::Object(body) => {
@@ -111,10 +112,10 @@ impl Preprocessor<'_> {
                 Ok(None)
             }
             MacroDef::Function { params, variadic, body } => {
-                if !self.stack.last().is_some_and(|t| t.is_punct(Punct::LParen)) {
+                if !self.input.peek().is_some_and(|t| t.is_punct(Punct::LParen)) {
                     return Ok(Some(tok));
                 }
-                self.stack.pop();
+                self.input.skip();
                 let (flat, ranges, rparen) = self.read_args(&tok, params.len(), variadic)?;
                 let inter = hideset_intersection(&tok.hideset, &rparen.hideset);
                 let name = self.name_set(&tok.text);
@@ -196,13 +197,13 @@ impl Preprocessor<'_> {
         }
         // Keep the invocation's layout if the expansion is empty: the next token inherits the space.
         if out.is_empty() {
-            if let Some(next) = self.stack.last_mut() {
+            if let Some(next) = self.input.peek_mut() {
                 if inv.has_space && !next.at_bol {
                     next.has_space = true;
                 }
             }
         }
-        self.stack.extend(out.into_iter().rev());
+        self.input.push_all(out);
     }
 
     /// Reads `( args )` after a function-like macro name (the `(` is consumed).
@@ -217,7 +218,7 @@ impl Preprocessor<'_> {
         let mut args: Vec<Range<usize>> = vec![0..0];
         let mut depth = 0usize;
         let rparen = loop {
-            let Some(t) = self.stack.pop() else {
+            let Some(t) = self.input.pop() else {
                 return Err(Diagnostic::error(
                     name.span,
                     format!("unterminated argument list invoking macro \"{}\"", name.str()),
@@ -226,7 +227,7 @@ impl Preprocessor<'_> {
             match t.kind {
                 TokenKind::Eof => {
                     let span = name.span;
-                    self.stack.push(t);
+                    self.input.push(t);
                     return Err(Diagnostic::error(
                         span,
                         format!("unterminated argument list invoking macro \"{}\"", name.str()),
@@ -294,12 +295,9 @@ impl Preprocessor<'_> {
             self.tick_all(toks)?;
             return Ok(toks.to_vec());
         }
-        let mut stack: Vec<Token> = Vec::with_capacity(toks.len() + 1);
         let mut eof = Token::new(TokenKind::Eof, b"", toks.last().map(|t| t.span).unwrap_or_default());
         eof.at_bol = true;
-        stack.push(eof);
-        stack.extend(toks.iter().rev().cloned());
-        let saved = std::mem::replace(&mut self.stack, stack);
+        let saved = std::mem::replace(&mut self.input, Input::of_tokens(toks, eof));
         self.depth += 1;
         let result = (|| {
             if self.depth > 200 {
@@ -309,7 +307,7 @@ impl Preprocessor<'_> {
                 ));
             }
             let mut out = Vec::new();
-            while let Some(t) = self.stack.pop() {
+            while let Some(t) = self.input.pop() {
                 if t.kind == TokenKind::Eof {
                     break;
                 }
@@ -318,11 +316,11 @@ impl Preprocessor<'_> {
                     // In #if, the operand of a `defined` produced by expansion is
                     // not expanded (as gcc does).
                     out.push(t);
-                    let paren = self.stack.last().is_some_and(|n| n.is_punct(Punct::LParen));
+                    let paren = self.input.peek().is_some_and(|n| n.is_punct(Punct::LParen));
                     let n = if paren { 3 } else { 1 };
                     for _ in 0..n {
-                        match self.stack.last() {
-                            Some(x) if x.kind != TokenKind::Eof => out.extend(self.stack.pop()),
+                        match self.input.peek() {
+                            Some(x) if x.kind != TokenKind::Eof => out.extend(self.input.pop()),
                             _ => break,
                         }
                     }
@@ -335,7 +333,7 @@ impl Preprocessor<'_> {
             Ok(out)
         })();
         self.depth -= 1;
-        self.stack = saved;
+        self.input = saved;
         result
     }
 
@@ -531,9 +529,9 @@ impl Preprocessor<'_> {
 
     /// `_Pragma ( string-literal )` (C11 6.10.9): becomes the `#pragma` line it spells.
     fn expand_pragma_operator(&mut self, tok: &Token) -> PResult<()> {
-        self.stack.pop();
-        let s = self.stack.pop();
-        let r = self.stack.pop();
+        self.input.skip();
+        let s = self.input.pop();
+        let r = self.input.pop();
         let (Some(s), Some(r)) = (s, r) else {
             return Err(Diagnostic::error(
                 tok.span,
@@ -541,8 +539,8 @@ impl Preprocessor<'_> {
             ));
         };
         if s.kind != TokenKind::Str || !r.is_punct(Punct::RParen) {
-            self.stack.push(r);
-            self.stack.push(s);
+            self.input.push(r);
+            self.input.push(s);
             return Err(Diagnostic::error(
                 tok.span,
                 "_Pragma takes a parenthesized string literal",
@@ -567,9 +565,7 @@ impl Preprocessor<'_> {
         let mut toks = tokenize(&un, tok.span.file).unwrap_or_default();
         toks.pop();
         let line = self.pragma_line(tok.span, toks);
-        for t in line.into_iter().rev() {
-            self.stack.push(t);
-        }
+        self.input.push_all(line);
         Ok(())
     }
 }

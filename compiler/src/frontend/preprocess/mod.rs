@@ -19,6 +19,7 @@ mod conditional;
 mod expr;
 pub mod headers;
 mod include;
+mod input;
 mod macros;
 #[cfg(test)]
 pub(crate) mod tests;
@@ -194,7 +195,7 @@ pub struct Preprocessor<'a> {
     pub(super) sm: &'a mut SourceMap,
     target: Target,
     pub(super) macros: FxHashMap<Text, MacroDef>,
-    pub(super) stack: Vec<Token>,
+    pub(super) input: input::Input,
     conds: Vec<Cond>,
     pub(super) include_stack: Vec<IncludeFrame>,
     search_dirs: Vec<SearchDir>,
@@ -327,7 +328,7 @@ impl<'a> Preprocessor<'a> {
             sm,
             target: opts.target,
             macros,
-            stack: Vec::new(),
+            input: input::Input::default(),
             conds: Vec::new(),
             include_stack: Vec::new(),
             search_dirs,
@@ -407,7 +408,7 @@ impl<'a> Preprocessor<'a> {
             dir_index,
             cond_depth: self.conds.len(),
         });
-        self.stack.extend(toks.iter().rev().cloned());
+        self.input.enter(toks);
         Ok(())
     }
 
@@ -419,7 +420,7 @@ impl<'a> Preprocessor<'a> {
         self.enter_file(b, PathBuf::from("<built-in>"), None)?;
         let mut out = Vec::new();
         let mut force_bol = false;
-        while let Some(tok) = self.stack.pop() {
+        while let Some(tok) = self.input.pop() {
             self.tick(&tok)?;
             if tok.kind == TokenKind::Eof {
                 let frame = self.include_stack.pop();
@@ -464,11 +465,11 @@ impl<'a> Preprocessor<'a> {
     /// Pops the rest of the current line.
     fn read_line(&mut self) -> Vec<Token> {
         let mut line = Vec::new();
-        while let Some(t) = self.stack.last() {
+        while let Some(t) = self.input.peek() {
             if t.at_bol || t.kind == TokenKind::Eof {
                 break;
             }
-            line.extend(self.stack.pop());
+            line.extend(self.input.pop());
         }
         line
     }
@@ -623,27 +624,29 @@ impl<'a> Preprocessor<'a> {
     /// that ends it (left on the stack for the main loop).
     fn skip_group(&mut self) {
         let mut depth = 0usize;
-        while let Some(t) = self.stack.pop() {
+        while let Some(t) = self.input.peek() {
             if t.kind == TokenKind::Eof {
-                self.stack.push(t);
                 return;
             }
+            // Skipped tokens are dropped unread; only a directive's `#` is taken.
             if !(t.is_punct(Punct::Hash) && t.at_bol) {
+                self.input.skip();
                 continue;
             }
-            let Some(next) = self.stack.last() else { return };
+            let Some(t) = self.input.pop() else { return };
+            let Some(next) = self.input.peek() else { return };
             if next.at_bol {
                 continue;
             }
             match &*next.text {
                 b"if" | b"ifdef" | b"ifndef" => depth += 1,
                 b"elif" | b"else" if depth == 0 => {
-                    self.stack.push(t);
+                    self.input.push(t);
                     return;
                 }
                 b"endif" => {
                     if depth == 0 {
-                        self.stack.push(t);
+                        self.input.push(t);
                         return;
                     }
                     depth -= 1;
