@@ -24,7 +24,7 @@ mod tests;
 
 use super::ast::*;
 use super::source::{Diagnostic, PResult, Span};
-use super::token::{Keyword, Punct, Token, TokenKind};
+use super::token::{Keyword, Punct, Text, Token, TokenKind};
 use crate::target::Target;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -49,6 +49,9 @@ pub struct Parser {
     /// Pragmas removed from `toks`, with the index of the token they preceded.
     pragmas: Vec<(usize, Token)>,
     next_pragma: usize,
+    /// Identifier spellings and the one `Name` each becomes (an identifier
+    /// used a hundred times is allocated once).
+    names: FxHashMap<Text, Name>,
     /// Innermost scope last; `true` = typedef name.
     scopes: Vec<FxHashMap<Name, bool>>,
     target: Target,
@@ -108,6 +111,7 @@ fn parse_on_this_thread(mut toks: Vec<Token>, target: Target) -> PResult<Transla
         pos: 0,
         pragmas,
         next_pragma: 0,
+        names: FxHashMap::default(),
         scopes: vec![FxHashMap::default()],
         target,
         depth: 0,
@@ -187,10 +191,20 @@ impl Parser {
         }
     }
 
+    /// The shared `Name` of an identifier spelled `text`.
+    pub(super) fn name(&mut self, text: &Text) -> Name {
+        if let Some(n) = self.names.get(text) {
+            return n.clone();
+        }
+        let n: Name = Arc::from(&*String::from_utf8_lossy(text));
+        self.names.insert(text.clone(), n.clone());
+        n
+    }
+
     pub(super) fn ident(&mut self) -> PResult<(Name, Span)> {
         if self.tok().kind == TokenKind::Ident {
             let t = self.advance();
-            Ok((Arc::from(&*t.str()), t.span))
+            Ok((self.name(&t.text), t.span))
         } else {
             Err(self.error_here("expected identifier"))
         }
