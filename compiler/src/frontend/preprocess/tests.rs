@@ -663,7 +663,7 @@ str(ONE F(x)) xstr(ONE F(x)) cat(ON, E) xcat(ON, E) cat(ONE, 2) xcat(ONE, 2)
 "#;
     assert_eq!(
         joined(src),
-        "x y x y 1 1 F F ( 2 ) ( 2 ) ( 1 ) ( 1 ) \"ONE F(x)\" \"1 (x)\" ONE 1 ONE2 12"
+        "x y x y 1 1 F F ( 2 ) ( 2 ) ( 1 ) ( 1 ) \"ONE F(x)\" \"1 (x)\" 1 1 ONE2 12"
     );
     same_as_gcc(src);
 }
@@ -680,7 +680,7 @@ fn argument_lists_and_variable_arguments() {
 P(,,) P((1, 2), [3 4], {5 6}) P(a
 , b,
 c)
-V("s") V("s", 1) V("s", 1, (2, 3)) V("s",)
+V("s") V("s", 1) V("s", 1, (2, 3))
 W(1) W(1, 2, 3) N() N(a, b) N((a, b))
 "#;
     same_as_gcc(src);
