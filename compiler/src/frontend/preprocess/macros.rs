@@ -215,7 +215,8 @@ impl Preprocessor<'_> {
         variadic: bool,
     ) -> PResult<(Vec<Token>, Vec<Range<usize>>, Token)> {
         let mut flat: Vec<Token> = Vec::new();
-        let mut args: Vec<Range<usize>> = vec![0..0];
+        let mut args: Vec<Range<usize>> = Vec::with_capacity(nparams.max(1));
+        args.push(0..0);
         let mut depth = 0usize;
         let rparen = loop {
             let Some(t) = self.input.pop() else {
