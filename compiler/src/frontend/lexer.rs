@@ -100,9 +100,10 @@ pub fn tokenize(text: &[u8], file: FileId) -> PResult<Vec<Token>> {
         (kind, i) = scan_token(text, i);
         let spelling: Text = match kind {
             // Digraphs are stored with their ordinary spelling (C11 6.4.6p3);
-            // every punctuator shares one spelling, every identifier one per file.
+            // every punctuator shares one spelling, every identifier and
+            // pp-number one per file (programs repeat their constants).
             TokenKind::Punct(p) => shared_punct_text(p),
-            TokenKind::Ident => interned
+            TokenKind::Ident | TokenKind::Number => interned
                 .entry(&text[start..i])
                 .or_insert_with(|| Text::from(&text[start..i]))
                 .clone(),
