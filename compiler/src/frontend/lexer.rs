@@ -83,9 +83,7 @@ pub fn tokenize(text: &[u8], file: FileId) -> PResult<Vec<Token>> {
             continue;
         }
         if c == b'/' && text.get(i + 1) == Some(&b'/') {
-            while i < text.len() && text[i] != b'\n' {
-                i += 1;
-            }
+            i = memchr::memchr(b'\n', &text[i..]).map_or(text.len(), |k| i + k);
             has_space = true;
             continue;
         }
@@ -99,57 +97,13 @@ pub fn tokenize(text: &[u8], file: FileId) -> PResult<Vec<Token>> {
         }
         let start = i;
         let kind;
-        if c.is_ascii_digit() || (c == b'.' && text.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
-            // pp-number: . ? digit (digit | identifier-nondigit | [eEpP][+-] | .)*
-            i += 1;
-            while i < text.len() {
-                let d = text[i];
-                if matches!(d, b'e' | b'E' | b'p' | b'P') && matches!(text.get(i + 1), Some(b'+' | b'-')) {
-                    i += 2;
-                } else if is_ident_continue(d) || d == b'.' {
-                    i += 1;
-                } else {
-                    break;
-                }
-            }
-            kind = TokenKind::Number;
-        } else if let Some((prefix_len, quote)) = literal_start(&text[i..]) {
-            match scan_quoted(text, i + prefix_len, quote) {
-                Some(end) => {
-                    i = end;
-                    kind = if quote == b'"' { TokenKind::Str } else { TokenKind::Char };
-                }
-                None => {
-                    // Unterminated: harmless in a skipped group (gcc lexes it as a
-                    // stray character); an error if it reaches the output. The rest
-                    // of the line becomes one `Other` token.
-                    while i < text.len() && text[i] != b'\n' {
-                        i += 1;
-                    }
-                    kind = TokenKind::Other;
-                }
-            }
-        } else if is_ident_start(c) {
-            while i < text.len() && is_ident_continue(text[i]) {
-                i += 1;
-            }
-            kind = TokenKind::Ident;
-        } else if let Some((s, p)) = punctuators_starting_with(c)
-            .iter()
-            .find(|(s, _)| text[i..].starts_with(s.as_bytes()))
-        {
-            i += s.len();
-            kind = TokenKind::Punct(*p);
-        } else {
-            // A stray ASCII byte (bytes >= 0x80 are identifier characters).
-            i += 1;
-            kind = TokenKind::Other;
-        }
+        (kind, i) = scan_token(text, i);
         let spelling: Text = match kind {
             // Digraphs are stored with their ordinary spelling (C11 6.4.6p3);
-            // every punctuator shares one spelling, every identifier one per file.
+            // every punctuator shares one spelling, every identifier and
+            // pp-number one per file (programs repeat their constants).
             TokenKind::Punct(p) => shared_punct_text(p),
-            TokenKind::Ident => interned
+            TokenKind::Ident | TokenKind::Number => interned
                 .entry(&text[start..i])
                 .or_insert_with(|| Text::from(&text[start..i]))
                 .clone(),
@@ -168,16 +122,65 @@ pub fn tokenize(text: &[u8], file: FileId) -> PResult<Vec<Token>> {
     Ok(toks)
 }
 
-/// The offset of `*/` in `hay` (a byte loop: comments are most of a header).
-fn find_comment_end(hay: &[u8]) -> Option<usize> {
-    let mut i = 0;
-    while i + 1 < hay.len() {
-        if hay[i] == b'*' && hay[i + 1] == b'/' {
-            return Some(i);
-        }
+/// Scans the token that starts at `text[i]` (not white space or a comment):
+/// its kind and the offset just after it.
+#[inline(always)]
+fn scan_token(text: &[u8], mut i: usize) -> (TokenKind, usize) {
+    let c = text[i];
+    let kind;
+    if c.is_ascii_digit() || (c == b'.' && text.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
+        // pp-number: . ? digit (digit | identifier-nondigit | [eEpP][+-] | .)*
         i += 1;
+        while i < text.len() {
+            let d = text[i];
+            if matches!(d, b'e' | b'E' | b'p' | b'P') && matches!(text.get(i + 1), Some(b'+' | b'-')) {
+                i += 2;
+            } else if is_ident_continue(d) || d == b'.' {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+        kind = TokenKind::Number;
+    } else if let Some((prefix_len, quote)) = literal_start(&text[i..]) {
+        match scan_quoted(text, i + prefix_len, quote) {
+            Some(end) => {
+                i = end;
+                kind = if quote == b'"' { TokenKind::Str } else { TokenKind::Char };
+            }
+            None => {
+                // Unterminated: harmless in a skipped group (gcc lexes it as a
+                // stray character); an error if it reaches the output. The rest
+                // of the line becomes one `Other` token.
+                while i < text.len() && text[i] != b'\n' {
+                    i += 1;
+                }
+                kind = TokenKind::Other;
+            }
+        }
+    } else if is_ident_start(c) {
+        while i < text.len() && is_ident_continue(text[i]) {
+            i += 1;
+        }
+        kind = TokenKind::Ident;
+    } else if let Some((s, p)) = punctuators_starting_with(c)
+        .iter()
+        .find(|(s, _)| text[i..].starts_with(s.as_bytes()))
+    {
+        i += s.len();
+        kind = TokenKind::Punct(*p);
+    } else {
+        // A stray ASCII byte (bytes >= 0x80 are identifier characters).
+        i += 1;
+        kind = TokenKind::Other;
     }
-    None
+    (kind, i)
+}
+
+/// The offset of `*/` in `hay` (comments are most of a header: a
+/// vectorized substring search).
+fn find_comment_end(hay: &[u8]) -> Option<usize> {
+    memchr::memmem::find(hay, b"*/")
 }
 
 /// If a character constant or string literal starts here, the length of its
@@ -240,12 +243,25 @@ pub fn convert_keywords(toks: &mut [Token]) {
 /// Lexes `text` and returns its single token, or `None` when it is not exactly
 /// one token (the `##` operator's validity check, C11 6.10.3.3p3).
 pub fn lex_single(text: &[u8], file: FileId) -> Option<Token> {
-    let mut toks = tokenize(text, file).ok()?;
-    if toks.len() != 2 || toks[0].has_space {
+    // White space or a comment first would not be one token (an unterminated
+    // comment is no token at all).
+    let first = *text.first()?;
+    if matches!(first, b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c')
+        || (first == b'/' && matches!(text.get(1), Some(b'/' | b'*')))
+    {
         return None;
     }
-    toks.truncate(1);
-    toks.pop()
+    let (kind, end) = scan_token(text, 0);
+    if end != text.len() {
+        return None;
+    }
+    let spelling = match kind {
+        TokenKind::Punct(p) => shared_punct_text(p),
+        _ => Text::from(text),
+    };
+    let mut tok = Token::with_text(kind, spelling, Span::new(file, 0, end as u32));
+    tok.at_bol = true;
+    Some(tok)
 }
 
 /// Spells a punctuator token back (used by `-E` output and stringizing).
@@ -357,6 +373,15 @@ mod tests {
         assert_eq!(lex_single(b"ab", FileId(0)).unwrap().kind, TokenKind::Ident);
         assert!(lex_single(b"+-", FileId(0)).is_none());
         assert!(lex_single(b"", FileId(0)).is_none());
+        // Comments and white space are not a token; a digraph is its ordinary spelling.
+        assert!(lex_single(b"//", FileId(0)).is_none());
+        assert!(lex_single(b"/*", FileId(0)).is_none());
+        assert!(lex_single(b" a", FileId(0)).is_none());
+        assert!(lex_single(b"a b", FileId(0)).is_none());
+        assert_eq!(&*lex_single(b"%:%:", FileId(0)).unwrap().text, b"##");
+        assert_eq!(lex_single(b"1e+5", FileId(0)).unwrap().kind, TokenKind::Number);
+        assert_eq!(lex_single(b"L\"x\"", FileId(0)).unwrap().kind, TokenKind::Str);
+        assert_eq!(lex_single(b"'a", FileId(0)).unwrap().kind, TokenKind::Other);
         assert_eq!(
             lex_single(b"<<=", FileId(0)).unwrap().kind,
             TokenKind::Punct(Punct::ShlAssign)

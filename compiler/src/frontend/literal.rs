@@ -104,7 +104,20 @@ impl Prefix {
 /// Parses a pp-number as an integer or floating constant.
 pub fn parse_number(text: &[u8], span: Span) -> PResult<NumLit> {
     let s = std::str::from_utf8(text).map_err(|_| Diagnostic::error(span, "invalid numeric constant"))?;
-    let lower = s.to_ascii_lowercase();
+    // Lower-cased on the stack when short (nearly every constant).
+    let mut buf = [0u8; 48];
+    let heap;
+    let lower: &str = match buf.get_mut(..s.len()) {
+        Some(b) => {
+            b.copy_from_slice(s.as_bytes());
+            b.make_ascii_lowercase();
+            std::str::from_utf8(b).map_err(|_| Diagnostic::error(span, "invalid numeric constant"))?
+        }
+        None => {
+            heap = s.to_ascii_lowercase();
+            &heap
+        }
+    };
     let is_hex = lower.starts_with("0x");
     let is_float = if is_hex {
         lower.contains('.') || lower.contains('p')
@@ -112,9 +125,9 @@ pub fn parse_number(text: &[u8], span: Span) -> PResult<NumLit> {
         lower.contains('.') || lower.contains('e')
     };
     if is_float {
-        parse_float(&lower, is_hex, span).map(NumLit::Float)
+        parse_float(lower, is_hex, span).map(NumLit::Float)
     } else {
-        parse_int(&lower, span).map(NumLit::Int)
+        parse_int(lower, span).map(NumLit::Int)
     }
 }
 

@@ -82,7 +82,7 @@ impl SourceFile {
         let mut splices = Vec::new();
         let mut removed = 0u32;
         let mut i = 0;
-        while let Some(k) = raw[i..].iter().position(|&b| b == b'\\') {
+        while let Some(k) = memchr::memchr(b'\\', &raw[i..]) {
             let at = i + k;
             text.extend_from_slice(&raw[i..at]);
             let n = if raw.get(at + 1) == Some(&b'\n') {
@@ -104,12 +104,7 @@ impl SourceFile {
         text.extend_from_slice(&raw[i..]);
         let mut line_starts = Vec::with_capacity(raw.len() / 32 + 1);
         line_starts.push(0u32);
-        line_starts.extend(
-            raw.iter()
-                .enumerate()
-                .filter(|&(_, &b)| b == b'\n')
-                .map(|(i, _)| i as u32 + 1),
-        );
+        line_starts.extend(memchr::memchr_iter(b'\n', &raw).map(|i| i as u32 + 1));
         SourceFile {
             name: Arc::from(name),
             raw,

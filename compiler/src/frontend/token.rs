@@ -258,9 +258,17 @@ pub struct Token {
     pub hideset: HideSet,
 }
 
+/// The empty spelling (of `Eof` and placemarker tokens), allocated once per
+/// process and shared.
+pub fn empty_text() -> Text {
+    static EMPTY: std::sync::OnceLock<Text> = std::sync::OnceLock::new();
+    EMPTY.get_or_init(|| Text::from(&b""[..])).clone()
+}
+
 impl Token {
     pub fn new(kind: TokenKind, text: &[u8], span: Span) -> Token {
-        Token::with_text(kind, Arc::from(text), span)
+        let text = if text.is_empty() { empty_text() } else { Arc::from(text) };
+        Token::with_text(kind, text, span)
     }
 
     /// A token whose spelling is already shared.
@@ -347,6 +355,8 @@ pub fn hideset_union(a: &HideSet, b: &HideSet) -> HideSet {
 /// Intersection of two hidesets.
 pub fn hideset_intersection(a: &HideSet, b: &HideSet) -> HideSet {
     match (a, b) {
+        // The same set (a macro name and its `)` from one expansion).
+        (Some(x), Some(y)) if Arc::ptr_eq(x, y) => a.clone(),
         (Some(x), Some(y)) => {
             let v: Vec<Text> = x.iter().filter(|n| y.binary_search(n).is_ok()).cloned().collect();
             if v.is_empty() {

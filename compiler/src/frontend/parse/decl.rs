@@ -118,7 +118,7 @@ impl Parser {
                 TokenKind::Keyword(k) => k,
                 TokenKind::Ident if count.other.is_none() && !count.any() && self.is_typedef_name(&t) => {
                     self.advance();
-                    count.other = Some(BaseType::Typedef(Arc::from(&*t.str()), t.span));
+                    count.other = Some(BaseType::Typedef(self.name(&t.text), t.span));
                     saw_anything = true;
                     continue;
                 }

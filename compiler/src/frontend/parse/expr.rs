@@ -9,7 +9,6 @@ use super::super::literal::{decode_char, decode_string, parse_number_imaginary, 
 use super::super::source::{Diagnostic, PResult, Span};
 use super::super::token::{Keyword, Punct, TokenKind};
 use super::Parser;
-use std::sync::Arc;
 
 fn binop_of(p: Punct) -> Option<(u8, BinaryOp)> {
     use BinaryOp::*;
@@ -337,7 +336,7 @@ impl Parser {
             }
             TokenKind::Ident => {
                 self.advance();
-                Ok(mk(ExprKind::Ident(Arc::from(&*t.str())), start))
+                Ok(mk(ExprKind::Ident(self.name(&t.text)), start))
             }
             TokenKind::Number => {
                 self.advance();

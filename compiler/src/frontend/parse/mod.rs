@@ -24,7 +24,7 @@ mod tests;
 
 use super::ast::*;
 use super::source::{Diagnostic, PResult, Span};
-use super::token::{Keyword, Punct, Token, TokenKind};
+use super::token::{Keyword, Punct, Text, Token, TokenKind};
 use crate::target::Target;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -49,6 +49,9 @@ pub struct Parser {
     /// Pragmas removed from `toks`, with the index of the token they preceded.
     pragmas: Vec<(usize, Token)>,
     next_pragma: usize,
+    /// Identifier spellings and the one `Name` each becomes (an identifier
+    /// used a hundred times is allocated once).
+    names: FxHashMap<Text, Name>,
     /// Innermost scope last; `true` = typedef name.
     scopes: Vec<FxHashMap<Name, bool>>,
     target: Target,
@@ -76,15 +79,29 @@ pub fn parse_tokens(toks: Vec<Token>, target: Target) -> PResult<TranslationUnit
 
 fn parse_on_this_thread(mut toks: Vec<Token>, target: Target) -> PResult<TranslationUnit> {
     super::lexer::convert_keywords(&mut toks);
-    let mut kept = Vec::with_capacity(toks.len());
+    // Pragmas and stray tokens leave the vector in place (no second copy of
+    // the unit's tokens).
     let mut pragmas = Vec::new();
-    for t in toks {
-        match t.kind {
-            TokenKind::Pragma => pragmas.push((kept.len(), t)),
-            TokenKind::Other => return Err(super::lexer::stray_token_error(&t)),
-            _ => kept.push(t),
+    let mut stray = None;
+    let mut n_kept = 0;
+    toks.retain(|t| match t.kind {
+        TokenKind::Pragma => {
+            pragmas.push((n_kept, t.clone()));
+            false
         }
+        TokenKind::Other => {
+            stray.get_or_insert_with(|| super::lexer::stray_token_error(t));
+            false
+        }
+        _ => {
+            n_kept += 1;
+            true
+        }
+    });
+    if let Some(e) = stray {
+        return Err(e);
     }
+    let mut kept = toks;
     if kept.last().is_none_or(|t| t.kind != TokenKind::Eof) {
         let span = kept.last().map(|t| t.span).unwrap_or_default();
         kept.push(Token::new(TokenKind::Eof, b"", span));
@@ -94,6 +111,7 @@ fn parse_on_this_thread(mut toks: Vec<Token>, target: Target) -> PResult<Transla
         pos: 0,
         pragmas,
         next_pragma: 0,
+        names: FxHashMap::default(),
         scopes: vec![FxHashMap::default()],
         target,
         depth: 0,
@@ -173,10 +191,20 @@ impl Parser {
         }
     }
 
+    /// The shared `Name` of an identifier spelled `text`.
+    pub(super) fn name(&mut self, text: &Text) -> Name {
+        if let Some(n) = self.names.get(text) {
+            return n.clone();
+        }
+        let n: Name = Arc::from(&*String::from_utf8_lossy(text));
+        self.names.insert(text.clone(), n.clone());
+        n
+    }
+
     pub(super) fn ident(&mut self) -> PResult<(Name, Span)> {
         if self.tok().kind == TokenKind::Ident {
             let t = self.advance();
-            Ok((Arc::from(&*t.str()), t.span))
+            Ok((self.name(&t.text), t.span))
         } else {
             Err(self.error_here("expected identifier"))
         }

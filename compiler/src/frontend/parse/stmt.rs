@@ -78,7 +78,7 @@ impl Parser {
                 self.advance();
                 let mut attrs = Vec::new();
                 self.attributes(&mut attrs)?;
-                let name: Arc<str> = Arc::from(&*t.str());
+                let name: Arc<str> = self.name(&t.text);
                 // C2x/GNU: a label before a declaration or at the end of a block.
                 let body = if self.is(Punct::RBrace) || (self.is_decl_start() && !self.is_kw(Keyword::Attribute)) {
                     Stmt {

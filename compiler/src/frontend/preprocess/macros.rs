@@ -22,7 +22,9 @@
 use super::super::lexer::{lex_single, tokenize};
 use super::super::source::{Diagnostic, PResult, Span};
 use super::super::token::{hideset_intersection, hideset_of, hideset_union, HideSet, Punct, Text, Token, TokenKind};
+use super::input::Input;
 use super::Preprocessor;
+use std::ops::Range;
 use std::sync::Arc;
 
 /// Macros the preprocessor computes on each use.
@@ -80,7 +82,7 @@ impl MacroDef {
 }
 
 /// One argument of an invocation: its raw tokens.
-type Arg = Vec<Token>;
+type Arg<'t> = &'t [Token];
 
 impl Preprocessor<'_> {
     /// If `tok` is a macro to expand here, pushes its expansion onto the input
@@ -90,7 +92,7 @@ impl Preprocessor<'_> {
             return Ok(Some(tok));
         }
         let Some(def) = self.macros.get(&tok.text).cloned() else {
-            if &*tok.text == b"_Pragma" && self.stack.last().is_some_and(|t| t.is_punct(Punct::LParen)) {
+            if &*tok.text == b"_Pragma" && self.input.peek().is_some_and(|t| t.is_punct(Punct::LParen)) {
                 self.expand_pragma_operator(&tok)?;
                 return Ok(None);
             }
@@ -99,30 +101,72 @@ impl Preprocessor<'_> {
         match def {
             MacroDef::Builtin(b) => {
                 let t = self.builtin_token(b, &tok)?;
-                self.stack.push(t);
+                self.input.push(t);
                 Ok(None)
             }
             MacroDef::Object(body) => {
-                let hs = hideset_union(&tok.hideset, &hideset_of(&tok.text));
+                let name = self.name_set(&tok.text);
+                let hs = self.union(&tok.hideset, &name);
                 let out = self.subst(&body, &[], &[], false, false)?;
                 self.push_expansion(out, &tok, &hs);
                 Ok(None)
             }
             MacroDef::Function { params, variadic, body } => {
-                if !self.stack.last().is_some_and(|t| t.is_punct(Punct::LParen)) {
+                if !self.input.peek().is_some_and(|t| t.is_punct(Punct::LParen)) {
                     return Ok(Some(tok));
                 }
-                self.stack.pop();
-                let (args, rparen) = self.read_args(&tok, params.len(), variadic)?;
-                let hs = hideset_union(
-                    &hideset_intersection(&tok.hideset, &rparen.hideset),
-                    &hideset_of(&tok.text),
-                );
+                self.input.skip();
+                let (flat, ranges, rparen) = self.read_args(&tok, params.len(), variadic)?;
+                let inter = hideset_intersection(&tok.hideset, &rparen.hideset);
+                let name = self.name_set(&tok.text);
+                let hs = self.union(&inter, &name);
+                let args: Vec<Arg> = ranges.iter().map(|r| &flat[r.clone()]).collect();
                 let out = self.subst(&body, &params, &args, variadic, true)?;
                 self.push_expansion(out, &tok, &hs);
                 Ok(None)
             }
         }
+    }
+
+    /// The hideset holding just `name`, one shared set per macro name (so
+    /// that the tokens of different expansions of a macro share it too).
+    fn name_set(&mut self, name: &Text) -> HideSet {
+        if let Some(hs) = self.name_sets.get(name) {
+            return hs.clone();
+        }
+        let hs = hideset_of(name);
+        self.name_sets.insert(name.clone(), hs.clone());
+        hs
+    }
+
+    /// The union of two hidesets, remembered per pair of sets: expansions
+    /// keep forming the same unions (every token of an argument, every use
+    /// of a macro inside another). The memo holds both operands, so their
+    /// addresses, its key, stay theirs.
+    fn union(&mut self, a: &HideSet, b: &HideSet) -> HideSet {
+        let (Some(x), Some(y)) = (a, b) else {
+            return hideset_union(a, b);
+        };
+        if Arc::ptr_eq(x, y) {
+            return a.clone();
+        }
+        let key = (Arc::as_ptr(x) as usize, Arc::as_ptr(y) as usize);
+        if let Some((_, _, u)) = self.unions.get(&key) {
+            return u.clone();
+        }
+        let u = hideset_union(a, b);
+        self.unions.insert(key, (x.clone(), y.clone(), u.clone()));
+        u
+    }
+
+    /// Whether expanding `toks` on their own could change them: some
+    /// identifier names a macro it is not hidden from, or is `_Pragma`.
+    fn may_expand(&self, toks: &[Token]) -> bool {
+        toks.iter().any(|t| {
+            t.kind == TokenKind::Ident
+                && (self.macros.contains_key(&t.text) || &*t.text == b"_Pragma")
+                && !t.hidden(&t.text)
+        })
     }
 
     /// Pushes an expansion (in order) onto the input stack, with the hideset
@@ -138,7 +182,7 @@ impl Preprocessor<'_> {
                 Some(own) => match &last {
                     Some((from, union)) if Arc::ptr_eq(from, own) => union.clone(),
                     _ => {
-                        let union = hideset_union(&t.hideset, hs);
+                        let union = self.union(&t.hideset, hs);
                         last = Some((own.clone(), union.clone()));
                         union
                     }
@@ -153,21 +197,29 @@ impl Preprocessor<'_> {
         }
         // Keep the invocation's layout if the expansion is empty: the next token inherits the space.
         if out.is_empty() {
-            if let Some(next) = self.stack.last_mut() {
+            if let Some(next) = self.input.peek_mut() {
                 if inv.has_space && !next.at_bol {
                     next.has_space = true;
                 }
             }
         }
-        self.stack.extend(out.into_iter().rev());
+        self.input.push_all(out);
     }
 
     /// Reads `( args )` after a function-like macro name (the `(` is consumed).
-    fn read_args(&mut self, name: &Token, nparams: usize, variadic: bool) -> PResult<(Vec<Arg>, Token)> {
-        let mut args: Vec<Arg> = vec![Vec::new()];
+    /// The arguments' tokens come back in one vector, each argument a range of it.
+    fn read_args(
+        &mut self,
+        name: &Token,
+        nparams: usize,
+        variadic: bool,
+    ) -> PResult<(Vec<Token>, Vec<Range<usize>>, Token)> {
+        let mut flat: Vec<Token> = Vec::new();
+        let mut args: Vec<Range<usize>> = Vec::with_capacity(nparams.max(1));
+        args.push(0..0);
         let mut depth = 0usize;
         let rparen = loop {
-            let Some(t) = self.stack.pop() else {
+            let Some(t) = self.input.pop() else {
                 return Err(Diagnostic::error(
                     name.span,
                     format!("unterminated argument list invoking macro \"{}\"", name.str()),
@@ -176,7 +228,7 @@ impl Preprocessor<'_> {
             match t.kind {
                 TokenKind::Eof => {
                     let span = name.span;
-                    self.stack.push(t);
+                    self.input.push(t);
                     return Err(Diagnostic::error(
                         span,
                         format!("unterminated argument list invoking macro \"{}\"", name.str()),
@@ -191,7 +243,7 @@ impl Preprocessor<'_> {
                 }
                 // A comma at depth 0 separates arguments, except inside the variable ones.
                 TokenKind::Punct(Punct::Comma) if depth == 0 && !(variadic && args.len() == nparams) => {
-                    args.push(Vec::new());
+                    args.push(flat.len()..flat.len());
                     continue;
                 }
                 _ => {}
@@ -202,8 +254,9 @@ impl Preprocessor<'_> {
                 t.at_bol = false;
                 t.has_space = true;
             }
+            flat.push(t);
             if let Some(a) = args.last_mut() {
-                a.push(t);
+                a.end = flat.len();
             }
         };
         // `F()` is one empty argument; for a zero-parameter macro, zero arguments.
@@ -212,7 +265,7 @@ impl Preprocessor<'_> {
         }
         // The variable arguments may be omitted entirely (GNU, and C2x).
         if variadic && args.len() + 1 == nparams {
-            args.push(Vec::new());
+            args.push(flat.len()..flat.len());
         }
         if args.len() != nparams {
             let msg = if args.len() > nparams {
@@ -232,17 +285,20 @@ impl Preprocessor<'_> {
             };
             return Err(Diagnostic::error(name.span, msg));
         }
-        Ok((args, rparen))
+        Ok((flat, args, rparen))
     }
 
     /// Fully macro-expands `toks` on their own (an argument, a `#if` or `#include` line).
     pub(super) fn expand_isolated(&mut self, toks: &[Token]) -> PResult<Vec<Token>> {
-        let mut stack: Vec<Token> = Vec::with_capacity(toks.len() + 1);
+        if self.depth < 200 && !self.may_expand(toks) {
+            // Nothing to expand (most arguments): the tokens as they are,
+            // counted as the loop below would count them.
+            self.tick_all(toks)?;
+            return Ok(toks.to_vec());
+        }
         let mut eof = Token::new(TokenKind::Eof, b"", toks.last().map(|t| t.span).unwrap_or_default());
         eof.at_bol = true;
-        stack.push(eof);
-        stack.extend(toks.iter().rev().cloned());
-        let saved = std::mem::replace(&mut self.stack, stack);
+        let saved = std::mem::replace(&mut self.input, Input::of_tokens(toks, eof));
         self.depth += 1;
         let result = (|| {
             if self.depth > 200 {
@@ -252,7 +308,7 @@ impl Preprocessor<'_> {
                 ));
             }
             let mut out = Vec::new();
-            while let Some(t) = self.stack.pop() {
+            while let Some(t) = self.input.pop() {
                 if t.kind == TokenKind::Eof {
                     break;
                 }
@@ -261,11 +317,11 @@ impl Preprocessor<'_> {
                     // In #if, the operand of a `defined` produced by expansion is
                     // not expanded (as gcc does).
                     out.push(t);
-                    let paren = self.stack.last().is_some_and(|n| n.is_punct(Punct::LParen));
+                    let paren = self.input.peek().is_some_and(|n| n.is_punct(Punct::LParen));
                     let n = if paren { 3 } else { 1 };
                     for _ in 0..n {
-                        match self.stack.last() {
-                            Some(x) if x.kind != TokenKind::Eof => out.extend(self.stack.pop()),
+                        match self.input.peek() {
+                            Some(x) if x.kind != TokenKind::Eof => out.extend(self.input.pop()),
                             _ => break,
                         }
                     }
@@ -278,7 +334,7 @@ impl Preprocessor<'_> {
             Ok(out)
         })();
         self.depth -= 1;
-        self.stack = saved;
+        self.input = saved;
         result
     }
 
@@ -302,7 +358,7 @@ impl Preprocessor<'_> {
         // parameter appears (as gcc does; it also keeps `__COUNTER__` in an
         // argument at one value).
         let mut expanded_args: Vec<Option<Vec<Token>>> = vec![None; args.len()];
-        let mut out: Vec<Token> = Vec::new();
+        let mut out: Vec<Token> = Vec::with_capacity(body.len());
         let mut i = 0;
         while i < body.len() {
             let t = &body[i];
@@ -312,7 +368,7 @@ impl Preprocessor<'_> {
                 let Some(p) = next.and_then(find) else {
                     return Err(Diagnostic::error(t.span, "'#' is not followed by a macro parameter"));
                 };
-                let mut s = stringize(&args[p], t.span)?;
+                let mut s = stringize(args[p], t.span)?;
                 s.has_space = t.has_space;
                 out.push(s);
                 i += 2;
@@ -340,7 +396,7 @@ impl Preprocessor<'_> {
                 };
                 let operand: Vec<Token> = match find(rhs) {
                     Some(p) if args[p].is_empty() => vec![placemarker(rhs)],
-                    Some(p) => args[p].clone(),
+                    Some(p) => args[p].to_vec(),
                     None => vec![rhs.clone()],
                 };
                 self.paste_onto(&mut out, &operand[0])?;
@@ -399,7 +455,7 @@ impl Preprocessor<'_> {
                     continue;
                 }
                 if expanded_args[p].is_none() {
-                    expanded_args[p] = Some(self.expand_isolated(&args[p])?);
+                    expanded_args[p] = Some(self.expand_isolated(args[p])?);
                 }
                 let start = out.len();
                 out.extend(expanded_args[p].iter().flatten().cloned());
@@ -467,15 +523,16 @@ impl Preprocessor<'_> {
         let mut t = Token::new(kind, text.as_bytes(), inv.span);
         t.at_bol = inv.at_bol;
         t.has_space = inv.has_space;
-        t.hideset = hideset_union(&inv.hideset, &hideset_of(&inv.text));
+        let name = self.name_set(&inv.text);
+        t.hideset = self.union(&inv.hideset, &name);
         Ok(t)
     }
 
     /// `_Pragma ( string-literal )` (C11 6.10.9): becomes the `#pragma` line it spells.
     fn expand_pragma_operator(&mut self, tok: &Token) -> PResult<()> {
-        self.stack.pop();
-        let s = self.stack.pop();
-        let r = self.stack.pop();
+        self.input.skip();
+        let s = self.input.pop();
+        let r = self.input.pop();
         let (Some(s), Some(r)) = (s, r) else {
             return Err(Diagnostic::error(
                 tok.span,
@@ -483,8 +540,8 @@ impl Preprocessor<'_> {
             ));
         };
         if s.kind != TokenKind::Str || !r.is_punct(Punct::RParen) {
-            self.stack.push(r);
-            self.stack.push(s);
+            self.input.push(r);
+            self.input.push(s);
             return Err(Diagnostic::error(
                 tok.span,
                 "_Pragma takes a parenthesized string literal",
@@ -509,9 +566,7 @@ impl Preprocessor<'_> {
         let mut toks = tokenize(&un, tok.span.file).unwrap_or_default();
         toks.pop();
         let line = self.pragma_line(tok.span, toks);
-        for t in line.into_iter().rev() {
-            self.stack.push(t);
-        }
+        self.input.push_all(line);
         Ok(())
     }
 }

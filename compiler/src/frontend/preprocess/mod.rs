@@ -19,6 +19,7 @@ mod conditional;
 mod expr;
 pub mod headers;
 mod include;
+mod input;
 mod macros;
 #[cfg(test)]
 pub(crate) mod tests;
@@ -35,6 +36,9 @@ use include::find_include_guard;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// A non-empty hideset.
+type HideSetArc = Arc<Vec<Text>>;
 
 /// A `-D` or `-U` option, applied in command-line order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -191,7 +195,7 @@ pub struct Preprocessor<'a> {
     pub(super) sm: &'a mut SourceMap,
     target: Target,
     pub(super) macros: FxHashMap<Text, MacroDef>,
-    pub(super) stack: Vec<Token>,
+    pub(super) input: input::Input,
     conds: Vec<Cond>,
     pub(super) include_stack: Vec<IncludeFrame>,
     search_dirs: Vec<SearchDir>,
@@ -206,6 +210,10 @@ pub struct Preprocessor<'a> {
     pushed_macros: FxHashMap<Text, Vec<Option<MacroDef>>>,
     files: FxHashMap<PathBuf, FileId>,
     file_tokens: FxHashMap<FileId, Arc<Vec<Token>>>,
+    /// Per macro name: the hideset of just that name (see `macros.rs`).
+    pub(super) name_sets: FxHashMap<Text, super::token::HideSet>,
+    /// Memo of hideset unions (see `Preprocessor::union` in `macros.rs`).
+    pub(super) unions: FxHashMap<(usize, usize), (HideSetArc, HideSetArc, super::token::HideSet)>,
     /// Per file: the macro of an include guard wrapping the whole file, if any.
     guards: FxHashMap<FileId, Option<Text>>,
     pub(super) counter: u64,
@@ -320,7 +328,7 @@ impl<'a> Preprocessor<'a> {
             sm,
             target: opts.target,
             macros,
-            stack: Vec::new(),
+            input: input::Input::default(),
             conds: Vec::new(),
             include_stack: Vec::new(),
             search_dirs,
@@ -333,6 +341,8 @@ impl<'a> Preprocessor<'a> {
             files: FxHashMap::default(),
             file_tokens: FxHashMap::default(),
             guards: FxHashMap::default(),
+            name_sets: FxHashMap::default(),
+            unions: FxHashMap::default(),
             counter: 0,
             date,
             time,
@@ -370,6 +380,17 @@ impl<'a> Preprocessor<'a> {
         Ok(())
     }
 
+    /// [`Self::tick`] for each of `toks`, at once.
+    pub(super) fn tick_all(&mut self, toks: &[Token]) -> PResult<()> {
+        let room = TOKEN_BUDGET.saturating_sub(self.steps);
+        if let Some(t) = toks.get(room as usize) {
+            self.steps = TOKEN_BUDGET;
+            return self.tick(t);
+        }
+        self.steps += toks.len() as u64;
+        Ok(())
+    }
+
     fn file_tokens(&mut self, file: FileId) -> PResult<Arc<Vec<Token>>> {
         if let Some(t) = self.file_tokens.get(&file) {
             return Ok(t.clone());
@@ -387,7 +408,7 @@ impl<'a> Preprocessor<'a> {
             dir_index,
             cond_depth: self.conds.len(),
         });
-        self.stack.extend(toks.iter().rev().cloned());
+        self.input.enter(toks);
         Ok(())
     }
 
@@ -399,7 +420,7 @@ impl<'a> Preprocessor<'a> {
         self.enter_file(b, PathBuf::from("<built-in>"), None)?;
         let mut out = Vec::new();
         let mut force_bol = false;
-        while let Some(tok) = self.stack.pop() {
+        while let Some(tok) = self.input.pop() {
             self.tick(&tok)?;
             if tok.kind == TokenKind::Eof {
                 let frame = self.include_stack.pop();
@@ -444,11 +465,11 @@ impl<'a> Preprocessor<'a> {
     /// Pops the rest of the current line.
     fn read_line(&mut self) -> Vec<Token> {
         let mut line = Vec::new();
-        while let Some(t) = self.stack.last() {
+        while let Some(t) = self.input.peek() {
             if t.at_bol || t.kind == TokenKind::Eof {
                 break;
             }
-            line.extend(self.stack.pop());
+            line.extend(self.input.pop());
         }
         line
     }
@@ -603,27 +624,29 @@ impl<'a> Preprocessor<'a> {
     /// that ends it (left on the stack for the main loop).
     fn skip_group(&mut self) {
         let mut depth = 0usize;
-        while let Some(t) = self.stack.pop() {
+        while let Some(t) = self.input.peek() {
             if t.kind == TokenKind::Eof {
-                self.stack.push(t);
                 return;
             }
+            // Skipped tokens are dropped unread; only a directive's `#` is taken.
             if !(t.is_punct(Punct::Hash) && t.at_bol) {
+                self.input.skip();
                 continue;
             }
-            let Some(next) = self.stack.last() else { return };
+            let Some(t) = self.input.pop() else { return };
+            let Some(next) = self.input.peek() else { return };
             if next.at_bol {
                 continue;
             }
             match &*next.text {
                 b"if" | b"ifdef" | b"ifndef" => depth += 1,
                 b"elif" | b"else" if depth == 0 => {
-                    self.stack.push(t);
+                    self.input.push(t);
                     return;
                 }
                 b"endif" => {
                     if depth == 0 {
-                        self.stack.push(t);
+                        self.input.push(t);
                         return;
                     }
                     depth -= 1;

@@ -622,3 +622,97 @@ fn stddef_replaces_a_programs_offsetof_silently() {
     let toks: Vec<String> = p.tokens.iter().map(|t| t.str().into_owned()).collect();
     assert!(toks.join(" ").contains("__builtin_offsetof ( S , f )"), "{toks:?}");
 }
+
+/// Hidesets formed again and again (the memoized unions): the same macros
+/// nested and recursive in many invocations must stop expanding exactly
+/// where gcc stops, every time, not only the first.
+#[test]
+fn repeated_nested_and_recursive_expansions_keep_their_hidesets() {
+    let src = r#"#define f(a) a + f(a)
+#define g(a) f(a) * g
+#define h g(h) f(g)
+#define AA BB
+#define BB AA
+#define id(x) x
+#define call(m, x) m(x)
+h; h; h;
+AA BB AA;
+id(id(AA)) id(BB) call(f, h) call(g, call(f, 1));
+id(f)(id(g)(2)); id(f)(id(g)(2));
+"#;
+    let out = pp(src);
+    let first = out.iter().position(|t| t == ";").unwrap();
+    assert_eq!(out[..first], out[first + 1..2 * first + 1], "{out:?}");
+    same_as_gcc(src);
+}
+
+/// Arguments without macros in them are taken as they are; arguments with
+/// macros (hidden or not, object- or function-like, `_Pragma` aside) are
+/// expanded; `#` and `##` see the raw argument either way.
+#[test]
+fn arguments_with_and_without_macros() {
+    let src = r#"#define ONE 1
+#define F(x) (x)
+#define twice(a) a a
+#define str(a) #a
+#define xstr(a) str(a)
+#define cat(a, b) a ## b
+#define xcat(a, b) cat(a, b)
+twice(x y) twice(ONE) twice(F) twice(F(2)) twice(F (ONE))
+str(ONE F(x)) xstr(ONE F(x)) cat(ON, E) xcat(ON, E) cat(ONE, 2) xcat(ONE, 2)
+"#;
+    assert_eq!(
+        joined(src),
+        "x y x y 1 1 F F ( 2 ) ( 2 ) ( 1 ) ( 1 ) \"ONE F(x)\" \"1 (x)\" 1 1 ONE2 12"
+    );
+    same_as_gcc(src);
+}
+
+/// Argument collection into one vector: empty arguments, nested parentheses,
+/// commas inside the variable arguments, omitted variable arguments, GNU
+/// `, ## __VA_ARGS__` and `__VA_OPT__`, and an invocation spanning lines.
+#[test]
+fn argument_lists_and_variable_arguments() {
+    let src = r#"#define P(a, b, c) [a|b|c]
+#define V(fmt, ...) f(fmt, ## __VA_ARGS__)
+#define W(x, ...) g(x __VA_OPT__(,) __VA_ARGS__)
+#define N(...) n(__VA_ARGS__)
+P(,,) P((1, 2), [3 4], {5 6}) P(a
+, b,
+c)
+V("s") V("s", 1) V("s", 1, (2, 3))
+W(1) W(1, 2, 3) N() N(a, b) N((a, b))
+"#;
+    same_as_gcc(src);
+    assert!(pp_err("#define P(a, b) a b\nP(1)\n").contains("requires 2 arguments"));
+    assert!(pp_err("#define P(a) a\nP(1, 2)\n").contains("passed 2 arguments"));
+    assert!(pp_err("#define P(a) a\nP(1, 2\n").contains("unterminated argument list"));
+}
+
+/// The input's layers: included files between lines of the including
+/// file, skipped groups (nested ones too) read past without being taken,
+/// an invocation in an included file, the same header read twice.
+#[test]
+fn included_files_and_skipped_groups_interleave_with_expansions() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("inner.h"),
+        "#if 0\nskipped one\n#if 1\nskipped nested\n#endif\n#elif 1\ninner_a\n#else\nskipped two\n#endif\nWRAP(inner_b)\n",
+    )
+    .unwrap();
+    let mut o = opts();
+    o.include_dirs.push(dir.path().to_path_buf());
+    // Computed include, then a line of the including file.
+    let src = "#define WRAP(x) <x>\n#define HDR \"inner.h\"\nbefore\n#include HDR\nafter\n";
+    assert_eq!(pp_with(src, &o).unwrap().join(" "), "before inner_a < inner_b > after");
+    // Tokens given back in front of a file's next token (an object-like
+    // macro at the end of the included file, then the including file).
+    std::fs::write(dir.path().join("tail.h"), "#define T tail\nT\n").unwrap();
+    let src = "#include \"tail.h\"\nT T\n#include \"tail.h\"\n";
+    assert_eq!(pp_with(src, &o).unwrap().join(" "), "tail tail tail tail");
+    let src = "#define WRAP(x) <x>\nbefore\n#include \"inner.h\"\nafter WRAP(last)\n";
+    assert_eq!(
+        pp_with(src, &o).unwrap().join(" "),
+        "before inner_a < inner_b > after < last >"
+    );
+}

@@ -206,12 +206,7 @@ impl Image {
     /// Writes `v` at `off`, replacing (parts of) what was there.
     fn put(&mut self, off: u64, v: StaticValue) -> Result<(), &'static str> {
         let end = off + value_len(&v);
-        let overlapping: Vec<u64> = self
-            .items
-            .range(..end)
-            .filter(|(s, x)| **s + value_len(x) > off)
-            .map(|(s, _)| *s)
-            .collect();
+        let overlapping = self.overlapping(off, end);
         for s in overlapping {
             let old = self.items.remove(&s).expect("present");
             let l = value_len(&old);
@@ -233,14 +228,31 @@ impl Image {
         Ok(())
     }
 
+    /// The offsets of the items that overlap `[off, end)`, highest first.
+    /// Items do not overlap each other, so walking down from `end` can stop
+    /// at the first item that starts before `off`: everything below it ends
+    /// where it starts or earlier (a whole initializer is linear, not
+    /// quadratic, in its number of items).
+    fn overlapping(&self, off: u64, end: u64) -> Vec<u64> {
+        let mut found = Vec::new();
+        for (&s, x) in self.items.range(..end).rev() {
+            if s >= off {
+                found.push(s);
+                continue;
+            }
+            if s + value_len(x) > off {
+                found.push(s);
+            }
+            break;
+        }
+        found
+    }
+
     /// The current bytes of `[off, off + n)`.
     fn read(&self, off: u64, n: u64) -> Result<Vec<u8>, &'static str> {
         let mut out = vec![0u8; n as usize];
-        for (s, v) in self.items.range(..off + n) {
-            let l = value_len(v);
-            if s + l <= off {
-                continue;
-            }
+        for s in self.overlapping(off, off + n) {
+            let v = &self.items[&s];
             let bytes = value_bytes(v).ok_or(OVERLAP_MSG)?;
             for (i, b) in bytes.iter().enumerate() {
                 let at = s + i as u64;

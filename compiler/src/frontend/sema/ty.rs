@@ -9,8 +9,19 @@ pub(super) fn q(t: CType) -> QualType {
     QualType::new(t)
 }
 
+/// The unqualified integer type `k`, one shared allocation per kind and
+/// thread (sema asks for these for every constant and conversion).
 pub(super) fn int_ty(k: IntKind) -> QualType {
-    q(CType::Int(k))
+    use IntKind::*;
+    const KINDS: [IntKind; 14] = [
+        Bool, Char, SChar, UChar, Short, UShort, Int, UInt, Long, ULong, LongLong, ULongLong, Int128, UInt128,
+    ];
+    thread_local! {
+        static SHARED: [QualType; 14] = KINDS.map(|k| q(CType::Int(k)));
+    }
+    let t = SHARED.with(|shared| shared[k as usize].clone());
+    debug_assert!(matches!(*t.ty, CType::Int(x) if x == k), "KINDS is in IntKind's order");
+    t
 }
 
 pub(super) fn int() -> QualType {

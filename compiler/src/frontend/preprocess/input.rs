@@ -1,0 +1,192 @@
+//! The preprocessor's pending input: what the main loop reads next.
+//!
+//! Two kinds of source are layered: the token vectors of the files being
+//! read (shared with the per-file token cache, read through a cursor, never
+//! copied whole), and a stack of tokens pushed in front of them (macro
+//! expansions to rescan, tokens looked at and given back). Entering a file
+//! records how many pushed tokens lie below it; while the stack holds more
+//! than that, the pushed tokens come first, then the rest of the file, then
+//! the pushed tokens below it, then the file under that, and so on. A file's
+//! cursor is dropped when its last token (its `Eof`) is read.
+//!
+//! Reading a token from a file clones it (its spelling is shared, so that is
+//! a reference count); a skipped token is never cloned.
+
+use super::super::token::Token;
+use std::sync::Arc;
+
+/// A file being read: its tokens and the next one's index.
+#[derive(Debug)]
+struct Cursor {
+    toks: Arc<Vec<Token>>,
+    pos: usize,
+    /// `pushed.len()` when the file was entered: pushed tokens at or above
+    /// this index come before the file's tokens.
+    base: usize,
+}
+
+/// See the module doc.
+#[derive(Debug, Default)]
+pub(crate) struct Input {
+    /// Top = next.
+    pushed: Vec<Token>,
+    files: Vec<Cursor>,
+}
+
+impl Input {
+    /// Input that is just `toks`, in order.
+    pub(crate) fn of_tokens(toks: &[Token], last: Token) -> Input {
+        let mut pushed = Vec::with_capacity(toks.len() + 1);
+        pushed.push(last);
+        pushed.extend(toks.iter().rev().cloned());
+        Input {
+            pushed,
+            files: Vec::new(),
+        }
+    }
+
+    /// Starts reading `toks` before everything else.
+    pub(crate) fn enter(&mut self, toks: Arc<Vec<Token>>) {
+        if !toks.is_empty() {
+            self.files.push(Cursor {
+                toks,
+                pos: 0,
+                base: self.pushed.len(),
+            });
+        }
+    }
+
+    /// Puts `t` in front of the input.
+    #[inline]
+    pub(crate) fn push(&mut self, t: Token) {
+        self.pushed.push(t);
+    }
+
+    /// Puts `toks` (in order) in front of the input.
+    #[inline]
+    pub(crate) fn push_all(&mut self, toks: Vec<Token>) {
+        self.pushed.extend(toks.into_iter().rev());
+    }
+
+    /// The file the next token comes from, if it does not come from the
+    /// pushed tokens.
+    #[inline]
+    fn next_file(&self) -> Option<usize> {
+        let i = self.files.len().checked_sub(1)?;
+        (self.pushed.len() <= self.files[i].base).then_some(i)
+    }
+
+    /// Moves past a file's token (dropping the file once read).
+    #[inline]
+    fn advance(&mut self, i: usize) {
+        let c = &mut self.files[i];
+        c.pos += 1;
+        if c.pos >= c.toks.len() {
+            self.files.pop();
+        }
+    }
+
+    /// Takes the next token.
+    #[inline]
+    pub(crate) fn pop(&mut self) -> Option<Token> {
+        match self.next_file() {
+            Some(i) => {
+                let c = &self.files[i];
+                let t = c.toks[c.pos].clone();
+                self.advance(i);
+                Some(t)
+            }
+            None => self.pushed.pop(),
+        }
+    }
+
+    /// Drops the next token.
+    #[inline]
+    pub(crate) fn skip(&mut self) {
+        match self.next_file() {
+            Some(i) => self.advance(i),
+            None => {
+                self.pushed.pop();
+            }
+        }
+    }
+
+    /// The next token.
+    #[inline]
+    pub(crate) fn peek(&self) -> Option<&Token> {
+        match self.next_file() {
+            Some(i) => {
+                let c = &self.files[i];
+                c.toks.get(c.pos)
+            }
+            None => self.pushed.last(),
+        }
+    }
+
+    /// The next token, to change (a file's token is copied out first).
+    #[inline]
+    pub(crate) fn peek_mut(&mut self) -> Option<&mut Token> {
+        if self.next_file().is_some() {
+            let t = self.pop()?;
+            self.pushed.push(t);
+        }
+        self.pushed.last_mut()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::source::Span;
+    use crate::frontend::token::TokenKind;
+
+    fn tok(s: &str) -> Token {
+        Token::new(TokenKind::Ident, s.as_bytes(), Span::default())
+    }
+
+    fn file(words: &str) -> Arc<Vec<Token>> {
+        Arc::new(words.split(' ').map(tok).collect())
+    }
+
+    fn drain(input: &mut Input) -> Vec<String> {
+        let mut out = Vec::new();
+        while let Some(t) = input.pop() {
+            out.push(t.str().into_owned());
+        }
+        out
+    }
+
+    #[test]
+    fn files_nest_between_pushed_tokens() {
+        let mut input = Input::default();
+        input.enter(file("a b c"));
+        assert_eq!(input.pop().unwrap().str(), "a");
+        // Pushed in front of the rest of the outer file...
+        input.push_all(vec![tok("x"), tok("y")]);
+        assert_eq!(input.pop().unwrap().str(), "x");
+        // ...then an inner file before the remaining `y`.
+        input.enter(file("i j"));
+        assert_eq!(input.peek().unwrap().str(), "i");
+        input.skip();
+        input.push(tok("p"));
+        assert_eq!(drain(&mut input), ["p", "j", "y", "b", "c"]);
+    }
+
+    #[test]
+    fn peek_mut_changes_only_the_read_copy() {
+        let shared = file("a b");
+        let mut input = Input::default();
+        input.enter(shared.clone());
+        input.peek_mut().unwrap().has_space = true;
+        let a = input.pop().unwrap();
+        assert!(a.has_space);
+        assert!(!shared[0].has_space);
+        assert_eq!(drain(&mut input), ["b"]);
+    }
+
+    #[test]
+    fn of_tokens_reads_in_order_then_the_last() {
+        let mut input = Input::of_tokens(&[tok("a"), tok("b")], tok("end"));
+        assert_eq!(drain(&mut input), ["a", "b", "end"]);
+    }
+}
