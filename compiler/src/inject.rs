@@ -70,11 +70,11 @@ crate::named_enum! {
         /// forgets the locals area, so a leaf with slots or `alloca`s drops
         /// its frame and addresses them from the caller's frame pointer.
         FramelessLeafWithLocals = "frameless-leaf-with-locals",
-        /// AArch64: a load or store at a global plus an offset folds the
-        /// symbol's low bits into its scaled displacement even when the
-        /// offset is not a multiple of the access size (the linker drops the
-        /// low bits: the access lands a few bytes early).
-        Lo12UnalignedOffset = "lo12-unaligned-offset",
+        /// AArch64: a load or store at a global plus an offset, folded into
+        /// `adrp` and a `:lo12:` displacement, names the symbol without the
+        /// offset in the displacement: it reaches the global's first bytes
+        /// (or, across a 4 KiB page, somewhere else).
+        Lo12DropsOffset = "lo12-drops-offset",
         /// x86-64: calls are taken to leave the float homes `xmm8..15`
         /// alone, so a `double` kept there across a call is lost when the
         /// callee uses them.
@@ -125,7 +125,7 @@ impl Bug {
                 | Bug::BranchPastCopies
                 | Bug::RiscvFusedBranchUnswapped
                 | Bug::FramelessLeafWithLocals
-                | Bug::Lo12UnalignedOffset
+                | Bug::Lo12DropsOffset
                 | Bug::X86XmmLiveAcrossCall
         )
     }

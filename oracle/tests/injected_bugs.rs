@@ -327,7 +327,7 @@ fn allocator_bugs_are_found_by_native_runs() {
         // A bug of one target's code is looked for on that target (under QEMU).
         let target = match bug {
             Bug::RiscvFusedBranchUnswapped => Target::Riscv64,
-            Bug::FramelessLeafWithLocals | Bug::Lo12UnalignedOffset => Target::Aarch64,
+            Bug::FramelessLeafWithLocals | Bug::Lo12DropsOffset => Target::Aarch64,
             _ => Target::X86_64,
         };
         let first = oracle::native_ir::first_finding_on(target, 1, 150, 2, 5_000_000).unwrap();

@@ -77,7 +77,7 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         Bug::BranchPastCopies => (&[], Emphasis::LostCopy),
         Bug::RiscvFusedBranchUnswapped
         | Bug::FramelessLeafWithLocals
-        | Bug::Lo12UnalignedOffset
+        | Bug::Lo12DropsOffset
         | Bug::X86XmmLiveAcrossCall => (&[], Emphasis::Default),
         Bug::DominatorsIrreducible => (PROMOTE, Emphasis::ComputedGoto),
     }

@@ -134,16 +134,19 @@ impl FnEmitter<'_, '_> {
         let Some(&align) = self.cx.global_align.get(&*name) else {
             return false;
         };
-        let aligned = align % size == 0 && offset.rem_euclid(size as i64) == 0;
-        #[cfg(feature = "inject-bugs")]
-        let aligned = aligned || crate::inject::enabled(crate::inject::Bug::Lo12UnalignedOffset);
-        if !aligned {
+        if align % size != 0 || offset.rem_euclid(size as i64) != 0 {
             return false;
         }
         let sym = crate::backend::symbol(&name);
         let target = if offset == 0 { sym } else { format!("{sym}{offset:+}") };
         emit!(self, "\tadrp\tx16, {target}");
-        emit!(self, "\t{op}\t{reg}, [x16, :lo12:{target}]");
+        // The injected bug: the low part names the symbol without its offset.
+        let low = if crate::inject::enabled(crate::inject::Bug::Lo12DropsOffset) {
+            crate::backend::symbol(&name)
+        } else {
+            target
+        };
+        emit!(self, "\t{op}\t{reg}, [x16, :lo12:{low}]");
         true
     }
 
