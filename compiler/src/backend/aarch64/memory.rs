@@ -35,24 +35,9 @@ impl FnEmitter<'_, '_> {
         ty: IrType,
         _seg: AddressSpace,
     ) -> Result<(), BackendError> {
-        if ty.size() <= 8 {
-            let size = ty.size().max(1);
-            let reg = match self.reg_of(dest) {
-                Some(HomeReg::X(x)) => Some((
-                    match size {
-                        1 => "ldrb",
-                        2 => "ldrh",
-                        _ => "ldr",
-                    },
-                    if size == 8 { x.x() } else { x.w() }.to_string(),
-                )),
-                Some(HomeReg::V(v)) if ty.is_float() => Some(("ldr", v.sized(Self::fp_size(size)))),
-                _ => None,
-            };
-            if let Some((op, reg)) = reg {
-                if self.global_access(ptr, size, op, &reg) {
-                    return Ok(());
-                }
+        if let Some((op, reg)) = self.scalar_access(dest, ty, true) {
+            if self.global_access(ptr, ty.size().max(1), op, &reg) {
+                return Ok(());
             }
         }
         let src = self.addr_of(ptr, PTR)?;
@@ -95,28 +80,41 @@ impl FnEmitter<'_, '_> {
         ty: IrType,
         _seg: AddressSpace,
     ) -> Result<(), BackendError> {
-        if let (Operand::Value(v), true) = (val, ty.size() <= 8) {
-            let size = ty.size().max(1);
-            let reg = match self.reg_of(*v) {
-                Some(HomeReg::X(x)) => Some((
-                    match size {
-                        1 => "strb",
-                        2 => "strh",
-                        _ => "str",
-                    },
-                    if size == 8 { x.x() } else { x.w() }.to_string(),
-                )),
-                Some(HomeReg::V(r)) if ty.is_float() => Some(("str", r.sized(Self::fp_size(size)))),
-                _ => None,
-            };
-            if let Some((op, reg)) = reg {
-                if self.global_access(ptr, size, op, &reg) {
-                    return Ok(());
-                }
+        if let Some((op, reg)) = val.as_value().and_then(|v| self.scalar_access(v, ty, false)) {
+            if self.global_access(ptr, ty.size().max(1), op, &reg) {
+                return Ok(());
             }
         }
         let dst = self.addr_of(ptr, PTR)?;
         self.store_operand(val, ty, dst)
+    }
+
+    /// The instruction and register of a load (`load`) or store of `v`, a
+    /// scalar of type `ty` (at most 8 bytes) in a home register: `ldrb`,
+    /// `ldrh`, `ldr` of a `w`/`x` register, or `ldr` of an `s`/`d` one for a
+    /// float (`str...` for a store); `None` for a value in memory.
+    fn scalar_access(&self, v: Value, ty: IrType, load: bool) -> Option<(&'static str, String)> {
+        let size = ty.size().max(1);
+        if size > 8 {
+            return None;
+        }
+        let (b, h, w) = if load {
+            ("ldrb", "ldrh", "ldr")
+        } else {
+            ("strb", "strh", "str")
+        };
+        match self.reg_of(v)? {
+            HomeReg::X(x) => Some((
+                match size {
+                    1 => b,
+                    2 => h,
+                    _ => w,
+                },
+                if size == 8 { x.x() } else { x.w() }.to_string(),
+            )),
+            HomeReg::V(r) if ty.is_float() => Some((w, r.sized(Self::fp_size(size)))),
+            HomeReg::V(_) => None,
+        }
     }
 
     /// A load or store (`op reg`) of `size` bytes at `ptr`, when `ptr` is a
