@@ -75,6 +75,14 @@ crate::named_enum! {
         /// offset in the displacement: it reaches the global's first bytes
         /// (or, across a 4 KiB page, somewhere else).
         Lo12DropsOffset = "lo12-drops-offset",
+        /// RISC-V: a call shortened to `jal` (a `static` callee in reach)
+        /// is encoded with `rd = zero` instead of `ra`: the callee returns
+        /// to wherever `ra` last pointed.
+        RiscvShortCallNoLink = "riscv-short-call-no-link",
+        /// RISC-V: a load or store at `global+offset` folded into `auipc`
+        /// and a `%pcrel_lo` displacement takes the `%pcrel_hi` of the
+        /// global without the offset: it reaches the global's first bytes.
+        RiscvPcrelDropsOffset = "riscv-pcrel-drops-offset",
         /// x86-64: calls are taken to leave the float homes `xmm8..15`
         /// alone, so a `double` kept there across a call is lost when the
         /// callee uses them.
@@ -126,6 +134,8 @@ impl Bug {
                 | Bug::RiscvFusedBranchUnswapped
                 | Bug::FramelessLeafWithLocals
                 | Bug::Lo12DropsOffset
+                | Bug::RiscvShortCallNoLink
+                | Bug::RiscvPcrelDropsOffset
                 | Bug::X86XmmLiveAcrossCall
         )
     }

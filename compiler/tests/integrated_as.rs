@@ -38,6 +38,9 @@
 //! * gas writes `R_RISCV_ADD32`/`R_RISCV_SUB32` even for a difference of
 //!   two labels of one section (computed-goto offset tables), which the
 //!   integrated assembler resolves: such a pair is compared as its value;
+//! * the integrated assembler makes a `call` of a `static` function of the
+//!   same section one `jal ra` (gas `-mno-relax` keeps `auipc`+`jalr`), so
+//!   gas is given such calls written as `jal ra, f` ([`with_short_calls`]);
 //! * gas pads the end of a code section to the section's alignment with
 //!   `nop`s, and adds `.riscv.attributes` and a `$x` mapping symbol: the
 //!   trailing `nop`s, that section and that symbol are left out.
@@ -973,6 +976,64 @@ fn integrated_objects_match_gnu_as_on_csmith_riscv64() {
     compare_riscv64(&modules, "integrated_as_csmith");
 }
 
+/// `asm` with every `call` that the integrated assembler makes a single
+/// `jal ra` written as one, for gas `-mno-relax` (which keeps `call` as
+/// `auipc`+`jalr` with `R_RISCV_CALL_PLT`): a call without `@plt` of a
+/// symbol that is neither `.globl` nor `.weak` and is defined in the
+/// call's own section. (The integrated assembler also checks that `jal`
+/// reaches across the section; these modules are far below 1 MiB.)
+fn with_short_calls(asm: &str) -> String {
+    let section_of = |line: &str, current: &str| -> Option<String> {
+        let l = line.trim_start();
+        let (word, args) = l.split_once(['\t', ' ']).unwrap_or((l, ""));
+        match word {
+            ".text" | ".data" | ".bss" => Some(word.to_string()),
+            ".section" => Some(
+                args.split(',')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .trim_matches('"')
+                    .to_string(),
+            ),
+            _ => (!line.starts_with(['\t', ' ']) && line.ends_with(':')).then(|| current.to_string()),
+        }
+    };
+    let mut exported = std::collections::HashSet::new();
+    let mut defined = HashMap::new();
+    let mut current = ".text".to_string();
+    for line in asm.lines() {
+        let l = line.trim_start();
+        if let Some(names) = l.strip_prefix(".globl\t").or(l.strip_prefix(".weak\t")) {
+            exported.extend(names.split(',').map(|n| n.trim().to_string()));
+        }
+        if let Some(sec) = section_of(line, &current) {
+            if let Some(label) = line.strip_suffix(':').filter(|_| !line.starts_with(['\t', ' '])) {
+                defined.insert(label.to_string(), sec.clone());
+            }
+            current = sec;
+        }
+    }
+    assert!(asm.len() < 1 << 20, "a module too large for the `jal` rule above");
+    let mut out = String::new();
+    let mut current = ".text".to_string();
+    for line in asm.lines() {
+        if let Some(sec) = section_of(line, &current) {
+            current = sec;
+        }
+        match line.strip_prefix("\tcall\t") {
+            Some(callee) if !exported.contains(callee) && defined.get(callee) == Some(&current) => {
+                out.push_str(&format!("\tjal\tra, {callee}\n"));
+            }
+            _ => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
 fn compare_riscv64(modules: &[(String, String)], dir: &str) {
     let target = Target::Riscv64;
     if Command::new(target.gcc()).arg("--version").output().is_err() {
@@ -990,7 +1051,7 @@ fn compare_riscv64(modules: &[(String, String)], dir: &str) {
         let our_obj = dir.join(format!("{k}-ours.o"));
         std::fs::write(&our_obj, &ours).unwrap();
         let s = dir.join(format!("{k}.s"));
-        std::fs::write(&s, asm).unwrap();
+        std::fs::write(&s, with_short_calls(asm)).unwrap();
         let gas_obj = dir.join(format!("{k}-gas.o"));
         let out = Command::new(target.gcc())
             .args(["-c", "-Wa,-mno-relax", "-o"])

@@ -750,6 +750,22 @@ impl ObjectBuilder {
         s.section.map(|k| (k, s.value))
     }
 
+    /// Where `name` is defined when the definition is local (neither
+    /// `.globl` nor `.weak`): the one definition every reference binds to,
+    /// which the linker can neither replace nor interpose.
+    pub fn local_definition(&self, name: &str) -> Option<(usize, u64)> {
+        let s = self.symbols.get(name)?;
+        if s.global || s.weak {
+            return None;
+        }
+        s.section.map(|k| (k, s.value))
+    }
+
+    /// The bytes section `k` holds so far.
+    pub fn section_len(&self, k: usize) -> usize {
+        self.sections.get(k).map_or(0, |s| s.data.len())
+    }
+
     fn line(&mut self, line: &str, code: &mut dyn InstEncoder) -> Result<(), String> {
         if line.is_empty() {
             return Ok(());

@@ -78,6 +78,8 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         Bug::RiscvFusedBranchUnswapped
         | Bug::FramelessLeafWithLocals
         | Bug::Lo12DropsOffset
+        | Bug::RiscvShortCallNoLink
+        | Bug::RiscvPcrelDropsOffset
         | Bug::X86XmmLiveAcrossCall => (&[], Emphasis::Default),
         Bug::DominatorsIrreducible => (PROMOTE, Emphasis::ComputedGoto),
     }

@@ -8,7 +8,8 @@
 //! * pseudo-instructions expand as gas expands them (`li` by gas's
 //!   `load_const`: `lui`/`addiw`, or a shorter constant shifted with `slli`
 //!   plus `addi`; `call` and `jump` as `auipc`+`jalr` with
-//!   `R_RISCV_CALL_PLT`; `lla` and `la.tls.ie` as `auipc` plus `addi`/`ld`
+//!   `R_RISCV_CALL_PLT`, except a `call` of a `static` function of the same
+//!   section within `jal`'s reach (below); `lla` and `la.tls.ie` as `auipc` plus `addi`/`ld`
 //!   whose `R_RISCV_PCREL_LO12_I` names a local symbol at the `auipc`, which
 //!   gas calls `.L0 `);
 //! * every instruction without a relocation that has a compressed (RVC)
@@ -30,7 +31,12 @@
 //!   pass after pass, until all reach.
 //!
 //! Deliberate differences from gas: the object is not relaxable (no
-//! `R_RISCV_RELAX`/`R_RISCV_ALIGN`, as gas `-mno-relax`), and branches to
+//! `R_RISCV_RELAX`/`R_RISCV_ALIGN`, as gas `-mno-relax`), so the assembler
+//! does the one relaxation that matters most itself: a `call` of a local
+//! (`static`) function defined in the call's own section, when the section
+//! is well under 1 MiB, is a single `jal ra, f`, resolved here (gcc's calls
+//! get the same from `ld`'s relaxation; gas `-mno-relax` keeps `auipc`+`jalr`,
+//! an indirect jump, which QEMU cannot chain to its target). Branches to
 //! labels of the same section are resolved with no relocation (gas keeps
 //! `R_RISCV_BRANCH`/`R_RISCV_JAL`/`R_RISCV_RVC_*` for them, and the labels
 //! in the symbol table, with the same bytes); differences of labels of one
@@ -72,6 +78,7 @@ const F_PCREL_HI: u16 = 4;
 const F_PCREL_LO_I: u16 = 5;
 const F_RVC_BRANCH: u16 = 6;
 const F_RVC_JUMP: u16 = 7;
+const F_PCREL_LO_S: u16 = 8;
 
 /// A branch to a label whose size the relaxation decides.
 struct Branch {
@@ -96,6 +103,11 @@ pub struct Riscv64Encoder {
     /// Each instruction of the last pass in order: its size, and which
     /// label branch it was.
     insns: Vec<(u32, Option<usize>)>,
+    /// The `call`s of the last pass that name a symbol without `@plt` or
+    /// an addend: (section, callee), in order.
+    calls: Vec<(usize, String)>,
+    /// Which of those calls are a single `jal ra` (see [`Riscv64Encoder::short_calls`]).
+    short: Vec<bool>,
 }
 
 impl Default for Riscv64Encoder {
@@ -105,6 +117,8 @@ impl Default for Riscv64Encoder {
             sizes: Vec::new(),
             branches: Vec::new(),
             insns: Vec::new(),
+            calls: Vec::new(),
+            short: Vec::new(),
         }
     }
 }
@@ -688,6 +702,12 @@ impl Riscv64Encoder {
         if let Some((op, f3, fp)) = store {
             n(2)?;
             let rs2 = if fp { f(0)? } else { g(0)? };
+            if let Some((label, base)) = pcrel_lo(ops[1]) {
+                obj.keep_symbol(&label);
+                let w = s_type(op, f3, base, rs2, 0);
+                obj.emit_field(&w.to_le_bytes(), FixupKind::Field(F_PCREL_LO_S), &label, 0);
+                return Ok(());
+            }
             let (off, base) = mem(ops[1]).ok_or("bad memory operand")?;
             if !fits(off, 12) {
                 return Err("offset out of range".into());
@@ -1000,6 +1020,23 @@ impl Riscv64Encoder {
             "call" | "tail" => {
                 n(1)?;
                 let (sym, addend) = symbol(ops[0]).ok_or("bad call target")?;
+                if m == "call" && addend == 0 && !ops[0].ends_with("@plt") {
+                    let k = self.calls.len();
+                    self.calls.push((obj.current_section(), sym.clone()));
+                    if self.short.get(k) == Some(&true) {
+                        // `jal ra, sym`, resolved like a branch to a label.
+                        #[cfg(feature = "inject-bugs")]
+                        let link = if crate::inject::enabled(crate::inject::Bug::RiscvShortCallNoLink) {
+                            0
+                        } else {
+                            1
+                        };
+                        #[cfg(not(feature = "inject-bugs"))]
+                        let link = 1;
+                        obj.emit_field(&(0x6fu32 | (link << 7)).to_le_bytes(), FixupKind::Field(F_JAL), &sym, 0);
+                        return Ok(());
+                    }
+                }
                 let (link, tmp): (u32, u32) = if m == "call" { (1, 1) } else { (0, 6) };
                 let mut b = (0x17 | (tmp << 7)).to_le_bytes().to_vec();
                 b.extend_from_slice(&i_type(0x67, 0, link, tmp, 0).to_le_bytes());
@@ -1227,13 +1264,61 @@ impl Riscv64Encoder {
         None
     }
 
+    /// Which calls of the pass just made can be a single `jal ra, callee`
+    /// (4 bytes, a direct jump) instead of `auipc`+`jalr` with
+    /// `R_RISCV_CALL_PLT` (8 bytes, an indirect one): those whose callee is
+    /// a local definition (a `static` function: neither global nor weak, so
+    /// the linker cannot bind the call elsewhere) in the call's own section,
+    /// when that section is small enough that `jal`'s +-1 MiB reaches
+    /// across all of it. The size bound is the section with every label
+    /// branch at its longest form; shortening calls only brings code
+    /// closer. This is what the linker's relaxation gives gcc's calls
+    /// (`R_RISCV_RELAX`), which these non-relaxable objects cannot ask for;
+    /// unlike gas `-mno-relax`, which keeps every `call` long.
+    fn short_calls(&self, b: &ObjectBuilder) -> Vec<bool> {
+        const REACH: usize = (1 << 20) - (64 << 10);
+        let mut bound: rustc_hash::FxHashMap<usize, usize> = Default::default();
+        for (k, br) in self.branches.iter().enumerate() {
+            let longest = br.forms[br.forms.len() - 1] as usize;
+            *bound.entry(br.section).or_insert(0) += longest - self.sizes[k] as usize;
+        }
+        self.calls
+            .iter()
+            .map(|(section, callee)| {
+                let fits = b.section_len(*section) + bound.get(section).copied().unwrap_or(0) < REACH;
+                fits && matches!(b.local_definition(callee), Some((k, _)) if k == *section)
+            })
+            .collect()
+    }
+
     pub fn assemble(&mut self, text: &str) -> Result<Vec<u8>, String> {
+        match self.assemble_with(text, true) {
+            // A `jal` that does not reach after all (the bound in
+            // `short_calls` leaves 64 KiB for alignment padding): long calls.
+            Err(e) if self.short.iter().any(|&s| s) => self.assemble_with(text, false).map_err(|_| e),
+            r => r,
+        }
+    }
+
+    fn assemble_with(&mut self, text: &str, shorten: bool) -> Result<Vec<u8>, String> {
         self.sizes.clear();
+        self.short.clear();
         let mut first = true;
+        let mut calls_decided = !shorten;
         loop {
             self.branches.clear();
             self.insns.clear();
+            self.calls.clear();
             let b = ObjectBuilder::parse(text, self)?;
+            if !std::mem::replace(&mut calls_decided, true) {
+                let short = self.short_calls(&b);
+                if short.iter().any(|&s| s) {
+                    // Parse again with them short (the branch sizes are
+                    // still the first pass's shortest forms).
+                    self.short = short;
+                    continue;
+                }
+            }
             if std::mem::take(&mut first) && !self.branches.is_empty() {
                 if let Some(sizes) = self.gas_relaxation(text) {
                     // Assemble again with gas's sizes (the loop below then
@@ -1296,6 +1381,7 @@ impl InstEncoder for Riscv64Encoder {
             (FixupKind::Field(F_CALL), 8) => R_RISCV_CALL_PLT,
             (FixupKind::Field(F_PCREL_HI), 4) => R_RISCV_PCREL_HI20,
             (FixupKind::Field(F_PCREL_LO_I), 4) => R_RISCV_PCREL_LO12_I,
+            (FixupKind::Field(F_PCREL_LO_S), 4) => R_RISCV_PCREL_LO12_S,
             (FixupKind::Field(F_RVC_BRANCH), 2) => R_RISCV_RVC_BRANCH,
             (FixupKind::Field(F_RVC_JUMP), 2) => R_RISCV_RVC_JUMP,
             _ => return Err(format!("no relocation for a {size}-byte {kind:?} field")),
@@ -1563,6 +1649,20 @@ mod tests {
     /// Branches to a label take gas's sizes: `c.beqz`/`c.bnez`/`c.j` when
     /// they reach, the 4-byte forms, and beyond 4 KiB the inverted branch
     /// over a `jal` (`c.bnez` for a `c.beqz`). Expected bytes from gas.
+    #[test]
+    fn calls_of_static_functions_in_reach_are_one_jal() {
+        // Bytes from gas -mno-relax with the first call written `jal ra, f`.
+        let src = "\t.text\nf:\n\tret\n\t.globl g\ng:\n\tret\n\t.weak w\nw:\n\tret\nmain:\n\tcall f\n\
+                   \tcall g\n\tcall w\n\tcall f@plt\n\tcall ext\n";
+        let t = text_of(src);
+        let long = "97000000e7800000";
+        assert_eq!(hex(&t), format!("828082808280eff0bfff{}", long.repeat(4)));
+        // A static function beyond jal's reach (1 MiB) keeps the long call.
+        let far = "\t.text\nf:\n\tret\n\t.zero 1100000\nmain:\n\tcall f\n";
+        let t = text_of(far);
+        assert_eq!(hex(&t[t.len() - 8..]), long);
+    }
+
     #[test]
     fn branches_relax_as_gas() {
         let src = "\t.text\n.L1:\n\tnop\n\tbeqz s0, .L1\n\tbnez a0, .L1\n\tbeq a0, a1, .L1\n\tbgt a0, a1, .L1\n\

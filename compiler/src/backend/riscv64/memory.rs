@@ -3,7 +3,9 @@
 //!
 //! An access through an `alloca`'s own value addresses the frame object
 //! directly (`disp(s0)`); any other pointer is loaded into `t5` (`t4` for
-//! the second pointer of a copy). Global addresses are `lla` (PC-relative,
+//! the second pointer of a copy). A scalar load or store at a global the
+//! module defines is `auipc` plus the access with `%pcrel_lo`
+//! ([`FnEmitter::global_mem`]). Global addresses are `lla` (PC-relative,
 //! `%pcrel_hi`/`%pcrel_lo`) for symbols defined in the module and a GOT load
 //! (`%got_pcrel_hi`) otherwise, so that the output links both statically
 //! and as a PIE; thread-locals use the initial-exec model (`la.tls.ie` plus
@@ -18,6 +20,7 @@
 
 use super::regs::{Gpr, Mem, T0, T1, T2, T4, T5, ZERO};
 use super::{emit, FnEmitter};
+use crate::backend::frame::Home;
 use crate::backend::isel::EmitterBase;
 use crate::backend::BackendError;
 use crate::ir::instruction::{Operand, Value};
@@ -34,6 +37,12 @@ impl FnEmitter<'_, '_> {
         ty: IrType,
         _seg: AddressSpace,
     ) -> Result<(), BackendError> {
+        if matches!(ty.size(), 1 | 2 | 4 | 8) && self.reg_of(dest).is_some() {
+            if let Some(src) = self.global_mem(ptr) {
+                // One load straight into the home register.
+                return self.write_mem(src, ty.size(), dest);
+            }
+        }
         let src = self.addr_of(ptr, T5)?;
         if ty.size() > 8 {
             let m = self.slot(dest)?;
@@ -58,8 +67,51 @@ impl FnEmitter<'_, '_> {
         ty: IrType,
         _seg: AddressSpace,
     ) -> Result<(), BackendError> {
+        let in_reg = val.as_value().is_some_and(|v| self.reg_of(v).is_some());
+        if in_reg && matches!(ty.size(), 1 | 2 | 4 | 8) {
+            if let Some(dst) = self.global_mem(ptr) {
+                // One store from the home register.
+                return self.store_operand(val, ty, dst);
+            }
+        }
         let dst = self.addr_of(ptr, T5)?;
         self.store_operand(val, ty, dst)
+    }
+
+    /// For a scalar load or store at `ptr` when `ptr` is a global the
+    /// module defines (not thread-local) plus a constant offset: `.Lpc<n>:
+    /// auipc t5, %pcrel_hi(g+off)`, and the access's location
+    /// `%pcrel_lo(.Lpc<n>)(t5)`, one instruction less than `lla t5, g+off`
+    /// and `0(t5)` (what gas and `ld` do for a PC-relative access; RISC-V
+    /// has no alignment condition, the low part is a plain 12-bit
+    /// displacement). The caller makes exactly one access there. `None`,
+    /// with nothing emitted, for anything else.
+    pub(super) fn global_mem(&mut self, ptr: Value) -> Option<Mem> {
+        let Home::SymbolAddr { sym, offset } = self.layout.home(ptr) else {
+            return None;
+        };
+        let name = self.layout.symbol(sym).clone();
+        if self.cx.thread_local.contains(&*name) || !(self.cx.is_defined(&name) || name.starts_with(".L")) {
+            return None;
+        }
+        let s = crate::backend::symbol(&name);
+        let l = self.cx.labels.fresh();
+        emit!(self, ".Lpc{l}:");
+        #[cfg(feature = "inject-bugs")]
+        let offset = if crate::inject::enabled(crate::inject::Bug::RiscvPcrelDropsOffset) {
+            0
+        } else {
+            offset
+        };
+        match offset {
+            0 => emit!(self, "\tauipc\tt5, %pcrel_hi({s})"),
+            o => emit!(self, "\tauipc\tt5, %pcrel_hi({s}{o:+})"),
+        }
+        Some(Mem {
+            base: T5,
+            disp: 0,
+            pcrel: Some(l),
+        })
     }
 
     /// The address a pointer value holds, in `r`.

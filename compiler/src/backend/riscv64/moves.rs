@@ -207,6 +207,9 @@ impl FnEmitter<'_, '_> {
     /// The operand text of `m` for a load or store: `disp(base)`, after
     /// adding a displacement beyond 12 bits to the base in `t6`.
     pub(super) fn mem_operand(&mut self, m: Mem) -> String {
+        if let Some(l) = m.pcrel {
+            return format!("%pcrel_lo(.Lpc{l})({})", m.base);
+        }
         if fits_i12(m.disp) {
             format!("{}({})", m.disp, m.base)
         } else {

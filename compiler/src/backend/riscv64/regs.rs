@@ -123,20 +123,29 @@ impl fmt::Display for Fpr {
 }
 
 /// A memory location `disp(base)`; the displacement may exceed 12 bits (the
-/// emitter then adds it to the base in `t6`).
+/// emitter then adds it to the base in `t6`). With `pcrel`, the location is
+/// `%pcrel_lo(.Lpc<n>)(base)`: `base` holds the `%pcrel_hi` of a global
+/// from the `auipc` at label `.Lpc<n>`, and `disp` is 0 (one access only;
+/// see `FnEmitter::global_mem`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mem {
     pub base: Gpr,
     pub disp: i64,
+    pub pcrel: Option<u32>,
 }
 
 impl Mem {
     pub fn new(base: Gpr, disp: i64) -> Mem {
-        Mem { base, disp }
+        Mem {
+            base,
+            disp,
+            pcrel: None,
+        }
     }
 
     /// The same location `d` bytes further.
     pub fn at(self, d: i64) -> Mem {
+        debug_assert!(self.pcrel.is_none() || d == 0, "a %pcrel_lo location has no neighbours");
         Mem {
             disp: self.disp + d,
             ..self
