@@ -83,6 +83,11 @@ crate::named_enum! {
         /// and a `%pcrel_lo` displacement takes the `%pcrel_hi` of the
         /// global without the offset: it reaches the global's first bytes.
         RiscvPcrelDropsOffset = "riscv-pcrel-drops-offset",
+        /// RISC-V: a call passing integer arguments in `a2`..`a7` is taken to
+        /// overwrite the caller-saved registers only after reading its
+        /// operands, so a value one argument reads may sit in the register
+        /// an earlier argument is loaded into.
+        RiscvLateClobberArgRegs = "riscv-late-clobber-arg-regs",
         /// x86-64: calls are taken to leave the float homes `xmm8..15`
         /// alone, so a `double` kept there across a call is lost when the
         /// callee uses them.
@@ -136,6 +141,7 @@ impl Bug {
                 | Bug::Lo12DropsOffset
                 | Bug::RiscvShortCallNoLink
                 | Bug::RiscvPcrelDropsOffset
+                | Bug::RiscvLateClobberArgRegs
                 | Bug::X86XmmLiveAcrossCall
         )
     }

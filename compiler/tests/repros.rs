@@ -17,8 +17,8 @@
 //! The reports are found at `<repo>/../shared/bugs` (CI checks out `shared`
 //! beside the clone), from a linked git worktree beside the main checkout;
 //! their absence is a failure, not a skip. One exception is spelled out:
-//! repro-01's frame under `-fno-mem2reg` may be up to twice gcc's
-//! ([`frame_within_twice`]).
+//! repro-01's frame may be smaller than gcc's, and under `-fno-mem2reg` up
+//! to twice gcc's ([`frame_within`]).
 
 #[path = "support/run_target.rs"]
 mod run_target;
@@ -65,12 +65,15 @@ fn repros(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// repro-01 under `-fno-mem2reg` (the debugging configuration, which keeps
-/// every local in memory and therefore holds call operands in callee-saved
-/// registers): the same exit status and every line but the first, and a
-/// frame ("frame bytes per call: N") at most twice gcc -O0's, the bound
-/// issue 14 sets for Lua. With mem2reg and at -O1 the frame must be gcc's.
-fn frame_within_twice(expected: &Outcome, got: &Outcome) -> bool {
+/// repro-01 (frame size in a recursion): the same exit status and every
+/// line but the first, and a frame ("frame bytes per call: N") at most
+/// `factor` times gcc -O0's. Under `-fno-mem2reg` (the debugging
+/// configuration, which keeps every local in memory and therefore holds
+/// call operands in callee-saved registers) twice, the bound issue 14 sets
+/// for Lua; with mem2reg and at -O1 at most gcc's (on RISC-V phicc's is
+/// smaller: it keeps the recursive call's operands in caller-saved
+/// registers and saves none).
+fn frame_within(expected: &Outcome, got: &Outcome, factor: u64) -> bool {
     let frame = |o: &Outcome| -> Option<u64> {
         o.stdout
             .lines()
@@ -82,7 +85,7 @@ fn frame_within_twice(expected: &Outcome, got: &Outcome) -> bool {
     };
     let rest = |o: &Outcome| o.stdout.lines().skip(1).map(str::to_string).collect::<Vec<_>>();
     match (frame(expected), frame(got)) {
-        (Some(e), Some(g)) => expected.status == got.status && rest(expected) == rest(got) && g <= 2 * e,
+        (Some(e), Some(g)) => expected.status == got.status && rest(expected) == rest(got) && g <= factor * e,
         _ => false,
     }
 }
@@ -184,7 +187,10 @@ fn check(src: &Path, target: Target) -> Result<usize, Vec<String>> {
             (Err((code, err)), Some(_)) => failures.push(format!("{what}: phicc failed (exit {code:?}):\n{err}")),
             (Ok(()), Some(expected)) => match run(target, &pexe) {
                 Ok(got) if &got == expected => passed += 1,
-                Ok(got) if name == "repro-01" && config == "nomem2reg" && frame_within_twice(expected, &got) => {
+                Ok(got)
+                    if name == "repro-01"
+                        && frame_within(expected, &got, if config == "nomem2reg" { 2 } else { 1 }) =>
+                {
                     passed += 1
                 }
                 Ok(got) => failures.push(format!(

@@ -326,7 +326,10 @@ fn allocator_bugs_are_found_by_native_runs() {
         set_injected(&[bug]).unwrap();
         // A bug of one target's code is looked for on that target (under QEMU).
         let target = match bug {
-            Bug::RiscvFusedBranchUnswapped | Bug::RiscvShortCallNoLink | Bug::RiscvPcrelDropsOffset => Target::Riscv64,
+            Bug::RiscvFusedBranchUnswapped
+            | Bug::RiscvShortCallNoLink
+            | Bug::RiscvPcrelDropsOffset
+            | Bug::RiscvLateClobberArgRegs => Target::Riscv64,
             Bug::FramelessLeafWithLocals | Bug::Lo12DropsOffset => Target::Aarch64,
             _ => Target::X86_64,
         };

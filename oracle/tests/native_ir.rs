@@ -61,6 +61,23 @@ fn aarch64_native_runs_under_qemu_agree_with_the_interpreter() {
     assert!(s.agree >= 20, "too few conclusive runs: {}", s.render());
 }
 
+/// Seed 2's input 8 at `opt` once failed on RISC-V only: SCCP left a `u8`
+/// phi with a constant operand (`phi u8 [0i8, a], [%x, b]`), phi
+/// elimination's temporary took `i8` from the constant, was coalesced with
+/// the `u8` values and sign-extended them in their shared register
+/// (`backend::frame::ValueTypes::compute`, and the coalescer's check of
+/// narrow signedness).
+#[test]
+fn riscv64_u8_phi_with_a_constant_operand() {
+    if let Some(reason) = missing_tool(Target::Riscv64) {
+        skip::skip("native riscv64 regression", &reason);
+        return;
+    }
+    let s = run_campaign_on(Target::Riscv64, 2, 9, 2, 5_000_000, None).unwrap();
+    assert!(s.findings.is_empty(), "{}", s.render());
+    assert!(s.agree >= 24, "too few conclusive runs: {}", s.render());
+}
+
 #[test]
 fn riscv64_native_runs_under_qemu_agree_with_the_interpreter() {
     if let Some(reason) = missing_tool(Target::Riscv64) {

@@ -66,19 +66,51 @@ pub struct ValueTypes {
     types: Vec<IrType>,
 }
 
+/// Gives the destinations of the copies of each value in `work` that value's
+/// type, and theirs in turn (each value's copies once).
+fn propagate(types: &mut Vec<IrType>, copies_of: &mut FxHashMap<Value, Vec<Value>>, work: &mut Vec<Value>) {
+    while let Some(src) = work.pop() {
+        let t = types[src.0 as usize];
+        if let Some(dests) = copies_of.remove(&src) {
+            for d in dests {
+                if types.get(d.0 as usize) == Some(&IrType::Void) || d.0 as usize >= types.len() {
+                    set(types, d, t);
+                    work.push(d);
+                }
+            }
+        }
+    }
+}
+
 impl ValueTypes {
     /// Types from each value's definition: the instruction's result type, a
     /// `copy` its source's (propagated along copy chains with a worklist,
     /// since a copy may come before its source's definition in layout
     /// order), an asm output its operand type. Values never defined are `Void`.
+    ///
+    /// A `copy` of a constant types its destination only when no copy of a
+    /// value does: a constant has no signedness (`0i8` stands for a `u8`
+    /// too), so the phi copies of `%p = phi u8 [0i8, a], [%x, b]` must take
+    /// `u8` from `%x`. Typed `i8` from the constant, `%p` would be
+    /// coalesced with `%x` and extended the other way (RISC-V keeps 8- and
+    /// 16-bit values extended by their signedness).
     pub fn compute(f: &IrFunction) -> ValueTypes {
         let n = (f.max_value_id() as usize + 1).max(f.next_value_id as usize);
         let mut types = vec![IrType::Void; n];
         // Copies of values, by source: `copies_of[src]` lists their dests.
         let mut copies_of: FxHashMap<Value, Vec<Value>> = FxHashMap::default();
+        let mut constant_copies: Vec<(Value, IrType)> = Vec::new();
         for b in &f.blocks {
             for inst in &b.instructions {
                 match inst {
+                    Instruction::Copy {
+                        dest,
+                        src: Operand::Const(_),
+                    } => {
+                        if let Some(t) = inst.result_type() {
+                            constant_copies.push((*dest, t));
+                        }
+                    }
                     Instruction::InlineAsm(asm) => {
                         for (i, o) in asm.outputs.iter().enumerate() {
                             if o.is_def {
@@ -98,24 +130,20 @@ impl ValueTypes {
                 }
             }
         }
-        if !copies_of.is_empty() {
-            let mut work: Vec<Value> = copies_of
-                .keys()
-                .copied()
-                .filter(|v| types.get(v.0 as usize).is_some_and(|t| *t != IrType::Void))
-                .collect();
-            while let Some(src) = work.pop() {
-                let t = types[src.0 as usize];
-                if let Some(dests) = copies_of.remove(&src) {
-                    for d in dests {
-                        if types.get(d.0 as usize) == Some(&IrType::Void) || d.0 as usize >= types.len() {
-                            set(&mut types, d, t);
-                            work.push(d);
-                        }
-                    }
-                }
+        let mut work: Vec<Value> = copies_of
+            .keys()
+            .copied()
+            .filter(|v| types.get(v.0 as usize).is_some_and(|t| *t != IrType::Void))
+            .collect();
+        propagate(&mut types, &mut copies_of, &mut work);
+        // Then the constants, for the values no copy of a value reached.
+        for (d, t) in constant_copies {
+            if types.get(d.0 as usize).is_none_or(|x| *x == IrType::Void) {
+                set(&mut types, d, t);
+                work.push(d);
             }
         }
+        propagate(&mut types, &mut copies_of, &mut work);
         ValueTypes { types }
     }
 

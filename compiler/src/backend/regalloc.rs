@@ -781,6 +781,13 @@ pub fn allocate(
         if a == b || kinds[a as usize] != kinds[b as usize] {
             continue;
         }
+        // An 8- or 16-bit copy between a signed and an unsigned type is an
+        // extension on a target that keeps narrow values extended by their
+        // signedness (RISC-V): the two must not share a register.
+        let (td, ts) = (types.of(values[d as usize]), types.of(values[s as usize]));
+        if td != ts && matches!(td.size(), 1 | 2) && td.is_signed() != ts.is_signed() {
+            continue;
+        }
         let interfere = if let Some(orig) = &pairwise_only {
             orig.get(d, s)
         } else {

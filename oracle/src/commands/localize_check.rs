@@ -80,6 +80,7 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         | Bug::Lo12DropsOffset
         | Bug::RiscvShortCallNoLink
         | Bug::RiscvPcrelDropsOffset
+        | Bug::RiscvLateClobberArgRegs
         | Bug::X86XmmLiveAcrossCall => (&[], Emphasis::Default),
         Bug::DominatorsIrreducible => (PROMOTE, Emphasis::ComputedGoto),
     }

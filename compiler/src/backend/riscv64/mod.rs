@@ -156,17 +156,61 @@ const REG_BUDGET: RegBudget = RegBudget { int: 17, float: 21 };
 /// intrinsics and inline asm (which may call helpers), and anything on
 /// 16-byte values (`__int128` and binary128 code calls libgcc with
 /// arguments in `a0`..`a3`).
+///
+/// A call whose argument set-up writes no allocatable register overwrites
+/// them only after reading its operands, so its clobbers are `late` and a
+/// value it only reads (the `x` of `mix(x)`) may sit in `a2`..`a7` or
+/// `ft3`..`ft11` instead of taking a callee-saved register or a stack slot:
+/// its integer arguments go to `a0` and `a1` at most (not allocatable),
+/// every float argument to `fa0`..`fa7` (none allocatable), and stack
+/// arguments through the scratch registers ([`call_writes_only_scratch`]).
 fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
-    let all = Clobbers {
-        int: (1 << CALLER_SAVED_GPRS) - 1,
-        float: (1 << CALLER_SAVED_FPRS) - 1,
-        ..Clobbers::default()
-    };
-    if crate::backend::clobbers_caller_saved(inst, types) {
-        all
-    } else {
-        Clobbers::default()
+    let (int, float) = ((1 << CALLER_SAVED_GPRS) - 1, (1 << CALLER_SAVED_FPRS) - 1);
+    match inst {
+        Instruction::Call { info, .. } | Instruction::CallIndirect { info, .. } if call_writes_only_scratch(info) => {
+            Clobbers {
+                late_int: int,
+                late_float: float,
+                ..Clobbers::default()
+            }
+        }
+        _ if crate::backend::clobbers_caller_saved(inst, types) => Clobbers {
+            int,
+            float,
+            ..Clobbers::default()
+        },
+        _ => Clobbers::default(),
     }
+}
+
+/// Whether a call's argument set-up (`FnEmitter::call`) writes no
+/// allocatable register: every argument a scalar of at most 8 bytes passed
+/// in `a0`, `a1`, `fa0`..`fa7` or on the stack (no struct copy, no
+/// by-reference copy, no 16-byte value, no argument in `a2`..`a7`).
+fn call_writes_only_scratch(info: &crate::ir::instruction::CallInfo) -> bool {
+    // The injected bug lets arguments in `a2`..`a7` through: loading one
+    // may overwrite another argument's value before it is read.
+    let last_gpr = if crate::inject::enabled(crate::inject::Bug::RiscvLateClobberArgRegs) {
+        7
+    } else {
+        1
+    };
+    let lay = abi::layout_of_call(info);
+    lay.args.iter().enumerate().all(|(i, loc)| {
+        let scalar = info.struct_arg_sizes.get(i).copied().flatten().is_none()
+            && info.arg_types.get(i).is_some_and(|t| t.size() <= 8);
+        match loc {
+            ArgLoc::Ignored => true,
+            ArgLoc::ByRef(_) => false,
+            ArgLoc::Parts(parts) => {
+                scalar
+                    && parts.iter().all(|p| match p.place {
+                        Place::Gpr(n) => n <= last_gpr,
+                        Place::Fpr(_) | Place::Stack(_) => true,
+                    })
+            }
+        }
+    })
 }
 
 /// A register home: an integer or an FP register.
