@@ -418,7 +418,12 @@ impl<'a> Preprocessor<'a> {
         self.enter_file(main, main_path, None)?;
         let b = self.builtin_file;
         self.enter_file(b, PathBuf::from("<built-in>"), None)?;
-        let mut out = Vec::new();
+        // The output is about the main file's tokens plus what headers and
+        // macros add. Reserved once instead of doubling (each doubling
+        // leaves the old block behind, memory touched for nothing); the
+        // unused rest is given back at the end.
+        let main_len = self.file_tokens.get(&main).map_or(0, |t| t.len());
+        let mut out = Vec::with_capacity(main_len + main_len / 2);
         let mut force_bol = false;
         while let Some(tok) = self.input.pop() {
             self.tick(&tok)?;
@@ -459,6 +464,7 @@ impl<'a> Preprocessor<'a> {
                 out.push(t);
             }
         }
+        out.shrink_to_fit();
         Ok(out)
     }
 
