@@ -15,7 +15,10 @@
 //! analysis thread, which then reuses it). A thread that ends leaves its
 //! lists to a shared pool, which a thread whose list of a class is empty
 //! takes over whole before carving new blocks (the analysis thread's
-//! leftovers serve lowering). Chunks are never given back; the process
+//! leftovers serve lowering). The pool is, per class, a stack of whole
+//! lists linked through the second word of their first blocks, so a list
+//! is handed over in one step, never walked (walking them cost 4% of a
+//! compile in cache misses). Chunks are never given back; the process
 //! ends first.
 
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -32,6 +35,9 @@ const CHUNK: usize = 64 << 10;
 /// The per-thread state: a free list per class and the chunk being carved.
 struct Local {
     free: [*mut u8; CLASSES],
+    /// Per class, lists taken from the pool and not yet used (a stack of
+    /// lists as in [`ORPHANS`]).
+    pending: [*mut u8; CLASSES],
     bump: *mut u8,
     end: *mut u8,
 }
@@ -40,31 +46,43 @@ thread_local! {
     static LOCAL: UnsafeCell<Local> = const {
         UnsafeCell::new(Local {
             free: [null_mut(); CLASSES],
+            pending: [null_mut(); CLASSES],
             bump: null_mut(),
             end: null_mut(),
         })
     };
 }
 
-/// Free lists left by threads that ended, per class. Only whole lists are
-/// pushed (by a thread ending) or taken (by a thread out of blocks), so a
+/// Free lists left by threads that ended, per class: a stack of lists.
+/// The first block of each list links to the list's next block in its
+/// first word and to the next list in its second. Only stacks are pushed
+/// (by a thread ending) or taken whole (by a thread out of blocks), so the
 /// compare-and-swap push cannot suffer ABA.
 static ORPHANS: [AtomicPtr<u8>; CLASSES] = [const { AtomicPtr::new(null_mut()) }; CLASSES];
 
-/// Links the list `head` (ending at `tail`) in front of the shared one.
-fn give_list(c: usize, head: *mut u8, tail: *mut u8) {
+/// The next list after the list starting at `head` in a stack of lists.
+///
+/// # Safety
+/// `head` starts a list in such a stack (a free block of 16 bytes or more).
+unsafe fn next_list(head: *mut u8) -> *mut u8 {
+    unsafe { *(head as *mut *mut u8).add(1) }
+}
+
+/// Pushes the stack of lists from `first` to `last` (linked through
+/// [`next_list`]) onto the pool of class `c`.
+fn give_lists(c: usize, first: *mut u8, last: *mut u8) {
     let mut cur = ORPHANS[c].load(Ordering::Relaxed);
     loop {
-        // SAFETY: `tail` is a free block of ours; its first word is the link.
-        unsafe { *(tail as *mut *mut u8) = cur };
-        match ORPHANS[c].compare_exchange_weak(cur, head, Ordering::Release, Ordering::Relaxed) {
+        // SAFETY: `last` heads a list of ours; its second word is the link.
+        unsafe { *(last as *mut *mut u8).add(1) = cur };
+        match ORPHANS[c].compare_exchange_weak(cur, first, Ordering::Release, Ordering::Relaxed) {
             Ok(_) => return,
             Err(now) => cur = now,
         }
     }
 }
 
-/// Registered on a thread's first chunk; when the thread ends, hands its
+/// Registered when a thread first runs out of blocks; when the thread ends, hands its
 /// free lists to [`ORPHANS`]. (`LOCAL` itself has no destructor, so it
 /// stays usable while the thread's other thread-locals are dropped.)
 struct Guard;
@@ -81,17 +99,30 @@ impl Drop for Guard {
             let l = unsafe { &mut *l.get() };
             for c in 0..CLASSES {
                 let head = std::mem::replace(&mut l.free[c], null_mut());
-                if head.is_null() {
+                let pending = std::mem::replace(&mut l.pending[c], null_mut());
+                // The free list goes on top of the pending lists; the
+                // stack's last list is found by following list links (a
+                // few), not block links.
+                let (first, rest) = if head.is_null() {
+                    (pending, null_mut())
+                } else {
+                    (head, pending)
+                };
+                if first.is_null() {
                     continue;
                 }
-                let mut tail = head;
-                // SAFETY: walks this thread's own free list.
+                if !head.is_null() {
+                    // SAFETY: `head` heads our free list.
+                    unsafe { *(head as *mut *mut u8).add(1) = rest };
+                }
+                let mut last = first;
+                // SAFETY: walks our own stack of lists.
                 unsafe {
-                    while !(*(tail as *mut *mut u8)).is_null() {
-                        tail = *(tail as *mut *mut u8);
+                    while !next_list(last).is_null() {
+                        last = next_list(last);
                     }
                 }
-                give_list(c, head, tail);
+                give_lists(c, first, last);
             }
         });
     }
@@ -144,17 +175,30 @@ impl Local {
 #[cold]
 #[inline(never)]
 fn take_slow(c: usize) -> *mut u8 {
-    if !ORPHANS[c].load(Ordering::Relaxed).is_null() {
-        let head = ORPHANS[c].swap(null_mut(), Ordering::Acquire);
-        if !head.is_null() {
-            // SAFETY: the list is now ours alone; the thread's own list is empty.
-            LOCAL.with(|l| unsafe { (*l.get()).free[c] = *(head as *mut *mut u8) });
-            return head;
-        }
-    }
     // Registers the thread's guard (which may allocate: no state is
     // borrowed here).
     let _ = GUARD.try_with(|_| ());
+    let got = LOCAL.with(|l| {
+        // SAFETY: the thread's own state, borrowed for this block only.
+        let l = unsafe { &mut *l.get() };
+        let mut head = l.pending[c];
+        if head.is_null() && !ORPHANS[c].load(Ordering::Relaxed).is_null() {
+            head = ORPHANS[c].swap(null_mut(), Ordering::Acquire);
+        }
+        if head.is_null() {
+            return head;
+        }
+        // SAFETY: `head` starts a list of a stack that is ours alone now;
+        // the thread's own free list is empty.
+        unsafe {
+            l.pending[c] = next_list(head);
+            l.free[c] = *(head as *mut *mut u8);
+        }
+        head
+    });
+    if !got.is_null() {
+        return got;
+    }
     // SAFETY: malloc has no preconditions; a null result is passed on.
     let chunk = unsafe { libc::malloc(CHUNK) } as *mut u8;
     if chunk.is_null() {
