@@ -1,11 +1,21 @@
 //! `phicc`: the C compiler's command line (see `phicc::driver`).
 //!
-//! The system allocator stays, tuned for a short-lived process (see
-//! [`tune_malloc`]). mimalloc ran 7% fewer instructions on Csmith programs,
+//! Memory: blocks of up to 512 bytes come from per-size free lists
+//! (`small_alloc`), everything else from glibc malloc, tuned for a
+//! short-lived process (see [`tune_malloc`]), which also gives the size
+//! classes their chunks. glibc's malloc and free were a sixth of a Csmith
+//! compile's instructions; the free lists cut a compile's instructions by
+//! about 16%. mimalloc (tried earlier) ran 7% fewer instructions than glibc
 //! but touched more fresh pages (its regions; with transparent huge pages
-//! on, the kernel zeroed 2 MiB at a time), and CPU time came out the same or
-//! worse (20 Csmith compiles: glibc 1015-1060 ms, mimalloc with THP off
+//! on, the kernel zeroed 2 MiB at a time), and CPU time came out the same
+//! or worse (20 Csmith compiles: glibc 1015-1060 ms, mimalloc with THP off
 //! 1044-1087 ms).
+
+#[path = "phicc/small_alloc.rs"]
+mod small_alloc;
+
+#[global_allocator]
+static ALLOC: small_alloc::SmallAlloc = small_alloc::SmallAlloc;
 
 fn main() {
     tune_malloc();

@@ -466,8 +466,10 @@ impl Parser {
             }
         }
         self.attributes(&mut attrs)?;
+        d.derived.reserve_exact(suffixes.len() + ptrs.len());
         d.derived.extend(suffixes);
         d.derived.extend(ptrs.into_iter().rev().map(Derived::Pointer));
+        d.attrs.reserve_exact(attrs.len());
         d.attrs.extend(attrs);
         d.span = self.span_from(start);
         Ok(d)
@@ -580,6 +582,7 @@ impl Parser {
         })();
         self.pop_scope();
         r?;
+        sig.params.shrink_to_fit();
         Ok(sig)
     }
 
@@ -670,7 +673,10 @@ impl Parser {
         };
         specs.attrs.splice(0..0, lead_attrs);
         let is_typedef = specs.storage == Some(StorageClass::Typedef);
-        let mut declarators = Vec::new();
+        // Most declarations declare one name; AST vectors hold large
+        // elements, so none is given room it does not use (less memory
+        // touched per compile).
+        let mut declarators = Vec::with_capacity(1);
         if !self.is(Punct::Semi) {
             loop {
                 let mut declarator = self.declarator()?;

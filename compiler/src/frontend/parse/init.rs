@@ -67,6 +67,7 @@ impl Parser {
                 break;
             }
         }
+        items.shrink_to_fit();
         Ok(items)
     }
 }

@@ -53,6 +53,7 @@ impl Parser {
                 items.push(BlockItem::Stmt(self.statement()?));
             }
         }
+        items.shrink_to_fit();
         Ok(Block {
             items,
             span: self.span_from(start),

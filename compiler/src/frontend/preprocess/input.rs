@@ -10,7 +10,9 @@
 //! cursor is dropped when its last token (its `Eof`) is read.
 //!
 //! Reading a token from a file clones it (its spelling is shared, so that is
-//! a reference count); a skipped token is never cloned.
+//! a reference count); a skipped token is never cloned. A file whose tokens
+//! nobody else holds (the main file, which is not cached) is read by
+//! moving its tokens out: no reference counts at all.
 
 use super::super::token::Token;
 use std::sync::Arc;
@@ -18,11 +20,61 @@ use std::sync::Arc;
 /// A file being read: its tokens and the next one's index.
 #[derive(Debug)]
 struct Cursor {
-    toks: Arc<Vec<Token>>,
-    pos: usize,
+    toks: Toks,
     /// `pushed.len()` when the file was entered: pushed tokens at or above
     /// this index come before the file's tokens.
     base: usize,
+}
+
+/// A file's tokens still to read.
+#[derive(Debug)]
+enum Toks {
+    /// Shared with the token cache: read by cloning from `pos` on.
+    Shared(Arc<Vec<Token>>, usize),
+    /// Ours alone: moved out one by one.
+    Owned(std::vec::IntoIter<Token>),
+}
+
+impl Toks {
+    #[inline]
+    fn first(&self) -> Option<&Token> {
+        match self {
+            Toks::Shared(v, pos) => v.get(*pos),
+            Toks::Owned(it) => it.as_slice().first(),
+        }
+    }
+
+    /// Takes the first token (`None` if none is left).
+    #[inline]
+    fn take(&mut self) -> Option<Token> {
+        match self {
+            Toks::Shared(v, pos) => {
+                let t = v.get(*pos)?.clone();
+                *pos += 1;
+                Some(t)
+            }
+            Toks::Owned(it) => it.next(),
+        }
+    }
+
+    /// Drops the first token.
+    #[inline]
+    fn skip(&mut self) {
+        match self {
+            Toks::Shared(_, pos) => *pos += 1,
+            Toks::Owned(it) => {
+                it.next();
+            }
+        }
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        match self {
+            Toks::Shared(v, pos) => *pos >= v.len(),
+            Toks::Owned(it) => it.as_slice().is_empty(),
+        }
+    }
 }
 
 /// See the module doc.
@@ -45,12 +97,16 @@ impl Input {
         }
     }
 
-    /// Starts reading `toks` before everything else.
+    /// Starts reading `toks` before everything else (moving them out if
+    /// nobody else holds them).
     pub(crate) fn enter(&mut self, toks: Arc<Vec<Token>>) {
         if !toks.is_empty() {
+            let toks = match Arc::try_unwrap(toks) {
+                Ok(v) => Toks::Owned(v.into_iter()),
+                Err(shared) => Toks::Shared(shared, 0),
+            };
             self.files.push(Cursor {
                 toks,
-                pos: 0,
                 base: self.pushed.len(),
             });
         }
@@ -77,11 +133,10 @@ impl Input {
     }
 
     /// Moves past a file's token (dropping the file once read).
+    /// Drops file `i` (the innermost) once read.
     #[inline]
-    fn advance(&mut self, i: usize) {
-        let c = &mut self.files[i];
-        c.pos += 1;
-        if c.pos >= c.toks.len() {
+    fn drop_if_read(&mut self, i: usize) {
+        if self.files[i].toks.is_empty() {
             self.files.pop();
         }
     }
@@ -91,10 +146,9 @@ impl Input {
     pub(crate) fn pop(&mut self) -> Option<Token> {
         match self.next_file() {
             Some(i) => {
-                let c = &self.files[i];
-                let t = c.toks[c.pos].clone();
-                self.advance(i);
-                Some(t)
+                let t = self.files[i].toks.take();
+                self.drop_if_read(i);
+                t
             }
             None => self.pushed.pop(),
         }
@@ -104,7 +158,10 @@ impl Input {
     #[inline]
     pub(crate) fn skip(&mut self) {
         match self.next_file() {
-            Some(i) => self.advance(i),
+            Some(i) => {
+                self.files[i].toks.skip();
+                self.drop_if_read(i);
+            }
             None => {
                 self.pushed.pop();
             }
@@ -115,10 +172,7 @@ impl Input {
     #[inline]
     pub(crate) fn peek(&self) -> Option<&Token> {
         match self.next_file() {
-            Some(i) => {
-                let c = &self.files[i];
-                c.toks.get(c.pos)
-            }
+            Some(i) => self.files[i].toks.first(),
             None => self.pushed.last(),
         }
     }

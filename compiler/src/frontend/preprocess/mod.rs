@@ -415,10 +415,24 @@ impl<'a> Preprocessor<'a> {
     /// The main loop (see the module doc).
     fn run(&mut self, main: FileId) -> PResult<Vec<Token>> {
         let main_path = PathBuf::from(&*self.sm.file(main).name);
-        self.enter_file(main, main_path, None)?;
+        // The main file's tokens are not cached (a file rarely includes
+        // itself; it would be lexed again): the input owns them and moves
+        // them out instead of cloning each.
+        let main_toks = tokenize(&self.sm.file(main).text.clone(), main)?;
+        // The output is about the main file's tokens plus what headers and
+        // macros add. Reserved once instead of doubling (each doubling
+        // leaves the old block behind, memory touched for nothing); the
+        // unused rest is given back at the end.
+        let main_len = main_toks.len();
+        let mut out = Vec::with_capacity(main_len + main_len / 2);
+        self.include_stack.push(IncludeFrame {
+            path: main_path,
+            dir_index: None,
+            cond_depth: self.conds.len(),
+        });
+        self.input.enter(Arc::new(main_toks));
         let b = self.builtin_file;
         self.enter_file(b, PathBuf::from("<built-in>"), None)?;
-        let mut out = Vec::new();
         let mut force_bol = false;
         while let Some(tok) = self.input.pop() {
             self.tick(&tok)?;
@@ -459,6 +473,7 @@ impl<'a> Preprocessor<'a> {
                 out.push(t);
             }
         }
+        out.shrink_to_fit();
         Ok(out)
     }
 

@@ -63,16 +63,32 @@ use std::sync::Arc;
 /// Analyzes a translation unit for `target`: the typed program and any
 /// warnings, or the first error.
 pub fn analyze(tu: &TranslationUnit, target: Target) -> Result<(Program, Vec<Diagnostic>), Diagnostic> {
-    if tu.max_depth <= INLINE_MAX_DEPTH {
+    on_sema_thread(tu.max_depth, move || analyze_items(tu.items.iter(), target))
+}
+
+/// [`analyze`], freeing each external declaration's syntax tree once it is
+/// analyzed: the typed tree then reuses that memory, so a compile touches
+/// less of it (the AST and the typed tree are never whole together).
+pub fn analyze_consuming(tu: TranslationUnit, target: Target) -> Result<(Program, Vec<Diagnostic>), Diagnostic> {
+    let depth = tu.max_depth;
+    on_sema_thread(depth, move || analyze_items(tu.items.into_iter(), target))
+}
+
+/// Runs `f` on a thread with a large stack if the tree is deep.
+fn on_sema_thread<F>(max_depth: usize, f: F) -> Result<(Program, Vec<Diagnostic>), Diagnostic>
+where
+    F: FnOnce() -> Result<(Program, Vec<Diagnostic>), Diagnostic> + Send,
+{
+    if max_depth <= INLINE_MAX_DEPTH {
         // A shallow tree needs little stack: no thread (spawning one costs
         // more than analyzing a small unit).
-        return analyze_on_this_thread(tu, target);
+        return f();
     }
     let spawned = std::thread::scope(|s| {
         std::thread::Builder::new()
             .name("phicc-sema".into())
             .stack_size(SEMA_STACK)
-            .spawn_scoped(s, move || analyze_on_this_thread(tu, target))
+            .spawn_scoped(s, f)
             .map(|h| h.join())
     });
     match spawned {
@@ -96,10 +112,14 @@ fn stack_address() -> usize {
     std::hint::black_box(&marker) as *const u8 as usize
 }
 
-fn analyze_on_this_thread(tu: &TranslationUnit, target: Target) -> Result<(Program, Vec<Diagnostic>), Diagnostic> {
+fn analyze_items<I>(items: I, target: Target) -> Result<(Program, Vec<Diagnostic>), Diagnostic>
+where
+    I: Iterator,
+    I::Item: std::borrow::Borrow<ExternalDecl>,
+{
     let mut s = Sema::new(target);
-    for item in &tu.items {
-        match item {
+    for item in items {
+        match std::borrow::Borrow::borrow(&item) {
             ExternalDecl::Decl(d) => s.file_declaration(d)?,
             ExternalDecl::Function(f) => s.function_definition(f)?,
             ExternalDecl::Asm(text, _) => s.toplevel_asm.push(text.clone()),
