@@ -128,6 +128,15 @@ impl<'a> FnCheck<'a> {
     /// No successor of a block is reached from two edge sources.
     pub(super) fn check_edge_sources(&mut self) {
         for b in 0..self.f.blocks.len() {
+            // The terminator's successors are distinct: only an asm goto
+            // can add a second source.
+            if self.f.blocks[b]
+                .instructions
+                .iter()
+                .all(|i| i.asm_goto_targets().is_empty())
+            {
+                continue;
+            }
             let mut first: FxHashMap<BlockId, EdgeSource> = FxHashMap::default();
             for (t, src) in self.edge_sources(b) {
                 match first.get(&t) {
