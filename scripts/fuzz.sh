@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing with the fast build: a thin wrapper around
 # cargo-fuzz (libFuzzer) that builds a target optimized, without a
-# sanitizer and without comparison tracing (the code under test is safe
-# Rust; docs/results.md#fuzzing-throughput has the rates of both builds),
-# then runs it on a working corpus plus the seed corpus.
+# sanitizer, without comparison tracing and with mimalloc as the allocator
+# (the code under test is safe Rust; docs/results.md#fuzzing-throughput has
+# the rates of both builds), then runs it on a working corpus plus the seed
+# corpus.
 #
 #   scripts/fuzz.sh [TARGET] [LIBFUZZER-OPTION...]
 #
@@ -24,7 +25,7 @@ command -v cargo-fuzz >/dev/null || cargo install --locked cargo-fuzz
 rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
 cd fuzz
 if [ "${SANITIZER:-none}" = none ]; then
-    flags=(-O -s none --no-trace-compares)
+    flags=(-O -s none --no-trace-compares --features mimalloc)
 else
     flags=(-s "$SANITIZER")
 fi

@@ -8,6 +8,11 @@
 //! with the C program, ready to save and replay with `phicc --run-ir`.
 #![no_main]
 
+// The fast build's allocator (scripts/fuzz.sh; see fuzz/Cargo.toml).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use oracle::ccheck::lower_c;

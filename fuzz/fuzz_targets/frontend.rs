@@ -6,6 +6,11 @@
 //! and panics.
 #![no_main]
 
+// The fast build's allocator (scripts/fuzz.sh; see fuzz/Cargo.toml).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use libfuzzer_sys::fuzz_target;
 use phicc::frontend::preprocess::PreprocessOptions;
 use phicc::frontend::source::SourceMap;

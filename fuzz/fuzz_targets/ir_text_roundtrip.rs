@@ -3,6 +3,11 @@
 //! it accepts prints to text that parses to the same module.
 #![no_main]
 
+// The fast build's allocator (scripts/fuzz.sh; see fuzz/Cargo.toml).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use libfuzzer_sys::fuzz_target;
 use oracle::irgen::{generate, GenMode};
 use phicc::ir::text::{parse_module, print_module};

@@ -8,6 +8,11 @@
 //! module in textual form (ready to save as a `.ir` file and replay with phiopt).
 #![no_main]
 
+// The fast build's allocator (scripts/fuzz.sh; see fuzz/Cargo.toml).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use libfuzzer_sys::fuzz_target;
 use oracle::irgen::{generate, GenMode};
 use oracle::ircheck::{check_module, CheckConfig, CheckMode, Inputs};

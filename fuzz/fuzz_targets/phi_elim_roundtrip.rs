@@ -3,6 +3,11 @@
 //! alone), checked like `mem2reg_roundtrip`.
 #![no_main]
 
+// The fast build's allocator (scripts/fuzz.sh; see fuzz/Cargo.toml).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use libfuzzer_sys::fuzz_target;
 use oracle::irgen::{generate, GenMode};
 use oracle::ircheck::{check_module, CheckConfig, CheckMode};

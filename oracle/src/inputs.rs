@@ -333,14 +333,16 @@ pub fn argument_vectors(f: &IrFunction, types: &[IrType], inputs: &Inputs) -> (V
     // of all parameters in step, then of each parameter alone; the random
     // vectors; the other boundary values alone, then in step.
     const CORE: usize = 7;
-    let mut out: Vec<Vec<u128>> = Vec::new();
-    let mut push = |v: Vec<u128>| {
-        if !out.contains(&v) {
-            out.push(v);
-        }
+    let mut out = Vectors {
+        list: Vec::new(),
+        cap: if inputs.max_vectors > 0 {
+            inputs.max_vectors
+        } else {
+            usize::MAX
+        },
     };
     let zeros = vec![0u128; types.len()];
-    push(zeros.clone());
+    out.push(zeros.clone());
     let longest = lists.iter().map(Vec::len).max().unwrap_or(0);
     let in_step = |k: usize| -> Vec<u128> { lists.iter().map(|l| l[k % l.len()]).collect() };
     let alone = |i: usize, v: u128| {
@@ -349,11 +351,11 @@ pub fn argument_vectors(f: &IrFunction, types: &[IrType], inputs: &Inputs) -> (V
         vec
     };
     for k in 0..longest.min(CORE) {
-        push(in_step(k));
+        out.push(in_step(k));
     }
     for (i, list) in lists.iter().enumerate() {
         for &v in list.iter().take(CORE) {
-            push(alone(i, v));
+            out.push(alone(i, v));
         }
     }
     let mut state = inputs.seed ^ f.name.bytes().fold(0x243f_6a88_85a3_08d3u64, |h, b| mix(h ^ b as u64));
@@ -362,6 +364,9 @@ pub fn argument_vectors(f: &IrFunction, types: &[IrType], inputs: &Inputs) -> (V
         mix(state)
     };
     for _ in 0..inputs.random {
+        if out.full() {
+            break;
+        }
         let v = domains
             .iter()
             .zip(&lists)
@@ -374,20 +379,44 @@ pub fn argument_vectors(f: &IrFunction, types: &[IrType], inputs: &Inputs) -> (V
                 }
             })
             .collect();
-        push(v);
+        out.push(v);
     }
     for (i, list) in lists.iter().enumerate() {
         for &v in list.iter().skip(CORE) {
-            push(alone(i, v));
+            if out.full() {
+                return (out.list, false);
+            }
+            out.push(alone(i, v));
         }
     }
     for k in CORE..longest {
-        push(in_step(k));
+        if out.full() {
+            break;
+        }
+        out.push(in_step(k));
     }
-    if inputs.max_vectors > 0 {
-        out.truncate(inputs.max_vectors);
+    (out.list, false)
+}
+
+/// Argument vectors in order without duplicates, up to a cap. The vectors
+/// after the cap would be dropped, so none is built or compared once it is
+/// reached (the fuzz targets' 16 of some hundred boundary vectors; comparing
+/// each new vector with all before it was quadratic in the hundreds).
+struct Vectors {
+    list: Vec<Vec<u128>>,
+    cap: usize,
+}
+
+impl Vectors {
+    fn full(&self) -> bool {
+        self.list.len() >= self.cap
     }
-    (out, false)
+
+    fn push(&mut self, v: Vec<u128>) {
+        if !self.full() && !self.list.contains(&v) {
+            self.list.push(v);
+        }
+    }
 }
 
 /// Functions that may execute inline asm, directly or through direct calls
@@ -536,6 +565,24 @@ mod tests {
         let (v, all) = argument_vectors(&g, &[IrType::I32, IrType::I8], &ten);
         assert!(all);
         assert_eq!(v.len(), 1024);
+    }
+
+    /// A cap keeps the first vectors of the uncapped list, for every cap
+    /// (the capped list stops building at the cap; it must not change order).
+    #[test]
+    fn a_cap_keeps_the_first_vectors() {
+        let f = function("define @f(i32, i64, f64) -> i32 {\nbb0:\n  ret 0i32\n}\n");
+        let types = [IrType::I32, IrType::I64, IrType::F64];
+        let all = argument_vectors(&f, &types, &Inputs::CAMPAIGN).0;
+        assert!(all.len() > 100, "{}", all.len());
+        for cap in [1, 2, 16, 40, all.len() - 1, all.len(), all.len() + 5] {
+            let capped = Inputs {
+                max_vectors: cap,
+                ..Inputs::CAMPAIGN
+            };
+            let v = argument_vectors(&f, &types, &capped).0;
+            assert_eq!(v, all[..cap.min(all.len())], "cap {cap}");
+        }
     }
 
     #[test]

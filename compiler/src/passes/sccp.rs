@@ -82,10 +82,50 @@ struct Solver<'f> {
     lat: Vec<Lat>,
     block_seen: Vec<bool>,
     edge_seen: FxHashSet<(usize, usize)>,
-    labels: FxHashMap<BlockId, usize>,
+    /// Per block, the predecessors whose edge into it is executable.
+    exec_preds: Vec<Vec<usize>>,
+    /// Scratch marks over blocks, all false between uses.
+    mark: Vec<bool>,
+    labels: Labels,
     users: Vec<Vec<Use>>,
     flow: Vec<(usize, usize)>,
     ssa: Vec<Value>,
+}
+
+/// Block index by label: a table over the function's label range when the
+/// range is compact (labels are numbered per module, so one function's are
+/// mostly consecutive), else a hash map.
+enum Labels {
+    Table { first: u32, index: Vec<usize> },
+    Map(FxHashMap<BlockId, usize>),
+}
+
+impl Labels {
+    fn new(func: &IrFunction) -> Labels {
+        let first = func.blocks.iter().map(|b| b.label.0).min().unwrap_or(0);
+        let last = func.blocks.iter().map(|b| b.label.0).max().unwrap_or(0);
+        let span = (last - first) as usize + 1;
+        if span > 4 * func.blocks.len() + 64 {
+            return Labels::Map(build_label_map(func));
+        }
+        let mut index = vec![usize::MAX; span];
+        // The last block of a label wins, as in the map (the verifier
+        // rejects a label used twice).
+        for (i, b) in func.blocks.iter().enumerate() {
+            index[(b.label.0 - first) as usize] = i;
+        }
+        Labels::Table { first, index }
+    }
+
+    fn get(&self, label: BlockId) -> Option<usize> {
+        match self {
+            Labels::Table { first, index } => {
+                let i = *index.get(label.0.checked_sub(*first)? as usize)?;
+                (i != usize::MAX).then_some(i)
+            }
+            Labels::Map(m) => m.get(&label).copied(),
+        }
+    }
 }
 
 /// Propagates constants through `func` (see the module documentation).
@@ -146,7 +186,9 @@ fn solve(func: &IrFunction) -> Vec<Lat> {
         lat: vec![Lat::Top; max + 1],
         block_seen: vec![false; func.blocks.len()],
         edge_seen: Default::default(),
-        labels: build_label_map(func),
+        exec_preds: vec![Vec::new(); func.blocks.len()],
+        mark: vec![false; func.blocks.len()],
+        labels: Labels::new(func),
         users,
         flow: Vec::new(),
         ssa: Vec::new(),
@@ -155,6 +197,7 @@ fn solve(func: &IrFunction) -> Vec<Lat> {
     loop {
         if let Some((from, to)) = s.flow.pop() {
             if s.edge_seen.insert((from, to)) {
+                s.exec_preds[to].push(from);
                 if s.block_seen[to] {
                     s.visit_phis(from, to);
                 } else {
@@ -289,12 +332,20 @@ impl Solver<'_> {
                 Some((*dest, v))
             }
             Instruction::Phi { dest, ty, incoming } if foldable(*ty) => {
+                // Mark the executable predecessors once instead of looking
+                // up every incoming edge in the edge set: a phi is visited
+                // again whenever an operand falls, so this is the hot path.
+                for &p in &self.exec_preds[b] {
+                    self.mark[p] = true;
+                }
                 let mut v = Lat::Top;
                 for (op, pred) in incoming {
-                    let Some(&p) = self.labels.get(pred) else { continue };
-                    if self.edge_seen.contains(&(p, b)) {
+                    if self.labels.get(*pred).is_some_and(|p| self.mark[p]) {
                         v = meet(v, self.operand(op, *ty));
                     }
+                }
+                for &p in &self.exec_preds[b] {
+                    self.mark[p] = false;
                 }
                 Some((*dest, v))
             }
@@ -309,7 +360,7 @@ impl Solver<'_> {
                     self.set(d, Lat::Bottom);
                 }
                 for (_, target) in inst.asm_goto_targets() {
-                    if let Some(&t) = self.labels.get(target) {
+                    if let Some(t) = self.labels.get(*target) {
                         self.flow.push((b, t));
                     }
                 }
@@ -360,7 +411,7 @@ impl Solver<'_> {
         let func = self.func;
         let term = &func.blocks[b].terminator;
         let push = |s: &mut Self, label: BlockId| {
-            if let Some(&t) = s.labels.get(&label) {
+            if let Some(t) = s.labels.get(label) {
                 s.flow.push((b, t));
             }
         };

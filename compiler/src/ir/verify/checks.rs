@@ -67,9 +67,12 @@ impl<'a> FnCheck<'a> {
     pub(super) fn infer_types(&mut self) {
         let mut bad = Vec::new();
         let mut copies: Vec<(Value, Value, usize, usize)> = Vec::new();
+        // One buffer for all instructions: an allocation per instruction
+        // showed in the fuzzers' profile.
+        let mut typed: Vec<(Value, IrType)> = Vec::new();
         for (b, block) in self.f.blocks.iter().enumerate() {
             for (i, inst) in block.instructions.iter().enumerate() {
-                let mut typed: Vec<(Value, IrType)> = Vec::new();
+                typed.clear();
                 match inst {
                     Instruction::Copy {
                         dest,
@@ -92,7 +95,7 @@ impl<'a> FnCheck<'a> {
                         }
                     }
                 }
-                for (v, t) in typed {
+                for &(v, t) in &typed {
                     match self.types.get(&v) {
                         None => {
                             self.types.insert(v, t);

@@ -168,18 +168,21 @@ fn check_edge_use(cx: &FnCheck<'_>, bp: &mut Bypass<'_>, v: Value, site: Site, p
     // The edge is an asm goto when one of `p`'s asm gotos targets `t` (the
     // structural checks reject a second edge source, so take the first).
     let asm_at = bp.gotos[p].iter().find(|(_, ts)| ts.contains(&t)).map(|(k, _)| *k);
-    let place = match asm_at {
+    // Only a failure is worth formatting: this runs for every phi operand.
+    let place = || match asm_at {
         Some(k) => format!("along the asm goto edge (inst {k}) of {pl}"),
         None => format!("at the end of {pl}"),
     };
     if site.block == p {
         return match asm_at {
             Some(k) if site.inst == k => Some(format!(
-                "incoming value {v} from {pl} is not available {place}: it is an output of that asm goto, \
-                 which is written on the fall-through path only"
+                "incoming value {v} from {pl} is not available {}: it is an output of that asm goto, \
+                 which is written on the fall-through path only",
+                place()
             )),
             Some(k) if site.inst > k => Some(format!(
-                "incoming value {v} from {pl} is not available {place}: it is defined at inst {}, after the asm goto",
+                "incoming value {v} from {pl} is not available {}: it is defined at inst {}, after the asm goto",
+                place(),
                 site.inst
             )),
             _ => None,
@@ -188,7 +191,8 @@ fn check_edge_use(cx: &FnCheck<'_>, bp: &mut Bypass<'_>, v: Value, site: Site, p
     match bp.available_at_start(site, p) {
         Ok(()) => None,
         Err(why) => Some(format!(
-            "incoming value {v} from {pl} is not available {place}: it {}",
+            "incoming value {v} from {pl} is not available {}: it {}",
+            place(),
             unavailable_text(cx, bp, why, site, p)
         )),
     }
