@@ -82,10 +82,10 @@ impl FnEmitter<'_, '_> {
     /// module defines (not thread-local) plus a constant offset: `.Lpc<n>:
     /// auipc t5, %pcrel_hi(g+off)`, and the access's location
     /// `%pcrel_lo(.Lpc<n>)(t5)`, one instruction less than `lla t5, g+off`
-    /// and `0(t5)` (what gas and `ld` do for a PC-relative access; RISC-V
-    /// has no alignment condition, the low part is a plain 12-bit
-    /// displacement). The caller makes exactly one access there. `None`,
-    /// with nothing emitted, for anything else.
+    /// and `0(t5)` (unlike AArch64's `:lo12:` there is no alignment
+    /// condition: the low part is a plain 12-bit displacement). The caller
+    /// makes exactly one access there. `None`, with nothing emitted, for
+    /// anything else.
     pub(super) fn global_mem(&mut self, ptr: Value) -> Option<Mem> {
         let Home::SymbolAddr { sym, offset } = self.layout.home(ptr) else {
             return None;
