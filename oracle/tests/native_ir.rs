@@ -50,15 +50,22 @@ fn native_runs_agree_with_the_interpreter() {
     assert!(s.agree >= 40, "too few conclusive runs: {}", s.render());
 }
 
-#[test]
-fn aarch64_native_runs_under_qemu_agree_with_the_interpreter() {
-    if let Some(reason) = missing_tool(Target::Aarch64) {
-        skip::skip("native aarch64 campaign", &reason);
+/// A native campaign on `target` under QEMU (inputs `0..count` of `seed`)
+/// that must find nothing and conclude at least `min_agree` runs; skipped
+/// when the target's toolchain or QEMU is missing.
+fn qemu_campaign_agrees(target: Target, what: &str, seed: u64, count: u64, min_agree: u64) {
+    if let Some(reason) = missing_tool(target) {
+        skip::skip(what, &reason);
         return;
     }
-    let s = run_campaign_on(Target::Aarch64, 11, 12, 2, 5_000_000, None).unwrap();
+    let s = run_campaign_on(target, seed, count, 2, 5_000_000, None).unwrap();
     assert!(s.findings.is_empty(), "{}", s.render());
-    assert!(s.agree >= 20, "too few conclusive runs: {}", s.render());
+    assert!(s.agree >= min_agree, "too few conclusive runs: {}", s.render());
+}
+
+#[test]
+fn aarch64_native_runs_under_qemu_agree_with_the_interpreter() {
+    qemu_campaign_agrees(Target::Aarch64, "native aarch64 campaign", 11, 12, 20);
 }
 
 /// Seed 2's input 8 at `opt` once failed on RISC-V only: SCCP left a `u8`
@@ -69,22 +76,10 @@ fn aarch64_native_runs_under_qemu_agree_with_the_interpreter() {
 /// narrow signedness).
 #[test]
 fn riscv64_u8_phi_with_a_constant_operand() {
-    if let Some(reason) = missing_tool(Target::Riscv64) {
-        skip::skip("native riscv64 regression", &reason);
-        return;
-    }
-    let s = run_campaign_on(Target::Riscv64, 2, 9, 2, 5_000_000, None).unwrap();
-    assert!(s.findings.is_empty(), "{}", s.render());
-    assert!(s.agree >= 24, "too few conclusive runs: {}", s.render());
+    qemu_campaign_agrees(Target::Riscv64, "native riscv64 regression", 2, 9, 24);
 }
 
 #[test]
 fn riscv64_native_runs_under_qemu_agree_with_the_interpreter() {
-    if let Some(reason) = missing_tool(Target::Riscv64) {
-        skip::skip("native riscv64 campaign", &reason);
-        return;
-    }
-    let s = run_campaign_on(Target::Riscv64, 11, 24, 2, 5_000_000, None).unwrap();
-    assert!(s.findings.is_empty(), "{}", s.render());
-    assert!(s.agree >= 40, "too few conclusive runs: {}", s.render());
+    qemu_campaign_agrees(Target::Riscv64, "native riscv64 campaign", 11, 24, 40);
 }
