@@ -123,6 +123,10 @@ pub struct Setup {
     /// Flags added to every compile after the optimization flags (the code
     /// benchmark adds `-fstack-usage`, which phicc accepts and ignores).
     pub extra_cflags: Vec<String>,
+    /// A program put before the compiler in every `CC` (as ccache is): the
+    /// code benchmark's records each link so that it can relink the
+    /// binaries at other code layouts.
+    pub cc_launcher: Option<PathBuf>,
 }
 
 /// One build: its directory, whether it succeeded, its binaries.
@@ -230,9 +234,10 @@ fn binutil(target: Target, tool: &str) -> String {
 /// The `CC` of a build: the compiler with the target's flags. phicc's
 /// configuration flags go in `CFLAGS` (see [`opt_flags`]).
 pub fn cc(setup: &Setup, target: Target, compiler: Compiler) -> String {
-    let mut words = match compiler {
-        Compiler::Phicc(_) => vec![setup.phicc.display().to_string(), format!("--target={target}")],
-        Compiler::Gcc(_) => vec![target.gcc().to_string()],
+    let mut words: Vec<String> = setup.cc_launcher.iter().map(|l| l.display().to_string()).collect();
+    match compiler {
+        Compiler::Phicc(_) => words.extend([setup.phicc.display().to_string(), format!("--target={target}")]),
+        Compiler::Gcc(_) => words.push(target.gcc().to_string()),
     };
     if !target.is_host() {
         words.push("-static".into());
@@ -452,7 +457,8 @@ fn build_lua(setup: &Setup, b: &mut Build) -> Result<()> {
 /// SQLite: the amalgamation's shell, built with the command of the sources'
 /// README (the snapshot's autosetup `configure` needs a host `tclsh`-free
 /// jimsh bootstrap and libtool-style shared builds, which the amalgamation
-/// makes unnecessary).
+/// makes unnecessary), as two compiles and a link so that a link alone can
+/// be redone.
 fn build_sqlite(setup: &Setup, b: &mut Build) -> Result<()> {
     let dir = b.dir.clone();
     let cc = cc(setup, b.target, b.compiler);
@@ -461,13 +467,13 @@ fn build_sqlite(setup: &Setup, b: &mut Build) -> Result<()> {
         .chain(setup.extra_cflags.iter().cloned())
         .collect::<Vec<_>>()
         .join(" ");
-    step(
-        setup,
-        b,
-        &dir,
-        &[],
-        &format!("{cc} {opt} -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -o sqlite3 shell.c sqlite3.c -lm"),
-    )?;
+    for file in ["shell", "sqlite3"] {
+        let command = format!("{cc} {opt} -DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -c -o {file}.o {file}.c");
+        if !step(setup, b, &dir, &[], &command)? {
+            return Ok(());
+        }
+    }
+    step(setup, b, &dir, &[], &format!("{cc} -o sqlite3 shell.o sqlite3.o -lm"))?;
     Ok(())
 }
 

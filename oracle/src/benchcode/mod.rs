@@ -39,8 +39,10 @@
 //! `--long-reps` times only. Single-file workloads are built in
 //! `--layouts` code layouts ([`LAYOUT_STEP`]) and repetition `r` runs
 //! layout `r % layouts` of every build: under QEMU one layout can make the
-//! same code 1.5x slower or faster. zlib, Lua and SQLite keep the one
-//! layout of their own build systems.
+//! same code 1.5x slower or faster. zlib, Lua and SQLite are built once by
+//! their own build systems with a `CC` that records each link
+//! ([`LINK_RECORDER`]); each further layout relinks the timed binary from
+//! the same objects with the padding first.
 //!
 //! Correctness: the output of every run (stdout and exit status) must equal
 //! the gcc -O0 build's, except Lua's test suite, which prints timings and
@@ -71,7 +73,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Bumped when the way a build is made changes (invalidates the cache).
-const RECIPE_VERSION: &str = "bench-code-1";
+const RECIPE_VERSION: &str = "bench-code-2";
 
 /// How far each extra code layout of a single-file build moves the
 /// program's code: a padding object of this many bytes of `.text` per
@@ -81,6 +83,103 @@ const RECIPE_VERSION: &str = "bench-code-1";
 /// layouts`, and the median over the repetitions spreads that luck over
 /// every build alike.
 pub const LAYOUT_STEP: usize = 1024;
+
+/// The `CC` launcher of a real program's build (`sh` script, `DIR` its
+/// directory): it runs the compiler and, for a link (no `-c`, `-S` or
+/// `-E`), writes the working directory and the arguments, NUL-separated,
+/// to a file of `DIR/links/` named by the time, so that [`relink`] can redo
+/// the binary's link at another layout.
+const LINK_RECORDER: &str = r#"#!/bin/sh
+link=1
+for a in "$@"; do
+  case "$a" in -c|-S|-E) link=0 ;; esac
+done
+if [ "$link" = 1 ]; then
+  mkdir -p "DIR/links"
+  { printf '%s\0' "$PWD"; printf '%s\0' "$@"; } > "DIR/links/$(date +%s%N)-$$"
+fi
+exec "$@"
+"#;
+
+/// Write [`LINK_RECORDER`] for `dir` as the executable `dir/cc-record`.
+fn write_link_recorder(dir: &Path) -> Result<PathBuf> {
+    let launcher = dir.join("cc-record");
+    std::fs::write(&launcher, LINK_RECORDER.replace("DIR", &dir.display().to_string()))?;
+    std::fs::set_permissions(&launcher, std::os::unix::fs::PermissionsExt::from_mode(0o755))?;
+    Ok(launcher)
+}
+
+/// The `.s` source of layout `n`'s padding: `n` x [`LAYOUT_STEP`] bytes of
+/// `.text` under a global label.
+fn padding_source(n: usize) -> String {
+    format!(
+        "\t.text\n\t.globl\tbench_layout_pad_{n}\nbench_layout_pad_{n}:\n\t.skip\t{}\n",
+        n * LAYOUT_STEP
+    )
+}
+
+/// Relink `binary` of the real-program build in `program_dir` at `layout`:
+/// the last link [`LINK_RECORDER`] recorded under `dir` with `-o` naming
+/// it, run again in its directory with `-o BINARY-LAYOUT` and the padding
+/// object first among the inputs.
+fn relink(dir: &Path, program_dir: &Path, binary: &str, layout: usize, timeout: Duration) -> Result<()> {
+    let mut records: Vec<PathBuf> = std::fs::read_dir(dir.join("links"))
+        .with_context(|| format!("no links recorded in {}", dir.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    records.sort();
+    let want = std::fs::canonicalize(program_dir)?;
+    let mut found = None;
+    for r in &records {
+        let bytes = std::fs::read(r)?;
+        let mut words: Vec<String> = bytes
+            .split(|&b| b == 0)
+            .map(|w| String::from_utf8_lossy(w).to_string())
+            .collect();
+        words.pop(); // after the last NUL
+        if words.len() < 2 {
+            continue;
+        }
+        let cwd = PathBuf::from(words.remove(0));
+        let Some(o) = words.iter().position(|w| w == "-o") else {
+            continue;
+        };
+        let Some(out) = words.get(o + 1).map(|w| cwd.join(w)) else {
+            continue;
+        };
+        let same_dir = out.parent().and_then(|p| std::fs::canonicalize(p).ok()) == Some(want.clone());
+        if same_dir && out.file_name() == Some(std::ffi::OsStr::new(binary)) {
+            found = Some((cwd, words, o));
+        }
+    }
+    let Some((cwd, mut words, o)) = found else {
+        bail!("no recorded link makes {binary}");
+    };
+    let pad = dir.join(format!("pad{layout}.s"));
+    std::fs::write(&pad, padding_source(layout))?;
+    words[o + 1] = format!("{}-{layout}", words[o + 1]);
+    words.insert(1, pad.display().to_string());
+    let mut job = Job::new(&words[0]).cwd(&cwd);
+    for w in &words[1..] {
+        job = job.arg(w);
+    }
+    let limits = Limits {
+        address_space: None,
+        output_cap: 1 << 20,
+        ..Limits::with_timeout(timeout)
+    };
+    let shown = words.join(" ");
+    let r = runner::run(&job, &limits).with_context(|| format!("running `{shown}`"))?;
+    if r.termination != Termination::Exited(0) {
+        bail!(
+            "`{shown}`: {}: {}",
+            r.termination.describe(),
+            realprogs::first_error(&String::from_utf8_lossy(&r.stderr.bytes))
+        );
+    }
+    Ok(())
+}
 
 /// The builds compared, gcc -O0 (the reference) first.
 pub const DEFAULT_BUILDS: [Compiler; 5] = [
@@ -539,10 +638,7 @@ impl Bench {
         let id = self.compiler_id(target, compiler)?;
         let digest = self.source_digest(source)?;
         let stem = format!("{}-{}-{}", source.name(), target, compiler.name());
-        let layouts = match source {
-            Source::File { .. } => self.layouts.max(1),
-            Source::Real(_) => 1,
-        };
+        let layouts = self.layouts.max(1);
         let key = content_hash(format!("{RECIPE_VERSION}\n{stem}\n{digest}\n{id}\nlayouts {layouts}").as_bytes());
         let builds = self.cache.join("builds");
         let dir = builds.join(format!("{stem}-{key}"));
@@ -585,15 +681,26 @@ impl Bench {
                 b
             }
             Source::Real(p) => {
+                let launcher = write_link_recorder(&dir)?;
                 let setup = Setup {
                     work: dir.clone(),
                     extra_cflags: vec!["-fstack-usage".into()],
+                    cc_launcher: Some(launcher),
                     ..self.setup.clone()
                 };
                 let b = realprogs::build(&setup, *p, target, compiler)?;
+                let mut error = b.error.clone();
+                for layout in 1..layouts {
+                    if error.is_some() {
+                        break;
+                    }
+                    if let Err(e) = relink(&dir, &b.dir, source.binary(), layout, self.setup.build_timeout) {
+                        error = Some(format!("relinking {} at layout {layout}: {e:#}", source.binary()));
+                    }
+                }
                 Built {
                     dir: b.dir.clone(),
-                    error: b.error.clone(),
+                    error,
                     ..Built::default()
                 }
             }
@@ -642,13 +749,7 @@ impl Bench {
             ("prog".to_string(), String::new())
         } else {
             let pad = format!("pad{layout}.s");
-            std::fs::write(
-                dir.join(&pad),
-                format!(
-                    "\t.text\n\t.globl\tbench_layout_pad_{layout}\nbench_layout_pad_{layout}:\n\t.skip\t{}\n",
-                    layout * LAYOUT_STEP
-                ),
-            )?;
+            std::fs::write(dir.join(&pad), padding_source(layout))?;
             (format!("prog-{layout}"), format!("{pad} "))
         };
         let command = format!(
@@ -781,9 +882,13 @@ pub fn steps(
     scratch: &Path,
     zlib_inputs: &[PathBuf],
 ) -> Vec<Step> {
+    // Layout n > 0 of a build is its binaries linked with n units of padding.
     let step = |label: &str, binary: &str, args: Vec<String>, cwd: &Path, check: Check| Step {
         label: label.to_string(),
-        binary: dir.join(binary),
+        binary: match layout {
+            0 => dir.join(binary),
+            n => dir.join(format!("{binary}-{n}")),
+        },
         args,
         cwd: cwd.to_path_buf(),
         check,
@@ -791,15 +896,9 @@ pub fn steps(
         quiet_stderr: false,
     };
     match &w.kind {
-        Kind::Plain { runs, .. } => {
-            let prog = match layout {
-                0 => "prog".to_string(),
-                n => format!("prog-{n}"),
-            };
-            (0..*runs)
-                .map(|_| step(&w.name, &prog, vec![], scratch, Check::SameAsReference))
-                .collect()
-        }
+        Kind::Plain { runs, .. } => (0..*runs)
+            .map(|_| step(&w.name, "prog", vec![], scratch, Check::SameAsReference))
+            .collect(),
         Kind::LuaScript(script) => vec![step(
             &format!("lua {}", script.file_name().unwrap_or_default().to_string_lossy()),
             "lua",
@@ -1108,10 +1207,7 @@ impl Bench {
                     }
                     let bdir = tdir.join(format!("{}-{}", w.name, builds[bi].name()));
                     std::fs::create_dir_all(&bdir)?;
-                    let layout = match plan.sources[w.source] {
-                        Source::File { .. } => rep % self.layouts.max(1),
-                        Source::Real(_) => 0,
-                    };
+                    let layout = rep % self.layouts.max(1);
                     let st = steps(w, target, opts.quick, layout, &b.dir, &bdir, &zlib_inputs);
                     let timeout = match reference_time[wi] {
                         Some(t) if bi != 0 => Duration::from_secs_f64(60.0 * t + 10.0).min(self.run_timeout),
@@ -1486,7 +1582,7 @@ impl TargetResults {
             },
             if self.layouts > 1 {
                 format!(
-                    "; single-file workloads in {} code layouts, {} KiB apart, one per repetition",
+                    "; {} code layouts, {} KiB apart, one per repetition (zlib, Lua, SQLite: relinked)",
                     self.layouts,
                     LAYOUT_STEP / 1024
                 )
@@ -1557,6 +1653,48 @@ pub fn default_cache() -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The address of `main` in an ELF binary (`nm`).
+    fn main_address(binary: &Path) -> u64 {
+        let out = std::process::Command::new("nm").arg(binary).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let line = text.lines().find(|l| l.ends_with(" T main")).expect("main");
+        u64::from_str_radix(line.split(' ').next().unwrap(), 16).unwrap()
+    }
+
+    #[test]
+    fn a_recorded_link_is_redone_with_padding_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        let src = dir.join("src");
+        std::fs::create_dir(&src).unwrap();
+        std::fs::write(src.join("a.c"), "int main(void) { return 7; }\n").unwrap();
+        let launcher = write_link_recorder(dir).unwrap();
+        // A compile (not recorded), a link of another binary, the link.
+        for args in [
+            &["-c", "-o", "a.o", "a.c"][..],
+            &["-o", "other", "a.o"],
+            &["-o", "prog", "a.o"],
+        ] {
+            let st = std::process::Command::new(&launcher)
+                .arg("gcc")
+                .args(args)
+                .current_dir(&src)
+                .status()
+                .unwrap();
+            assert!(st.success());
+        }
+        assert_eq!(std::fs::read_dir(dir.join("links")).unwrap().count(), 2);
+        relink(dir, &src, "prog", 2, Duration::from_secs(60)).unwrap();
+        let base = main_address(&src.join("prog"));
+        let moved = main_address(&src.join("prog-2"));
+        assert!(moved >= base + 2048, "main at {base:#x} and {moved:#x}");
+        let st = std::process::Command::new(src.join("prog-2")).status().unwrap();
+        assert_eq!(st.code(), Some(7));
+        assert!(!src.join("other-2").exists());
+        let err = relink(dir, &src, "missing", 1, Duration::from_secs(60)).unwrap_err();
+        assert!(format!("{err:#}").contains("no recorded link makes missing"), "{err:#}");
+    }
 
     #[test]
     fn selection_by_name_and_prefix() {

@@ -40,11 +40,11 @@ pub struct Args {
     /// Repetitions of the long workloads (Lua's test suite).
     #[arg(long, default_value_t = 1)]
     pub long_reps: usize,
-    /// Code layouts of the single-file workloads (repro-02, Csmith, cgen):
-    /// layout n links n KiB of padding code before the program, and
-    /// repetition r runs layout r % N, so that QEMU's page-bound block
-    /// chaining does not decide a ratio by one layout's luck (use --reps N
-    /// or a multiple). 1: one layout, as built.
+    /// Code layouts: layout n links n KiB of padding code before the
+    /// program (zlib, Lua and SQLite: their binary relinked from the same
+    /// objects), and repetition r runs layout r % N, so that QEMU's
+    /// page-bound block chaining does not decide a ratio by one layout's
+    /// luck (use --reps N or a multiple). 1: one layout, as built.
     #[arg(long, default_value_t = 4)]
     pub layouts: usize,
     /// A smaller run: 1 repetition, one Csmith and one cgen program, Lua's
@@ -118,6 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // Lua's test suite must pass at the default stack (issue 14).
         stack_mib: Some(8),
         extra_cflags: Vec::new(),
+        cc_launcher: None,
     };
     let inputs = Inputs {
         repro02,

@@ -103,6 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         make_jobs: super::jobs_or_every_core(args.jobs),
         stack_mib: args.stack_mib,
         extra_cflags: Vec::new(),
+        cc_launcher: None,
     };
     let programs = if args.programs.is_empty() {
         Program::ALL.to_vec()
