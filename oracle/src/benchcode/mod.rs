@@ -33,10 +33,15 @@
 //! in an order rotated by one build per repetition (round-robin), so slow
 //! drifts of the machine's load hit every build alike. A run's time is the
 //! CPU time (user + system) of its processes, from `getrusage` around the
-//! run ([`realprogs::run_contained`]). A build's ratio for a workload is
-//! the median, over the repetitions, of its CPU time divided by gcc -O0's
-//! in the same repetition. Long workloads (Lua's test suite) run
-//! `--long-reps` times only. Single-file workloads are built in
+//! run ([`realprogs::run_contained`]). With one code layout, a build's
+//! ratio for a workload is the median, over the repetitions, of its CPU
+//! time divided by gcc -O0's in the same repetition. With several, the
+//! same layout number puts different code of two builds at the page
+//! boundaries, so pairing runs by repetition means nothing: a build's
+//! ratio is then its expected time over the layouts (the mean of each
+//! layout's median) over gcc -O0's, as Curtsinger and Berger's STABILIZER
+//! (ASPLOS 2013) compares programs over random layouts instead of one.
+//! Long workloads (Lua's test suite) run `--long-reps` times only. Single-file workloads are built in
 //! `--layouts` code layouts ([`LAYOUT_STEP`]) and repetition `r` runs
 //! layout `r % layouts` of every build: under QEMU one layout can make the
 //! same code 1.5x slower or faster. zlib, Lua and SQLite are built once by
@@ -1048,6 +1053,8 @@ impl Bench {
 pub struct Cell {
     pub cpu: Vec<f64>,
     pub wall: Vec<f64>,
+    /// The code layout of each entry of `cpu`.
+    pub layouts: Vec<usize>,
     /// CPU time over gcc -O0's in the same repetition.
     pub ratios: Vec<f64>,
     pub failure: Option<String>,
@@ -1244,6 +1251,7 @@ impl Bench {
                         r.cpu
                     ));
                     cell.cpu.push(r.cpu);
+                    cell.layouts.push(layout);
                     cell.wall.push(r.wall);
                     this_rep[bi] = Some(r.cpu);
                     if bi == 0 {
@@ -1373,10 +1381,42 @@ impl TargetResults {
             }
             return format!("{:.2} s", median(&c.cpu));
         }
-        if c.ratios.is_empty() {
-            return "-".into();
+        match self.ratio_of(wi, bi) {
+            Some(r) => format!("{r:.2}×"),
+            None => "-".into(),
         }
-        format!("{:.2}×", median(&c.ratios))
+    }
+
+    /// A build's CPU time on a workload as a multiple of gcc -O0's: the
+    /// median of the per-repetition ratios with one layout; with several,
+    /// the mean over the layouts both ran of each layout's median time,
+    /// over gcc -O0's (see the module's doc).
+    fn ratio_of(&self, wi: usize, bi: usize) -> Option<f64> {
+        let c = &self.cells[wi][bi];
+        if c.ratios.is_empty() {
+            return None;
+        }
+        let g = &self.cells[wi][0];
+        if self.layouts <= 1 || c.layouts.len() != c.cpu.len() || g.layouts.len() != g.cpu.len() {
+            return Some(median(&c.ratios));
+        }
+        let at = |cell: &Cell, l: usize| -> Vec<f64> {
+            cell.cpu
+                .iter()
+                .zip(&cell.layouts)
+                .filter(|(_, &x)| x == l)
+                .map(|(t, _)| *t)
+                .collect()
+        };
+        let (mut num, mut den) = (0.0, 0.0);
+        for l in 0..self.layouts {
+            let (a, b) = (at(c, l), at(g, l));
+            if !a.is_empty() && !b.is_empty() {
+                num += median(&a);
+                den += median(&b);
+            }
+        }
+        (den > 0.0).then(|| num / den)
     }
 
     /// The CPU-time table (markdown).
@@ -1417,7 +1457,7 @@ impl TargetResults {
                     if bi == 0 {
                         "1".to_string()
                     } else {
-                        let v: Vec<f64> = all.iter().map(|&wi| median(&self.cells[wi][bi].ratios)).collect();
+                        let v: Vec<f64> = all.iter().filter_map(|&wi| self.ratio_of(wi, bi)).collect();
                         format!("{:.2}×", geomean(&v))
                     }
                 })
@@ -1502,10 +1542,13 @@ impl TargetResults {
         s
     }
 
-    /// The median ratio of a build (by index) on a workload, if it ran.
+    /// The ratio of a build (by index) on a workload ([`Self::ratio_of`]),
+    /// if it ran.
     fn ratio(&self, wi: usize, bi: usize) -> Option<f64> {
-        let c = &self.cells[wi][bi];
-        (c.usable() && !c.ratios.is_empty()).then(|| median(&c.ratios))
+        if !self.cells[wi][bi].usable() {
+            return None;
+        }
+        self.ratio_of(wi, bi)
     }
 
     /// How the builds compare with the goals of issues 14 and 15, over the
@@ -1572,8 +1615,13 @@ impl TargetResults {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "### {}: CPU time as a multiple of gcc -O0's (median of {} round-robin repetitions{}{})\n",
+            "### {}: CPU time as a multiple of gcc -O0's ({} of {} round-robin repetitions{}{})\n",
             self.target.describe_short(),
+            if self.layouts > 1 {
+                "mean over the layouts of each layout's median"
+            } else {
+                "median"
+            },
             self.reps,
             if long_reps < self.reps {
                 format!(", {long_reps} for lua-testes")
@@ -1599,7 +1647,10 @@ impl TargetResults {
         }
         let goals = self.goals();
         if !goals.is_empty() {
-            let _ = writeln!(s, "\nIssue 14 and 15 goals (medians, timed workloads without †):\n");
+            let _ = writeln!(
+                s,
+                "\nIssue 14 and 15 goals (the ratios above, timed workloads without †):\n"
+            );
             for g in goals {
                 let _ = writeln!(s, "- {g}");
             }
@@ -1769,6 +1820,36 @@ mod tests {
                 "phicc -O1 faster than phicc: 1 of 3 (not: slow, crash)",
             ]
         );
+    }
+
+    #[test]
+    fn with_layouts_a_ratio_compares_expected_times_not_paired_runs() {
+        // gcc -O0 is slow at layout 1, phicc at layout 0: paired by
+        // repetition the ratios are 2, 1/4, 4 and 1/3 (median 7/6); over
+        // the layouts both take 5 s on average.
+        let cell = |cpu: &[f64], ratios: &[f64]| Cell {
+            cpu: cpu.to_vec(),
+            layouts: vec![0, 1, 0, 1],
+            ratios: ratios.to_vec(),
+            ..Cell::default()
+        };
+        let mut r = TargetResults {
+            target: Target::X86_64,
+            builds: vec![Compiler::Gcc(0), Compiler::Phicc(Config::Mem2reg)],
+            workloads: vec!["zlib".into()],
+            startup: vec![false],
+            cells: vec![vec![
+                cell(&[4.0, 8.0, 2.0, 6.0], &[1.0; 4]),
+                cell(&[8.0, 2.0, 8.0, 2.0], &[2.0, 0.25, 4.0, 1.0 / 3.0]),
+            ]],
+            frames: vec![],
+            reps: 4,
+            layouts: 2,
+        };
+        // Layout medians: gcc 3 and 7, phicc 8 and 2: 10 / 10.
+        assert_eq!(r.ratio(0, 1), Some(1.0));
+        r.layouts = 1;
+        assert_eq!(r.ratio(0, 1), Some((1.0 / 3.0 + 2.0) / 2.0));
     }
 
     #[test]
