@@ -42,7 +42,7 @@
 //! layout's median) over gcc -O0's, as Curtsinger and Berger's STABILIZER
 //! (ASPLOS 2013) compares programs over random layouts instead of one.
 //! Long workloads (Lua's test suite) run `--long-reps` times only. Single-file workloads are built in
-//! `--layouts` code layouts ([`LAYOUT_STEP`]) and repetition `r` runs
+//! `--layouts` code layouts ([`layout_step`]) and repetition `r` runs
 //! layout `r % layouts` of every build: under QEMU one layout can make the
 //! same code 1.5x slower or faster. zlib, Lua and SQLite are built once by
 //! their own build systems with a `CC` that records each link
@@ -80,14 +80,19 @@ use std::time::{Duration, Instant};
 /// Bumped when the way a build is made changes (invalidates the cache).
 const RECIPE_VERSION: &str = "bench-code-2";
 
-/// How far each extra code layout of a single-file build moves the
-/// program's code: a padding object of this many bytes of `.text` per
-/// layout is linked first. QEMU chains translated blocks directly only
-/// within a guest page, so the same code runs up to 1.5x slower when a hot
-/// loop straddles a page boundary; repetition `r` times layout `r %
-/// layouts`, and the median over the repetitions spreads that luck over
-/// every build alike.
-pub const LAYOUT_STEP: usize = 1024;
+/// The guest page size the code layouts spread a program's code over.
+const PAGE: usize = 4096;
+
+/// How far each extra code layout moves the program's code: a padding
+/// object of this many bytes of `.text` per layout is linked first, so
+/// that `layouts` layouts cover a page evenly (1 KiB apart for 4). QEMU
+/// chains translated blocks directly only within a guest page, so the same
+/// code runs up to 2.5x slower (zlib's `longest_match` on RISC-V) when a
+/// hot loop straddles a page boundary; repetition `r` times layout `r %
+/// layouts`, which spreads that luck over every build alike.
+pub fn layout_step(layouts: usize) -> usize {
+    (PAGE / layouts.max(1)).max(16) & !15
+}
 
 /// The `CC` launcher of a real program's build (`sh` script, `DIR` its
 /// directory): it runs the compiler and, for a link (no `-c`, `-S` or
@@ -114,12 +119,12 @@ fn write_link_recorder(dir: &Path) -> Result<PathBuf> {
     Ok(launcher)
 }
 
-/// The `.s` source of layout `n`'s padding: `n` x [`LAYOUT_STEP`] bytes of
-/// `.text` under a global label.
-fn padding_source(n: usize) -> String {
+/// The `.s` source of layout `n`'s padding of `layouts`: `n` x
+/// [`layout_step`] bytes of `.text` under a global label.
+fn padding_source(n: usize, layouts: usize) -> String {
     format!(
         "\t.text\n\t.globl\tbench_layout_pad_{n}\nbench_layout_pad_{n}:\n\t.skip\t{}\n",
-        n * LAYOUT_STEP
+        n * layout_step(layouts)
     )
 }
 
@@ -127,7 +132,14 @@ fn padding_source(n: usize) -> String {
 /// the last link [`LINK_RECORDER`] recorded under `dir` with `-o` naming
 /// it, run again in its directory with `-o BINARY-LAYOUT` and the padding
 /// object first among the inputs.
-fn relink(dir: &Path, program_dir: &Path, binary: &str, layout: usize, timeout: Duration) -> Result<()> {
+fn relink(
+    dir: &Path,
+    program_dir: &Path,
+    binary: &str,
+    layout: usize,
+    layouts: usize,
+    timeout: Duration,
+) -> Result<()> {
     let mut records: Vec<PathBuf> = std::fs::read_dir(dir.join("links"))
         .with_context(|| format!("no links recorded in {}", dir.display()))?
         .flatten()
@@ -162,7 +174,7 @@ fn relink(dir: &Path, program_dir: &Path, binary: &str, layout: usize, timeout: 
         bail!("no recorded link makes {binary}");
     };
     let pad = dir.join(format!("pad{layout}.s"));
-    std::fs::write(&pad, padding_source(layout))?;
+    std::fs::write(&pad, padding_source(layout, layouts))?;
     words[o + 1] = format!("{}-{layout}", words[o + 1]);
     words.insert(1, pad.display().to_string());
     let mut job = Job::new(&words[0]).cwd(&cwd);
@@ -565,8 +577,8 @@ pub struct Bench {
     /// Wall-clock limit of one run (a build's runs after the reference's
     /// are limited to 60 times the reference's time plus 10 s, at most this).
     pub run_timeout: Duration,
-    /// Code layouts per single-file build ([`LAYOUT_STEP`]): `prog`, then
-    /// `prog-1`... with the program's code moved by 1, 2... KiB.
+    /// Code layouts per build ([`layout_step`]): `prog`, then `prog-1`...
+    /// with the program's code moved by 1, 2... steps.
     pub layouts: usize,
     ids: HashMap<String, String>,
     archives: HashMap<Program, String>,
@@ -699,7 +711,7 @@ impl Bench {
                     if error.is_some() {
                         break;
                     }
-                    if let Err(e) = relink(&dir, &b.dir, source.binary(), layout, self.setup.build_timeout) {
+                    if let Err(e) = relink(&dir, &b.dir, source.binary(), layout, layouts, self.setup.build_timeout) {
                         error = Some(format!("relinking {} at layout {layout}: {e:#}", source.binary()));
                     }
                 }
@@ -736,7 +748,7 @@ impl Bench {
 
     /// `CC OPT -fstack-usage -w FLAGS -o prog NAME.c` in `dir`; for
     /// `layout` n > 0, `-o prog-n padn.s NAME.c`, `padn.s` holding n x
-    /// [`LAYOUT_STEP`] bytes of `.text`.
+    /// [`layout_step`] bytes of `.text`.
     #[allow(clippy::too_many_arguments)]
     fn build_file(
         &self,
@@ -754,7 +766,7 @@ impl Bench {
             ("prog".to_string(), String::new())
         } else {
             let pad = format!("pad{layout}.s");
-            std::fs::write(dir.join(&pad), padding_source(layout))?;
+            std::fs::write(dir.join(&pad), padding_source(layout, self.layouts))?;
             (format!("prog-{layout}"), format!("{pad} "))
         };
         let command = format!(
@@ -1103,7 +1115,7 @@ pub struct TargetResults {
     /// Per source: its name and per build its frames (`None`: build failed).
     pub frames: Vec<(String, Vec<Option<Frames>>)>,
     pub reps: usize,
-    /// Code layouts of the single-file workloads ([`LAYOUT_STEP`]).
+    /// Code layouts ([`layout_step`]).
     pub layouts: usize,
 }
 
@@ -1630,9 +1642,9 @@ impl TargetResults {
             },
             if self.layouts > 1 {
                 format!(
-                    "; {} code layouts, {} KiB apart, one per repetition (zlib, Lua, SQLite: relinked)",
+                    "; {} code layouts, {} bytes apart, one per repetition (zlib, Lua, SQLite: relinked)",
                     self.layouts,
-                    LAYOUT_STEP / 1024
+                    layout_step(self.layouts)
                 )
             } else {
                 String::new()
@@ -1736,14 +1748,14 @@ mod tests {
             assert!(st.success());
         }
         assert_eq!(std::fs::read_dir(dir.join("links")).unwrap().count(), 2);
-        relink(dir, &src, "prog", 2, Duration::from_secs(60)).unwrap();
+        relink(dir, &src, "prog", 2, 4, Duration::from_secs(60)).unwrap();
         let base = main_address(&src.join("prog"));
         let moved = main_address(&src.join("prog-2"));
         assert!(moved >= base + 2048, "main at {base:#x} and {moved:#x}");
         let st = std::process::Command::new(src.join("prog-2")).status().unwrap();
         assert_eq!(st.code(), Some(7));
         assert!(!src.join("other-2").exists());
-        let err = relink(dir, &src, "missing", 1, Duration::from_secs(60)).unwrap_err();
+        let err = relink(dir, &src, "missing", 1, 4, Duration::from_secs(60)).unwrap_err();
         assert!(format!("{err:#}").contains("no recorded link makes missing"), "{err:#}");
     }
 

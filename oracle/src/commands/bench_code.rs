@@ -40,9 +40,9 @@ pub struct Args {
     /// Repetitions of the long workloads (Lua's test suite).
     #[arg(long, default_value_t = 1)]
     pub long_reps: usize,
-    /// Code layouts: layout n links n KiB of padding code before the
-    /// program (zlib, Lua and SQLite: their binary relinked from the same
-    /// objects), and repetition r runs layout r % N, so that QEMU's
+    /// Code layouts: layout n links n x 4 KiB / N of padding code before
+    /// the program (zlib, Lua and SQLite: their binary relinked from the
+    /// same objects), and repetition r runs layout r % N, so that QEMU's
     /// page-bound block chaining does not decide a ratio by one layout's
     /// luck (use --reps N or a multiple). 1: one layout, as built.
     #[arg(long, default_value_t = 4)]
