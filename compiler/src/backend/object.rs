@@ -182,9 +182,55 @@ pub fn parse_symbol(s: &str) -> Option<(String, &str)> {
     Some((s[..end].to_string(), &s[end..]))
 }
 
+/// `s.trim()`, without the Unicode scan when `s` starts and ends with a
+/// printable ASCII byte (operands our own printer wrote always do).
+pub fn trim(s: &str) -> &str {
+    let plain = |c: u8| c > b' ' && c < 0x80;
+    let b = s.as_bytes();
+    match (b.first(), b.last()) {
+        (Some(&first), Some(&last)) if !(plain(first) && plain(last)) => s.trim(),
+        _ => s,
+    }
+}
+
+/// `s.trim_start()`, skipping tabs and spaces byte by byte first.
+fn trim_start(s: &str) -> &str {
+    let n = s.bytes().take_while(|&c| c == b'\t' || c == b' ').count();
+    let rest = &s[n..];
+    match rest.as_bytes().first() {
+        Some(&c) if c > b' ' && c < 0x80 => rest,
+        _ => rest.trim_start(),
+    }
+}
+
+/// An instruction name of at most 8 bytes as one integer, its bytes in
+/// order (a key for the encoders' mnemonic maps: hashing and comparing it
+/// costs a few instructions, a string compare a library call). `None` for
+/// longer names, and for names ending in a NUL byte, which would share
+/// the key of the name without it.
+pub fn mnemonic_key(m: &str) -> Option<u64> {
+    let b = m.as_bytes();
+    if b.len() > 8 || b.last() == Some(&0) {
+        return None;
+    }
+    let mut k = [0u8; 8];
+    k[..b.len()].copy_from_slice(b);
+    Some(u64::from_le_bytes(k))
+}
+
 /// Parses a signed integer (decimal or `0x` hex).
 pub fn parse_int(s: &str) -> Option<i64> {
-    let s = s.trim();
+    let s = trim(s);
+    // Most operands are short decimals: read those directly (18 digits
+    // cannot overflow); everything else takes the general path.
+    let (neg, digits) = match s.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        b => (false, b),
+    };
+    if !digits.is_empty() && digits.len() <= 18 && digits.iter().all(u8::is_ascii_digit) {
+        let v = digits.iter().fold(0i64, |v, &d| v * 10 + i64::from(d - b'0'));
+        return Some(if neg { -v } else { v });
+    }
     let (neg, body) = match s.strip_prefix('-') {
         Some(b) => (true, b),
         None => (false, s.strip_prefix('+').unwrap_or(s)),
@@ -245,7 +291,13 @@ pub fn parse_expr(s: &str) -> Option<Expr> {
 /// Splits an operand list at top-level commas (not inside parentheses or quotes).
 pub fn split_operands(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
-    let (mut depth, mut quoted, mut start) = (0i32, false, 0);
+    split_operands_with(s, |o| out.push(o));
+    out
+}
+
+/// [`split_operands`], calling `push` with each operand in order.
+fn split_operands_with<'a>(s: &'a str, mut push: impl FnMut(&'a str)) {
+    let (mut depth, mut quoted, mut start, mut any) = (0i32, false, 0, false);
     let bytes = s.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
@@ -255,18 +307,60 @@ pub fn split_operands(s: &str) -> Vec<&str> {
             b'(' if !quoted => depth += 1,
             b')' if !quoted => depth -= 1,
             b',' if !quoted && depth == 0 => {
-                out.push(s[start..i].trim());
+                push(trim(&s[start..i]));
+                any = true;
                 start = i + 1;
             }
             _ => {}
         }
         i += 1;
     }
-    let last = s[start..].trim();
-    if !last.is_empty() || !out.is_empty() {
-        out.push(last);
+    let last = trim(&s[start..]);
+    if !last.is_empty() || any {
+        push(last);
     }
-    out
+}
+
+/// An instruction's operands, split as [`split_operands`] splits them,
+/// without a heap allocation for up to four.
+pub struct Operands<'a> {
+    inline: [&'a str; 4],
+    len: usize,
+    /// All of them, when there are more than four.
+    spill: Vec<&'a str>,
+}
+
+impl<'a> Operands<'a> {
+    pub fn split(s: &'a str) -> Operands<'a> {
+        let mut o = Operands {
+            inline: [""; 4],
+            len: 0,
+            spill: Vec::new(),
+        };
+        split_operands_with(s, |x| {
+            if o.len < 4 {
+                o.inline[o.len] = x;
+            } else {
+                if o.spill.is_empty() {
+                    o.spill.extend_from_slice(&o.inline);
+                }
+                o.spill.push(x);
+            }
+            o.len += 1;
+        });
+        o
+    }
+}
+
+impl<'a> std::ops::Deref for Operands<'a> {
+    type Target = [&'a str];
+    fn deref(&self) -> &[&'a str] {
+        if self.len > 4 {
+            &self.spill
+        } else {
+            &self.inline[..self.len]
+        }
+    }
 }
 
 fn decode_string(s: &str) -> Option<Vec<u8>> {
@@ -778,9 +872,9 @@ impl ObjectBuilder {
             }
             return self.define_label(&name);
         }
-        let l = line.trim_start();
-        let (word, args) = match l.find(['\t', ' ']) {
-            Some(i) => (&l[..i], l[i + 1..].trim()),
+        let l = trim_start(line);
+        let (word, args) = match l.bytes().position(|c| c == b'\t' || c == b' ') {
+            Some(i) => (&l[..i], trim(&l[i + 1..])),
             None => (l, ""),
         };
         if word.starts_with('.') {
