@@ -301,17 +301,25 @@ fn split_operands_with<'a>(s: &'a str, mut push: impl FnMut(&'a str)) {
     let bytes = s.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        match bytes[i] {
-            b'\\' if quoted => i += 1,
-            b'"' => quoted = !quoted,
-            b'(' if !quoted => depth += 1,
-            b')' if !quoted => depth -= 1,
-            b',' if !quoted && depth == 0 => {
-                push(trim(&s[start..i]));
-                any = true;
-                start = i + 1;
+        let c = bytes[i];
+        // Letters, digits, `-` and the like (all above `,`) go by fast;
+        // of them only `\\` matters, and only inside quotes.
+        if c > b',' {
+            if c == b'\\' && quoted {
+                i += 1;
             }
-            _ => {}
+        } else {
+            match c {
+                b'"' => quoted = !quoted,
+                b'(' if !quoted => depth += 1,
+                b')' if !quoted => depth -= 1,
+                b',' if !quoted && depth == 0 => {
+                    push(trim(&s[start..i]));
+                    any = true;
+                    start = i + 1;
+                }
+                _ => {}
+            }
         }
         i += 1;
     }
@@ -596,6 +604,11 @@ impl ObjectBuilder {
     }
 
     fn data_expr(&mut self, size: u8, e: &str) -> Result<(), String> {
+        if let Some(v) = parse_int(e) {
+            // A plain number (most data), without building an `Expr`.
+            self.emit(&v.to_le_bytes()[..size as usize]);
+            return Ok(());
+        }
         let x = parse_expr(e).ok_or_else(|| format!("bad data expression `{e}`"))?;
         match (&x.symbol, &x.minus) {
             (None, _) => {
@@ -761,9 +774,13 @@ impl ObjectBuilder {
                     ".long" | ".4byte" => 4,
                     _ => 8,
                 };
-                for e in split_operands(args) {
-                    self.data_expr(size, e)?;
-                }
+                let mut r = Ok(());
+                split_operands_with(args, |e| {
+                    if r.is_ok() {
+                        r = self.data_expr(size, e);
+                    }
+                });
+                r?;
             }
             ".zero" | ".skip" => {
                 let n = parse_int(args).ok_or_else(bad)?;

@@ -106,8 +106,8 @@ pub struct Riscv64Encoder {
     /// label branch it was.
     insns: Vec<(u32, Option<usize>)>,
     /// The `call`s of the last pass that name a symbol without `@plt` or
-    /// an addend: (section, callee), in order.
-    calls: Vec<(usize, String)>,
+    /// an addend: (section, callee, index in `insns`), in order.
+    calls: Vec<(usize, String, usize)>,
     /// Which of those calls are a single `jal ra` (see [`Riscv64Encoder::short_calls`]).
     short: Vec<bool>,
 }
@@ -637,7 +637,12 @@ fn mnemonic(m: &str) -> Option<Mn> {
     if m == "la.tls.ie" {
         return Some(Mn::LaTlsIe);
     }
-    let map = MAP.get_or_init(|| MNEMONICS.iter().map(|&(name, mn)| (mnemonic_key(name).expect("short"), mn)).collect());
+    let map = MAP.get_or_init(|| {
+        MNEMONICS
+            .iter()
+            .map(|&(name, mn)| (mnemonic_key(name).expect("short"), mn))
+            .collect()
+    });
     map.get(&mnemonic_key(m)?).copied()
 }
 
@@ -1109,7 +1114,7 @@ impl Riscv64Encoder {
                 let (sym, addend) = symbol(ops[0]).ok_or("bad call target")?;
                 if call && addend == 0 && !ops[0].ends_with("@plt") {
                     let k = self.calls.len();
-                    self.calls.push((obj.current_section(), sym.clone()));
+                    self.calls.push((obj.current_section(), sym.clone(), self.insns.len()));
                     if self.short.get(k) == Some(&true) {
                         // `jal ra, sym`, resolved like a branch to a label.
                         #[cfg(feature = "inject-bugs")]
@@ -1361,7 +1366,7 @@ impl Riscv64Encoder {
         }
         self.calls
             .iter()
-            .map(|(section, callee)| {
+            .map(|(section, callee, _)| {
                 let fits = b.section_len(*section) + bound.get(section).copied().unwrap_or(0) < REACH;
                 fits && matches!(b.local_definition(callee), Some((k, _)) if k == *section)
             })
@@ -1393,6 +1398,21 @@ impl Riscv64Encoder {
                     // Parse again with them short (the branch sizes are
                     // still the first pass's shortest forms).
                     self.short = short;
+                    if std::mem::take(&mut first) && !self.branches.is_empty() {
+                        // That pass would only shrink the short calls to 4
+                        // bytes, so the relaxation can run on this pass's
+                        // sizes with theirs changed, and save a parse.
+                        for (k, &(_, _, insn)) in self.calls.iter().enumerate() {
+                            if self.short[k] {
+                                self.insns[insn].0 = 4;
+                            }
+                        }
+                        if let Some(sizes) = self.gas_relaxation(text) {
+                            self.sizes = sizes;
+                        } else {
+                            first = true;
+                        }
+                    }
                     continue;
                 }
             }
