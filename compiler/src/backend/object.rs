@@ -340,23 +340,35 @@ pub struct Operands<'a> {
 
 impl<'a> Operands<'a> {
     pub fn split(s: &'a str) -> Operands<'a> {
-        let mut o = Operands {
+        let mut o = Operands::new();
+        split_operands_with(s, |x| o.push(x));
+        o
+    }
+
+    pub fn new() -> Operands<'a> {
+        Operands {
             inline: [""; 4],
             len: 0,
             spill: Vec::new(),
-        };
-        split_operands_with(s, |x| {
-            if o.len < 4 {
-                o.inline[o.len] = x;
-            } else {
-                if o.spill.is_empty() {
-                    o.spill.extend_from_slice(&o.inline);
-                }
-                o.spill.push(x);
+        }
+    }
+
+    pub fn push(&mut self, x: &'a str) {
+        if self.len < 4 {
+            self.inline[self.len] = x;
+        } else {
+            if self.spill.is_empty() {
+                self.spill.extend_from_slice(&self.inline);
             }
-            o.len += 1;
-        });
-        o
+            self.spill.push(x);
+        }
+        self.len += 1;
+    }
+}
+
+impl Default for Operands<'_> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
