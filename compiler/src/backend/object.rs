@@ -193,8 +193,28 @@ pub fn trim(s: &str) -> &str {
     }
 }
 
+/// What `text.lines()` gives (lines end at `\n`, and a `\r` before it
+/// goes too), finding each end with `memchr`.
+pub fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let line = match memchr::memchr(b'\n', rest.as_bytes()) {
+            Some(i) => {
+                let line = &rest[..i];
+                rest = &rest[i + 1..];
+                line.strip_suffix('\r').unwrap_or(line)
+            }
+            None => std::mem::take(&mut rest),
+        };
+        Some(line)
+    })
+}
+
 /// `s.trim_start()`, skipping tabs and spaces byte by byte first.
-fn trim_start(s: &str) -> &str {
+pub fn trim_start(s: &str) -> &str {
     let n = s.bytes().take_while(|&c| c == b'\t' || c == b' ').count();
     let rest = &s[n..];
     match rest.as_bytes().first() {
@@ -495,6 +515,18 @@ impl ObjectBuilder {
             self.symbols.insert(name.to_string(), Symbol::default());
         }
         self.symbols.get_mut(name).expect("inserted above")
+    }
+
+    /// How many fixups the object has so far (an instruction that added
+    /// none wrote plain bytes only).
+    pub fn fixup_count(&self) -> usize {
+        self.fixups.len()
+    }
+
+    /// The bytes of the current section from `start` on (none in a
+    /// `nobits` section).
+    pub fn bytes_from(&self, start: usize) -> &[u8] {
+        self.sections[self.current].data.get(start..).unwrap_or(&[])
     }
 
     /// The current offset in the current section.
@@ -855,7 +887,7 @@ impl ObjectBuilder {
     /// calls [`ObjectBuilder::finish`].
     pub fn parse(text: &str, code: &mut dyn InstEncoder) -> Result<ObjectBuilder, String> {
         let mut b = ObjectBuilder::new();
-        for (n, line) in text.lines().enumerate() {
+        for (n, line) in lines(text).enumerate() {
             b.line(line, code)
                 .map_err(|e| format!("line {}: {e}: `{}`", n + 1, line.trim()))?;
         }

@@ -48,7 +48,8 @@
 //! this is not a general assembler, only the inverse of our own printer.
 
 use crate::backend::object::{
-    mnemonic_key, parse_expr, parse_int, split_operands, trim, FixupKind, InstEncoder, ObjectBuilder, Operands,
+    lines, mnemonic_key, parse_expr, parse_int, split_operands, trim, trim_start, FixupKind, InstEncoder,
+    ObjectBuilder, Operands,
 };
 use crate::target::Target;
 
@@ -110,6 +111,12 @@ pub struct Riscv64Encoder {
     calls: Vec<(usize, String, usize)>,
     /// Which of those calls are a single `jal ra` (see [`Riscv64Encoder::short_calls`]).
     short: Vec<bool>,
+    /// The bytes each instruction of the first pass wrote, when they were
+    /// all it did (no fixup, branch or call): where in `cache_bytes` and
+    /// how many, 0 for the others. Later passes over the same text copy
+    /// them instead of parsing the line again.
+    cache: Vec<(u32, u8)>,
+    cache_bytes: Vec<u8>,
 }
 
 impl Default for Riscv64Encoder {
@@ -121,6 +128,8 @@ impl Default for Riscv64Encoder {
             insns: Vec::new(),
             calls: Vec::new(),
             short: Vec::new(),
+            cache: Vec::new(),
+            cache_bytes: Vec::new(),
         }
     }
 }
@@ -1218,7 +1227,7 @@ impl Riscv64Encoder {
                 }
             }
         };
-        for line in text.lines() {
+        for line in lines(text) {
             if line.is_empty() {
                 continue;
             }
@@ -1230,8 +1239,11 @@ impl Riscv64Encoder {
                 }
                 continue;
             }
-            let l = line.trim_start();
-            let (word, args) = l.split_once(['\t', ' ']).unwrap_or((l, ""));
+            let l = trim_start(line);
+            let (word, args) = match l.bytes().position(|c| c == b'\t' || c == b' ') {
+                Some(i) => (&l[..i], &l[i + 1..]),
+                None => (l, ""),
+            };
             if !word.starts_with('.') {
                 let (size, branch) = *self.insns.get(insn)?;
                 insn += 1;
@@ -1385,6 +1397,8 @@ impl Riscv64Encoder {
     fn assemble_with(&mut self, text: &str, shorten: bool) -> Result<Vec<u8>, String> {
         self.sizes.clear();
         self.short.clear();
+        self.cache.clear();
+        self.cache_bytes.clear();
         let mut first = true;
         let mut calls_decided = !shorten;
         loop {
@@ -1459,11 +1473,31 @@ impl InstEncoder for Riscv64Encoder {
     }
 
     fn encode(&mut self, mnemonic: &str, operands: &str, obj: &mut ObjectBuilder) -> Result<(), String> {
+        let k = self.insns.len();
+        if let Some(&(at, n)) = self.cache.get(k).filter(|c| c.1 != 0) {
+            let at = at as usize;
+            obj.emit(&self.cache_bytes[at..at + n as usize]);
+            self.insns.push((n.into(), None));
+            return Ok(());
+        }
         let ops = Operands::split(operands);
-        let (start, branches) = (obj.offset(), self.branches.len());
+        let (start, branches, calls, fixups) = (obj.offset(), self.branches.len(), self.calls.len(), obj.fixup_count());
         self.encode_ops(mnemonic, &ops, obj)?;
+        let size = obj.offset() - start;
         let branch = (self.branches.len() > branches).then_some(branches);
-        self.insns.push(((obj.offset() - start) as u32, branch));
+        self.insns.push((size as u32, branch));
+        if self.cache.len() == k {
+            let plain = branch.is_none() && self.calls.len() == calls && obj.fixup_count() == fixups;
+            let bytes = obj.bytes_from(start);
+            let entry = if plain && bytes.len() == size && size < 256 {
+                let at = self.cache_bytes.len() as u32;
+                self.cache_bytes.extend_from_slice(bytes);
+                (at, size as u8)
+            } else {
+                (0, 0)
+            };
+            self.cache.push(entry);
+        }
         Ok(())
     }
 
