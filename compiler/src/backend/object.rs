@@ -1183,6 +1183,59 @@ impl ObjectBuilder {
 mod tests {
     use super::*;
 
+    /// The fast paths (decimal integers, trims, operand splitting, line
+    /// splitting) give what the general library functions give.
+    #[test]
+    fn fast_paths_agree_with_the_general_ones() {
+        let slow_int = |s: &str| -> Option<i64> {
+            let s = s.trim();
+            let (neg, body) = match s.strip_prefix('-') {
+                Some(b) => (true, b),
+                None => (false, s.strip_prefix('+').unwrap_or(s)),
+            };
+            let v = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+                Some(h) => u64::from_str_radix(h, 16).ok()? as i64,
+                None => body.parse::<u64>().ok()? as i64,
+            };
+            Some(if neg { v.wrapping_neg() } else { v })
+        };
+        for s in [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            " 12 ",
+            "+5",
+            "-+5",
+            "0x1f",
+            "-0X10",
+            "123456789012345678",
+            "-999999999999999999",
+            "18446744073709551615",
+            "18446744073709551616",
+            "9223372036854775808",
+            "",
+            "-",
+            "1a",
+            "1 2",
+            "\u{a0}3",
+        ] {
+            assert_eq!(parse_int(s), slow_int(s), "{s:?}");
+        }
+        for s in ["", " ", "a", " a ", "\ta\n", "\u{a0}a\u{2003}", "é", "a\u{b}", "\u{1}b"] {
+            assert_eq!(trim(s), s.trim(), "{s:?}");
+            assert_eq!(trim_start(s), s.trim_start(), "{s:?}");
+        }
+        for s in ["", "a", "a, b", "a,(b, c), \"d,\\\"e\", f", "1,2,3,4,5,6", ",", " x , "] {
+            assert_eq!(&*Operands::split(s), &split_operands(s)[..], "{s:?}");
+        }
+        for s in ["", "\n", "a", "a\n", "a\r\nb", "a\n\nb\r", "\r\n\r\n", "x\ry\n"] {
+            assert_eq!(lines(s).collect::<Vec<_>>(), s.lines().collect::<Vec<_>>(), "{s:?}");
+        }
+        assert_eq!(mnemonic_key("add"), Some(u64::from_le_bytes(*b"add\0\0\0\0\0")));
+        assert_eq!((mnemonic_key("add\0"), mnemonic_key("fcvt.d.lu")), (None, None));
+    }
+
     #[test]
     fn expressions_and_operands() {
         assert_eq!(parse_int("-0x10"), Some(-16));

@@ -1587,6 +1587,76 @@ mod tests {
         b.iter().map(|x| format!("{x:02x}")).collect()
     }
 
+    /// The byte-level register decoders against the psABI's name tables,
+    /// in ABI and numeric spelling, and names that are no register.
+    #[test]
+    fn register_names_decode_to_their_numbers() {
+        const GPR: [&str; 32] = [
+            "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5", "a6",
+            "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+        ];
+        const FPR: [&str; 32] = [
+            "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7", "fs0", "fs1", "fa0", "fa1", "fa2", "fa3", "fa4",
+            "fa5", "fa6", "fa7", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7", "fs8", "fs9", "fs10", "fs11", "ft8", "ft9",
+            "ft10", "ft11",
+        ];
+        for n in 0..32u32 {
+            assert_eq!(gpr(GPR[n as usize]), Some(n), "{}", GPR[n as usize]);
+            assert_eq!(gpr(&format!(" x{n}\t")), Some(n));
+            assert_eq!(fpr(FPR[n as usize]), Some(n), "{}", FPR[n as usize]);
+            assert_eq!(fpr(&format!("f{n}")), Some(n));
+            assert_eq!(gpr(FPR[n as usize]), None);
+            assert_eq!(fpr(GPR[n as usize]), None);
+        }
+        assert_eq!(gpr("fp"), Some(8));
+        for bad in [
+            "", "x32", "x", "s12", "t7", "a8", "zer", "zeros", "ft12", "fs12", "fa8", "f32", "X1", "é",
+        ] {
+            assert_eq!((gpr(bad), fpr(bad)), (None, None), "{bad}");
+        }
+    }
+
+    /// Bad input is an error naming the line, the problem and the text, as
+    /// before the mnemonic map: unknown names, wrong registers, counts, ranges.
+    #[test]
+    fn bad_instructions_are_errors_with_their_line() {
+        for (line, message) in [
+            ("frob a0, a1", "line 2: unknown instruction `frob`: `frob a0, a1`"),
+            (
+                "add a0, q1, a2",
+                "line 2: operand 2 is not an integer register: `add a0, q1, a2`",
+            ),
+            ("add a0, a1", "line 2: expected 3 operands: `add a0, a1`"),
+            (
+                "addi a0, a1, 4096",
+                "line 2: immediate out of range: `addi a0, a1, 4096`",
+            ),
+            (
+                "slli a0, a1, 64",
+                "line 2: shift amount out of range: `slli a0, a1, 64`",
+            ),
+            (
+                "fadd.d fa0, a1, fa2",
+                "line 2: operand 2 is not an FP register: `fadd.d fa0, a1, fa2`",
+            ),
+            ("ld a0, 8[a1]", "line 2: bad memory operand: `ld a0, 8[a1]`"),
+            (
+                "amoadd.q a0, a1, (a2)",
+                "line 2: bad atomic width: `amoadd.q a0, a1, (a2)`",
+            ),
+            (
+                "add\0 a0, a1, a2",
+                "line 2: unknown instruction `add\0`: `add\0 a0, a1, a2`",
+            ),
+        ] {
+            assert_eq!(
+                assemble(&format!("\t.text\n\t{line}\n")).err().as_deref(),
+                Some(message),
+                "{line}"
+            );
+        }
+    }
+
     /// Each line against the `.text` bytes `riscv64-linux-gnu-as -march=rv64gc
     /// -mabi=lp64d -mno-relax` (binutils 2.40) wrote for it alone: every
     /// instruction class, the pseudo-instructions, and the RVC forms gas picks.
