@@ -127,6 +127,48 @@ struct Symbol {
     keep: bool,
 }
 
+/// The symbols by name, in a list in first-mention order (the order of
+/// [`ObjectBuilder`]'s `order`) with a map from name to place.
+#[derive(Default)]
+struct Symbols {
+    index: FxHashMap<String, usize>,
+    list: Vec<Symbol>,
+}
+
+impl Symbols {
+    fn get(&self, name: &str) -> Option<&Symbol> {
+        self.index.get(name).map(|&i| &self.list[i])
+    }
+
+    fn get_mut(&mut self, name: &str) -> Option<&mut Symbol> {
+        let i = *self.index.get(name)?;
+        Some(&mut self.list[i])
+    }
+}
+
+impl std::ops::Index<&str> for Symbols {
+    type Output = Symbol;
+    fn index(&self, name: &str) -> &Symbol {
+        self.get(name).expect("a known symbol")
+    }
+}
+
+/// Appends `n` in decimal (no formatting machinery: anchors are made per
+/// RISC-V address pair).
+fn push_decimal(out: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut k = digits.len();
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[k..].iter().map(|&d| char::from(d)));
+}
+
 /// The object being assembled.
 pub struct ObjectBuilder {
     sections: Vec<Section>,
@@ -135,7 +177,7 @@ pub struct ObjectBuilder {
     /// Mapping symbols (section, offset, code or data), and the state each section is in.
     mapping: Vec<(usize, u64, bool)>,
     map_state: FxHashMap<usize, bool>,
-    symbols: FxHashMap<String, Symbol>,
+    symbols: Symbols,
     /// Symbols in first-appearance order (deterministic output).
     order: Vec<String>,
     fixups: Vec<Fixup>,
@@ -479,7 +521,7 @@ impl ObjectBuilder {
             current: 0,
             mapping: Vec::new(),
             map_state: FxHashMap::default(),
-            symbols: FxHashMap::default(),
+            symbols: Symbols::default(),
             order: Vec::new(),
             fixups: Vec::new(),
             instruction_fixup: Vec::new(),
@@ -509,12 +551,15 @@ impl ObjectBuilder {
         self.current = i;
     }
 
+    /// `name`'s symbol, made on first mention (one map lookup when it exists).
     fn sym(&mut self, name: &str) -> &mut Symbol {
-        if !self.symbols.contains_key(name) {
-            self.order.push(name.to_string());
-            self.symbols.insert(name.to_string(), Symbol::default());
+        if let Some(&i) = self.symbols.index.get(name) {
+            return &mut self.symbols.list[i];
         }
-        self.symbols.get_mut(name).expect("inserted above")
+        self.order.push(name.to_string());
+        self.symbols.index.insert(name.to_string(), self.symbols.list.len());
+        self.symbols.list.push(Symbol::default());
+        self.symbols.list.last_mut().expect("pushed above")
     }
 
     /// How many fixups the object has so far (an instruction that added
@@ -552,9 +597,10 @@ impl ObjectBuilder {
     /// Appends a `size`-byte field (zero for now) computed from `symbol` at the end.
     pub fn emit_fixup(&mut self, size: u8, kind: FixupKind, symbol: &str, minus: Option<&str>, addend: i64) {
         let offset = self.offset();
-        self.sym(symbol).referenced = true;
+        let s = self.sym(symbol);
+        s.referenced = true;
         if kind == FixupKind::GotTpOff {
-            self.sym(symbol).tls_ref = true;
+            s.tls_ref = true;
         }
         if let Some(m) = minus {
             self.sym(m);
@@ -593,7 +639,9 @@ impl ObjectBuilder {
     /// the symbol table as GNU as names its internal labels (several may
     /// share that name), and returns the name fixups refer to it by.
     pub fn define_anchor(&mut self) -> Result<String, String> {
-        let name = format!("{ANCHOR}{}", self.anchors);
+        let mut name = String::with_capacity(ANCHOR.len() + 8);
+        name.push_str(ANCHOR);
+        push_decimal(&mut name, self.anchors);
         self.anchors += 1;
         self.define_label(&name)?;
         self.keep_symbol(&name);
@@ -965,7 +1013,7 @@ impl ObjectBuilder {
         let aliases: Vec<(String, String)> = self
             .order
             .iter()
-            .filter_map(|n| self.symbols[n].set_to.clone().map(|t| (n.clone(), t)))
+            .filter_map(|n| self.symbols[n.as_str()].set_to.clone().map(|t| (n.clone(), t)))
             .collect();
         for (alias, target) in aliases {
             let t = self.symbols.get(&target).cloned().unwrap_or_default();
@@ -1002,7 +1050,7 @@ impl ObjectBuilder {
         let mut elf_syms: Vec<ElfSymbol> = Vec::new();
         let mut elf_index: FxHashMap<&str, usize> = FxHashMap::default();
         for name in &self.order {
-            let s = &self.symbols[name];
+            let s = &self.symbols[name.as_str()];
             if temp(name) && s.section.is_some() && !s.keep {
                 continue;
             }
