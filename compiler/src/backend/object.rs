@@ -190,7 +190,7 @@ pub struct ObjectBuilder {
 
 /// Parses a possibly quoted symbol name at the start of `s`; returns it and the rest.
 pub fn parse_symbol(s: &str) -> Option<(String, &str)> {
-    let s = s.trim_start();
+    let s = trim_start(s);
     if let Some(rest) = s.strip_prefix('"') {
         let mut name = String::new();
         let mut chars = rest.char_indices();
@@ -216,7 +216,8 @@ pub fn parse_symbol(s: &str) -> Option<(String, &str)> {
         return None;
     }
     let end = s
-        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$')))
+        .bytes()
+        .position(|c| !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$')))
         .unwrap_or(s.len());
     if end == 0 || s.as_bytes()[0].is_ascii_digit() {
         return None;
@@ -293,6 +294,10 @@ pub fn parse_int(s: &str) -> Option<i64> {
         let v = digits.iter().fold(0i64, |v, &d| v * 10 + i64::from(d - b'0'));
         return Some(if neg { -v } else { v });
     }
+    // Nor is anything that starts with neither a digit nor a sign (a symbol).
+    if !matches!(s.as_bytes().first(), Some(b'0'..=b'9' | b'+' | b'-')) {
+        return None;
+    }
     let (neg, body) = match s.strip_prefix('-') {
         Some(b) => (true, b),
         None => (false, s.strip_prefix('+').unwrap_or(s)),
@@ -314,7 +319,7 @@ pub struct Expr {
 }
 
 pub fn parse_expr(s: &str) -> Option<Expr> {
-    let s = s.trim();
+    let s = trim(s);
     if let Some(v) = parse_int(s) {
         return Some(Expr {
             symbol: None,
@@ -323,7 +328,7 @@ pub fn parse_expr(s: &str) -> Option<Expr> {
         });
     }
     let (sym, rest) = parse_symbol(s)?;
-    let rest = rest.trim();
+    let rest = trim(rest);
     if rest.is_empty() {
         return Some(Expr {
             symbol: Some(sym),

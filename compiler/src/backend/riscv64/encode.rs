@@ -407,17 +407,17 @@ pub fn compress(w: u32) -> Option<u16> {
 
 /// A memory operand `off(reg)`, `(reg)`: (offset, base).
 fn mem(s: &str) -> Option<(i64, u32)> {
-    let s = s.trim();
-    let open = s.rfind('(')?;
+    let s = trim(s);
+    let open = s.bytes().rposition(|c| c == b'(')?;
     let base = gpr(s[open + 1..].strip_suffix(')')?)?;
-    let off = s[..open].trim();
+    let off = trim(&s[..open]);
     let off = if off.is_empty() { 0 } else { parse_int(off)? };
     Some((off, base))
 }
 
 /// `%pcrel_lo(label)(reg)`: (label, base).
 fn pcrel_lo(s: &str) -> Option<(String, u32)> {
-    let rest = s.trim().strip_prefix("%pcrel_lo(")?;
+    let rest = trim(s).strip_prefix("%pcrel_lo(")?;
     let close = rest.find(')')?;
     let label = rest[..close].trim().to_string();
     let base = gpr(rest[close + 1..].trim().strip_prefix('(')?.strip_suffix(')')?)?;
@@ -426,7 +426,7 @@ fn pcrel_lo(s: &str) -> Option<(String, u32)> {
 
 /// A symbol operand with an optional addend and `@plt`.
 fn symbol(s: &str) -> Option<(String, i64)> {
-    let s = s.trim();
+    let s = trim(s);
     let s = s.strip_suffix("@plt").unwrap_or(s);
     let e = parse_expr(s)?;
     if e.minus.is_some() {
