@@ -127,6 +127,48 @@ struct Symbol {
     keep: bool,
 }
 
+/// The symbols by name, in a list in first-mention order (the order of
+/// [`ObjectBuilder`]'s `order`) with a map from name to place.
+#[derive(Default)]
+struct Symbols {
+    index: FxHashMap<String, usize>,
+    list: Vec<Symbol>,
+}
+
+impl Symbols {
+    fn get(&self, name: &str) -> Option<&Symbol> {
+        self.index.get(name).map(|&i| &self.list[i])
+    }
+
+    fn get_mut(&mut self, name: &str) -> Option<&mut Symbol> {
+        let i = *self.index.get(name)?;
+        Some(&mut self.list[i])
+    }
+}
+
+impl std::ops::Index<&str> for Symbols {
+    type Output = Symbol;
+    fn index(&self, name: &str) -> &Symbol {
+        self.get(name).expect("a known symbol")
+    }
+}
+
+/// Appends `n` in decimal (no formatting machinery: anchors are made per
+/// RISC-V address pair).
+fn push_decimal(out: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut k = digits.len();
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[k..].iter().map(|&d| char::from(d)));
+}
+
 /// The object being assembled.
 pub struct ObjectBuilder {
     sections: Vec<Section>,
@@ -135,7 +177,7 @@ pub struct ObjectBuilder {
     /// Mapping symbols (section, offset, code or data), and the state each section is in.
     mapping: Vec<(usize, u64, bool)>,
     map_state: FxHashMap<usize, bool>,
-    symbols: FxHashMap<String, Symbol>,
+    symbols: Symbols,
     /// Symbols in first-appearance order (deterministic output).
     order: Vec<String>,
     fixups: Vec<Fixup>,
@@ -148,7 +190,7 @@ pub struct ObjectBuilder {
 
 /// Parses a possibly quoted symbol name at the start of `s`; returns it and the rest.
 pub fn parse_symbol(s: &str) -> Option<(String, &str)> {
-    let s = s.trim_start();
+    let s = trim_start(s);
     if let Some(rest) = s.strip_prefix('"') {
         let mut name = String::new();
         let mut chars = rest.char_indices();
@@ -174,7 +216,8 @@ pub fn parse_symbol(s: &str) -> Option<(String, &str)> {
         return None;
     }
     let end = s
-        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$')))
+        .bytes()
+        .position(|c| !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$')))
         .unwrap_or(s.len());
     if end == 0 || s.as_bytes()[0].is_ascii_digit() {
         return None;
@@ -182,9 +225,79 @@ pub fn parse_symbol(s: &str) -> Option<(String, &str)> {
     Some((s[..end].to_string(), &s[end..]))
 }
 
+/// `s.trim()`, without the Unicode scan when `s` starts and ends with a
+/// printable ASCII byte (operands our own printer wrote always do).
+pub fn trim(s: &str) -> &str {
+    let plain = |c: u8| c > b' ' && c < 0x80;
+    let b = s.as_bytes();
+    match (b.first(), b.last()) {
+        (Some(&first), Some(&last)) if !(plain(first) && plain(last)) => s.trim(),
+        _ => s,
+    }
+}
+
+/// What `text.lines()` gives (lines end at `\n`, and a `\r` before it
+/// goes too), finding each end with `memchr`.
+pub fn lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let line = match memchr::memchr(b'\n', rest.as_bytes()) {
+            Some(i) => {
+                let line = &rest[..i];
+                rest = &rest[i + 1..];
+                line.strip_suffix('\r').unwrap_or(line)
+            }
+            None => std::mem::take(&mut rest),
+        };
+        Some(line)
+    })
+}
+
+/// `s.trim_start()`, skipping tabs and spaces byte by byte first.
+pub fn trim_start(s: &str) -> &str {
+    let n = s.bytes().take_while(|&c| c == b'\t' || c == b' ').count();
+    let rest = &s[n..];
+    match rest.as_bytes().first() {
+        Some(&c) if c > b' ' && c < 0x80 => rest,
+        _ => rest.trim_start(),
+    }
+}
+
+/// An instruction name of at most 8 bytes as one integer, its bytes in
+/// order (a key for the encoders' mnemonic maps: hashing and comparing it
+/// costs a few instructions, a string compare a library call). `None` for
+/// longer names, and for names ending in a NUL byte, which would share
+/// the key of the name without it.
+pub fn mnemonic_key(m: &str) -> Option<u64> {
+    let b = m.as_bytes();
+    if b.len() > 8 || b.last() == Some(&0) {
+        return None;
+    }
+    let mut k = [0u8; 8];
+    k[..b.len()].copy_from_slice(b);
+    Some(u64::from_le_bytes(k))
+}
+
 /// Parses a signed integer (decimal or `0x` hex).
 pub fn parse_int(s: &str) -> Option<i64> {
-    let s = s.trim();
+    let s = trim(s);
+    // Most operands are short decimals: read those directly (18 digits
+    // cannot overflow); everything else takes the general path.
+    let (neg, digits) = match s.as_bytes() {
+        [b'-', rest @ ..] => (true, rest),
+        b => (false, b),
+    };
+    if !digits.is_empty() && digits.len() <= 18 && digits.iter().all(u8::is_ascii_digit) {
+        let v = digits.iter().fold(0i64, |v, &d| v * 10 + i64::from(d - b'0'));
+        return Some(if neg { -v } else { v });
+    }
+    // Nor is anything that starts with neither a digit nor a sign (a symbol).
+    if !matches!(s.as_bytes().first(), Some(b'0'..=b'9' | b'+' | b'-')) {
+        return None;
+    }
     let (neg, body) = match s.strip_prefix('-') {
         Some(b) => (true, b),
         None => (false, s.strip_prefix('+').unwrap_or(s)),
@@ -206,7 +319,7 @@ pub struct Expr {
 }
 
 pub fn parse_expr(s: &str) -> Option<Expr> {
-    let s = s.trim();
+    let s = trim(s);
     if let Some(v) = parse_int(s) {
         return Some(Expr {
             symbol: None,
@@ -215,7 +328,7 @@ pub fn parse_expr(s: &str) -> Option<Expr> {
         });
     }
     let (sym, rest) = parse_symbol(s)?;
-    let rest = rest.trim();
+    let rest = trim(rest);
     if rest.is_empty() {
         return Some(Expr {
             symbol: Some(sym),
@@ -245,28 +358,96 @@ pub fn parse_expr(s: &str) -> Option<Expr> {
 /// Splits an operand list at top-level commas (not inside parentheses or quotes).
 pub fn split_operands(s: &str) -> Vec<&str> {
     let mut out = Vec::new();
-    let (mut depth, mut quoted, mut start) = (0i32, false, 0);
+    split_operands_with(s, |o| out.push(o));
+    out
+}
+
+/// [`split_operands`], calling `push` with each operand in order.
+fn split_operands_with<'a>(s: &'a str, mut push: impl FnMut(&'a str)) {
+    let (mut depth, mut quoted, mut start, mut any) = (0i32, false, 0, false);
     let bytes = s.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        match bytes[i] {
-            b'\\' if quoted => i += 1,
-            b'"' => quoted = !quoted,
-            b'(' if !quoted => depth += 1,
-            b')' if !quoted => depth -= 1,
-            b',' if !quoted && depth == 0 => {
-                out.push(s[start..i].trim());
-                start = i + 1;
+        let c = bytes[i];
+        // Letters, digits, `-` and the like (all above `,`) go by fast;
+        // of them only `\\` matters, and only inside quotes.
+        if c > b',' {
+            if c == b'\\' && quoted {
+                i += 1;
             }
-            _ => {}
+        } else {
+            match c {
+                b'"' => quoted = !quoted,
+                b'(' if !quoted => depth += 1,
+                b')' if !quoted => depth -= 1,
+                b',' if !quoted && depth == 0 => {
+                    push(trim(&s[start..i]));
+                    any = true;
+                    start = i + 1;
+                }
+                _ => {}
+            }
         }
         i += 1;
     }
-    let last = s[start..].trim();
-    if !last.is_empty() || !out.is_empty() {
-        out.push(last);
+    let last = trim(&s[start..]);
+    if !last.is_empty() || any {
+        push(last);
     }
-    out
+}
+
+/// An instruction's operands, split as [`split_operands`] splits them,
+/// without a heap allocation for up to four.
+pub struct Operands<'a> {
+    inline: [&'a str; 4],
+    len: usize,
+    /// All of them, when there are more than four.
+    spill: Vec<&'a str>,
+}
+
+impl<'a> Operands<'a> {
+    pub fn split(s: &'a str) -> Operands<'a> {
+        let mut o = Operands::new();
+        split_operands_with(s, |x| o.push(x));
+        o
+    }
+
+    pub fn new() -> Operands<'a> {
+        Operands {
+            inline: [""; 4],
+            len: 0,
+            spill: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, x: &'a str) {
+        if self.len < 4 {
+            self.inline[self.len] = x;
+        } else {
+            if self.spill.is_empty() {
+                self.spill.extend_from_slice(&self.inline);
+            }
+            self.spill.push(x);
+        }
+        self.len += 1;
+    }
+}
+
+impl Default for Operands<'_> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<'a> std::ops::Deref for Operands<'a> {
+    type Target = [&'a str];
+    fn deref(&self) -> &[&'a str] {
+        if self.len > 4 {
+            &self.spill
+        } else {
+            &self.inline[..self.len]
+        }
+    }
 }
 
 fn decode_string(s: &str) -> Option<Vec<u8>> {
@@ -345,7 +526,7 @@ impl ObjectBuilder {
             current: 0,
             mapping: Vec::new(),
             map_state: FxHashMap::default(),
-            symbols: FxHashMap::default(),
+            symbols: Symbols::default(),
             order: Vec::new(),
             fixups: Vec::new(),
             instruction_fixup: Vec::new(),
@@ -375,12 +556,27 @@ impl ObjectBuilder {
         self.current = i;
     }
 
+    /// `name`'s symbol, made on first mention (one map lookup when it exists).
     fn sym(&mut self, name: &str) -> &mut Symbol {
-        if !self.symbols.contains_key(name) {
-            self.order.push(name.to_string());
-            self.symbols.insert(name.to_string(), Symbol::default());
+        if let Some(&i) = self.symbols.index.get(name) {
+            return &mut self.symbols.list[i];
         }
-        self.symbols.get_mut(name).expect("inserted above")
+        self.order.push(name.to_string());
+        self.symbols.index.insert(name.to_string(), self.symbols.list.len());
+        self.symbols.list.push(Symbol::default());
+        self.symbols.list.last_mut().expect("pushed above")
+    }
+
+    /// How many fixups the object has so far (an instruction that added
+    /// none wrote plain bytes only).
+    pub fn fixup_count(&self) -> usize {
+        self.fixups.len()
+    }
+
+    /// The bytes of the current section from `start` on (none in a
+    /// `nobits` section).
+    pub fn bytes_from(&self, start: usize) -> &[u8] {
+        self.sections[self.current].data.get(start..).unwrap_or(&[])
     }
 
     /// The current offset in the current section.
@@ -406,9 +602,10 @@ impl ObjectBuilder {
     /// Appends a `size`-byte field (zero for now) computed from `symbol` at the end.
     pub fn emit_fixup(&mut self, size: u8, kind: FixupKind, symbol: &str, minus: Option<&str>, addend: i64) {
         let offset = self.offset();
-        self.sym(symbol).referenced = true;
+        let s = self.sym(symbol);
+        s.referenced = true;
         if kind == FixupKind::GotTpOff {
-            self.sym(symbol).tls_ref = true;
+            s.tls_ref = true;
         }
         if let Some(m) = minus {
             self.sym(m);
@@ -447,7 +644,9 @@ impl ObjectBuilder {
     /// the symbol table as GNU as names its internal labels (several may
     /// share that name), and returns the name fixups refer to it by.
     pub fn define_anchor(&mut self) -> Result<String, String> {
-        let name = format!("{ANCHOR}{}", self.anchors);
+        let mut name = String::with_capacity(ANCHOR.len() + 8);
+        name.push_str(ANCHOR);
+        push_decimal(&mut name, self.anchors);
         self.anchors += 1;
         self.define_label(&name)?;
         self.keep_symbol(&name);
@@ -502,6 +701,11 @@ impl ObjectBuilder {
     }
 
     fn data_expr(&mut self, size: u8, e: &str) -> Result<(), String> {
+        if let Some(v) = parse_int(e) {
+            // A plain number (most data), without building an `Expr`.
+            self.emit(&v.to_le_bytes()[..size as usize]);
+            return Ok(());
+        }
         let x = parse_expr(e).ok_or_else(|| format!("bad data expression `{e}`"))?;
         match (&x.symbol, &x.minus) {
             (None, _) => {
@@ -667,9 +871,13 @@ impl ObjectBuilder {
                     ".long" | ".4byte" => 4,
                     _ => 8,
                 };
-                for e in split_operands(args) {
-                    self.data_expr(size, e)?;
-                }
+                let mut r = Ok(());
+                split_operands_with(args, |e| {
+                    if r.is_ok() {
+                        r = self.data_expr(size, e);
+                    }
+                });
+                r?;
             }
             ".zero" | ".skip" => {
                 let n = parse_int(args).ok_or_else(bad)?;
@@ -732,7 +940,7 @@ impl ObjectBuilder {
     /// calls [`ObjectBuilder::finish`].
     pub fn parse(text: &str, code: &mut dyn InstEncoder) -> Result<ObjectBuilder, String> {
         let mut b = ObjectBuilder::new();
-        for (n, line) in text.lines().enumerate() {
+        for (n, line) in lines(text).enumerate() {
             b.line(line, code)
                 .map_err(|e| format!("line {}: {e}: `{}`", n + 1, line.trim()))?;
         }
@@ -778,9 +986,9 @@ impl ObjectBuilder {
             }
             return self.define_label(&name);
         }
-        let l = line.trim_start();
-        let (word, args) = match l.find(['\t', ' ']) {
-            Some(i) => (&l[..i], l[i + 1..].trim()),
+        let l = trim_start(line);
+        let (word, args) = match l.bytes().position(|c| c == b'\t' || c == b' ') {
+            Some(i) => (&l[..i], trim(&l[i + 1..])),
             None => (l, ""),
         };
         if word.starts_with('.') {
@@ -810,7 +1018,7 @@ impl ObjectBuilder {
         let aliases: Vec<(String, String)> = self
             .order
             .iter()
-            .filter_map(|n| self.symbols[n].set_to.clone().map(|t| (n.clone(), t)))
+            .filter_map(|n| self.symbols[n.as_str()].set_to.clone().map(|t| (n.clone(), t)))
             .collect();
         for (alias, target) in aliases {
             let t = self.symbols.get(&target).cloned().unwrap_or_default();
@@ -847,7 +1055,7 @@ impl ObjectBuilder {
         let mut elf_syms: Vec<ElfSymbol> = Vec::new();
         let mut elf_index: FxHashMap<&str, usize> = FxHashMap::default();
         for name in &self.order {
-            let s = &self.symbols[name];
+            let s = &self.symbols[name.as_str()];
             if temp(name) && s.section.is_some() && !s.keep {
                 continue;
             }
@@ -1027,6 +1235,59 @@ impl ObjectBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fast paths (decimal integers, trims, operand splitting, line
+    /// splitting) give what the general library functions give.
+    #[test]
+    fn fast_paths_agree_with_the_general_ones() {
+        let slow_int = |s: &str| -> Option<i64> {
+            let s = s.trim();
+            let (neg, body) = match s.strip_prefix('-') {
+                Some(b) => (true, b),
+                None => (false, s.strip_prefix('+').unwrap_or(s)),
+            };
+            let v = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+                Some(h) => u64::from_str_radix(h, 16).ok()? as i64,
+                None => body.parse::<u64>().ok()? as i64,
+            };
+            Some(if neg { v.wrapping_neg() } else { v })
+        };
+        for s in [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            " 12 ",
+            "+5",
+            "-+5",
+            "0x1f",
+            "-0X10",
+            "123456789012345678",
+            "-999999999999999999",
+            "18446744073709551615",
+            "18446744073709551616",
+            "9223372036854775808",
+            "",
+            "-",
+            "1a",
+            "1 2",
+            "\u{a0}3",
+        ] {
+            assert_eq!(parse_int(s), slow_int(s), "{s:?}");
+        }
+        for s in ["", " ", "a", " a ", "\ta\n", "\u{a0}a\u{2003}", "é", "a\u{b}", "\u{1}b"] {
+            assert_eq!(trim(s), s.trim(), "{s:?}");
+            assert_eq!(trim_start(s), s.trim_start(), "{s:?}");
+        }
+        for s in ["", "a", "a, b", "a,(b, c), \"d,\\\"e\", f", "1,2,3,4,5,6", ",", " x , "] {
+            assert_eq!(&*Operands::split(s), &split_operands(s)[..], "{s:?}");
+        }
+        for s in ["", "\n", "a", "a\n", "a\r\nb", "a\n\nb\r", "\r\n\r\n", "x\ry\n"] {
+            assert_eq!(lines(s).collect::<Vec<_>>(), s.lines().collect::<Vec<_>>(), "{s:?}");
+        }
+        assert_eq!(mnemonic_key("add"), Some(u64::from_le_bytes(*b"add\0\0\0\0\0")));
+        assert_eq!((mnemonic_key("add\0"), mnemonic_key("fcvt.d.lu")), (None, None));
+    }
 
     #[test]
     fn expressions_and_operands() {

@@ -26,7 +26,7 @@
 //! external assembler): this is the inverse of our own printer, not a
 //! general assembler.
 
-use crate::backend::object::{parse_expr, parse_int, FixupKind, InstEncoder, ObjectBuilder};
+use crate::backend::object::{parse_expr, parse_int, trim, FixupKind, InstEncoder, ObjectBuilder, Operands};
 use crate::target::Target;
 
 /// The AArch64 relocation types used here (IHI 0056, tables 5-x).
@@ -121,34 +121,36 @@ fn cond_code(s: &str) -> Option<u32> {
     })
 }
 
+/// A general register, decoded from its bytes (most operands are one).
 fn parse_greg(s: &str) -> Option<G> {
     let g = |n, x, sp| Some(G { n, x, sp });
-    match s {
-        "sp" => return g(31, true, true),
-        "wsp" => return g(31, false, true),
-        "xzr" => return g(31, true, false),
-        "wzr" => return g(31, false, false),
-        "fp" => return g(29, true, false),
-        "lr" => return g(30, true, false),
-        _ => {}
-    }
-    let (x, num) = if let Some(n) = s.strip_prefix('x') {
-        (true, n)
-    } else {
-        (false, s.strip_prefix('w')?)
+    let (x, num) = match *s.as_bytes() {
+        [b's', b'p'] => return g(31, true, true),
+        [b'w', b's', b'p'] => return g(31, false, true),
+        [b'x', b'z', b'r'] => return g(31, true, false),
+        [b'w', b'z', b'r'] => return g(31, false, false),
+        [b'f', b'p'] => return g(29, true, false),
+        [b'l', b'r'] => return g(30, true, false),
+        [b'x', ref num @ ..] => (true, num),
+        [b'w', ref num @ ..] => (false, num),
+        _ => return None,
     };
-    if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) || (num.len() > 1 && num.starts_with('0')) {
-        return None;
-    }
-    let n: u32 = num.parse().ok()?;
+    let n = reg_digits(num)?;
     (n <= 30).then_some(G { n, x, sp: false })
 }
 
-fn reg_num(s: &str) -> Option<u32> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) || (s.len() > 1 && s.starts_with('0')) {
-        return None;
+/// A register number of one or two decimal digits, without a leading zero.
+fn reg_digits(num: &[u8]) -> Option<u32> {
+    let d = |c: u8| c.is_ascii_digit().then(|| u32::from(c - b'0'));
+    match *num {
+        [a] => d(a),
+        [a, b] if a != b'0' => Some(d(a)? * 10 + d(b)?),
+        _ => None,
     }
-    let n: u32 = s.parse().ok()?;
+}
+
+fn reg_num(s: &str) -> Option<u32> {
+    let n = reg_digits(s.as_bytes())?;
     (n <= 31).then_some(n)
 }
 
@@ -211,7 +213,10 @@ fn parse_mem(s: &str) -> Option<Mem> {
         None => (s, false),
     };
     let inner = inner.strip_prefix('[')?.strip_suffix(']')?;
-    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    let mut parts = Operands::new();
+    for p in inner.split(',') {
+        parts.push(trim(p));
+    }
     let base = parse_greg(parts[0])?;
     if !base.x || (base.n == 31 && !base.sp) {
         return None;
@@ -249,21 +254,21 @@ fn parse_mem(s: &str) -> Option<Mem> {
 }
 
 /// Splits at top-level commas (not inside brackets or braces).
-fn split(s: &str) -> Vec<&str> {
-    let mut out = Vec::new();
+fn split(s: &str) -> Operands<'_> {
+    let mut out = Operands::new();
     let (mut depth, mut start) = (0i32, 0);
-    for (i, c) in s.char_indices() {
+    for (i, &c) in s.as_bytes().iter().enumerate() {
         match c {
-            '[' | '{' => depth += 1,
-            ']' | '}' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(s[start..i].trim());
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => {
+                out.push(trim(&s[start..i]));
                 start = i + 1;
             }
             _ => {}
         }
     }
-    let last = s[start..].trim();
+    let last = trim(&s[start..]);
     if !last.is_empty() || !out.is_empty() {
         out.push(last);
     }
@@ -1592,8 +1597,8 @@ impl InstEncoder for Aarch64Encoder {
     }
 
     fn encode(&mut self, mnemonic: &str, operands: &str, obj: &mut ObjectBuilder) -> Result<(), String> {
-        let mut ops = Vec::new();
         let parts = split(operands);
+        let mut ops = Vec::with_capacity(parts.len());
         // A branch's label may be spelled like a condition (`bl hi`).
         let label_last = mnemonic.starts_with("b.")
             || matches!(mnemonic, "b" | "bl" | "cbz" | "cbnz" | "tbz" | "tbnz" | "adr" | "adrp");

@@ -47,7 +47,10 @@
 //! Anything else is an error (the driver then uses the external assembler):
 //! this is not a general assembler, only the inverse of our own printer.
 
-use crate::backend::object::{parse_expr, parse_int, split_operands, FixupKind, InstEncoder, ObjectBuilder};
+use crate::backend::object::{
+    lines, mnemonic_key, parse_expr, parse_int, split_operands, trim, trim_start, FixupKind, InstEncoder,
+    ObjectBuilder, Operands,
+};
 use crate::target::Target;
 
 /// The RISC-V relocation types (psABI, "Relocations").
@@ -104,10 +107,16 @@ pub struct Riscv64Encoder {
     /// label branch it was.
     insns: Vec<(u32, Option<usize>)>,
     /// The `call`s of the last pass that name a symbol without `@plt` or
-    /// an addend: (section, callee), in order.
-    calls: Vec<(usize, String)>,
+    /// an addend: (section, callee, index in `insns`), in order.
+    calls: Vec<(usize, String, usize)>,
     /// Which of those calls are a single `jal ra` (see [`Riscv64Encoder::short_calls`]).
     short: Vec<bool>,
+    /// The bytes each instruction of the first pass wrote, when they were
+    /// all it did (no fixup, branch or call): where in `cache_bytes` and
+    /// how many, 0 for the others. Later passes over the same text copy
+    /// them instead of parsing the line again.
+    cache: Vec<(u32, u8)>,
+    cache_bytes: Vec<u8>,
 }
 
 impl Default for Riscv64Encoder {
@@ -119,6 +128,8 @@ impl Default for Riscv64Encoder {
             insns: Vec::new(),
             calls: Vec::new(),
             short: Vec::new(),
+            cache: Vec::new(),
+            cache_bytes: Vec::new(),
         }
     }
 }
@@ -144,36 +155,46 @@ fn relax_align(address: i64, pow: u32, max: i64) -> i64 {
     }
 }
 
-/// An integer register number by ABI or `x` name.
+/// An integer register number by ABI or `x` name, decoded from its bytes
+/// (every operand goes through here, so no table search).
 pub fn gpr(s: &str) -> Option<u32> {
-    const NAMES: [&str; 32] = [
-        "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7",
-        "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
-    ];
-    let s = s.trim();
-    if s == "fp" {
-        return Some(8);
-    }
-    if let Some(i) = NAMES.iter().position(|n| *n == s) {
-        return Some(i as u32);
-    }
-    let n: u32 = s.strip_prefix('x')?.parse().ok()?;
-    (n < 32).then_some(n)
+    let s = trim(s);
+    let d = |c: u8| u32::from(c - b'0');
+    let n = match *s.as_bytes() {
+        [b'z', b'e', b'r', b'o'] => 0,
+        [b'r', b'a'] => 1,
+        [b's', b'p'] => 2,
+        [b'g', b'p'] => 3,
+        [b't', b'p'] => 4,
+        [b'f', b'p'] => 8,
+        [b't', c @ b'0'..=b'2'] => 5 + d(c),
+        [b't', c @ b'3'..=b'6'] => 28 + d(c) - 3,
+        [b's', c @ b'0'..=b'1'] => 8 + d(c),
+        [b's', c @ b'2'..=b'9'] => 18 + d(c) - 2,
+        [b's', b'1', c @ b'0'..=b'1'] => 26 + d(c),
+        [b'a', c @ b'0'..=b'7'] => 10 + d(c),
+        [b'x', ..] => return s[1..].parse().ok().filter(|&n| n < 32),
+        _ => return None,
+    };
+    Some(n)
 }
 
-/// A floating-point register number by ABI or `f` name.
+/// A floating-point register number by ABI or `f` name, decoded from its bytes.
 pub fn fpr(s: &str) -> Option<u32> {
-    const NAMES: [&str; 32] = [
-        "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7", "fs0", "fs1", "fa0", "fa1", "fa2", "fa3", "fa4", "fa5",
-        "fa6", "fa7", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7", "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10",
-        "ft11",
-    ];
-    let s = s.trim();
-    if let Some(i) = NAMES.iter().position(|n| *n == s) {
-        return Some(i as u32);
-    }
-    let n: u32 = s.strip_prefix('f')?.parse().ok()?;
-    (n < 32).then_some(n)
+    let s = trim(s);
+    let d = |c: u8| u32::from(c - b'0');
+    let n = match *s.as_bytes() {
+        [b'f', b't', c @ b'0'..=b'7'] => d(c),
+        [b'f', b't', c @ b'8'..=b'9'] => 28 + d(c) - 8,
+        [b'f', b't', b'1', c @ b'0'..=b'1'] => 30 + d(c),
+        [b'f', b's', c @ b'0'..=b'1'] => 8 + d(c),
+        [b'f', b's', c @ b'2'..=b'9'] => 18 + d(c) - 2,
+        [b'f', b's', b'1', c @ b'0'..=b'1'] => 26 + d(c),
+        [b'f', b'a', c @ b'0'..=b'7'] => 10 + d(c),
+        [b'f', ..] => return s[1..].parse().ok().filter(|&n| n < 32),
+        _ => return None,
+    };
+    Some(n)
 }
 
 fn fits(v: i64, bits: u32) -> bool {
@@ -386,17 +407,17 @@ pub fn compress(w: u32) -> Option<u16> {
 
 /// A memory operand `off(reg)`, `(reg)`: (offset, base).
 fn mem(s: &str) -> Option<(i64, u32)> {
-    let s = s.trim();
-    let open = s.rfind('(')?;
+    let s = trim(s);
+    let open = s.bytes().rposition(|c| c == b'(')?;
     let base = gpr(s[open + 1..].strip_suffix(')')?)?;
-    let off = s[..open].trim();
+    let off = trim(&s[..open]);
     let off = if off.is_empty() { 0 } else { parse_int(off)? };
     Some((off, base))
 }
 
 /// `%pcrel_lo(label)(reg)`: (label, base).
 fn pcrel_lo(s: &str) -> Option<(String, u32)> {
-    let rest = s.trim().strip_prefix("%pcrel_lo(")?;
+    let rest = trim(s).strip_prefix("%pcrel_lo(")?;
     let close = rest.find(')')?;
     let label = rest[..close].trim().to_string();
     let base = gpr(rest[close + 1..].trim().strip_prefix('(')?.strip_suffix(')')?)?;
@@ -405,7 +426,7 @@ fn pcrel_lo(s: &str) -> Option<(String, u32)> {
 
 /// A symbol operand with an optional addend and `@plt`.
 fn symbol(s: &str) -> Option<(String, i64)> {
-    let s = s.trim();
+    let s = trim(s);
     let s = s.strip_suffix("@plt").unwrap_or(s);
     let e = parse_expr(s)?;
     if e.minus.is_some() {
@@ -466,6 +487,368 @@ fn load_const(rd: u32, v: i64, out: &mut Vec<u32>) {
             out.push(i_type(0x1b, 0, rd, hi, lower));
         }
     }
+}
+
+/// What an instruction of [`MNEMONICS`] is, with its fixed fields.
+#[derive(Clone, Copy)]
+enum Mn {
+    /// R-type `rd, rs1, rs2`: (opcode, funct3, funct7).
+    Alu(u32, u32, u32),
+    /// I-type `rd, rs1, imm`: (opcode, funct3).
+    AluImm(u32, u32),
+    /// `rd, rs1, shamt`: (opcode, funct3, high immediate bits, shift limit).
+    Shift(u32, u32, i64, i64),
+    /// (opcode, funct3, FP register).
+    Load(u32, u32, bool),
+    Store(u32, u32, bool),
+    /// A conditional branch: (funct3, operands swapped).
+    Branch(u32, bool),
+    /// A comparison with zero: (funct3, operands swapped).
+    BranchZero(u32, bool),
+    /// `fmv.x.w` and kin: (funct7, to an FP register).
+    FmvInt(u32, bool),
+    Li,
+    /// `lui`, `auipc`: the opcode.
+    Upper(u32),
+    Mv,
+    /// `rd, rs` as an I-type word: (opcode, funct3, immediate).
+    Unary(u32, u32, i64),
+    /// `rd, rs` as an R-type word on `zero, rs`: (opcode, funct3, funct7).
+    FromZero(u32, u32, u32),
+    Sltz,
+    J,
+    Jr,
+    Jalr,
+    Ret,
+    /// `call` (true) or `tail`.
+    Call(bool),
+    Jump,
+    Lla,
+    LaTlsIe,
+    Fence,
+    Fixed(u32),
+    FixedRvc(u32),
+    Unimp,
+}
+
+/// The instructions found by name: every one of at most 8 bytes but the
+/// OP-FP ones (which [`encode_fp_atomic`] reads by their parts).
+const MNEMONICS: &[(&str, Mn)] = &[
+    ("add", Mn::Alu(0x33, 0, 0)),
+    ("sub", Mn::Alu(0x33, 0, 0x20)),
+    ("sll", Mn::Alu(0x33, 1, 0)),
+    ("slt", Mn::Alu(0x33, 2, 0)),
+    ("sltu", Mn::Alu(0x33, 3, 0)),
+    ("xor", Mn::Alu(0x33, 4, 0)),
+    ("srl", Mn::Alu(0x33, 5, 0)),
+    ("sra", Mn::Alu(0x33, 5, 0x20)),
+    ("or", Mn::Alu(0x33, 6, 0)),
+    ("and", Mn::Alu(0x33, 7, 0)),
+    ("mul", Mn::Alu(0x33, 0, 1)),
+    ("mulh", Mn::Alu(0x33, 1, 1)),
+    ("mulhsu", Mn::Alu(0x33, 2, 1)),
+    ("mulhu", Mn::Alu(0x33, 3, 1)),
+    ("div", Mn::Alu(0x33, 4, 1)),
+    ("divu", Mn::Alu(0x33, 5, 1)),
+    ("rem", Mn::Alu(0x33, 6, 1)),
+    ("remu", Mn::Alu(0x33, 7, 1)),
+    ("addw", Mn::Alu(0x3b, 0, 0)),
+    ("subw", Mn::Alu(0x3b, 0, 0x20)),
+    ("sllw", Mn::Alu(0x3b, 1, 0)),
+    ("srlw", Mn::Alu(0x3b, 5, 0)),
+    ("sraw", Mn::Alu(0x3b, 5, 0x20)),
+    ("mulw", Mn::Alu(0x3b, 0, 1)),
+    ("divw", Mn::Alu(0x3b, 4, 1)),
+    ("divuw", Mn::Alu(0x3b, 5, 1)),
+    ("remw", Mn::Alu(0x3b, 6, 1)),
+    ("remuw", Mn::Alu(0x3b, 7, 1)),
+    ("addi", Mn::AluImm(0x13, 0)),
+    ("slti", Mn::AluImm(0x13, 2)),
+    ("sltiu", Mn::AluImm(0x13, 3)),
+    ("xori", Mn::AluImm(0x13, 4)),
+    ("ori", Mn::AluImm(0x13, 6)),
+    ("andi", Mn::AluImm(0x13, 7)),
+    ("addiw", Mn::AluImm(0x1b, 0)),
+    ("slli", Mn::Shift(0x13, 1, 0, 64)),
+    ("srli", Mn::Shift(0x13, 5, 0, 64)),
+    ("srai", Mn::Shift(0x13, 5, 0x400, 64)),
+    ("slliw", Mn::Shift(0x1b, 1, 0, 32)),
+    ("srliw", Mn::Shift(0x1b, 5, 0, 32)),
+    ("sraiw", Mn::Shift(0x1b, 5, 0x400, 32)),
+    ("lb", Mn::Load(0x03, 0, false)),
+    ("lh", Mn::Load(0x03, 1, false)),
+    ("lw", Mn::Load(0x03, 2, false)),
+    ("ld", Mn::Load(0x03, 3, false)),
+    ("lbu", Mn::Load(0x03, 4, false)),
+    ("lhu", Mn::Load(0x03, 5, false)),
+    ("lwu", Mn::Load(0x03, 6, false)),
+    ("flw", Mn::Load(0x07, 2, true)),
+    ("fld", Mn::Load(0x07, 3, true)),
+    ("sb", Mn::Store(0x23, 0, false)),
+    ("sh", Mn::Store(0x23, 1, false)),
+    ("sw", Mn::Store(0x23, 2, false)),
+    ("sd", Mn::Store(0x23, 3, false)),
+    ("fsw", Mn::Store(0x27, 2, true)),
+    ("fsd", Mn::Store(0x27, 3, true)),
+    ("beq", Mn::Branch(0, false)),
+    ("bne", Mn::Branch(1, false)),
+    ("blt", Mn::Branch(4, false)),
+    ("bge", Mn::Branch(5, false)),
+    ("bltu", Mn::Branch(6, false)),
+    ("bgeu", Mn::Branch(7, false)),
+    ("bgt", Mn::Branch(4, true)),
+    ("ble", Mn::Branch(5, true)),
+    ("bgtu", Mn::Branch(6, true)),
+    ("bleu", Mn::Branch(7, true)),
+    ("beqz", Mn::BranchZero(0, false)),
+    ("bnez", Mn::BranchZero(1, false)),
+    ("bltz", Mn::BranchZero(4, false)),
+    ("bgez", Mn::BranchZero(5, false)),
+    ("bgtz", Mn::BranchZero(4, true)),
+    ("blez", Mn::BranchZero(5, true)),
+    ("fmv.x.w", Mn::FmvInt(0x70, false)),
+    ("fmv.x.d", Mn::FmvInt(0x71, false)),
+    ("fmv.w.x", Mn::FmvInt(0x78, true)),
+    ("fmv.d.x", Mn::FmvInt(0x79, true)),
+    ("li", Mn::Li),
+    ("lui", Mn::Upper(0x37)),
+    ("auipc", Mn::Upper(0x17)),
+    ("mv", Mn::Mv),
+    ("not", Mn::Unary(0x13, 4, -1)),
+    ("sext.w", Mn::Unary(0x1b, 0, 0)),
+    ("zext.b", Mn::Unary(0x13, 7, 255)),
+    ("seqz", Mn::Unary(0x13, 3, 1)),
+    ("neg", Mn::FromZero(0x33, 0, 0x20)),
+    ("negw", Mn::FromZero(0x3b, 0, 0x20)),
+    ("snez", Mn::FromZero(0x33, 3, 0)),
+    ("sgtz", Mn::FromZero(0x33, 2, 0)),
+    ("sltz", Mn::Sltz),
+    ("j", Mn::J),
+    ("jr", Mn::Jr),
+    ("jalr", Mn::Jalr),
+    ("ret", Mn::Ret),
+    ("call", Mn::Call(true)),
+    ("tail", Mn::Call(false)),
+    ("jump", Mn::Jump),
+    ("lla", Mn::Lla),
+    ("fence", Mn::Fence),
+    ("fence.i", Mn::Fixed(0x100f)),
+    ("ecall", Mn::Fixed(0x73)),
+    ("ebreak", Mn::FixedRvc(0x0010_0073)),
+    ("nop", Mn::FixedRvc(0x13)),
+    ("unimp", Mn::Unimp),
+];
+
+/// `m`'s entry of [`MNEMONICS`] (and `la.tls.ie`, the one longer name),
+/// found by its bytes as one integer in a map built once.
+fn mnemonic(m: &str) -> Option<Mn> {
+    static MAP: std::sync::OnceLock<rustc_hash::FxHashMap<u64, Mn>> = std::sync::OnceLock::new();
+    if m == "la.tls.ie" {
+        return Some(Mn::LaTlsIe);
+    }
+    let map = MAP.get_or_init(|| {
+        MNEMONICS
+            .iter()
+            .map(|&(name, mn)| (mnemonic_key(name).expect("short"), mn))
+            .collect()
+    });
+    map.get(&mnemonic_key(m)?).copied()
+}
+
+/// Operand `i` as an integer register.
+fn int_reg(ops: &[&str], i: usize) -> Result<u32, String> {
+    ops.get(i)
+        .and_then(|o| gpr(o))
+        .ok_or_else(|| format!("operand {} is not an integer register", i + 1))
+}
+
+/// Operand `i` as an FP register.
+fn fp_reg(ops: &[&str], i: usize) -> Result<u32, String> {
+    ops.get(i)
+        .and_then(|o| fpr(o))
+        .ok_or_else(|| format!("operand {} is not an FP register", i + 1))
+}
+
+/// Operand `i` as an integer.
+fn immediate(ops: &[&str], i: usize) -> Result<i64, String> {
+    ops.get(i)
+        .and_then(|o| parse_int(o))
+        .ok_or_else(|| format!("operand {} is not an immediate", i + 1))
+}
+
+/// That there are `k` operands.
+fn count(ops: &[&str], k: usize) -> Result<(), String> {
+    if ops.len() == k {
+        Ok(())
+    } else {
+        Err(format!("expected {k} operands"))
+    }
+}
+
+/// `auipc tmp` then `jalr link, 0(tmp)`: a `call`, `tail` or `jump`.
+fn call_pair(link: u32, tmp: u32) -> [u8; 8] {
+    let mut b = [0; 8];
+    b[..4].copy_from_slice(&(0x17 | (tmp << 7)).to_le_bytes());
+    b[4..].copy_from_slice(&i_type(0x67, 0, link, tmp, 0).to_le_bytes());
+    b
+}
+
+/// The instructions [`MNEMONICS`] leaves out, recognised by their parts:
+/// OP-FP with its `.s`/`.d` suffix, `fcvt.*` and the atomics.
+fn encode_fp_atomic(m: &str, ops: &[&str], obj: &mut ObjectBuilder) -> Result<(), String> {
+    let g = |i: usize| int_reg(ops, i);
+    let f = |i: usize| fp_reg(ops, i);
+    let n = |k: usize| count(ops, k);
+    // OP-FP: (funct7 without the format, rm or funct3, format from the suffix).
+    if let Some((name, fmt)) = m.rsplit_once('.').and_then(|(a, b)| match b {
+        "s" => Some((a, 0)),
+        "d" => Some((a, 1)),
+        _ => None,
+    }) {
+        let three = match name {
+            "fadd" => Some((0x00, None)),
+            "fsub" => Some((0x04, None)),
+            "fmul" => Some((0x08, None)),
+            "fdiv" => Some((0x0c, None)),
+            "fsgnj" => Some((0x10, Some(0))),
+            "fsgnjn" => Some((0x10, Some(1))),
+            "fsgnjx" => Some((0x10, Some(2))),
+            "fmin" => Some((0x14, Some(0))),
+            "fmax" => Some((0x14, Some(1))),
+            _ => None,
+        };
+        if let Some((f5, fixed)) = three {
+            let rm = match fixed {
+                Some(r) => {
+                    n(3)?;
+                    r
+                }
+                None if ops.len() == 4 => rounding(ops[3]).ok_or("bad rounding mode")?,
+                None => {
+                    n(3)?;
+                    7
+                }
+            };
+            let w = r_type(0x53, rm, f5 | fmt, f(0)?, f(1)?, f(2)?);
+            obj.emit(&w.to_le_bytes());
+            return Ok(());
+        }
+        let cmp = match name {
+            "feq" => Some(2),
+            "flt" => Some(1),
+            "fle" => Some(0),
+            _ => None,
+        };
+        if let Some(rm) = cmp {
+            n(3)?;
+            let w = r_type(0x53, rm, 0x50 | fmt, g(0)?, f(1)?, f(2)?);
+            obj.emit(&w.to_le_bytes());
+            return Ok(());
+        }
+        let two = match name {
+            "fmv" => Some(0),
+            "fneg" => Some(1),
+            "fabs" => Some(2),
+            _ => None,
+        };
+        if let Some(rm) = two {
+            n(2)?;
+            let (d, s) = (f(0)?, f(1)?);
+            obj.emit(&r_type(0x53, rm, 0x10 | fmt, d, s, s).to_le_bytes());
+            return Ok(());
+        }
+        if name == "fsqrt" {
+            let rm = if ops.len() == 3 {
+                rounding(ops[2]).ok_or("bad rounding mode")?
+            } else {
+                n(2)?;
+                7
+            };
+            obj.emit(&r_type(0x53, rm, 0x2c | fmt, f(0)?, f(1)?, 0).to_le_bytes());
+            return Ok(());
+        }
+    }
+    if let Some(rest) = m.strip_prefix("fcvt.") {
+        let (to, from) = rest.split_once('.').ok_or("bad fcvt")?;
+        let int = |t: &str| match t {
+            "w" => Some(0),
+            "wu" => Some(1),
+            "l" => Some(2),
+            "lu" => Some(3),
+            _ => None,
+        };
+        let fmt = |t: &str| match t {
+            "s" => Some(0),
+            "d" => Some(1),
+            _ => None,
+        };
+        // (funct7, rs2, destination is FP, source is FP, gas's default rounding)
+        let (f7, rs2, dst_fp, src_fp, default_rm) = match (fmt(to), fmt(from), int(to), int(from)) {
+            (Some(1), Some(0), _, _) => (0x21, 0, true, true, 0),
+            (Some(0), Some(1), _, _) => (0x20, 1, true, true, 7),
+            (None, Some(ff), Some(i), _) => (0x60 | ff, i, false, true, 7),
+            // Integer to double with 32-bit sources is exact: gas defaults to rne.
+            (Some(tf), None, _, Some(i)) => (0x68 | tf, i, true, false, if tf == 1 && i < 2 { 0 } else { 7 }),
+            _ => return Err("unsupported fcvt".into()),
+        };
+        let rm = if ops.len() == 3 {
+            rounding(ops[2]).ok_or("bad rounding mode")?
+        } else {
+            n(2)?;
+            default_rm
+        };
+        let rd = if dst_fp { f(0)? } else { g(0)? };
+        let rs1 = if src_fp { f(1)? } else { g(1)? };
+        obj.emit(&r_type(0x53, rm, f7, rd, rs1, rs2).to_le_bytes());
+        return Ok(());
+    }
+    // Atomics: `lr.w.aqrl rd, (rs1)`, `sc.w rd, rs2, (rs1)`, `amoadd.d.aq rd, rs2, (rs1)`.
+    if m.starts_with("lr.") || m.starts_with("sc.") || m.starts_with("amo") {
+        let mut parts = m.split('.');
+        let base = parts.next().unwrap_or("");
+        let width = match parts.next() {
+            Some("w") => 2,
+            Some("d") => 3,
+            _ => return Err("bad atomic width".into()),
+        };
+        let order = match parts.next() {
+            None => 0,
+            Some("aq") => 2,
+            Some("rl") => 1,
+            Some("aqrl") => 3,
+            Some(_) => return Err("bad atomic ordering".into()),
+        };
+        let f5 = match base {
+            "lr" => 0x02,
+            "sc" => 0x03,
+            "amoswap" => 0x01,
+            "amoadd" => 0x00,
+            "amoxor" => 0x04,
+            "amoand" => 0x0c,
+            "amoor" => 0x08,
+            "amomin" => 0x10,
+            "amomax" => 0x14,
+            "amominu" => 0x18,
+            "amomaxu" => 0x1c,
+            _ => return Err("unknown atomic".into()),
+        };
+        let addr = |s: &str| -> Result<u32, String> {
+            match mem(s) {
+                Some((0, r)) => Ok(r),
+                _ => Err("bad atomic address".into()),
+            }
+        };
+        let (rd, rs2, rs1) = if base == "lr" {
+            n(2)?;
+            (g(0)?, 0, addr(ops[1])?)
+        } else {
+            n(3)?;
+            (g(0)?, g(1)?, addr(ops[2])?)
+        };
+        obj.emit(&r_type(0x2f, width, (f5 << 2) | order, rd, rs1, rs2).to_le_bytes());
+        return Ok(());
+    }
+    Err(format!("unknown instruction `{m}`"))
 }
 
 impl Riscv64Encoder {
@@ -559,28 +942,17 @@ impl Riscv64Encoder {
     }
 
     fn encode_ops(&mut self, m: &str, ops: &[&str], obj: &mut ObjectBuilder) -> Result<(), String> {
-        let g = |i: usize| -> Result<u32, String> {
-            ops.get(i)
-                .and_then(|o| gpr(o))
-                .ok_or_else(|| format!("operand {} is not an integer register", i + 1))
-        };
-        let f = |i: usize| -> Result<u32, String> {
-            ops.get(i)
-                .and_then(|o| fpr(o))
-                .ok_or_else(|| format!("operand {} is not an FP register", i + 1))
-        };
-        let imm = |i: usize| -> Result<i64, String> {
-            ops.get(i)
-                .and_then(|o| parse_int(o))
-                .ok_or_else(|| format!("operand {} is not an immediate", i + 1))
-        };
-        let n = |k: usize| -> Result<(), String> {
-            if ops.len() == k {
-                Ok(())
-            } else {
-                Err(format!("expected {k} operands"))
-            }
-        };
+        match mnemonic(m) {
+            Some(mn) => self.encode_known(mn, ops, obj),
+            None => encode_fp_atomic(m, ops, obj),
+        }
+    }
+
+    /// The instructions of [`MNEMONICS`].
+    fn encode_known(&mut self, mn: Mn, ops: &[&str], obj: &mut ObjectBuilder) -> Result<(), String> {
+        let g = |i: usize| int_reg(ops, i);
+        let imm = |i: usize| immediate(ops, i);
+        let n = |k: usize| count(ops, k);
         let imm12 = |i: usize| -> Result<i64, String> {
             let v = imm(i)?;
             if fits(v, 12) {
@@ -589,329 +961,78 @@ impl Riscv64Encoder {
                 Err("immediate out of range".into())
             }
         };
-        let alu: Option<(u32, u32, u32)> = match m {
-            "add" => Some((0x33, 0, 0)),
-            "sub" => Some((0x33, 0, 0x20)),
-            "sll" => Some((0x33, 1, 0)),
-            "slt" => Some((0x33, 2, 0)),
-            "sltu" => Some((0x33, 3, 0)),
-            "xor" => Some((0x33, 4, 0)),
-            "srl" => Some((0x33, 5, 0)),
-            "sra" => Some((0x33, 5, 0x20)),
-            "or" => Some((0x33, 6, 0)),
-            "and" => Some((0x33, 7, 0)),
-            "mul" => Some((0x33, 0, 1)),
-            "mulh" => Some((0x33, 1, 1)),
-            "mulhsu" => Some((0x33, 2, 1)),
-            "mulhu" => Some((0x33, 3, 1)),
-            "div" => Some((0x33, 4, 1)),
-            "divu" => Some((0x33, 5, 1)),
-            "rem" => Some((0x33, 6, 1)),
-            "remu" => Some((0x33, 7, 1)),
-            "addw" => Some((0x3b, 0, 0)),
-            "subw" => Some((0x3b, 0, 0x20)),
-            "sllw" => Some((0x3b, 1, 0)),
-            "srlw" => Some((0x3b, 5, 0)),
-            "sraw" => Some((0x3b, 5, 0x20)),
-            "mulw" => Some((0x3b, 0, 1)),
-            "divw" => Some((0x3b, 4, 1)),
-            "divuw" => Some((0x3b, 5, 1)),
-            "remw" => Some((0x3b, 6, 1)),
-            "remuw" => Some((0x3b, 7, 1)),
-            _ => None,
-        };
-        if let Some((op, f3, f7)) = alu {
-            n(3)?;
-            let w = r_type(op, f3, f7, g(0)?, g(1)?, g(2)?);
-            self.put(obj, w);
-            return Ok(());
-        }
-        let alu_imm: Option<(u32, u32)> = match m {
-            "addi" => Some((0x13, 0)),
-            "slti" => Some((0x13, 2)),
-            "sltiu" => Some((0x13, 3)),
-            "xori" => Some((0x13, 4)),
-            "ori" => Some((0x13, 6)),
-            "andi" => Some((0x13, 7)),
-            "addiw" => Some((0x1b, 0)),
-            _ => None,
-        };
-        if let Some((op, f3)) = alu_imm {
-            n(3)?;
-            let w = i_type(op, f3, g(0)?, g(1)?, imm12(2)?);
-            self.put(obj, w);
-            return Ok(());
-        }
-        let shift: Option<(u32, u32, i64, i64)> = match m {
-            "slli" => Some((0x13, 1, 0, 64)),
-            "srli" => Some((0x13, 5, 0, 64)),
-            "srai" => Some((0x13, 5, 0x400, 64)),
-            "slliw" => Some((0x1b, 1, 0, 32)),
-            "srliw" => Some((0x1b, 5, 0, 32)),
-            "sraiw" => Some((0x1b, 5, 0x400, 32)),
-            _ => None,
-        };
-        if let Some((op, f3, high, limit)) = shift {
-            n(3)?;
-            let sh = imm(2)?;
-            if !(0..limit).contains(&sh) {
-                return Err("shift amount out of range".into());
-            }
-            let w = i_type(op, f3, g(0)?, g(1)?, high | sh);
-            self.put(obj, w);
-            return Ok(());
-        }
-        let load: Option<(u32, u32, bool)> = match m {
-            "lb" => Some((0x03, 0, false)),
-            "lh" => Some((0x03, 1, false)),
-            "lw" => Some((0x03, 2, false)),
-            "ld" => Some((0x03, 3, false)),
-            "lbu" => Some((0x03, 4, false)),
-            "lhu" => Some((0x03, 5, false)),
-            "lwu" => Some((0x03, 6, false)),
-            "flw" => Some((0x07, 2, true)),
-            "fld" => Some((0x07, 3, true)),
-            _ => None,
-        };
-        if let Some((op, f3, fp)) = load {
-            n(2)?;
-            let rd = if fp { f(0)? } else { g(0)? };
-            if let Some((label, base)) = pcrel_lo(ops[1]) {
-                obj.keep_symbol(&label);
-                let w = i_type(op, f3, rd, base, 0);
-                obj.emit_field(&w.to_le_bytes(), FixupKind::Field(F_PCREL_LO_I), &label, 0);
-                return Ok(());
-            }
-            let (off, base) = mem(ops[1]).ok_or("bad memory operand")?;
-            if !fits(off, 12) {
-                return Err("offset out of range".into());
-            }
-            let w = i_type(op, f3, rd, base, off);
-            self.put(obj, w);
-            return Ok(());
-        }
-        let store: Option<(u32, u32, bool)> = match m {
-            "sb" => Some((0x23, 0, false)),
-            "sh" => Some((0x23, 1, false)),
-            "sw" => Some((0x23, 2, false)),
-            "sd" => Some((0x23, 3, false)),
-            "fsw" => Some((0x27, 2, true)),
-            "fsd" => Some((0x27, 3, true)),
-            _ => None,
-        };
-        if let Some((op, f3, fp)) = store {
-            n(2)?;
-            let rs2 = if fp { f(0)? } else { g(0)? };
-            if let Some((label, base)) = pcrel_lo(ops[1]) {
-                obj.keep_symbol(&label);
-                let w = s_type(op, f3, base, rs2, 0);
-                obj.emit_field(&w.to_le_bytes(), FixupKind::Field(F_PCREL_LO_S), &label, 0);
-                return Ok(());
-            }
-            let (off, base) = mem(ops[1]).ok_or("bad memory operand")?;
-            if !fits(off, 12) {
-                return Err("offset out of range".into());
-            }
-            let w = s_type(op, f3, base, rs2, off);
-            self.put(obj, w);
-            return Ok(());
-        }
-        let branch: Option<(u32, bool)> = match m {
-            "beq" => Some((0, false)),
-            "bne" => Some((1, false)),
-            "blt" => Some((4, false)),
-            "bge" => Some((5, false)),
-            "bltu" => Some((6, false)),
-            "bgeu" => Some((7, false)),
-            "bgt" => Some((4, true)),
-            "ble" => Some((5, true)),
-            "bgtu" => Some((6, true)),
-            "bleu" => Some((7, true)),
-            _ => None,
-        };
-        if let Some((f3, swap)) = branch {
-            n(3)?;
-            let (a, b) = if swap { (g(1)?, g(0)?) } else { (g(0)?, g(1)?) };
-            return self.branch(obj, Some(f3), a, b, ops[2]);
-        }
-        let branch_zero: Option<(u32, bool)> = match m {
-            "beqz" => Some((0, false)),
-            "bnez" => Some((1, false)),
-            "bltz" => Some((4, false)),
-            "bgez" => Some((5, false)),
-            "bgtz" => Some((4, true)),
-            "blez" => Some((5, true)),
-            _ => None,
-        };
-        if let Some((f3, swap)) = branch_zero {
-            n(2)?;
-            let (a, b) = if swap { (0, g(0)?) } else { (g(0)?, 0) };
-            return self.branch(obj, Some(f3), a, b, ops[1]);
-        }
-        // OP-FP: (funct7 without the format, rm or funct3, format from the suffix).
-        if let Some((name, fmt)) = m.rsplit_once('.').and_then(|(a, b)| match b {
-            "s" => Some((a, 0)),
-            "d" => Some((a, 1)),
-            _ => None,
-        }) {
-            let three = match name {
-                "fadd" => Some((0x00, None)),
-                "fsub" => Some((0x04, None)),
-                "fmul" => Some((0x08, None)),
-                "fdiv" => Some((0x0c, None)),
-                "fsgnj" => Some((0x10, Some(0))),
-                "fsgnjn" => Some((0x10, Some(1))),
-                "fsgnjx" => Some((0x10, Some(2))),
-                "fmin" => Some((0x14, Some(0))),
-                "fmax" => Some((0x14, Some(1))),
-                _ => None,
-            };
-            if let Some((f5, fixed)) = three {
-                let rm = match fixed {
-                    Some(r) => {
-                        n(3)?;
-                        r
-                    }
-                    None if ops.len() == 4 => rounding(ops[3]).ok_or("bad rounding mode")?,
-                    None => {
-                        n(3)?;
-                        7
-                    }
-                };
-                let w = r_type(0x53, rm, f5 | fmt, f(0)?, f(1)?, f(2)?);
-                obj.emit(&w.to_le_bytes());
-                return Ok(());
-            }
-            let cmp = match name {
-                "feq" => Some(2),
-                "flt" => Some(1),
-                "fle" => Some(0),
-                _ => None,
-            };
-            if let Some(rm) = cmp {
+        match mn {
+            Mn::Alu(op, f3, f7) => {
                 n(3)?;
-                let w = r_type(0x53, rm, 0x50 | fmt, g(0)?, f(1)?, f(2)?);
-                obj.emit(&w.to_le_bytes());
-                return Ok(());
+                let w = r_type(op, f3, f7, g(0)?, g(1)?, g(2)?);
+                self.put(obj, w);
             }
-            let two = match name {
-                "fmv" => Some(0),
-                "fneg" => Some(1),
-                "fabs" => Some(2),
-                _ => None,
-            };
-            if let Some(rm) = two {
-                n(2)?;
-                let (d, s) = (f(0)?, f(1)?);
-                obj.emit(&r_type(0x53, rm, 0x10 | fmt, d, s, s).to_le_bytes());
-                return Ok(());
+            Mn::AluImm(op, f3) => {
+                n(3)?;
+                let w = i_type(op, f3, g(0)?, g(1)?, imm12(2)?);
+                self.put(obj, w);
             }
-            if name == "fsqrt" {
-                let rm = if ops.len() == 3 {
-                    rounding(ops[2]).ok_or("bad rounding mode")?
-                } else {
-                    n(2)?;
-                    7
-                };
-                obj.emit(&r_type(0x53, rm, 0x2c | fmt, f(0)?, f(1)?, 0).to_le_bytes());
-                return Ok(());
-            }
-        }
-        if let Some(rest) = m.strip_prefix("fcvt.") {
-            let (to, from) = rest.split_once('.').ok_or("bad fcvt")?;
-            let int = |t: &str| match t {
-                "w" => Some(0),
-                "wu" => Some(1),
-                "l" => Some(2),
-                "lu" => Some(3),
-                _ => None,
-            };
-            let fmt = |t: &str| match t {
-                "s" => Some(0),
-                "d" => Some(1),
-                _ => None,
-            };
-            // (funct7, rs2, destination is FP, source is FP, gas's default rounding)
-            let (f7, rs2, dst_fp, src_fp, default_rm) = match (fmt(to), fmt(from), int(to), int(from)) {
-                (Some(1), Some(0), _, _) => (0x21, 0, true, true, 0),
-                (Some(0), Some(1), _, _) => (0x20, 1, true, true, 7),
-                (None, Some(ff), Some(i), _) => (0x60 | ff, i, false, true, 7),
-                // Integer to double with 32-bit sources is exact: gas defaults to rne.
-                (Some(tf), None, _, Some(i)) => (0x68 | tf, i, true, false, if tf == 1 && i < 2 { 0 } else { 7 }),
-                _ => return Err("unsupported fcvt".into()),
-            };
-            let rm = if ops.len() == 3 {
-                rounding(ops[2]).ok_or("bad rounding mode")?
-            } else {
-                n(2)?;
-                default_rm
-            };
-            let rd = if dst_fp { f(0)? } else { g(0)? };
-            let rs1 = if src_fp { f(1)? } else { g(1)? };
-            obj.emit(&r_type(0x53, rm, f7, rd, rs1, rs2).to_le_bytes());
-            return Ok(());
-        }
-        let fmv_int: Option<(u32, bool)> = match m {
-            "fmv.x.w" => Some((0x70, false)),
-            "fmv.x.d" => Some((0x71, false)),
-            "fmv.w.x" => Some((0x78, true)),
-            "fmv.d.x" => Some((0x79, true)),
-            _ => None,
-        };
-        if let Some((f7, to_fp)) = fmv_int {
-            n(2)?;
-            let (rd, rs1) = if to_fp { (f(0)?, g(1)?) } else { (g(0)?, f(1)?) };
-            obj.emit(&r_type(0x53, 0, f7, rd, rs1, 0).to_le_bytes());
-            return Ok(());
-        }
-        // Atomics: `lr.w.aqrl rd, (rs1)`, `sc.w rd, rs2, (rs1)`, `amoadd.d.aq rd, rs2, (rs1)`.
-        if m.starts_with("lr.") || m.starts_with("sc.") || m.starts_with("amo") {
-            let mut parts = m.split('.');
-            let base = parts.next().unwrap_or("");
-            let width = match parts.next() {
-                Some("w") => 2,
-                Some("d") => 3,
-                _ => return Err("bad atomic width".into()),
-            };
-            let order = match parts.next() {
-                None => 0,
-                Some("aq") => 2,
-                Some("rl") => 1,
-                Some("aqrl") => 3,
-                Some(_) => return Err("bad atomic ordering".into()),
-            };
-            let f5 = match base {
-                "lr" => 0x02,
-                "sc" => 0x03,
-                "amoswap" => 0x01,
-                "amoadd" => 0x00,
-                "amoxor" => 0x04,
-                "amoand" => 0x0c,
-                "amoor" => 0x08,
-                "amomin" => 0x10,
-                "amomax" => 0x14,
-                "amominu" => 0x18,
-                "amomaxu" => 0x1c,
-                _ => return Err("unknown atomic".into()),
-            };
-            let addr = |s: &str| -> Result<u32, String> {
-                match mem(s) {
-                    Some((0, r)) => Ok(r),
-                    _ => Err("bad atomic address".into()),
+            Mn::Shift(op, f3, high, limit) => {
+                n(3)?;
+                let sh = imm(2)?;
+                if !(0..limit).contains(&sh) {
+                    return Err("shift amount out of range".into());
                 }
-            };
-            let (rd, rs2, rs1) = if base == "lr" {
+                let w = i_type(op, f3, g(0)?, g(1)?, high | sh);
+                self.put(obj, w);
+            }
+            Mn::Load(op, f3, fp) => {
                 n(2)?;
-                (g(0)?, 0, addr(ops[1])?)
-            } else {
+                let rd = if fp { fp_reg(ops, 0)? } else { g(0)? };
+                if let Some((label, base)) = pcrel_lo(ops[1]) {
+                    obj.keep_symbol(&label);
+                    let w = i_type(op, f3, rd, base, 0);
+                    obj.emit_field(&w.to_le_bytes(), FixupKind::Field(F_PCREL_LO_I), &label, 0);
+                    return Ok(());
+                }
+                let (off, base) = mem(ops[1]).ok_or("bad memory operand")?;
+                if !fits(off, 12) {
+                    return Err("offset out of range".into());
+                }
+                let w = i_type(op, f3, rd, base, off);
+                self.put(obj, w);
+            }
+            Mn::Store(op, f3, fp) => {
+                n(2)?;
+                let rs2 = if fp { fp_reg(ops, 0)? } else { g(0)? };
+                if let Some((label, base)) = pcrel_lo(ops[1]) {
+                    obj.keep_symbol(&label);
+                    let w = s_type(op, f3, base, rs2, 0);
+                    obj.emit_field(&w.to_le_bytes(), FixupKind::Field(F_PCREL_LO_S), &label, 0);
+                    return Ok(());
+                }
+                let (off, base) = mem(ops[1]).ok_or("bad memory operand")?;
+                if !fits(off, 12) {
+                    return Err("offset out of range".into());
+                }
+                let w = s_type(op, f3, base, rs2, off);
+                self.put(obj, w);
+            }
+            Mn::Branch(f3, swap) => {
                 n(3)?;
-                (g(0)?, g(1)?, addr(ops[2])?)
-            };
-            obj.emit(&r_type(0x2f, width, (f5 << 2) | order, rd, rs1, rs2).to_le_bytes());
-            return Ok(());
-        }
-        match m {
-            "li" => {
+                let (a, b) = if swap { (g(1)?, g(0)?) } else { (g(0)?, g(1)?) };
+                return self.branch(obj, Some(f3), a, b, ops[2]);
+            }
+            Mn::BranchZero(f3, swap) => {
+                n(2)?;
+                let (a, b) = if swap { (0, g(0)?) } else { (g(0)?, 0) };
+                return self.branch(obj, Some(f3), a, b, ops[1]);
+            }
+            Mn::FmvInt(f7, to_fp) => {
+                n(2)?;
+                let (rd, rs1) = if to_fp {
+                    (fp_reg(ops, 0)?, g(1)?)
+                } else {
+                    (g(0)?, fp_reg(ops, 1)?)
+                };
+                obj.emit(&r_type(0x53, 0, f7, rd, rs1, 0).to_le_bytes());
+            }
+            Mn::Li => {
                 n(2)?;
                 let (rd, v) = (g(0)?, imm(1)?);
                 if fits(v, 12) {
@@ -924,18 +1045,17 @@ impl Riscv64Encoder {
                     }
                 }
             }
-            "lui" | "auipc" => {
+            Mn::Upper(op) => {
                 n(2)?;
                 let rd = g(0)?;
-                let op = if m == "lui" { 0x37 } else { 0x17 };
-                if m == "auipc" {
-                    if let Some(inner) = ops[1].trim().strip_prefix("%got_pcrel_hi(") {
+                if op == 0x17 {
+                    if let Some(inner) = trim(ops[1]).strip_prefix("%got_pcrel_hi(") {
                         let (sym, addend) =
                             symbol(inner.strip_suffix(')').ok_or("bad %got_pcrel_hi")?).ok_or("bad %got_pcrel_hi")?;
                         obj.emit_field(&(op | (rd << 7)).to_le_bytes(), FixupKind::GotPcRel, &sym, addend);
                         return Ok(());
                     }
-                    if let Some(inner) = ops[1].trim().strip_prefix("%pcrel_hi(") {
+                    if let Some(inner) = trim(ops[1]).strip_prefix("%pcrel_hi(") {
                         let (sym, addend) =
                             symbol(inner.strip_suffix(')').ok_or("bad %pcrel_hi")?).ok_or("bad %pcrel_hi")?;
                         let f = FixupKind::Field(F_PCREL_HI);
@@ -949,7 +1069,7 @@ impl Riscv64Encoder {
                 }
                 self.put(obj, ((v as u32) << 12) | (rd << 7) | op);
             }
-            "mv" => {
+            Mn::Mv => {
                 n(2)?;
                 let (rd, rs) = (g(0)?, g(1)?);
                 let w = i_type(0x13, 0, rd, rs, 0);
@@ -960,48 +1080,29 @@ impl Riscv64Encoder {
                     self.put(obj, w);
                 }
             }
-            "not" => {
+            // `not`, `sext.w`, `zext.b`, `seqz`: an I-type word on rs.
+            Mn::Unary(op, f3, imm) => {
                 n(2)?;
-                self.put(obj, i_type(0x13, 4, g(0)?, g(1)?, -1));
+                self.put(obj, i_type(op, f3, g(0)?, g(1)?, imm));
             }
-            "neg" | "negw" => {
+            // `neg`, `negw`, `snez`, `sgtz`: an R-type word with zero first.
+            Mn::FromZero(op, f3, f7) => {
                 n(2)?;
-                let op = if m == "neg" { 0x33 } else { 0x3b };
-                self.put(obj, r_type(op, 0, 0x20, g(0)?, 0, g(1)?));
+                self.put(obj, r_type(op, f3, f7, g(0)?, 0, g(1)?));
             }
-            "sext.w" => {
-                n(2)?;
-                self.put(obj, i_type(0x1b, 0, g(0)?, g(1)?, 0));
-            }
-            "zext.b" => {
-                n(2)?;
-                self.put(obj, i_type(0x13, 7, g(0)?, g(1)?, 255));
-            }
-            "seqz" => {
-                n(2)?;
-                self.put(obj, i_type(0x13, 3, g(0)?, g(1)?, 1));
-            }
-            "snez" => {
-                n(2)?;
-                self.put(obj, r_type(0x33, 3, 0, g(0)?, 0, g(1)?));
-            }
-            "sltz" => {
+            Mn::Sltz => {
                 n(2)?;
                 self.put(obj, r_type(0x33, 2, 0, g(0)?, g(1)?, 0));
             }
-            "sgtz" => {
-                n(2)?;
-                self.put(obj, r_type(0x33, 2, 0, g(0)?, 0, g(1)?));
-            }
-            "j" => {
+            Mn::J => {
                 n(1)?;
                 return self.branch(obj, None, 0, 0, ops[0]);
             }
-            "jr" => {
+            Mn::Jr => {
                 n(1)?;
                 self.put(obj, i_type(0x67, 0, 0, g(0)?, 0));
             }
-            "jalr" => {
+            Mn::Jalr => {
                 // `jalr rs` (link in ra) or `jalr rd, off(rs)`.
                 let w = match ops.len() {
                     1 => i_type(0x67, 0, 1, g(0)?, 0),
@@ -1013,16 +1114,16 @@ impl Riscv64Encoder {
                 };
                 self.put(obj, w);
             }
-            "ret" => {
+            Mn::Ret => {
                 n(0)?;
                 self.put(obj, i_type(0x67, 0, 0, 1, 0));
             }
-            "call" | "tail" => {
+            Mn::Call(call) => {
                 n(1)?;
                 let (sym, addend) = symbol(ops[0]).ok_or("bad call target")?;
-                if m == "call" && addend == 0 && !ops[0].ends_with("@plt") {
+                if call && addend == 0 && !ops[0].ends_with("@plt") {
                     let k = self.calls.len();
-                    self.calls.push((obj.current_section(), sym.clone()));
+                    self.calls.push((obj.current_section(), sym.clone(), self.insns.len()));
                     if self.short.get(k) == Some(&true) {
                         // `jal ra, sym`, resolved like a branch to a label.
                         #[cfg(feature = "inject-bugs")]
@@ -1037,20 +1138,17 @@ impl Riscv64Encoder {
                         return Ok(());
                     }
                 }
-                let (link, tmp): (u32, u32) = if m == "call" { (1, 1) } else { (0, 6) };
-                let mut b = (0x17 | (tmp << 7)).to_le_bytes().to_vec();
-                b.extend_from_slice(&i_type(0x67, 0, link, tmp, 0).to_le_bytes());
+                let (link, tmp): (u32, u32) = if call { (1, 1) } else { (0, 6) };
+                let b = call_pair(link, tmp);
                 obj.emit_field(&b, FixupKind::Field(F_CALL), &sym, addend);
             }
-            "jump" => {
+            Mn::Jump => {
                 n(2)?;
                 let (sym, addend) = symbol(ops[0]).ok_or("bad jump target")?;
                 let tmp = g(1)?;
-                let mut b = (0x17 | (tmp << 7)).to_le_bytes().to_vec();
-                b.extend_from_slice(&i_type(0x67, 0, 0, tmp, 0).to_le_bytes());
-                obj.emit_field(&b, FixupKind::Field(F_CALL), &sym, addend);
+                obj.emit_field(&call_pair(0, tmp), FixupKind::Field(F_CALL), &sym, addend);
             }
-            "lla" => {
+            Mn::Lla => {
                 n(2)?;
                 let rd = g(0)?;
                 let (sym, addend) = symbol(ops[1]).ok_or("bad lla operand")?;
@@ -1063,13 +1161,13 @@ impl Riscv64Encoder {
                     i_type(0x13, 0, rd, rd, 0),
                 )?;
             }
-            "la.tls.ie" => {
+            Mn::LaTlsIe => {
                 n(2)?;
                 let rd = g(0)?;
                 let (sym, addend) = symbol(ops[1]).ok_or("bad la.tls.ie operand")?;
                 self.pcrel_pair(obj, rd, FixupKind::GotTpOff, &sym, addend, i_type(0x03, 3, rd, rd, 0))?;
             }
-            "fence" => {
+            Mn::Fence => {
                 let (pred, succ) = match ops.len() {
                     0 => (15, 15),
                     2 => (
@@ -1080,23 +1178,17 @@ impl Riscv64Encoder {
                 };
                 obj.emit(&(0x0f | (pred << 24) | (succ << 20)).to_le_bytes());
             }
-            "fence.i" => {
+            // `fence.i`, `ecall`: a fixed word, never compressed.
+            Mn::Fixed(w) => {
                 n(0)?;
-                obj.emit(&0x100fu32.to_le_bytes());
+                obj.emit(&w.to_le_bytes());
             }
-            "ecall" => {
+            // `ebreak`, `nop`: a fixed word, compressed when it can be.
+            Mn::FixedRvc(w) => {
                 n(0)?;
-                obj.emit(&0x73u32.to_le_bytes());
+                self.put(obj, w);
             }
-            "ebreak" => {
-                n(0)?;
-                self.put(obj, 0x0010_0073);
-            }
-            "nop" => {
-                n(0)?;
-                self.put(obj, 0x13);
-            }
-            "unimp" => {
+            Mn::Unimp => {
                 n(0)?;
                 if self.compress {
                     obj.emit(&[0, 0]);
@@ -1104,7 +1196,6 @@ impl Riscv64Encoder {
                     obj.emit(&0xc000_1073u32.to_le_bytes());
                 }
             }
-            _ => return Err(format!("unknown instruction `{m}`")),
         }
         Ok(())
     }
@@ -1136,7 +1227,7 @@ impl Riscv64Encoder {
                 }
             }
         };
-        for line in text.lines() {
+        for line in lines(text) {
             if line.is_empty() {
                 continue;
             }
@@ -1148,8 +1239,11 @@ impl Riscv64Encoder {
                 }
                 continue;
             }
-            let l = line.trim_start();
-            let (word, args) = l.split_once(['\t', ' ']).unwrap_or((l, ""));
+            let l = trim_start(line);
+            let (word, args) = match l.bytes().position(|c| c == b'\t' || c == b' ') {
+                Some(i) => (&l[..i], &l[i + 1..]),
+                None => (l, ""),
+            };
             if !word.starts_with('.') {
                 let (size, branch) = *self.insns.get(insn)?;
                 insn += 1;
@@ -1284,7 +1378,7 @@ impl Riscv64Encoder {
         }
         self.calls
             .iter()
-            .map(|(section, callee)| {
+            .map(|(section, callee, _)| {
                 let fits = b.section_len(*section) + bound.get(section).copied().unwrap_or(0) < REACH;
                 fits && matches!(b.local_definition(callee), Some((k, _)) if k == *section)
             })
@@ -1303,6 +1397,8 @@ impl Riscv64Encoder {
     fn assemble_with(&mut self, text: &str, shorten: bool) -> Result<Vec<u8>, String> {
         self.sizes.clear();
         self.short.clear();
+        self.cache.clear();
+        self.cache_bytes.clear();
         let mut first = true;
         let mut calls_decided = !shorten;
         loop {
@@ -1316,6 +1412,21 @@ impl Riscv64Encoder {
                     // Parse again with them short (the branch sizes are
                     // still the first pass's shortest forms).
                     self.short = short;
+                    if std::mem::take(&mut first) && !self.branches.is_empty() {
+                        // That pass would only shrink the short calls to 4
+                        // bytes, so the relaxation can run on this pass's
+                        // sizes with theirs changed, and save a parse.
+                        for (k, &(_, _, insn)) in self.calls.iter().enumerate() {
+                            if self.short[k] {
+                                self.insns[insn].0 = 4;
+                            }
+                        }
+                        if let Some(sizes) = self.gas_relaxation(text) {
+                            self.sizes = sizes;
+                        } else {
+                            first = true;
+                        }
+                    }
                     continue;
                 }
             }
@@ -1362,11 +1473,31 @@ impl InstEncoder for Riscv64Encoder {
     }
 
     fn encode(&mut self, mnemonic: &str, operands: &str, obj: &mut ObjectBuilder) -> Result<(), String> {
-        let ops = split_operands(operands);
-        let (start, branches) = (obj.offset(), self.branches.len());
+        let k = self.insns.len();
+        if let Some(&(at, n)) = self.cache.get(k).filter(|c| c.1 != 0) {
+            let at = at as usize;
+            obj.emit(&self.cache_bytes[at..at + n as usize]);
+            self.insns.push((n.into(), None));
+            return Ok(());
+        }
+        let ops = Operands::split(operands);
+        let (start, branches, calls, fixups) = (obj.offset(), self.branches.len(), self.calls.len(), obj.fixup_count());
         self.encode_ops(mnemonic, &ops, obj)?;
+        let size = obj.offset() - start;
         let branch = (self.branches.len() > branches).then_some(branches);
-        self.insns.push(((obj.offset() - start) as u32, branch));
+        self.insns.push((size as u32, branch));
+        if self.cache.len() == k {
+            let plain = branch.is_none() && self.calls.len() == calls && obj.fixup_count() == fixups;
+            let bytes = obj.bytes_from(start);
+            let entry = if plain && bytes.len() == size && size < 256 {
+                let at = self.cache_bytes.len() as u32;
+                self.cache_bytes.extend_from_slice(bytes);
+                (at, size as u8)
+            } else {
+                (0, 0)
+            };
+            self.cache.push(entry);
+        }
         Ok(())
     }
 
@@ -1454,6 +1585,76 @@ mod tests {
 
     fn hex(b: &[u8]) -> String {
         b.iter().map(|x| format!("{x:02x}")).collect()
+    }
+
+    /// The byte-level register decoders against the psABI's name tables,
+    /// in ABI and numeric spelling, and names that are no register.
+    #[test]
+    fn register_names_decode_to_their_numbers() {
+        const GPR: [&str; 32] = [
+            "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5", "a6",
+            "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+        ];
+        const FPR: [&str; 32] = [
+            "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7", "fs0", "fs1", "fa0", "fa1", "fa2", "fa3", "fa4",
+            "fa5", "fa6", "fa7", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7", "fs8", "fs9", "fs10", "fs11", "ft8", "ft9",
+            "ft10", "ft11",
+        ];
+        for n in 0..32u32 {
+            assert_eq!(gpr(GPR[n as usize]), Some(n), "{}", GPR[n as usize]);
+            assert_eq!(gpr(&format!(" x{n}\t")), Some(n));
+            assert_eq!(fpr(FPR[n as usize]), Some(n), "{}", FPR[n as usize]);
+            assert_eq!(fpr(&format!("f{n}")), Some(n));
+            assert_eq!(gpr(FPR[n as usize]), None);
+            assert_eq!(fpr(GPR[n as usize]), None);
+        }
+        assert_eq!(gpr("fp"), Some(8));
+        for bad in [
+            "", "x32", "x", "s12", "t7", "a8", "zer", "zeros", "ft12", "fs12", "fa8", "f32", "X1", "é",
+        ] {
+            assert_eq!((gpr(bad), fpr(bad)), (None, None), "{bad}");
+        }
+    }
+
+    /// Bad input is an error naming the line, the problem and the text, as
+    /// before the mnemonic map: unknown names, wrong registers, counts, ranges.
+    #[test]
+    fn bad_instructions_are_errors_with_their_line() {
+        for (line, message) in [
+            ("frob a0, a1", "line 2: unknown instruction `frob`: `frob a0, a1`"),
+            (
+                "add a0, q1, a2",
+                "line 2: operand 2 is not an integer register: `add a0, q1, a2`",
+            ),
+            ("add a0, a1", "line 2: expected 3 operands: `add a0, a1`"),
+            (
+                "addi a0, a1, 4096",
+                "line 2: immediate out of range: `addi a0, a1, 4096`",
+            ),
+            (
+                "slli a0, a1, 64",
+                "line 2: shift amount out of range: `slli a0, a1, 64`",
+            ),
+            (
+                "fadd.d fa0, a1, fa2",
+                "line 2: operand 2 is not an FP register: `fadd.d fa0, a1, fa2`",
+            ),
+            ("ld a0, 8[a1]", "line 2: bad memory operand: `ld a0, 8[a1]`"),
+            (
+                "amoadd.q a0, a1, (a2)",
+                "line 2: bad atomic width: `amoadd.q a0, a1, (a2)`",
+            ),
+            (
+                "add\0 a0, a1, a2",
+                "line 2: unknown instruction `add\0`: `add\0 a0, a1, a2`",
+            ),
+        ] {
+            assert_eq!(
+                assemble(&format!("\t.text\n\t{line}\n")).err().as_deref(),
+                Some(message),
+                "{line}"
+            );
+        }
     }
 
     /// Each line against the `.text` bytes `riscv64-linux-gnu-as -march=rv64gc
