@@ -57,6 +57,11 @@ crate::named_enum! {
         /// The prologue does not save the last callee-saved register the
         /// allocator used: the caller's value in it is lost.
         RaCalleeSavedNotSaved = "ra-callee-saved-not-saved",
+        /// The allocator takes inline asm for an instruction that overwrites
+        /// no register: a value live across an asm statement, or one of its
+        /// inputs, may sit in a caller-saved register the asm's planner
+        /// loads an operand into.
+        RaAsmOperandsInRegisters = "ra-asm-operands-in-registers",
         /// The binary search of a sparse switch compares against the middle
         /// case plus one: that case value falls into the half without it.
         SwitchSplitPivotOffByOne = "switch-split-pivot-off-by-one",
@@ -134,6 +139,7 @@ impl Bug {
                 | Bug::RaCoalesceInterfering
                 | Bug::RaSlotShareOverlap
                 | Bug::RaCalleeSavedNotSaved
+                | Bug::RaAsmOperandsInRegisters
                 | Bug::SwitchSplitPivotOffByOne
                 | Bug::BranchPastCopies
                 | Bug::RiscvFusedBranchUnswapped

@@ -40,8 +40,12 @@
 //! [`Clobbers`]' `late` masks). A function that calls a `returns_twice`
 //! function (setjmp, vfork, ...) keeps one slot per value and no register:
 //! after the second return, every value must still be where the first return
-//! left it. A function with inline asm gets shared slots but no register (the
-//! asm operand planner picks callee-saved registers for itself).
+//! left it. Inline asm is an instruction that overwrites the target's
+//! caller-saved registers early (its planner takes operand registers from
+//! them and loads the inputs one by one), or every register when it names
+//! registers, has a fixed-register operand or many operands; its outputs
+//! stay in slots (see `asm_clobbers`). Values it does not touch keep their
+//! registers across it.
 
 use super::frame::{slot_size, Home, ValueTypes};
 use crate::inject::{enabled, Bug};
@@ -136,10 +140,52 @@ pub enum Strategy {
     /// functions, `PHICC_REGALLOC=off`, and the functions named in
     /// `PHICC_REGALLOC_OFF=f,g`).
     Separate,
-    /// Coalescing and shared slots, no registers.
-    SlotsOnly,
-    /// Coalescing, shared slots and registers.
+    /// Coalescing, shared slots and registers (in a function with inline
+    /// asm too: see [`asm_clobbers`]).
     Full,
+}
+
+/// Every register, early.
+const ALL_REGISTERS: Clobbers = Clobbers {
+    int: !0,
+    float: !0,
+    late_int: 0,
+    late_float: 0,
+};
+
+/// At most this many operands, an asm statement's planner takes its
+/// registers from the scratch and caller-saved registers alone: the pools
+/// of the three targets hand out 9 (x86-64), 14 (RISC-V) and 16 (AArch64)
+/// of those before the first callee-saved one.
+const ASM_OPERANDS_IN_SCRATCH: usize = 6;
+
+/// What an inline asm statement overwrites, for the allocator (`target`
+/// is the target's answer for the instruction: its caller-saved
+/// registers, early, since the planners take operand registers from them
+/// and load the inputs one after the other). A statement that names a
+/// register among its clobbers, has an operand in a fixed register (a
+/// local register variable), or has more operands than
+/// [`ASM_OPERANDS_IN_SCRATCH`] may write any register: then nothing live
+/// across it and none of its operands gets one. Its outputs never do
+/// (the planners store them to slots). Values a statement does not touch
+/// keep their registers across it.
+fn asm_clobbers(asm: &crate::ir::instruction::InlineAsm, target: Clobbers) -> Clobbers {
+    // The injected bug takes an asm statement for one that writes nothing.
+    if enabled(Bug::RaAsmOperandsInRegisters) {
+        return Clobbers::default();
+    }
+    let names_register = asm.clobbers.iter().any(|c| !matches!(c.as_str(), "memory" | "cc"));
+    let fixed = asm
+        .outputs
+        .iter()
+        .map(|o| &o.constraint)
+        .chain(asm.inputs.iter().map(|i| &i.constraint))
+        .any(|c| c.contains('{'));
+    if names_register || fixed || asm.outputs.len() + asm.inputs.len() > ASM_OPERANDS_IN_SCRATCH {
+        ALL_REGISTERS
+    } else {
+        target
+    }
 }
 
 /// Picks the strategy for `f`.
@@ -152,21 +198,16 @@ pub fn strategy(f: &IrFunction) -> Strategy {
     if std::env::var("PHICC_REGALLOC_OFF").is_ok_and(|v| v.split(',').any(|n| n == f.name)) {
         return Strategy::Separate;
     }
-    let mut asm = false;
     for b in &f.blocks {
         for inst in &b.instructions {
-            match inst {
-                Instruction::Call { func, .. } if is_returns_twice(func) => return Strategy::Separate,
-                Instruction::InlineAsm(_) => asm = true,
-                _ => {}
+            if let Instruction::Call { func, .. } = inst {
+                if is_returns_twice(func) {
+                    return Strategy::Separate;
+                }
             }
         }
     }
-    if asm {
-        Strategy::SlotsOnly
-    } else {
-        Strategy::Full
-    }
+    Strategy::Full
 }
 
 /// The result: a home for every candidate value, the slots to reserve and the
@@ -732,10 +773,16 @@ pub fn allocate(
             for &d in &ds {
                 live.clear(d);
             }
-            let c = if budget != RegBudget::NONE {
-                clobbers(inst, types)
-            } else {
-                Clobbers::default()
+            let c = match inst {
+                _ if budget == RegBudget::NONE => Clobbers::default(),
+                Instruction::InlineAsm(asm) => {
+                    // The planners store asm outputs to slots.
+                    for &d in &ds {
+                        forbidden[d as usize] = ALL_REGISTERS;
+                    }
+                    asm_clobbers(asm, clobbers(inst, types))
+                }
+                _ => clobbers(inst, types),
             };
             if c.late_int | c.late_float != 0 {
                 // `live` now holds what is live across the instruction.

@@ -72,6 +72,7 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         | Bug::RaCoalesceInterfering
         | Bug::RaSlotShareOverlap
         | Bug::RaCalleeSavedNotSaved => (&[], Emphasis::Default),
+        Bug::RaAsmOperandsInRegisters => (&[], Emphasis::AsmGoto),
         // Switch lowering is the backend's too; sparse switches are cgen's switch-cost shape.
         Bug::SwitchSplitPivotOffByOne => (&[], Emphasis::SwitchCost),
         Bug::BranchPastCopies => (&[], Emphasis::LostCopy),
