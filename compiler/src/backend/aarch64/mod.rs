@@ -70,7 +70,7 @@ use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
 use crate::target::Target;
-use abi::{ArgLoc, CallLayout};
+use abi::{ArgLoc, CallLayout, RetLoc};
 use regs::{Mem, Vr, Xr, FP};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write as _;
@@ -88,16 +88,27 @@ pub struct Aarch64;
 
 /// The general registers the allocator may hand out: first the caller-saved
 /// `x13..x15`, which the emitter uses only inside calls, block copies,
-/// `va_*`, wide (`__int128`, `long double`) sequences and wide selects (see
-/// [`clobbers`]), then the callee-saved `x19..x28`, which nothing else in
-/// this backend uses (`x29`/`x30` are the frame record). `x9..x12` are the
-/// emitter's value temporaries, `x16`/`x17` its pointer and immediate
-/// temporaries, `x8` the indirect result register, `x18` the platform
-/// register: none of them is handed out.
-const ALLOCATABLE_X: [Xr; 13] = [
+/// `va_*`, wide (`__int128`, `long double`) sequences and wide selects, and
+/// the argument registers `x7..x2`, which it writes only to pass arguments
+/// (calls, libgcc calls of wide and `fmod` sequences) and in the prologue
+/// (see [`clobbers`]); the high ones first, as most calls pass fewer
+/// arguments and leave them alone until the callee runs. Then the
+/// callee-saved `x19..x28`, which nothing else in this backend uses
+/// (`x29`/`x30` are the frame record). `x0`/`x1` carry results and the
+/// first two arguments, `x9..x12` are the emitter's value temporaries,
+/// `x16`/`x17` its pointer and immediate temporaries, `x8` the indirect
+/// result register, `x18` the platform register: none of them is handed
+/// out.
+const ALLOCATABLE_X: [Xr; 19] = [
     Xr(13),
     Xr(14),
     Xr(15),
+    Xr(7),
+    Xr(6),
+    Xr(5),
+    Xr(4),
+    Xr(3),
+    Xr(2),
     Xr(19),
     Xr(20),
     Xr(21),
@@ -110,7 +121,7 @@ const ALLOCATABLE_X: [Xr; 13] = [
     Xr(28),
 ];
 /// How many of [`ALLOCATABLE_X`] are caller-saved (they come first).
-const CALLER_SAVED_X: u8 = 3;
+const CALLER_SAVED_X: u8 = 9;
 /// The SIMD/FP registers the allocator may hand out: first the caller-saved
 /// `v24..v31`, which no emitter sequence uses (its FP temporaries are
 /// `v16..v19`), then `v8..v15`, of which AAPCS64 preserves the low 64 bits
@@ -135,27 +146,84 @@ const ALLOCATABLE_V: [Vr; 16] = [
 ];
 /// How many of [`ALLOCATABLE_V`] are caller-saved (they come first).
 const CALLER_SAVED_V: u8 = 8;
-const REG_BUDGET: RegBudget = RegBudget { int: 13, float: 16 };
+const REG_BUDGET: RegBudget = RegBudget { int: 19, float: 16 };
 
 /// The caller-saved allocatable registers an instruction's code overwrites
 /// (a value it reads or that is live across it never gets them): all of
-/// them for calls (the callee may use them; the argument set-up of a call
-/// uses `x13`/`x15` too), `fmod` calls (a float `srem`/`urem`), block copies
-/// (`x13`), `va_*` (`x13`, and `va_arg` of a composite copies), intrinsics
-/// and inline asm (which may call helpers), and anything on 16-byte values
-/// (`__int128` sequences use `x9..x15`, `long double` and 128-bit
-/// conversions call libgcc).
+/// them for calls (the callee may use them), `fmod` calls (a float
+/// `srem`/`urem`), block copies (`x13`), `va_*` (`x13`, and `va_arg` of a
+/// composite copies), intrinsics and inline asm (which may call helpers),
+/// and anything on 16-byte values (`__int128` sequences use `x9..x15`,
+/// `long double` and 128-bit conversions call libgcc with arguments in
+/// `x0..x3` and `v0`/`v1`).
+///
+/// A call overwrites most of them only after reading its operands: its
+/// clobbers are `late` but for the argument registers `x2..x7` it loads,
+/// one after the other while reading the operands
+/// ([`arg_regs_written_early`]), so a value it only reads (the `x` of
+/// `mix(x)`) may sit in `x13..x15`, `v24..v31` or an argument register it
+/// does not load instead of taking a callee-saved register or a stack slot.
 fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
-    let all = Clobbers {
-        int: (1 << CALLER_SAVED_X) - 1,
-        float: (1 << CALLER_SAVED_V) - 1,
-        ..Clobbers::default()
+    let (int, float) = ((1 << CALLER_SAVED_X) - 1, (1 << CALLER_SAVED_V) - 1);
+    let early = match inst {
+        Instruction::Call { info, .. } | Instruction::CallIndirect { info, .. } => arg_regs_written_early(info),
+        _ => None,
     };
-    if crate::backend::clobbers_caller_saved(inst, types) {
-        all
-    } else {
-        Clobbers::default()
+    match early {
+        Some(early) => Clobbers {
+            int: early,
+            late_int: int & !early,
+            late_float: float,
+            ..Clobbers::default()
+        },
+        None if crate::backend::clobbers_caller_saved(inst, types) => Clobbers {
+            int,
+            float,
+            ..Clobbers::default()
+        },
+        None => Clobbers::default(),
     }
+}
+
+/// The allocatable registers (a mask of [`ALLOCATABLE_X`] indices) a
+/// call's code (`FnEmitter::call`) writes before it has read every
+/// operand: the argument registers `x2..x7` it loads, in argument order,
+/// each from its operand (an operand of a later argument may not sit in
+/// one). `None` when the call writes other allocatable registers before
+/// the `bl`/`blr` or reads an operand after it, and so clobbers them all
+/// early: a composite argument (a by-reference copy goes through `x13`, an
+/// odd-sized piece in registers is put together in `x15`), a 16-byte one,
+/// or a composite result in registers (stored through its buffer operand
+/// after the call). Everything else goes through registers that are not
+/// allocatable: `x0`, `x1`, `v0..v7`, stack arguments through `x10`, the
+/// callee of an indirect call into `x16` after the arguments, the buffer of
+/// a memory-returned composite into `x8` before the `bl`.
+fn arg_regs_written_early(info: &crate::ir::instruction::CallInfo) -> Option<u64> {
+    let lay = abi::layout_of_call(info);
+    if lay.args.len() != info.args.len() || matches!(lay.ret, RetLoc::StructGprs(_) | RetLoc::StructHfa(_)) {
+        return None;
+    }
+    let mut early = 0u64;
+    for (i, loc) in lay.args.iter().enumerate() {
+        let scalar = info.struct_arg_sizes.get(i).copied().flatten().is_none()
+            && info.arg_types.get(i).is_some_and(|t| t.size() <= 8);
+        match loc {
+            ArgLoc::Ignored => {}
+            ArgLoc::Fpr(_) | ArgLoc::Stack(_) if scalar => {}
+            ArgLoc::Gpr(n) if scalar => {
+                if let Some(k) = ALLOCATABLE_X.iter().position(|x| x.0 == *n) {
+                    early |= 1 << k;
+                }
+            }
+            _ => return None,
+        }
+    }
+    // The injected bug takes the argument registers to be written late
+    // too: loading one may overwrite an operand a later argument reads.
+    if crate::inject::enabled(crate::inject::Bug::Aarch64LateClobberArgRegs) {
+        early = 0;
+    }
+    Some(early)
 }
 
 /// A home register: a general one or a SIMD/FP one.
@@ -606,12 +674,10 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
 /// `paramref`, into a destination in a home register. The prologue then
 /// neither stores the parameter to its slot nor reloads it. The moves go
 /// from argument registers (`x0..x7`, `v0..v7`) to home registers, which
-/// are never argument registers (`x13..x15`, `x19..x28`, `v24..v31`,
-/// `v8..v15`): the two sets are disjoint, so in the `paramref`s' order the
-/// moves have the `paramref`s' effect (no cycle, no source overwritten), and
-/// nothing later in the prologue (stores of the other parameters, the
-/// variadic save areas, the `alloca` zeroing through `x9`/`x16`) writes a
-/// home register.
+/// may be argument registers too (`x2..x7`): the prologue makes them one
+/// parallel move after it has stored the other parameters and the
+/// variadic save areas (`FnEmitter::move_direct_params`), and nothing later
+/// in it (the `alloca` zeroing through `x9`/`x16`) writes a home register.
 fn direct_params(f: &IrFunction, layout: &FrameLayout, own: &CallLayout) -> Vec<(usize, Value)> {
     let Some(entry) = f.blocks.first() else {
         return Vec::new();
@@ -779,11 +845,18 @@ mod tests {
         assert!(text.contains("\tstp\tx29, x30, [sp]"), "{text}");
     }
 
+    /// The caller-saved homes: `x13..x15`, `x2..x7` and `d24..d31`.
+    fn caller_saved(r: &str) -> bool {
+        let k = |p: char| r.strip_prefix(p).and_then(|n| n.parse::<u8>().ok());
+        matches!(k('x'), Some(2..=7 | 13..=15)) || matches!(k('d'), Some(24..=31))
+    }
+
     #[test]
-    fn values_live_across_a_call_or_read_by_it_avoid_caller_saved_registers() {
-        // %1 and %8 are live across the call, %0 and %7 are its arguments:
-        // none may sit in x13..x15 / v24..v31, which the callee may clobber
-        // (and which the argument set-up may use).
+    fn values_live_across_a_call_avoid_caller_saved_registers() {
+        // %1 and %8 are live across the call: they may not sit in
+        // x13..x15, x2..x7 or v24..v31, which the callee may clobber. %0
+        // and %7 are only read by it, and it loads no allocatable register
+        // (x0 and d0), so they may.
         let s = asm_of(
             "declare @g(i64, f64) -> i64\ndefine @f(i64, f64) -> f64 {\nbb0:\n  %0 = paramref 0 i64\n  %7 = paramref 1 f64\n  %1 = add i64 %0, 5i64\n  %8 = mul f64 %7, %7\n  %2 = call i64 @g(i64 %0, f64 %7)\n  %3 = add i64 %2, %1\n  %4 = cast i64 -> f64 %3\n  %5 = add f64 %4, %8\n  ret %5\n}\n",
         );
@@ -792,7 +865,7 @@ mod tests {
         let def = |prefix: &str| -> String {
             let l = body
                 .iter()
-                .find(|l| l.starts_with(prefix))
+                .find(|l| l.starts_with(prefix) && !l.contains("sp"))
                 .unwrap_or_else(|| panic!("no {prefix} in {text}"));
             l[prefix.len()..].split(',').next().unwrap_or("").to_string()
         };
@@ -808,24 +881,47 @@ mod tests {
         let r8 = def("\tfmul\t");
         let k: u8 = r8[1..].parse().unwrap();
         assert!(r8.starts_with('d') && (8..=15).contains(&k), "{r8} in {text}");
-        // Nothing before the call lives in x13..x15 or d24..d31.
-        let before_call: Vec<&&str> = body.iter().take_while(|l| !l.starts_with("\tbl\t")).collect();
-        for l in &before_call {
-            for r in ["x13", "x14", "x15"]
-                .into_iter()
-                .map(String::from)
-                .chain((24..=31).map(|k| format!("d{k}")))
-            {
-                assert!(!l.contains(&r), "{r} before the call in {text}");
-            }
-        }
+        // The prologue moves %0 and %7 into caller-saved homes.
+        let r0 = def("\tmov\t");
+        let r7 = def("\tfmov\t");
+        assert!(caller_saved(&r0) && caller_saved(&r7), "{r0} and {r7} in {text}");
         // Only callee-saved registers are saved.
         assert!(
             body.iter()
                 .filter(|l| l.starts_with("\tst") && l.contains("[x29"))
-                .all(|l| !l.contains("x13") && !l.contains("d24")),
+                .all(|l| !l.split([' ', '\t', ',']).any(caller_saved)),
             "{text}"
         );
+    }
+
+    #[test]
+    fn operands_of_a_call_that_loads_x2_to_x7_avoid_them() {
+        // The call loads x0..x7 one by one from eight sums it alone reads:
+        // a sum may not sit in x2..x7, where loading an earlier argument
+        // could overwrite it (three fit in x13..x15, the rest go to
+        // callee-saved registers).
+        let mut src = String::from(
+            "declare @h(i64, i64, i64, i64, i64, i64, i64, i64) -> i64\ndefine @f(i64) -> i64 {\nbb0:\n  %0 = paramref 0 i64\n",
+        );
+        for k in 1..=8 {
+            src.push_str(&format!("  %{k} = add i64 %0, {k}i64\n"));
+        }
+        src.push_str(
+            "  %9 = call i64 @h(i64 %8, i64 %7, i64 %6, i64 %5, i64 %4, i64 %3, i64 %2, i64 %1)\n  ret %9\n}\n",
+        );
+        let s = asm_of(&src);
+        let body = body_of(&s, "f");
+        let text = body.join("\n");
+        let sums: Vec<&str> = body
+            .iter()
+            .filter(|l| l.starts_with("\tadd\t") && !l.contains("sp,") && !l.contains("x29,"))
+            .map(|l| l["\tadd\t".len()..].split(',').next().unwrap_or(""))
+            .collect();
+        assert_eq!(sums.len(), 8, "{text}");
+        for r in sums {
+            let k: u8 = r[1..].parse().unwrap();
+            assert!(!(2..=7).contains(&k), "{r} in {text}");
+        }
     }
 
     #[test]
@@ -837,7 +933,7 @@ mod tests {
         let f = &m.functions[0];
         let types = ValueTypes::compute(f);
         let all = Clobbers {
-            int: 0b111,
+            int: 0x1ff,
             float: 0xff,
             ..Clobbers::default()
         };
