@@ -154,6 +154,9 @@ impl FnEmitter<'_, '_> {
     fn move_direct_params(&mut self) -> Result<(), BackendError> {
         let mut pending: Vec<(HomeReg, HomeReg)> = Vec::new();
         for (i, dest) in self.direct_params.clone() {
+            if self.unread_params.contains(&dest) {
+                continue;
+            }
             let src = match self.own.args.get(i).copied() {
                 Some(ArgLoc::Gpr(n)) => HomeReg::X(Xr(n)),
                 Some(ArgLoc::Fpr(n)) => HomeReg::V(Vr(n)),

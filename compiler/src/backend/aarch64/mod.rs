@@ -5,14 +5,16 @@
 //! x86-64 backend: the register allocator ([`crate::backend::regalloc`])
 //! gives every value a home, a register or a shared frame slot
 //! ([`crate::backend::frame`]). Integers and pointers of at most 8 bytes
-//! take the caller-saved `x13..x15` first, then the callee-saved
-//! `x19..x28`; `float` and `double` take the caller-saved `v24..v31`
-//! first, then `d8..d15` (AAPCS64 preserves their low 64 bits, all these
-//! values use). A caller-saved home never holds a value live across, or
-//! read by, an instruction whose code overwrites it (calls, `fmod`, block
-//! copies, `va_*`, intrinsics, wide values: [`clobbers`]), so calls need no
-//! saves; the prologue saves the callee-saved homes handed out and the
-//! epilogue restores them. Each instruction reads
+//! take the caller-saved `x2..x7` and `x13..x15` first, then the
+//! callee-saved `x19..x28`; `float` and `double` take the caller-saved
+//! `v24..v31` first, then `d8..d15` (AAPCS64 preserves their low 64 bits,
+//! all these values use). A caller-saved home never holds a value live
+//! across an instruction whose code overwrites it (calls, `fmod`, block
+//! copies, `va_*`, intrinsics, wide values: [`clobbers`]), nor a value the
+//! instruction reads after it has overwritten the register (a call reads
+//! its operands before the callee runs, but loads its argument registers
+//! one by one), so calls need no saves; the prologue saves the
+//! callee-saved homes handed out and the epilogue restores them. Each instruction reads
 //! its operands straight from their home registers where the operation
 //! allows (a register holds a value's bits in its low `size` bytes, so
 //! narrow values are extended first where the upper bits matter), else
@@ -87,12 +89,11 @@ pub(crate) use emit;
 pub struct Aarch64;
 
 /// The general registers the allocator may hand out: first the caller-saved
-/// `x13..x15`, which the emitter uses only inside calls, block copies,
-/// `va_*`, wide (`__int128`, `long double`) sequences and wide selects, and
-/// the argument registers `x7..x2`, which it writes only to pass arguments
-/// (calls, libgcc calls of wide and `fmod` sequences) and in the prologue
-/// (see [`clobbers`]); the high ones first, as most calls pass fewer
-/// arguments and leave them alone until the callee runs. Then the
+/// argument registers `x2..x7`, which the emitter writes only to pass
+/// arguments (calls, the libgcc calls of wide and `fmod` sequences) and in
+/// the prologue, and `x13..x15`, which it uses only inside calls, block
+/// copies, `va_*`, wide (`__int128`, `long double`) sequences and wide
+/// selects (see [`clobbers`]). Then the
 /// callee-saved `x19..x28`, which nothing else in this backend uses
 /// (`x29`/`x30` are the frame record). `x0`/`x1` carry results and the
 /// first two arguments, `x9..x12` are the emitter's value temporaries,
@@ -100,15 +101,15 @@ pub struct Aarch64;
 /// result register, `x18` the platform register: none of them is handed
 /// out.
 const ALLOCATABLE_X: [Xr; 19] = [
+    Xr(2),
+    Xr(3),
+    Xr(4),
+    Xr(5),
+    Xr(6),
+    Xr(7),
     Xr(13),
     Xr(14),
     Xr(15),
-    Xr(7),
-    Xr(6),
-    Xr(5),
-    Xr(4),
-    Xr(3),
-    Xr(2),
     Xr(19),
     Xr(20),
     Xr(21),
@@ -341,6 +342,9 @@ pub(crate) struct FnEmitter<'a, 'm> {
     /// into the home register of their only `paramref`'s destination, in
     /// the order of those `paramref`s (see [`direct_params`]).
     direct_params: Vec<(usize, Value)>,
+    /// The values of [`direct_params`](Self::direct_params) nothing reads:
+    /// the prologue does not move them.
+    unread_params: Vec<Value>,
     /// Compares whose only reader is their block's conditional branch
     /// ([`fusable_compares`]): they set the flags and emit no `cset`.
     fused_compares: FxHashSet<Value>,
@@ -365,7 +369,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let mut layout = FrameLayout::compute_with(f, &types, REG_BUDGET, clobbers)?;
         abi::check_hfas(f.params.iter().map(|p| &p.aarch64_hfa)).map_err(|m| BackendError::internal(&f.name, m))?;
         let own = abi::layout_of_function(f);
-        let direct_params = direct_params(f, &layout, &own);
+        let (direct_params, unread_params) = direct_params(f, &layout, &own);
         let mut params = Vec::with_capacity(f.params.len());
         for (i, loc) in own.args.iter().enumerate() {
             let p = &f.params[i];
@@ -480,6 +484,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             sets_second: scan.sets_second,
             far_branches,
             direct_params,
+            unread_params,
             fused_compares: crate::backend::fusable_compares(f, |_| true),
             pending_cc: None,
             block_index: 0,
@@ -678,30 +683,56 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
 /// parallel move after it has stored the other parameters and the
 /// variadic save areas (`FnEmitter::move_direct_params`), and nothing later
 /// in it (the `alloca` zeroing through `x9`/`x16`) writes a home register.
-fn direct_params(f: &IrFunction, layout: &FrameLayout, own: &CallLayout) -> Vec<(usize, Value)> {
+/// A parallel move needs distinct destinations: a `paramref` whose home
+/// register another `paramref` of the run has too (a dead one interferes
+/// with nothing) is not moved so, but read in its place in the body.
+fn direct_params(f: &IrFunction, layout: &FrameLayout, own: &CallLayout) -> (Vec<(usize, Value)>, Vec<Value>) {
     let Some(entry) = f.blocks.first() else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     let mut reads = vec![0u32; own.args.len()];
+    let mut used: FxHashSet<Value> = FxHashSet::default();
     for b in &f.blocks {
         if b.terminator.successors().contains(&entry.label) {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         }
         for inst in &b.instructions {
             match inst {
                 Instruction::ParamRef { param_idx, .. } if *param_idx < reads.len() => reads[*param_idx] += 1,
-                Instruction::LabelAddr { label, .. } if *label == entry.label => return Vec::new(),
+                Instruction::LabelAddr { label, .. } if *label == entry.label => return (Vec::new(), Vec::new()),
                 _ => {}
             }
+            inst.for_each_used_value(|v| {
+                used.insert(v);
+            });
         }
+        b.terminator.for_each_used_value(|v| {
+            used.insert(v);
+        });
     }
     let mut direct = Vec::new();
+    // The home registers of the run's `paramref`s whose value is read: an
+    // unread one may share its register with a later one (it interferes
+    // with nothing), and the moves run together, before any `paramref` of
+    // the body. An unread one needs no move.
+    let mut homes: Vec<PhysReg> = Vec::new();
+    let mut unread = Vec::new();
     for inst in &entry.instructions {
         match inst {
             Instruction::Alloca { .. } => {}
             Instruction::ParamRef { dest, param_idx, .. } => {
                 let i = *param_idx;
                 let in_reg = matches!(own.args.get(i), Some(ArgLoc::Gpr(_) | ArgLoc::Fpr(_)));
+                if let Home::Reg(r) = layout.home(*dest) {
+                    if used.contains(dest) {
+                        homes.push(r);
+                    } else if in_reg && reads.get(i) == Some(&1) && !(f.uses_sret && i == 0) {
+                        unread.push(*dest);
+                    } else {
+                        // Read from its slot by the body: it writes its register.
+                        homes.push(r);
+                    }
+                }
                 if in_reg
                     && reads.get(i) == Some(&1)
                     && !(f.uses_sret && i == 0)
@@ -713,7 +744,13 @@ fn direct_params(f: &IrFunction, layout: &FrameLayout, own: &CallLayout) -> Vec<
             _ => break,
         }
     }
-    direct
+    // A register two of them share goes to neither: the moves' destinations
+    // are then distinct, so their order does not matter but for sources.
+    direct.retain(|&(_, d)| match layout.home(d) {
+        Home::Reg(r) => unread.contains(&d) || homes.iter().filter(|&&h| h == r).count() == 1,
+        _ => false,
+    });
+    (direct, unread)
 }
 
 #[cfg(test)]
@@ -818,12 +855,12 @@ mod tests {
             "define @f(i64, i64, f64) -> f64 {\nbb0:\n  %0 = paramref 0 i64\n  %1 = paramref 1 i64\n  %9 = paramref 2 f64\n  %2 = mul i64 %0, %1\n  %3 = add i64 %2, %0\n  %4 = sub i64 %3, %1\n  %5 = cast i64 -> f64 %4\n  %6 = mul f64 %5, %9\n  %7 = add f64 %6, %9\n  ret %7\n}\n",
         );
         let text = body_of(&s, "f").join("\n");
-        // The parameters and temporaries live in x13..x15 and d24..d31.
+        // The parameters and temporaries live in x2..x7, x13..x15 and d24..d31.
         assert!(
-            text.contains("\tmov\tx13, x0") || text.contains("\tmov\tx14, x0"),
+            text.contains("\tmov\tx2, x0") || text.contains("\tmov\tx3, x0"),
             "{text}"
         );
-        assert!(text.contains("\tmul\tx1"), "{text}");
+        assert!(text.contains("\tmul\tx2") || text.contains("\tmul\tx3"), "{text}");
         assert!(text.contains("\tfmul\td2") || text.contains("\tfmul\td3"), "{text}");
         // No callee-saved register is used, so nothing is saved, no value
         // touches a slot, and the leaf needs no frame record: `sp`, `x29`
@@ -898,7 +935,7 @@ mod tests {
     fn operands_of_a_call_that_loads_x2_to_x7_avoid_them() {
         // The call loads x0..x7 one by one from eight sums it alone reads:
         // a sum may not sit in x2..x7, where loading an earlier argument
-        // could overwrite it (three fit in x13..x15, the rest go to
+        // could overwrite it (three fit in x13..x15, the other five go to
         // callee-saved registers).
         let mut src = String::from(
             "declare @h(i64, i64, i64, i64, i64, i64, i64, i64) -> i64\ndefine @f(i64) -> i64 {\nbb0:\n  %0 = paramref 0 i64\n",
