@@ -93,6 +93,11 @@ crate::named_enum! {
         /// operands, so a value one argument reads may sit in the register
         /// an earlier argument is loaded into.
         RiscvLateClobberArgRegs = "riscv-late-clobber-arg-regs",
+        /// AArch64: a call passing integer arguments in `x2`..`x7` is taken
+        /// to overwrite them only after reading its operands, so a value
+        /// one argument reads may sit in the register an earlier argument
+        /// is loaded into.
+        Aarch64LateClobberArgRegs = "aarch64-late-clobber-arg-regs",
         /// x86-64: calls are taken to leave the float homes `xmm8..15`
         /// alone, so a `double` kept there across a call is lost when the
         /// callee uses them.
@@ -148,6 +153,7 @@ impl Bug {
                 | Bug::RiscvShortCallNoLink
                 | Bug::RiscvPcrelDropsOffset
                 | Bug::RiscvLateClobberArgRegs
+                | Bug::Aarch64LateClobberArgRegs
                 | Bug::X86XmmLiveAcrossCall
         )
     }

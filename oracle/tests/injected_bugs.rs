@@ -334,7 +334,7 @@ fn allocator_bugs_are_found_by_native_runs() {
             | Bug::RiscvShortCallNoLink
             | Bug::RiscvPcrelDropsOffset
             | Bug::RiscvLateClobberArgRegs => Target::Riscv64,
-            Bug::FramelessLeafWithLocals | Bug::Lo12DropsOffset => Target::Aarch64,
+            Bug::FramelessLeafWithLocals | Bug::Lo12DropsOffset | Bug::Aarch64LateClobberArgRegs => Target::Aarch64,
             _ => Target::X86_64,
         };
         let first = oracle::native_ir::first_finding_on(target, 1, 150, 2, 5_000_000).unwrap();

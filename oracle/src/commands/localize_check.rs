@@ -82,6 +82,7 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         | Bug::RiscvShortCallNoLink
         | Bug::RiscvPcrelDropsOffset
         | Bug::RiscvLateClobberArgRegs
+        | Bug::Aarch64LateClobberArgRegs
         | Bug::X86XmmLiveAcrossCall => (&[], Emphasis::Default),
         Bug::DominatorsIrreducible => (PROMOTE, Emphasis::ComputedGoto),
     }

@@ -4,17 +4,20 @@
 //! - Prologue: `sub sp, sp, #frame; stp x29, x30, [sp]; mov x29, sp` (none
 //!   in a leaf with an empty frame, [`crate::backend::needs_no_frame_record`]), save
 //!   the callee-saved registers the allocator hands out or an inline asm
-//!   uses (by pairs when their slots are adjacent), move the register
-//!   parameters whose `paramref` opens the entry block straight into their
-//!   home registers, store the other register
+//!   uses (by pairs when their slots are adjacent), store the register
 //!   parameters to their homes (a composite's registers into a frame buffer
 //!   the callee owns, the `x8` result pointer of a memory-returned struct),
 //!   save `x0..x7` and `q0..q7` of a variadic function into its register
-//!   save areas, then zero the `alloca` region.
+//!   save areas, move the register parameters whose `paramref` opens the
+//!   entry block straight into their home registers (a parallel move: a
+//!   home may be another parameter's argument register), then zero the
+//!   `alloca` region.
 //! - Call: the call area (stack arguments, then the caller's copies of
 //!   composites passed by reference) is pushed just for the call; copies
-//!   and stack arguments are written first, then the argument registers (all
-//!   sources are frame slots, so no ordering problems arise). Composites are
+//!   and stack arguments are written first, then the argument registers in
+//!   argument order, each from its operand's home (an operand never sits in
+//!   an argument register loaded before it is read: `clobbers` keeps the
+//!   operands of a call out of the argument registers it loads). Composites are
 //!   read and written with their exact size so that no byte past them is
 //!   touched. Narrow integer arguments are extended to 64 bits as gcc does;
 //!   callees never rely on it (a parameter is read back at its own width).
@@ -54,18 +57,6 @@ impl FnEmitter<'_, '_> {
             emit!(self, "\tmov\tx29, sp");
         }
         self.save_restore(true);
-        for (i, dest) in self.direct_params.clone() {
-            let (Some(h), Some(loc)) = (self.reg_of(dest), self.own.args.get(i).copied()) else {
-                return Err(self.internal(format!("paramref {i} is not a register move")));
-            };
-            match (loc, h) {
-                (ArgLoc::Gpr(n), HomeReg::X(x)) => emit!(self, "\tmov\t{}, {}", x.x(), Xr(n).x()),
-                (ArgLoc::Gpr(n), HomeReg::V(v)) => emit!(self, "\tfmov\t{}, {}", v.d(), Xr(n).x()),
-                (ArgLoc::Fpr(n), HomeReg::V(v)) => emit!(self, "\tfmov\t{}, {}", v.d(), Vr(n).d()),
-                (ArgLoc::Fpr(n), HomeReg::X(x)) => emit!(self, "\tfmov\t{}, {}", x.x(), Vr(n).d()),
-                _ => return Err(self.internal(format!("paramref {i} is not a register move"))),
-            }
-        }
         let args = self.own.args.clone();
         for (i, loc) in args.iter().enumerate() {
             if self.direct_params.iter().any(|&(k, _)| k == i) {
@@ -121,6 +112,9 @@ impl FnEmitter<'_, '_> {
                 emit!(self, "\tstp\tq{}, q{}, [x16, #{}]", k, k + 1, 16 * k);
             }
         }
+        // Last the moves into home registers, which may be argument
+        // registers that the stores above still read.
+        self.move_direct_params()?;
         let (start, len) = self.layout.alloca_region;
         if len > 0 {
             let m = self.area(start);
@@ -146,6 +140,59 @@ impl FnEmitter<'_, '_> {
                 if len % 16 != 0 {
                     emit!(self, "\tstr\txzr, [x16]");
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves the parameters of [`super::direct_params`] from their
+    /// argument registers into their home registers, as one parallel move:
+    /// a home may be an argument register (`x2..x7`) that another parameter
+    /// arrives in. A move goes once its destination is no pending move's
+    /// source; when every destination is (a cycle), one source is first
+    /// copied to `x9` and read from there.
+    fn move_direct_params(&mut self) -> Result<(), BackendError> {
+        let mut pending: Vec<(HomeReg, HomeReg)> = Vec::new();
+        for (i, dest) in self.direct_params.clone() {
+            if self.unread_params.contains(&dest) {
+                continue;
+            }
+            let src = match self.own.args.get(i).copied() {
+                Some(ArgLoc::Gpr(n)) => HomeReg::X(Xr(n)),
+                Some(ArgLoc::Fpr(n)) => HomeReg::V(Vr(n)),
+                _ => return Err(self.internal(format!("paramref {i} is not a register move"))),
+            };
+            let Some(dst) = self.reg_of(dest) else {
+                return Err(self.internal(format!("paramref {i} is not a register move")));
+            };
+            if src != dst {
+                pending.push((src, dst));
+            }
+        }
+        while !pending.is_empty() {
+            let ready = (0..pending.len()).find(|&k| pending.iter().all(|&(src, _)| src != pending[k].1));
+            let k = match ready {
+                Some(k) => k,
+                None => {
+                    // Every destination is still to be read: free the first one.
+                    let HomeReg::X(blocked) = pending[0].1 else {
+                        return Err(self.internal("cycle of float parameter moves"));
+                    };
+                    emit!(self, "\tmov\tx9, {}", blocked.x());
+                    for p in &mut pending {
+                        if p.0 == HomeReg::X(blocked) {
+                            p.0 = HomeReg::X(Xr(9));
+                        }
+                    }
+                    0
+                }
+            };
+            let (src, dst) = pending.remove(k);
+            match (src, dst) {
+                (HomeReg::X(a), HomeReg::X(x)) => emit!(self, "\tmov\t{}, {}", x.x(), a.x()),
+                (HomeReg::X(a), HomeReg::V(v)) => emit!(self, "\tfmov\t{}, {}", v.d(), a.x()),
+                (HomeReg::V(a), HomeReg::V(v)) => emit!(self, "\tfmov\t{}, {}", v.d(), a.d()),
+                (HomeReg::V(a), HomeReg::X(x)) => emit!(self, "\tfmov\t{}, {}", x.x(), a.d()),
             }
         }
         Ok(())

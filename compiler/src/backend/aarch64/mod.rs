@@ -5,14 +5,16 @@
 //! x86-64 backend: the register allocator ([`crate::backend::regalloc`])
 //! gives every value a home, a register or a shared frame slot
 //! ([`crate::backend::frame`]). Integers and pointers of at most 8 bytes
-//! take the caller-saved `x13..x15` first, then the callee-saved
-//! `x19..x28`; `float` and `double` take the caller-saved `v24..v31`
-//! first, then `d8..d15` (AAPCS64 preserves their low 64 bits, all these
-//! values use). A caller-saved home never holds a value live across, or
-//! read by, an instruction whose code overwrites it (calls, `fmod`, block
-//! copies, `va_*`, intrinsics, wide values: [`clobbers`]), so calls need no
-//! saves; the prologue saves the callee-saved homes handed out and the
-//! epilogue restores them. Each instruction reads
+//! take the caller-saved `x2..x7` and `x13..x15` first, then the
+//! callee-saved `x19..x28`; `float` and `double` take the caller-saved
+//! `v24..v31` first, then `d8..d15` (AAPCS64 preserves their low 64 bits,
+//! all these values use). A caller-saved home never holds a value live
+//! across an instruction whose code overwrites it (calls, `fmod`, block
+//! copies, `va_*`, intrinsics, wide values: [`clobbers`]), nor a value the
+//! instruction reads after it has overwritten the register (a call reads
+//! its operands before the callee runs, but loads its argument registers
+//! one by one), so calls need no saves; the prologue saves the
+//! callee-saved homes handed out and the epilogue restores them. Each instruction reads
 //! its operands straight from their home registers where the operation
 //! allows (a register holds a value's bits in its low `size` bytes, so
 //! narrow values are extended first where the upper bits matter), else
@@ -70,7 +72,7 @@ use crate::ir::instruction::{BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
 use crate::target::Target;
-use abi::{ArgLoc, CallLayout};
+use abi::{ArgLoc, CallLayout, RetLoc};
 use regs::{Mem, Vr, Xr, FP};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::fmt::Write as _;
@@ -87,14 +89,24 @@ pub(crate) use emit;
 pub struct Aarch64;
 
 /// The general registers the allocator may hand out: first the caller-saved
-/// `x13..x15`, which the emitter uses only inside calls, block copies,
-/// `va_*`, wide (`__int128`, `long double`) sequences and wide selects (see
-/// [`clobbers`]), then the callee-saved `x19..x28`, which nothing else in
-/// this backend uses (`x29`/`x30` are the frame record). `x9..x12` are the
-/// emitter's value temporaries, `x16`/`x17` its pointer and immediate
-/// temporaries, `x8` the indirect result register, `x18` the platform
-/// register: none of them is handed out.
-const ALLOCATABLE_X: [Xr; 13] = [
+/// argument registers `x2..x7`, which the emitter writes only to pass
+/// arguments (calls, the libgcc calls of wide and `fmod` sequences) and in
+/// the prologue, and `x13..x15`, which it uses only inside calls, block
+/// copies, `va_*`, wide (`__int128`, `long double`) sequences and wide
+/// selects (see [`clobbers`]). Then the
+/// callee-saved `x19..x28`, which nothing else in this backend uses
+/// (`x29`/`x30` are the frame record). `x0`/`x1` carry results and the
+/// first two arguments, `x9..x12` are the emitter's value temporaries,
+/// `x16`/`x17` its pointer and immediate temporaries, `x8` the indirect
+/// result register, `x18` the platform register: none of them is handed
+/// out.
+const ALLOCATABLE_X: [Xr; 19] = [
+    Xr(2),
+    Xr(3),
+    Xr(4),
+    Xr(5),
+    Xr(6),
+    Xr(7),
     Xr(13),
     Xr(14),
     Xr(15),
@@ -110,7 +122,7 @@ const ALLOCATABLE_X: [Xr; 13] = [
     Xr(28),
 ];
 /// How many of [`ALLOCATABLE_X`] are caller-saved (they come first).
-const CALLER_SAVED_X: u8 = 3;
+const CALLER_SAVED_X: u8 = 9;
 /// The SIMD/FP registers the allocator may hand out: first the caller-saved
 /// `v24..v31`, which no emitter sequence uses (its FP temporaries are
 /// `v16..v19`), then `v8..v15`, of which AAPCS64 preserves the low 64 bits
@@ -135,27 +147,84 @@ const ALLOCATABLE_V: [Vr; 16] = [
 ];
 /// How many of [`ALLOCATABLE_V`] are caller-saved (they come first).
 const CALLER_SAVED_V: u8 = 8;
-const REG_BUDGET: RegBudget = RegBudget { int: 13, float: 16 };
+const REG_BUDGET: RegBudget = RegBudget { int: 19, float: 16 };
 
 /// The caller-saved allocatable registers an instruction's code overwrites
 /// (a value it reads or that is live across it never gets them): all of
-/// them for calls (the callee may use them; the argument set-up of a call
-/// uses `x13`/`x15` too), `fmod` calls (a float `srem`/`urem`), block copies
-/// (`x13`), `va_*` (`x13`, and `va_arg` of a composite copies), intrinsics
-/// and inline asm (which may call helpers), and anything on 16-byte values
-/// (`__int128` sequences use `x9..x15`, `long double` and 128-bit
-/// conversions call libgcc).
+/// them for calls (the callee may use them), `fmod` calls (a float
+/// `srem`/`urem`), block copies (`x13`), `va_*` (`x13`, and `va_arg` of a
+/// composite copies), intrinsics and inline asm (which may call helpers),
+/// and anything on 16-byte values (`__int128` sequences use `x9..x15`,
+/// `long double` and 128-bit conversions call libgcc with arguments in
+/// `x0..x3` and `v0`/`v1`).
+///
+/// A call overwrites most of them only after reading its operands: its
+/// clobbers are `late` but for the argument registers `x2..x7` it loads,
+/// one after the other while reading the operands
+/// ([`arg_regs_written_early`]), so a value it only reads (the `x` of
+/// `mix(x)`) may sit in `x13..x15`, `v24..v31` or an argument register it
+/// does not load instead of taking a callee-saved register or a stack slot.
 fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
-    let all = Clobbers {
-        int: (1 << CALLER_SAVED_X) - 1,
-        float: (1 << CALLER_SAVED_V) - 1,
-        ..Clobbers::default()
+    let (int, float) = ((1 << CALLER_SAVED_X) - 1, (1 << CALLER_SAVED_V) - 1);
+    let early = match inst {
+        Instruction::Call { info, .. } | Instruction::CallIndirect { info, .. } => arg_regs_written_early(info),
+        _ => None,
     };
-    if crate::backend::clobbers_caller_saved(inst, types) {
-        all
-    } else {
-        Clobbers::default()
+    match early {
+        Some(early) => Clobbers {
+            int: early,
+            late_int: int & !early,
+            late_float: float,
+            ..Clobbers::default()
+        },
+        None if crate::backend::clobbers_caller_saved(inst, types) => Clobbers {
+            int,
+            float,
+            ..Clobbers::default()
+        },
+        None => Clobbers::default(),
     }
+}
+
+/// The allocatable registers (a mask of [`ALLOCATABLE_X`] indices) a
+/// call's code (`FnEmitter::call`) writes before it has read every
+/// operand: the argument registers `x2..x7` it loads, in argument order,
+/// each from its operand (an operand of a later argument may not sit in
+/// one). `None` when the call writes other allocatable registers before
+/// the `bl`/`blr` or reads an operand after it, and so clobbers them all
+/// early: a composite argument (a by-reference copy goes through `x13`, an
+/// odd-sized piece in registers is put together in `x15`), a 16-byte one,
+/// or a composite result in registers (stored through its buffer operand
+/// after the call). Everything else goes through registers that are not
+/// allocatable: `x0`, `x1`, `v0..v7`, stack arguments through `x10`, the
+/// callee of an indirect call into `x16` after the arguments, the buffer of
+/// a memory-returned composite into `x8` before the `bl`.
+fn arg_regs_written_early(info: &crate::ir::instruction::CallInfo) -> Option<u64> {
+    let lay = abi::layout_of_call(info);
+    if lay.args.len() != info.args.len() || matches!(lay.ret, RetLoc::StructGprs(_) | RetLoc::StructHfa(_)) {
+        return None;
+    }
+    let mut early = 0u64;
+    for (i, loc) in lay.args.iter().enumerate() {
+        let scalar = info.struct_arg_sizes.get(i).copied().flatten().is_none()
+            && info.arg_types.get(i).is_some_and(|t| t.size() <= 8);
+        match loc {
+            ArgLoc::Ignored => {}
+            ArgLoc::Fpr(_) | ArgLoc::Stack(_) if scalar => {}
+            ArgLoc::Gpr(n) if scalar => {
+                if let Some(k) = ALLOCATABLE_X.iter().position(|x| x.0 == *n) {
+                    early |= 1 << k;
+                }
+            }
+            _ => return None,
+        }
+    }
+    // The injected bug takes the argument registers to be written late
+    // too: loading one may overwrite an operand a later argument reads.
+    if crate::inject::enabled(crate::inject::Bug::Aarch64LateClobberArgRegs) {
+        early = 0;
+    }
+    Some(early)
 }
 
 /// A home register: a general one or a SIMD/FP one.
@@ -273,6 +342,9 @@ pub(crate) struct FnEmitter<'a, 'm> {
     /// into the home register of their only `paramref`'s destination, in
     /// the order of those `paramref`s (see [`direct_params`]).
     direct_params: Vec<(usize, Value)>,
+    /// The values of [`direct_params`](Self::direct_params) nothing reads:
+    /// the prologue does not move them.
+    unread_params: Vec<Value>,
     /// Compares whose only reader is their block's conditional branch
     /// ([`fusable_compares`]): they set the flags and emit no `cset`.
     fused_compares: FxHashSet<Value>,
@@ -297,7 +369,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
         let mut layout = FrameLayout::compute_with(f, &types, REG_BUDGET, clobbers)?;
         abi::check_hfas(f.params.iter().map(|p| &p.aarch64_hfa)).map_err(|m| BackendError::internal(&f.name, m))?;
         let own = abi::layout_of_function(f);
-        let direct_params = direct_params(f, &layout, &own);
+        let (direct_params, unread_params) = direct_params(f, &layout, &own);
         let mut params = Vec::with_capacity(f.params.len());
         for (i, loc) in own.args.iter().enumerate() {
             let p = &f.params[i];
@@ -412,6 +484,7 @@ impl<'a, 'm> FnEmitter<'a, 'm> {
             sets_second: scan.sets_second,
             far_branches,
             direct_params,
+            unread_params,
             fused_compares: crate::backend::fusable_compares(f, |_| true),
             pending_cc: None,
             block_index: 0,
@@ -606,36 +679,60 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
 /// `paramref`, into a destination in a home register. The prologue then
 /// neither stores the parameter to its slot nor reloads it. The moves go
 /// from argument registers (`x0..x7`, `v0..v7`) to home registers, which
-/// are never argument registers (`x13..x15`, `x19..x28`, `v24..v31`,
-/// `v8..v15`): the two sets are disjoint, so in the `paramref`s' order the
-/// moves have the `paramref`s' effect (no cycle, no source overwritten), and
-/// nothing later in the prologue (stores of the other parameters, the
-/// variadic save areas, the `alloca` zeroing through `x9`/`x16`) writes a
-/// home register.
-fn direct_params(f: &IrFunction, layout: &FrameLayout, own: &CallLayout) -> Vec<(usize, Value)> {
+/// may be argument registers too (`x2..x7`): the prologue makes them one
+/// parallel move after it has stored the other parameters and the
+/// variadic save areas (`FnEmitter::move_direct_params`), and nothing later
+/// in it (the `alloca` zeroing through `x9`/`x16`) writes a home register.
+/// A parallel move needs distinct destinations: a `paramref` whose home
+/// register another `paramref` of the run has too (a dead one interferes
+/// with nothing) is not moved so, but read in its place in the body.
+fn direct_params(f: &IrFunction, layout: &FrameLayout, own: &CallLayout) -> (Vec<(usize, Value)>, Vec<Value>) {
     let Some(entry) = f.blocks.first() else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     let mut reads = vec![0u32; own.args.len()];
+    let mut used: FxHashSet<Value> = FxHashSet::default();
     for b in &f.blocks {
         if b.terminator.successors().contains(&entry.label) {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         }
         for inst in &b.instructions {
             match inst {
                 Instruction::ParamRef { param_idx, .. } if *param_idx < reads.len() => reads[*param_idx] += 1,
-                Instruction::LabelAddr { label, .. } if *label == entry.label => return Vec::new(),
+                Instruction::LabelAddr { label, .. } if *label == entry.label => return (Vec::new(), Vec::new()),
                 _ => {}
             }
+            inst.for_each_used_value(|v| {
+                used.insert(v);
+            });
         }
+        b.terminator.for_each_used_value(|v| {
+            used.insert(v);
+        });
     }
     let mut direct = Vec::new();
+    // The home registers of the run's `paramref`s whose value is read: an
+    // unread one may share its register with a later one (it interferes
+    // with nothing), and the moves run together, before any `paramref` of
+    // the body. An unread one needs no move.
+    let mut homes: Vec<PhysReg> = Vec::new();
+    let mut unread = Vec::new();
     for inst in &entry.instructions {
         match inst {
             Instruction::Alloca { .. } => {}
             Instruction::ParamRef { dest, param_idx, .. } => {
                 let i = *param_idx;
                 let in_reg = matches!(own.args.get(i), Some(ArgLoc::Gpr(_) | ArgLoc::Fpr(_)));
+                if let Home::Reg(r) = layout.home(*dest) {
+                    if used.contains(dest) {
+                        homes.push(r);
+                    } else if in_reg && reads.get(i) == Some(&1) && !(f.uses_sret && i == 0) {
+                        unread.push(*dest);
+                    } else {
+                        // Read from its slot by the body: it writes its register.
+                        homes.push(r);
+                    }
+                }
                 if in_reg
                     && reads.get(i) == Some(&1)
                     && !(f.uses_sret && i == 0)
@@ -647,7 +744,13 @@ fn direct_params(f: &IrFunction, layout: &FrameLayout, own: &CallLayout) -> Vec<
             _ => break,
         }
     }
-    direct
+    // A register two of them share goes to neither: the moves' destinations
+    // are then distinct, so their order does not matter but for sources.
+    direct.retain(|&(_, d)| match layout.home(d) {
+        Home::Reg(r) => unread.contains(&d) || homes.iter().filter(|&&h| h == r).count() == 1,
+        _ => false,
+    });
+    (direct, unread)
 }
 
 #[cfg(test)]
@@ -752,12 +855,13 @@ mod tests {
             "define @f(i64, i64, f64) -> f64 {\nbb0:\n  %0 = paramref 0 i64\n  %1 = paramref 1 i64\n  %9 = paramref 2 f64\n  %2 = mul i64 %0, %1\n  %3 = add i64 %2, %0\n  %4 = sub i64 %3, %1\n  %5 = cast i64 -> f64 %4\n  %6 = mul f64 %5, %9\n  %7 = add f64 %6, %9\n  ret %7\n}\n",
         );
         let text = body_of(&s, "f").join("\n");
-        // The parameters and temporaries live in x13..x15 and d24..d31.
+        // The parameters and temporaries live in x2..x7, x13..x15 and d24..d31.
         assert!(
-            text.contains("\tmov\tx13, x0") || text.contains("\tmov\tx14, x0"),
+            text.contains("\tmov\tx2, x0") || text.contains("\tmov\tx3, x0"),
             "{text}"
         );
-        assert!(text.contains("\tmul\tx1"), "{text}");
+        let mul = text.lines().find_map(|l| l.strip_prefix("\tmul\t")).unwrap_or("");
+        assert!(caller_saved(mul.split(',').next().unwrap_or("")), "{text}");
         assert!(text.contains("\tfmul\td2") || text.contains("\tfmul\td3"), "{text}");
         // No callee-saved register is used, so nothing is saved, no value
         // touches a slot, and the leaf needs no frame record: `sp`, `x29`
@@ -779,11 +883,18 @@ mod tests {
         assert!(text.contains("\tstp\tx29, x30, [sp]"), "{text}");
     }
 
+    /// The caller-saved homes: `x13..x15`, `x2..x7` and `d24..d31`.
+    fn caller_saved(r: &str) -> bool {
+        let k = |p: char| r.strip_prefix(p).and_then(|n| n.parse::<u8>().ok());
+        matches!(k('x'), Some(2..=7 | 13..=15)) || matches!(k('d'), Some(24..=31))
+    }
+
     #[test]
-    fn values_live_across_a_call_or_read_by_it_avoid_caller_saved_registers() {
-        // %1 and %8 are live across the call, %0 and %7 are its arguments:
-        // none may sit in x13..x15 / v24..v31, which the callee may clobber
-        // (and which the argument set-up may use).
+    fn values_live_across_a_call_avoid_caller_saved_registers() {
+        // %1 and %8 are live across the call: they may not sit in
+        // x13..x15, x2..x7 or v24..v31, which the callee may clobber. %0
+        // and %7 are only read by it, and it loads no allocatable register
+        // (x0 and d0), so they may.
         let s = asm_of(
             "declare @g(i64, f64) -> i64\ndefine @f(i64, f64) -> f64 {\nbb0:\n  %0 = paramref 0 i64\n  %7 = paramref 1 f64\n  %1 = add i64 %0, 5i64\n  %8 = mul f64 %7, %7\n  %2 = call i64 @g(i64 %0, f64 %7)\n  %3 = add i64 %2, %1\n  %4 = cast i64 -> f64 %3\n  %5 = add f64 %4, %8\n  ret %5\n}\n",
         );
@@ -792,7 +903,7 @@ mod tests {
         let def = |prefix: &str| -> String {
             let l = body
                 .iter()
-                .find(|l| l.starts_with(prefix))
+                .find(|l| l.starts_with(prefix) && !l.contains("sp"))
                 .unwrap_or_else(|| panic!("no {prefix} in {text}"));
             l[prefix.len()..].split(',').next().unwrap_or("").to_string()
         };
@@ -808,24 +919,77 @@ mod tests {
         let r8 = def("\tfmul\t");
         let k: u8 = r8[1..].parse().unwrap();
         assert!(r8.starts_with('d') && (8..=15).contains(&k), "{r8} in {text}");
-        // Nothing before the call lives in x13..x15 or d24..d31.
-        let before_call: Vec<&&str> = body.iter().take_while(|l| !l.starts_with("\tbl\t")).collect();
-        for l in &before_call {
-            for r in ["x13", "x14", "x15"]
-                .into_iter()
-                .map(String::from)
-                .chain((24..=31).map(|k| format!("d{k}")))
-            {
-                assert!(!l.contains(&r), "{r} before the call in {text}");
-            }
-        }
+        // The prologue moves %0 and %7 into caller-saved homes.
+        let r0 = def("\tmov\t");
+        let r7 = def("\tfmov\t");
+        assert!(caller_saved(&r0) && caller_saved(&r7), "{r0} and {r7} in {text}");
         // Only callee-saved registers are saved.
         assert!(
             body.iter()
                 .filter(|l| l.starts_with("\tst") && l.contains("[x29"))
-                .all(|l| !l.contains("x13") && !l.contains("d24")),
+                .all(|l| !l.split([' ', '\t', ',']).any(caller_saved)),
             "{text}"
         );
+    }
+
+    #[test]
+    fn operands_of_a_call_that_loads_x2_to_x7_avoid_them() {
+        // The call loads x0..x7 one by one from eight sums it alone reads:
+        // a sum may not sit in x2..x7, where loading an earlier argument
+        // could overwrite it (three fit in x13..x15, the other five go to
+        // callee-saved registers).
+        let mut src = String::from(
+            "declare @h(i64, i64, i64, i64, i64, i64, i64, i64) -> i64\ndefine @f(i64) -> i64 {\nbb0:\n  %0 = paramref 0 i64\n",
+        );
+        for k in 1..=8 {
+            src.push_str(&format!("  %{k} = add i64 %0, {k}i64\n"));
+        }
+        src.push_str(
+            "  %9 = call i64 @h(i64 %8, i64 %7, i64 %6, i64 %5, i64 %4, i64 %3, i64 %2, i64 %1)\n  ret %9\n}\n",
+        );
+        let s = asm_of(&src);
+        let body = body_of(&s, "f");
+        let text = body.join("\n");
+        let sums: Vec<&str> = body
+            .iter()
+            .filter(|l| l.starts_with("\tadd\t") && !l.contains("sp,") && !l.contains("x29,"))
+            .map(|l| l["\tadd\t".len()..].split(',').next().unwrap_or(""))
+            .collect();
+        assert_eq!(sums.len(), 8, "{text}");
+        for r in sums {
+            let k: u8 = r[1..].parse().unwrap();
+            assert!(!(2..=7).contains(&k), "{r} in {text}");
+        }
+    }
+
+    #[test]
+    fn parameter_moves_into_argument_registers_keep_every_parameter() {
+        // %1 is never read, so its home may be the register %2 arrives in
+        // (x2) or %2's home: the prologue's moves must leave %2 and %0 in
+        // the registers `sub` reads. Followed through the prologue's `mov`s.
+        for body in [
+            "  %0 = paramref 0 i64\n  %1 = paramref 1 i64\n  %2 = paramref 2 i64\n  %3 = sub i64 %2, %0\n  ret %3\n",
+            "  %0 = paramref 0 i64\n  %1 = paramref 1 i64\n  %2 = paramref 2 i64\n  %4 = paramref 3 i64\n  %5 = add i64 %4, %1\n  %3 = sub i64 %2, %0\n  %6 = xor i64 %3, %5\n  ret %6\n",
+        ] {
+            let s = asm_of(&format!(
+                "define @f(i64, i64, i64, i64) -> i64 {{\nbb0:\n{body}}}\n"
+            ));
+            let lines = body_of(&s, "f");
+            let text = lines.join("\n");
+            let mut holds: FxHashMap<String, String> = FxHashMap::default();
+            let at = |holds: &FxHashMap<String, String>, r: &str| holds.get(r).cloned().unwrap_or_else(|| r.to_string());
+            for l in lines.iter().take_while(|l| !l.starts_with(".LBB")) {
+                if let Some(ops) = l.strip_prefix("\tmov\t") {
+                    let (d, src) = ops.split_once(", ").unwrap();
+                    let v = at(&holds, src);
+                    holds.insert(d.to_string(), v);
+                }
+            }
+            let sub = lines.iter().find(|l| l.starts_with("\tsub\tx")).unwrap();
+            let ops: Vec<&str> = sub["\tsub\t".len()..].split(", ").collect();
+            assert_eq!(at(&holds, ops[1]), "x2", "{text}");
+            assert_eq!(at(&holds, ops[2]), "x0", "{text}");
+        }
     }
 
     #[test]
@@ -837,7 +1001,7 @@ mod tests {
         let f = &m.functions[0];
         let types = ValueTypes::compute(f);
         let all = Clobbers {
-            int: 0b111,
+            int: 0x1ff,
             float: 0xff,
             ..Clobbers::default()
         };

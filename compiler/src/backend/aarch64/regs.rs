@@ -3,7 +3,8 @@
 //! logical "bitmask" immediates, MOVZ/MOVN 16-bit chunks).
 //!
 //! Register roles in this backend: `x0..x7`/`v0..v7` carry arguments and
-//! results; `x9..x12` and `v16..v19` are the emitter's value temporaries,
+//! results (the register allocator hands out `x2..x7` between calls);
+//! `x9..x12` and `v16..v19` are the emitter's value temporaries,
 //! `x13..x15` too inside calls, block copies, `va_*` and wide sequences
 //! (elsewhere the register allocator hands them out, with `v24..v31`);
 //! `x16` holds a loaded pointer and `x17` materializes large immediates and
