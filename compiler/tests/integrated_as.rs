@@ -927,7 +927,7 @@ fn riscv_data_view(file: &object::File, code: &Positions) -> Vec<String> {
             let n = s.name().unwrap_or("");
             !(n.is_empty() || n.starts_with(".L") || n.starts_with("$x"))
         })
-        .map(|s| describe_symbol(&file, &s))
+        .map(|s| describe_symbol(file, &s))
         .collect();
     syms.sort();
     out.extend(syms);

@@ -532,7 +532,7 @@ mod tests {
             LongDoubleFormat::Binary128,
             &mut q,
         );
-        assert_eq!(u128::from_le_bytes(q.try_into().unwrap()), 0x3fff_8u128 << 108);
+        assert_eq!(u128::from_le_bytes(q.try_into().unwrap()), 0x0003_fff8_u128 << 108);
     }
 
     #[test]

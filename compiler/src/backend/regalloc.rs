@@ -414,15 +414,18 @@ struct SameValue {
     /// For each value defined in the block: `(position, key)` of each of its
     /// definitions in order; the key of a copy of `s` is `(s, version of s)`,
     /// other definitions have no key.
-    defs: rustc_hash::FxHashMap<u32, Vec<(usize, Option<(u32, u32)>)>>,
+    defs: DefsByValue,
     /// The copies of each key: `(position, value defined)`.
     by_key: rustc_hash::FxHashMap<(u32, u32), Vec<(usize, u32)>>,
 }
 
+/// Per value, `(position, key)` of each of its definitions in a block.
+type DefsByValue = rustc_hash::FxHashMap<u32, Vec<(usize, Option<(u32, u32)>)>>;
+
 impl SameValue {
     fn scan(b: &crate::ir::instruction::BasicBlock, cand: &dyn Fn(Value) -> Option<u32>) -> SameValue {
         let mut version: rustc_hash::FxHashMap<u32, u32> = rustc_hash::FxHashMap::default();
-        let mut defs: rustc_hash::FxHashMap<u32, Vec<(usize, Option<(u32, u32)>)>> = rustc_hash::FxHashMap::default();
+        let mut defs = DefsByValue::default();
         // Constants get keys `(u32::MAX, k)`, one `k` per distinct constant.
         let mut consts: Vec<crate::ir::constants::IrConst> = Vec::new();
         let mut by_key: rustc_hash::FxHashMap<(u32, u32), Vec<(usize, u32)>> = rustc_hash::FxHashMap::default();
@@ -537,11 +540,7 @@ impl Matrix {
     }
     /// Makes the relation symmetric (rows were filled at definitions only).
     fn symmetrize(&mut self) {
-        let n = if self.words == 0 {
-            0
-        } else {
-            self.bits.len() / self.words
-        };
+        let n = self.bits.len().checked_div(self.words).unwrap_or(0);
         for i in 0..n {
             for w in 0..self.words {
                 let mut b = self.bits[i * self.words + w];
