@@ -437,7 +437,7 @@ fn edit_operand(m: &mut IrModule, fi: usize, bi: usize, ii: usize, k: usize, shr
     let Some(b) = m.functions.get_mut(fi).and_then(|f| f.blocks.get_mut(bi)) else {
         return false;
     };
-    let ty = b.instructions.get(ii).and_then(|i| operand_type(i));
+    let ty = b.instructions.get(ii).and_then(operand_type);
     let mut changed = false;
     let mut idx = 0;
     let mut apply = |op: &mut Operand| {
