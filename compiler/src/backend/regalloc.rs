@@ -42,10 +42,12 @@
 //! after the second return, every value must still be where the first return
 //! left it. Inline asm is an instruction that overwrites the target's
 //! caller-saved registers early (its planner takes operand registers from
-//! them and loads the inputs one by one), or every register when it names
-//! registers, has a fixed-register operand or many operands; its outputs
-//! stay in slots (see `asm_clobbers`). Values it does not touch keep their
-//! registers across it.
+//! them and loads the inputs one by one), or every register when it has
+//! many operands; its outputs stay in slots (see `asm_clobbers`). Values it
+//! does not touch keep their registers across it. A function with an asm
+//! statement that names a register (a clobber, a local register variable)
+//! gets shared slots but no register, as gcc -O0's code leaves registers
+//! to such asm.
 
 use super::frame::{slot_size, Home, ValueTypes};
 use crate::inject::{enabled, Bug};
@@ -140,9 +142,27 @@ pub enum Strategy {
     /// functions, `PHICC_REGALLOC=off`, and the functions named in
     /// `PHICC_REGALLOC_OFF=f,g`).
     Separate,
+    /// Coalescing and shared slots, no registers: a function with an asm
+    /// statement that names a register (among its clobbers, or a local
+    /// register variable's `{reg}`). Such code may read or set registers
+    /// across statements, as gcc -O0's output lets it (a callee-saved
+    /// register set by one asm and read by a later one).
+    SlotsOnly,
     /// Coalescing, shared slots and registers (in a function with inline
     /// asm too: see [`asm_clobbers`]).
     Full,
+}
+
+/// Whether an asm statement names a register: a clobber other than
+/// `memory` and `cc`, or an operand in a fixed register.
+fn names_register(asm: &crate::ir::instruction::InlineAsm) -> bool {
+    asm.clobbers.iter().any(|c| !matches!(c.as_str(), "memory" | "cc"))
+        || asm
+            .outputs
+            .iter()
+            .map(|o| &o.constraint)
+            .chain(asm.inputs.iter().map(|i| &i.constraint))
+            .any(|c| c.contains('{'))
 }
 
 /// Every register, early.
@@ -162,26 +182,19 @@ const ASM_OPERANDS_IN_SCRATCH: usize = 6;
 /// What an inline asm statement overwrites, for the allocator (`target`
 /// is the target's answer for the instruction: its caller-saved
 /// registers, early, since the planners take operand registers from them
-/// and load the inputs one after the other). A statement that names a
-/// register among its clobbers, has an operand in a fixed register (a
-/// local register variable), or has more operands than
-/// [`ASM_OPERANDS_IN_SCRATCH`] may write any register: then nothing live
-/// across it and none of its operands gets one. Its outputs never do
-/// (the planners store them to slots). Values a statement does not touch
-/// keep their registers across it.
+/// and load the inputs one after the other). A statement with more
+/// operands than [`ASM_OPERANDS_IN_SCRATCH`] (or one naming a register,
+/// whose function gets no registers anyway: [`Strategy::SlotsOnly`]) may
+/// write any register: then nothing live across it and none of its
+/// operands gets one. Its outputs never do (the planners store them to
+/// slots). Values a statement does not touch keep their registers across
+/// it.
 fn asm_clobbers(asm: &crate::ir::instruction::InlineAsm, target: Clobbers) -> Clobbers {
     // The injected bug takes an asm statement for one that writes nothing.
     if enabled(Bug::RaAsmOperandsInRegisters) {
         return Clobbers::default();
     }
-    let names_register = asm.clobbers.iter().any(|c| !matches!(c.as_str(), "memory" | "cc"));
-    let fixed = asm
-        .outputs
-        .iter()
-        .map(|o| &o.constraint)
-        .chain(asm.inputs.iter().map(|i| &i.constraint))
-        .any(|c| c.contains('{'));
-    if names_register || fixed || asm.outputs.len() + asm.inputs.len() > ASM_OPERANDS_IN_SCRATCH {
+    if names_register(asm) || asm.outputs.len() + asm.inputs.len() > ASM_OPERANDS_IN_SCRATCH {
         ALL_REGISTERS
     } else {
         target
@@ -198,16 +211,21 @@ pub fn strategy(f: &IrFunction) -> Strategy {
     if std::env::var("PHICC_REGALLOC_OFF").is_ok_and(|v| v.split(',').any(|n| n == f.name)) {
         return Strategy::Separate;
     }
+    let mut named = false;
     for b in &f.blocks {
         for inst in &b.instructions {
-            if let Instruction::Call { func, .. } = inst {
-                if is_returns_twice(func) {
-                    return Strategy::Separate;
-                }
+            match inst {
+                Instruction::Call { func, .. } if is_returns_twice(func) => return Strategy::Separate,
+                Instruction::InlineAsm(asm) if names_register(asm) => named = true,
+                _ => {}
             }
         }
     }
-    Strategy::Full
+    if named {
+        Strategy::SlotsOnly
+    } else {
+        Strategy::Full
+    }
 }
 
 /// The result: a home for every candidate value, the slots to reserve and the

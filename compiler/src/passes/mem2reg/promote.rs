@@ -422,7 +422,12 @@ fn scan(func: &IrFunction, cfg: &CfgAnalysis, include_params: bool, max: u32) ->
                         }
                         if let Some(c) = lookup(out.value) {
                             let cand = &mut cands[c as usize];
-                            if InlineAsm::is_memory_constraint(&out.constraint) || !agrees(asm.output_type(i), cand.ty)
+                            // A read-write output left whole (`+r`: lowering
+                            // splits it into `=r` and a tied input, hand-written
+                            // IR may not) reads the slot too: it stays.
+                            if InlineAsm::is_memory_constraint(&out.constraint)
+                                || out.constraint.contains('+')
+                                || !agrees(asm.output_type(i), cand.ty)
                             {
                                 cand.ok = false;
                             } else {
