@@ -173,8 +173,9 @@ const ALL_REGISTERS: Clobbers = Clobbers {
     late_float: 0,
 };
 
-/// At most this many operands, an asm statement's planner takes its
-/// registers from the scratch and caller-saved registers alone: the pools
+/// At most this many operand registers (a 16-byte operand takes two), an
+/// asm statement's planner takes them from the scratch and caller-saved
+/// registers alone: the pools
 /// of the three targets hand out 9 (x86-64), 14 (RISC-V) and 16 (AArch64)
 /// of those before the first callee-saved one.
 const ASM_OPERANDS_IN_SCRATCH: usize = 6;
@@ -194,7 +195,9 @@ fn asm_clobbers(asm: &crate::ir::instruction::InlineAsm, target: Clobbers) -> Cl
     if enabled(Bug::RaAsmOperandsInRegisters) {
         return Clobbers::default();
     }
-    if names_register(asm) || asm.outputs.len() + asm.inputs.len() > ASM_OPERANDS_IN_SCRATCH {
+    // A 16-byte operand takes a register pair.
+    let wide = asm.operand_types.iter().filter(|t| t.size() > 8).count();
+    if names_register(asm) || asm.outputs.len() + asm.inputs.len() + wide > ASM_OPERANDS_IN_SCRATCH {
         ALL_REGISTERS
     } else {
         target
