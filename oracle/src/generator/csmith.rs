@@ -48,10 +48,20 @@ impl CsmithOptions {
     /// The program for `seed`.
     pub fn generate(&self, seed: u64) -> anyhow::Result<String> {
         // Through the runner like every other program: Csmith can loop on rare seeds.
-        let job = crate::runner::Job::new(&self.binary)
+        // Csmith writes `platform.info` into its working directory: each run
+        // gets its own, so parallel runs never race on one file.
+        let cwd = tempfile::Builder::new().prefix("oracle-csmith-").tempdir()?;
+        // A relative path to Csmith names it from our directory, not that one.
+        let binary = if self.binary.components().count() > 1 {
+            std::path::absolute(&self.binary)?
+        } else {
+            self.binary.clone()
+        };
+        let job = crate::runner::Job::new(&binary)
             .arg("--seed")
             .arg(seed.to_string())
-            .args(&self.args);
+            .args(&self.args)
+            .cwd(cwd.path());
         let limits = crate::runner::Limits {
             output_cap: 16 << 20,
             ..crate::runner::Limits::with_timeout(std::time::Duration::from_secs(60))
