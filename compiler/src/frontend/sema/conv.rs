@@ -56,10 +56,17 @@ pub(super) fn cast_kind(from: &CType, to: &CType) -> Option<CastKind> {
     })
 }
 
-/// The width of the bit-field an expression reads, if it reads one.
+/// The width of the bit-field an expression reads, if it reads one. As in
+/// gcc, a comma expression whose right operand reads a bit-field, and an
+/// assignment, compound assignment or `++`/`--` of a bit-field, have the
+/// bit-field's width for the promotions: `~(x, s.f29)` and `(s.f29 = 0) - 1`
+/// are `int` (Csmith `--seed 4091561791`).
 pub(super) fn bitfield_width(e: &Expr) -> Option<u32> {
     match &e.kind {
-        ExprKind::Load(inner) => bitfield_width(inner),
+        ExprKind::Load(inner) | ExprKind::Comma(_, inner) => bitfield_width(inner),
+        ExprKind::Assign { lhs, .. } | ExprKind::CompoundAssign { lhs, .. } | ExprKind::IncDec { lhs, .. } => {
+            bitfield_width(lhs)
+        }
         ExprKind::Member { bitfield: Some(bf), .. } => Some(bf.width),
         _ => None,
     }
