@@ -17,6 +17,8 @@
 //! asm rarely prints what the hardware prints) the baseline is that
 //! pass-free interpretation itself, under several asm schedules: a pass
 //! that changes it under any of them changed the program's meaning. A
+//! program without asm whose pass-free interpretation differs from the
+//! reference is put in the frontend (the interpreter is exact there). A
 //! `nomem2reg` cell has no pass to blame ([`blamed_passes`]), so its
 //! interpretation differing from the reference means the frontend.
 
@@ -86,6 +88,10 @@ pub fn first_diverging_stage(
         let (schedules, baselines): (&[u64], Vec<Outcome>) = if same_outcome(&unoptimized, &expected) {
             (&[0], vec![expected])
         } else if max_prefix == 0 {
+            return "frontend".into();
+        } else if has_inline_asm(tools, target, source, work) == Some(false) {
+            // Without asm the interpreter is exact: the lowered IR already
+            // computes something else than the reference.
             return "frontend".into();
         } else {
             // The interpreter's asm schedule stands in for the hardware: a
@@ -187,6 +193,38 @@ fn run_ir(
         Termination::Signaled(_) => None,
         t => Some((crate::util::content_hash(&r.stdout.bytes), t)),
     }
+}
+
+/// Whether the lowered IR of `source` has inline asm, the one thing the
+/// interpreter runs as a schedule-driven black box (`None`: no IR to look at).
+fn has_inline_asm(tools: &Toolchain, target: Target, source: &Path, work: &Path) -> Option<bool> {
+    let ir = work.join("probe.ir");
+    let mut job = Job::new(&tools.phicc)
+        .arg("--emit-ir")
+        .arg(format!("--target={target}"))
+        .arg("-w")
+        .arg("-o")
+        .arg(&ir);
+    for d in &tools.include_dirs {
+        job = job.arg(format!("-I{}", d.display()));
+    }
+    let r = runner::run(&job.arg(source), &tools.compile_limits).ok()?;
+    if r.termination != Termination::Exited(0) {
+        return None;
+    }
+    let text = std::fs::read_to_string(&ir).ok()?;
+    let _ = std::fs::remove_file(&ir);
+    let module = phicc::ir::text::parse_module(&text).ok()?;
+    Some(
+        !module.toplevel_asm.is_empty()
+            || module.functions.iter().any(|f| {
+                f.blocks.iter().any(|b| {
+                    b.instructions
+                        .iter()
+                        .any(|i| matches!(i, phicc::ir::instruction::Instruction::InlineAsm(_)))
+                })
+            }),
+    )
 }
 
 /// Whether `phicc -S` fails (crash or rejection) with only the first `k` passes.
