@@ -7,7 +7,9 @@
 //!    declarations, implicit int, missing returns, libc functions redeclared
 //!    with another type and printf arguments of the wrong type accepts it
 //!    (cvise otherwise turns `#include <stdio.h>` into `void printf();` and
-//!    passes a union where `%llx` wants an integer);
+//!    passes a union where `%llx` wants an integer), and with `-Werror=` for
+//!    incompatible pointer types, pointer/integer conversions and dropped
+//!    qualifiers (cvise otherwise writes `int32_t **p = &g` for an `int32_t g`);
 //! 2. the reference built with `gcc -fsanitize=undefined,address
 //!    -fno-sanitize-recover=all` runs clean to the original exit status;
 //! 3. `oracle diff --expect SIGNATURE` sees the same finding: same class,
@@ -170,10 +172,12 @@ fn reduce_c_finding(dir: &Path, out: &Path, args: &Args) -> anyhow::Result<Optio
 # shows {signature} and is still a defined C program.
 f=repro.c
 # 1. no uninitialized use, implicit declaration, implicit int, missing return,
-#    libc function redeclared (`void printf();`) or printf argument of the wrong type
+#    libc function redeclared (`void printf();`), printf argument of the wrong type,
+#    pointer of the wrong type or pointer/integer mix-up
 gcc -std=gnu11 -O1 -c -o /dev/null -Wall -Wextra -Werror=uninitialized -Werror=maybe-uninitialized \
     -Werror=implicit-function-declaration -Werror=implicit-int -Werror=return-type \
-    -Werror=builtin-declaration-mismatch -Werror=format{includes} "$f" >/dev/null 2>&1 || exit 1
+    -Werror=builtin-declaration-mismatch -Werror=format -Werror=incompatible-pointer-types \
+    -Werror=int-conversion -Werror=discarded-qualifiers{includes} "$f" >/dev/null 2>&1 || exit 1
 # 2. the sanitized reference runs clean to the original exit status ({status})
 gcc -O0 -fsanitize=undefined,address -fno-sanitize-recover=all -w{includes} -o ./ub-check "$f" >/dev/null 2>&1 || exit 1
 timeout 10 ./ub-check >/dev/null 2>&1
