@@ -120,22 +120,41 @@ fn eliminate_in_function(func: &mut IrFunction, next_label: &mut u32) -> usize {
         }
         eliminated += phis.len();
 
+        // The incoming edges in order of first appearance, and each phi's
+        // operand on each (its first entry for the edge), in a table: a block
+        // with P phis and E edges costs P * E, not P * E * E (computed-goto
+        // dispatch blocks have hundreds of both).
         let mut edges: Vec<BlockId> = Vec::new();
+        let mut edge_index: FxHashMap<BlockId, usize> = FxHashMap::default();
         for phi in &phis {
             for (_, l) in &phi.incoming {
-                if !edges.contains(l) {
+                edge_index.entry(*l).or_insert_with(|| {
                     edges.push(*l);
-                }
+                    edges.len() - 1
+                });
             }
         }
-        let src_on = |phi: &Phi, edge: BlockId| phi.incoming.iter().find(|(_, l)| *l == edge).map(|(op, _)| *op);
+        let srcs: Vec<Vec<Option<Operand>>> = phis
+            .iter()
+            .map(|phi| {
+                let mut on_edge = vec![None; edges.len()];
+                for (op, l) in &phi.incoming {
+                    let slot = &mut on_edge[edge_index[l]];
+                    if slot.is_none() {
+                        *slot = Some(*op);
+                    }
+                }
+                on_edge
+            })
+            .collect();
+        let src_on = |phi: usize, edge: usize| srcs[phi][edge];
 
         // Conflicts, over all edges.
         let dest_index: FxHashMap<Value, usize> = phis.iter().enumerate().map(|(i, p)| (p.dest, i)).collect();
         let mut conflicting = vec![false; phis.len()];
-        for &edge in &edges {
+        for e in 0..edges.len() {
             for (i, phi) in phis.iter().enumerate() {
-                if let Some(Operand::Value(v)) = src_on(phi, edge) {
+                if let Some(Operand::Value(v)) = src_on(i, e) {
                     if v != phi.dest {
                         if let Some(&j) = dest_index.get(&v) {
                             conflicting[i] = true;
@@ -165,7 +184,7 @@ fn eliminate_in_function(func: &mut IrFunction, next_label: &mut u32) -> usize {
         }
         let tmps: Vec<Option<Value>> = conflicting.iter().map(|&c| c.then(|| func.fresh_value())).collect();
 
-        for &edge in &edges {
+        for (e, &edge) in edges.iter().enumerate() {
             #[cfg(feature = "inject-bugs")]
             if enabled(Bug::SelfLoopNoCopy) && edge == target {
                 // The injected mistake: a self-loop's back edge taken for a self-copy.
@@ -174,8 +193,9 @@ fn eliminate_in_function(func: &mut IrFunction, next_label: &mut u32) -> usize {
             let copies: Vec<(Value, Operand)> = phis
                 .iter()
                 .zip(&tmps)
-                .filter_map(|(phi, tmp)| {
-                    let src = copy_src(src_on(phi, edge)?, phi.ty);
+                .enumerate()
+                .filter_map(|(i, (phi, tmp))| {
+                    let src = copy_src(src_on(i, e)?, phi.ty);
                     match tmp {
                         Some(tmp) => Some((*tmp, src)),
                         None if src == Operand::Value(phi.dest) => None,
