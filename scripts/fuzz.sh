@@ -8,7 +8,7 @@
 #
 #   scripts/fuzz.sh [TARGET] [LIBFUZZER-OPTION...]
 #
-# TARGET defaults to mem2reg_roundtrip (others: phi_elim_roundtrip,
+# TARGET defaults to mem2reg_roundtrip (others: opt_roundtrip, phi_elim_roundtrip,
 # c_roundtrip, ir_text_roundtrip, frontend). Options go to libFuzzer, e.g.
 # -max_total_time=600 -jobs=2 -print_final_stats=1. The working corpus is
 # fuzz/corpus/TARGET; crashes land in fuzz/artifacts/TARGET. SANITIZER=address

@@ -1,11 +1,14 @@
-//! Alloca-form IR from the fuzzer's bytes, through every pass of the checked
-//! configuration of phicc's pass table (`Configuration::CHECKED`, `opt`: mem2reg
-//! and what follows it), verified after each pass and interpreted before and
-//! after under the same inline-asm schedules; every function besides `main`
-//! is also called with boundary and random arguments (`Inputs::FUZZ`: every
-//! input only up to 8 bits of parameters; docs/results.md has the cost). A
-//! verifier failure or an outcome difference panics with both outcomes and the
-//! module in textual form (ready to save as a `.ir` file and replay with phiopt).
+//! Alloca-form IR from the fuzzer's bytes, through the `mem2reg`
+//! configuration of phicc's pass table (what `phicc` runs without flags:
+//! mem2reg, mem2reg-params, copyprop, phi elimination), verified after each
+//! pass and interpreted before and after under the same inline-asm schedules;
+//! every function besides `main` is also called with boundary and random
+//! arguments (`Inputs::FUZZ`: every input only up to 8 bits of parameters).
+//! This is the design card's target: SSA construction and phi elimination
+//! alone, so that each input is cheap (docs/results.md has the rates);
+//! `opt_roundtrip` runs the whole `opt` pipeline. A verifier failure or an
+//! outcome difference panics with both outcomes and the module in textual
+//! form (ready to save as a `.ir` file and replay with phiopt).
 #![no_main]
 
 // The fast build's allocator (scripts/fuzz.sh; see fuzz/Cargo.toml).
@@ -19,7 +22,7 @@ use oracle::ircheck::{check_module, CheckConfig, CheckMode, Inputs};
 
 fuzz_target!(|data: &[u8]| {
     let module = generate(data, GenMode::Alloca);
-    let cfg = CheckConfig { mode: CheckMode::Pipeline, inputs: Inputs::FUZZ.seeded_by(data), ..CheckConfig::default() };
+    let cfg = CheckConfig { mode: CheckMode::Mem2reg, inputs: Inputs::FUZZ.seeded_by(data), ..CheckConfig::default() };
     if let Some(failure) = check_module(&module, &cfg).failure {
         panic!("{failure}\n--- module ---\n{}", phicc::ir::text::print_module(&module));
     }

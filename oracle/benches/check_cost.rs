@@ -36,6 +36,7 @@ fn modules(mode: GenMode) -> Vec<IrModule> {
 fn bench(c: &mut Criterion) {
     for (mode, check_mode, name) in [
         (GenMode::Alloca, CheckMode::Pipeline, "alloca"),
+        (GenMode::Alloca, CheckMode::Mem2reg, "alloca-mem2reg"),
         (GenMode::Ssa, CheckMode::PhiElimOnly, "ssa"),
     ] {
         let ms = modules(mode);

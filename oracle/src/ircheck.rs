@@ -56,6 +56,10 @@ impl Stage {
 pub enum CheckMode {
     /// Alloca-form input: the checked configuration, [`Configuration::CHECKED`].
     Pipeline,
+    /// Alloca-form input: the `mem2reg` configuration, what `phicc` runs
+    /// without flags (mem2reg and phi elimination with the copy propagation
+    /// between them); the `mem2reg_roundtrip` fuzz target's check.
+    Mem2reg,
     /// SSA-form input: the `nomem2reg` configuration (phi elimination only).
     PhiElimOnly,
 }
@@ -65,6 +69,7 @@ impl CheckMode {
     pub fn configuration(self) -> Configuration {
         match self {
             CheckMode::Pipeline => Configuration::CHECKED,
+            CheckMode::Mem2reg => Configuration::Mem2reg,
             CheckMode::PhiElimOnly => Configuration::Nomem2reg,
         }
     }
@@ -216,7 +221,7 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
         });
         return report;
     }
-    if cfg.mode == CheckMode::Pipeline {
+    if cfg.mode != CheckMode::PhiElimOnly {
         if let Some(message) = mem2reg_frontier_errors(module) {
             report.failure = Some(Failure::Verifier {
                 stage: Stage::Input,
@@ -459,7 +464,7 @@ mod tests {
                 assert!(checked.contains(&Stage::After(pass)), "{pass} of {c} is not checked");
             }
         }
-        for mode in [CheckMode::Pipeline, CheckMode::PhiElimOnly] {
+        for mode in [CheckMode::Pipeline, CheckMode::Mem2reg, CheckMode::PhiElimOnly] {
             let stages = mode.stages();
             let names: Vec<&str> = stages.iter().map(|s| s.name()).collect();
             println!("ircheck stages of {mode:?}: {names:?}");
@@ -521,6 +526,7 @@ mod tests {
         let mut skipped = 0;
         for (mode, gen) in [
             (CheckMode::Pipeline, GenMode::Alloca),
+            (CheckMode::Mem2reg, GenMode::Alloca),
             (CheckMode::PhiElimOnly, GenMode::Ssa),
         ] {
             for index in 0..60 {
