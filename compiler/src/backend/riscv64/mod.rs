@@ -186,7 +186,8 @@ fn clobbers(inst: &Instruction, types: &ValueTypes) -> Clobbers {
 /// Whether a call's argument set-up (`FnEmitter::call`) writes no
 /// allocatable register: every argument a scalar of at most 8 bytes passed
 /// in `a0`, `a1`, `fa0`..`fa7` or on the stack (no struct copy, no
-/// by-reference copy, no 16-byte value, no argument in `a2`..`a7`).
+/// by-reference copy, no 16-byte value, no argument in `a2`..`a7`), and no
+/// struct result in registers (read through its buffer after the call).
 fn call_writes_only_scratch(info: &crate::ir::instruction::CallInfo) -> bool {
     // The injected bug lets arguments in `a2`..`a7` through: loading one
     // may overwrite another argument's value before it is read.
@@ -196,6 +197,11 @@ fn call_writes_only_scratch(info: &crate::ir::instruction::CallInfo) -> bool {
         1
     };
     let lay = abi::layout_of_call(info);
+    // A struct returned in registers is stored through the result buffer
+    // after the call: the buffer pointer must outlive the call's clobbers.
+    if lay.args.len() != info.args.len() || (info.is_sret && matches!(lay.ret, abi::RetLoc::Parts(_))) {
+        return false;
+    }
     lay.args.iter().enumerate().all(|(i, loc)| {
         let scalar = info.struct_arg_sizes.get(i).copied().flatten().is_none()
             && info.arg_types.get(i).is_some_and(|t| t.size() <= 8);
