@@ -12,13 +12,7 @@
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use libfuzzer_sys::fuzz_target;
-use oracle::irgen::{generate, GenMode};
-use oracle::ircheck::{check_module, CheckConfig, CheckMode, Inputs};
+use oracle::ircheck::{fuzz_ir_input, CheckMode};
+use oracle::irgen::GenMode;
 
-fuzz_target!(|data: &[u8]| {
-    let module = generate(data, GenMode::Alloca);
-    let cfg = CheckConfig { mode: CheckMode::Pipeline, inputs: Inputs::FUZZ.seeded_by(data), ..CheckConfig::default() };
-    if let Some(failure) = check_module(&module, &cfg).failure {
-        panic!("{failure}\n--- module ---\n{}", phicc::ir::text::print_module(&module));
-    }
-});
+fuzz_target!(|data: &[u8]| fuzz_ir_input(data, GenMode::Alloca, CheckMode::Pipeline));

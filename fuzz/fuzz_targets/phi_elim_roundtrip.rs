@@ -9,13 +9,7 @@
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use libfuzzer_sys::fuzz_target;
-use oracle::irgen::{generate, GenMode};
-use oracle::ircheck::{check_module, CheckConfig, CheckMode};
+use oracle::ircheck::{fuzz_ir_input, CheckMode};
+use oracle::irgen::GenMode;
 
-fuzz_target!(|data: &[u8]| {
-    let module = generate(data, GenMode::Ssa);
-    let cfg = CheckConfig { mode: CheckMode::PhiElimOnly, ..CheckConfig::default() };
-    if let Some(failure) = check_module(&module, &cfg).failure {
-        panic!("{failure}\n--- module ---\n{}", phicc::ir::text::print_module(&module));
-    }
-});
+fuzz_target!(|data: &[u8]| fuzz_ir_input(data, GenMode::Ssa, CheckMode::PhiElimOnly));

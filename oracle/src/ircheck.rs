@@ -210,6 +210,26 @@ impl Default for CheckConfig {
     }
 }
 
+/// One input of the IR fuzz targets: the module `irgen` makes of `data` in
+/// `gen` form, checked in `mode` (for alloca-form input, every function is
+/// also called with `Inputs::FUZZ` seeded by the bytes). A failure panics
+/// with the module as text, ready to save as a `.ir` file for phiopt.
+pub fn fuzz_ir_input(data: &[u8], gen: crate::irgen::GenMode, mode: CheckMode) {
+    let module = crate::irgen::generate(data, gen);
+    let inputs = match gen {
+        crate::irgen::GenMode::Alloca => Inputs::FUZZ.seeded_by(data),
+        crate::irgen::GenMode::Ssa => Inputs::OFF,
+    };
+    let cfg = CheckConfig {
+        mode,
+        inputs,
+        ..CheckConfig::default()
+    };
+    if let Some(failure) = check_module(&module, &cfg).failure {
+        panic!("{failure}\n--- module ---\n{}", phicc::ir::text::print_module(&module));
+    }
+}
+
 /// Run the check on `module`.
 pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
     let mut report = Report::default();

@@ -17,7 +17,7 @@
 //!   inject-bugs --test bisect -- --ignored`; it needs ../shared/realprogs).
 #![cfg(feature = "inject-bugs")]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 const BUG: &str = "gvn-load-across-store";
@@ -29,18 +29,9 @@ int g;
 __attribute__((noinline)) int twice(int x) { int a = g; g = x; int b = g; return a + b; }
 "#;
 
-/// A script that runs the phicc linked into this oracle.
-fn phicc_script(dir: &Path) -> PathBuf {
-    let script = dir.join("phicc");
-    std::fs::write(
-        &script,
-        format!("#!/bin/sh\nexec '{}' phicc \"$@\"\n", env!("CARGO_BIN_EXE_oracle")),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    script
-}
+#[path = "support/phicc_script.rs"]
+mod phicc_script;
+use phicc_script::phicc_script;
 
 fn bisect(dir: &Path, bug: Option<&str>, args: &[&str]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_oracle"));

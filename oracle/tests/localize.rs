@@ -11,20 +11,10 @@ use oracle::runner::Termination;
 use oracle::target::{host, Config};
 use oracle::toolchain::Toolchain;
 use oracle::util::content_hash;
-use std::path::{Path, PathBuf};
 
-/// A script that runs the phicc linked into this oracle.
-fn phicc_script(dir: &Path) -> PathBuf {
-    let script = dir.join("phicc");
-    std::fs::write(
-        &script,
-        format!("#!/bin/sh\nexec '{}' phicc \"$@\"\n", env!("CARGO_BIN_EXE_oracle")),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    script
-}
+#[path = "support/phicc_script.rs"]
+mod phicc_script;
+use phicc_script::phicc_script;
 
 /// The stage of a mismatch of `program` in the mem2reg cell, when the
 /// reference printed `reference_stdout` (which phicc's lowering never prints).
