@@ -9,19 +9,35 @@
 //! covers are zeroed (bit-field storage units always are), with the widest
 //! aligned stores, or a call to `memset` for long runs. The result is the
 //! same bytes as zeroing everything first.
+//!
+//! An object of at least [`MIN_IMAGE`] bytes whose list has at least
+//! [`MIN_IMAGE_LEAVES`] constant numbers, mostly constants, and no two
+//! leaves over the same bytes, is instead copied from a read-only image of
+//! its constant bytes (zeros included), and only the other leaves are
+//! stored after it: a `memcpy` from `.rodata` instead of an immediate and a
+//! store per element, as gcc and clang do (Csmith's `int16_t l[6][3][10] =
+//! {...}` was 180 moves and 180 stores, translated anew by QEMU at every
+//! run, where gcc -O0 copies).
 
 use super::function::FnLower;
 use super::place::{common_align, fit_bitfield, Place};
 use super::repr::Repr;
 use super::LResult;
 use crate::frontend::hir::{BitField, Expr, ExprKind, Init};
-use crate::frontend::types::QualType;
+use crate::frontend::types::{CType, QualType};
 use crate::ir::constants::IrConst;
 use crate::ir::instruction::{CallInfo, Operand, Value};
+use crate::ir::module::{GlobalInit, IrGlobal};
 use crate::ir::types::IrType;
 
 /// Zero runs longer than this are cleared with `memset`.
 const MAX_INLINE_ZERO: u64 = 64;
+
+/// The smallest object initialized from a read-only image.
+const MIN_IMAGE: u64 = 64;
+
+/// The fewest constant leaves for an image.
+const MIN_IMAGE_LEAVES: usize = 8;
 
 struct Leaf<'e> {
     offset: u64,
@@ -75,12 +91,25 @@ impl FnLower<'_, '_> {
             covered.push((l.offset, l.offset + n));
         }
         let end = size.unwrap_or_else(|| covered.iter().map(|c| c.1).max().unwrap_or(0));
+        if !single && !ty.quals.is_volatile {
+            if let Some(size) = size {
+                if let Some(rest) = self.init_from_image(addr, size, &leaves) {
+                    leaves = rest;
+                    return self.store_leaves(addr, align, end, &leaves);
+                }
+            }
+        }
         if !single || size.is_some_and(|s| covered.iter().map(|c| c.1).max().unwrap_or(0) < s) {
             for (from, to) in gaps(&mut covered, end) {
                 self.zero_fill(addr, align, from, to);
             }
         }
-        for l in &leaves {
+        self.store_leaves(addr, align, end, &leaves)
+    }
+
+    /// Stores `leaves` in order into the object at `addr` of `end` bytes.
+    fn store_leaves(&mut self, addr: Value, align: u64, end: u64, leaves: &[Leaf<'_>]) -> LResult<()> {
+        for l in leaves {
             let (offset, bitfield, unit_bytes) = match l.bitfield {
                 Some(bf) => {
                     let (o, b, n) = fit_bitfield(l.offset, bf, end);
@@ -98,6 +127,76 @@ impl FnLower<'_, '_> {
             self.store_leaf(place, l.expr)?;
         }
         Ok(())
+    }
+
+    /// Copies the constant bytes of an initializer list (and the zeros
+    /// between them) from a read-only image into the object at `addr` of
+    /// `size` bytes, when that pays (see the module comment); returns the
+    /// leaves still to store, in order. `None`: nothing was emitted.
+    fn init_from_image<'e>(&mut self, addr: Value, size: u64, leaves: &[Leaf<'e>]) -> Option<Vec<Leaf<'e>>> {
+        if size < MIN_IMAGE {
+            return None;
+        }
+        let mut image = vec![0u8; usize::try_from(size).ok()?];
+        let mut written = vec![false; image.len()];
+        let mut rest = Vec::new();
+        let mut constants = 0;
+        for l in leaves {
+            let n = self.leaf_size(l.expr);
+            let (from, to) = (usize::try_from(l.offset).ok()?, usize::try_from(l.offset + n).ok()?);
+            if l.bitfield.is_some() {
+                // Stored after the copy, into zeros of the image; its unit is its own.
+                rest.push(Leaf { ..*l });
+                continue;
+            }
+            if to > image.len() || written[from..to].iter().any(|&w| w) {
+                return None; // a later leaf over an earlier one: keep the order of stores
+            }
+            written[from..to].iter_mut().for_each(|w| *w = true);
+            match self.constant_bytes(l.expr) {
+                Some(b) if b.len() as u64 == n => {
+                    image[from..to].copy_from_slice(&b);
+                    constants += 1;
+                }
+                _ => rest.push(Leaf { ..*l }),
+            }
+        }
+        if constants < MIN_IMAGE_LEAVES || constants < rest.len() {
+            return None;
+        }
+        let name = format!(".init{}", self.cx.init_images.len());
+        let align = self
+            .cx
+            .types
+            .align_of(&CType::Int(crate::frontend::types::IntKind::Long));
+        self.cx.init_images.push(IrGlobal {
+            name: name.clone(),
+            ty: IrType::I8,
+            size: image.len(),
+            align: align as usize,
+            init: GlobalInit::Array(image.into_iter().map(|b| IrConst::I8(b as i8)).collect()),
+            is_static: true,
+            is_const: true,
+            ..IrGlobal::default()
+        });
+        let src = self.b.global_addr(&name);
+        self.b.memcpy(addr, src, size);
+        Some(rest)
+    }
+
+    /// The bytes a constant number initializer stores (little-endian, as
+    /// on every target), or `None` for anything else.
+    fn constant_bytes(&self, e: &Expr) -> Option<Vec<u8>> {
+        match (&e.kind, &*e.ty.ty) {
+            (ExprKind::Float(v), CType::Float(kind)) => {
+                Some(super::static_data::float_bytes(*kind, *v, self.cx.types.target))
+            }
+            (ExprKind::Int(v), _) => match self.cx.types.repr(&e.ty.ty) {
+                Ok(Repr::Scalar(t)) if !t.is_float() && t.size() <= 16 => Some(v.to_le_bytes()[..t.size()].to_vec()),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// How many bytes an initializer expression writes.

@@ -56,7 +56,7 @@ use crate::frontend::hir::{self, GlobalId, GlobalKind, LabelId, Program};
 use crate::frontend::source::{Diagnostic, Span};
 use crate::frontend::types::CType;
 use crate::ir::instruction::BlockId;
-use crate::ir::module::{IrFunction, IrModule, IrParam};
+use crate::ir::module::{IrFunction, IrGlobal, IrModule, IrParam};
 use crate::ir::types::{EightbyteClass, IrType};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -80,6 +80,7 @@ pub fn lower_program(program: &Program) -> Result<IrModule, Diagnostic> {
         module.functions.push(func);
     }
     static_data::lower_static_data(&mut cx, &mut module)?;
+    module.globals.append(&mut cx.init_images);
     cx.declare_remaining(&mut module)?;
     module.toplevel_asm = program.toplevel_asm.clone();
     unused::drop_unreferenced_internals(&mut module);
@@ -114,6 +115,9 @@ pub(crate) struct ModuleCx<'p> {
     pub runtime_calls: Vec<(&'static str, IrType, Vec<IrType>, Option<IrParam>)>,
     /// Pointee types whose dereferences may be misaligned (packed records).
     pub unaligned: packed::UnalignedPointees,
+    /// Read-only images of constant automatic initializers (`init.rs`),
+    /// added to the module's globals at the end.
+    pub init_images: Vec<IrGlobal>,
 }
 
 impl<'p> ModuleCx<'p> {
@@ -129,6 +133,7 @@ impl<'p> ModuleCx<'p> {
             defined: FxHashSet::default(),
             static_labels: FxHashMap::default(),
             runtime_calls: Vec::new(),
+            init_images: Vec::new(),
         }
     }
 

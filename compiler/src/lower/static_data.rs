@@ -133,7 +133,7 @@ pub(super) fn lower_static_data(cx: &mut ModuleCx<'_>, module: &mut IrModule) ->
 
 /// The bytes of a float constant (already rounded to `kind`) in the
 /// target's memory format.
-fn float_bytes(kind: FloatKind, v: Binary128, target: Target) -> Vec<u8> {
+pub(super) fn float_bytes(kind: FloatKind, v: Binary128, target: Target) -> Vec<u8> {
     match kind {
         FloatKind::Float => v.to_f32().to_le_bytes().to_vec(),
         FloatKind::Double => v.to_f64().to_le_bytes().to_vec(),
