@@ -102,6 +102,10 @@ crate::named_enum! {
         /// alone, so a `double` kept there across a call is lost when the
         /// callee uses them.
         X86XmmLiveAcrossCall = "x86-xmm-live-across-call",
+        /// The emitter leaves out an empty trampoline that only a switch
+        /// reaches, taking every branch to it to go past it, so the
+        /// switch names a label that is never defined.
+        ElideSwitchTarget = "elide-switch-target",
         /// simplifycfg threads an empty block into a successor its predecessor
         /// already reaches although their phi operands differ: the
         /// predecessor's entry stays and the empty block's value is lost.
@@ -155,6 +159,7 @@ impl Bug {
                 | Bug::RiscvLateClobberArgRegs
                 | Bug::Aarch64LateClobberArgRegs
                 | Bug::X86XmmLiveAcrossCall
+                | Bug::ElideSwitchTarget
         )
     }
 

@@ -27,7 +27,7 @@ use super::BackendError;
 use crate::ir::instruction::{const_natural_type, BlockId, Instruction, Operand, Terminator, Value};
 use crate::ir::module::IrFunction;
 use crate::ir::types::IrType;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::rc::Rc;
 
 /// Where an IR value lives.
@@ -371,6 +371,44 @@ impl FrameLayout {
     /// Where a branch to `b` may go: past blocks that emit nothing but a jump.
     pub fn branch_target(&self, b: BlockId) -> BlockId {
         self.through.get(&b).copied().unwrap_or(b)
+    }
+
+    /// Blocks the emitter leaves out: blocks that emit nothing but a jump
+    /// ([`FrameLayout::branch_target`]) that no code reaches once every
+    /// branch and conditional branch goes past them. Kept are the entry,
+    /// the targets of switches (their tables and compare chains name their
+    /// blocks), of indirect branches and `asm goto`, and blocks whose
+    /// address is taken (`&&label` in code or in a static initializer).
+    /// No block falls through into a left-out one: a branch to it goes past
+    /// it before the fall-through test ([`super::isel::goto`]).
+    pub fn elided_blocks(&self, f: &IrFunction) -> FxHashSet<BlockId> {
+        if self.through.is_empty() {
+            return FxHashSet::default();
+        }
+        let mut keep: FxHashSet<BlockId> = f.global_init_label_blocks.iter().copied().collect();
+        keep.extend(f.blocks.first().map(|b| b.label));
+        // The injected bug forgets that a switch names its blocks itself.
+        let switches_name_blocks = !crate::inject::enabled(crate::inject::Bug::ElideSwitchTarget);
+        for b in &f.blocks {
+            match &b.terminator {
+                Terminator::Switch { cases, default, .. } if switches_name_blocks => {
+                    keep.extend(cases.iter().map(|&(_, l)| l));
+                    keep.insert(*default);
+                }
+                Terminator::IndirectBranch { possible_targets, .. } => keep.extend(possible_targets.iter().copied()),
+                _ => {}
+            }
+            for inst in &b.instructions {
+                match inst {
+                    Instruction::LabelAddr { label, .. } => {
+                        keep.insert(*label);
+                    }
+                    Instruction::InlineAsm(asm) => keep.extend(asm.goto_labels.iter().map(|&(_, l)| l)),
+                    _ => {}
+                }
+            }
+        }
+        self.through.keys().filter(|b| !keep.contains(b)).copied().collect()
     }
 
     /// Gives `SymbolAddr`/`FrameAddr` homes to the addresses defined once

@@ -230,7 +230,8 @@ pub(crate) fn goto<E: BlockBranches>(e: &mut E, b: BlockId, next: Option<BlockId
 }
 
 /// Leaves a block for `t` when `cond` holds (`inverse` is its negation),
-/// else for `f`, with one branch fewer when either is the next block.
+/// else for `f`, with one branch fewer when either is the next block, and
+/// none but a jump when both lead to the same block.
 pub(crate) fn two_way<E: BlockBranches>(
     e: &mut E,
     cond: E::Cond,
@@ -240,7 +241,10 @@ pub(crate) fn two_way<E: BlockBranches>(
     next: Option<BlockId>,
 ) {
     let (t, f) = (e.branch_target(t), e.branch_target(f));
-    if next == Some(t) {
+    if t == f {
+        // Both ways lead to one block (past empty trampolines): no test.
+        goto(e, t, next);
+    } else if next == Some(t) {
         e.branch_to(inverse, f);
     } else {
         e.branch_to(cond, t);

@@ -320,22 +320,33 @@ pub fn symbol(name: &str) -> String {
 pub trait FunctionEmitter {
     /// Called once before the first block.
     fn prologue(&mut self) -> Result<(), BackendError>;
-    /// Called at the start of every block, before its label is used.
-    fn block_start(&mut self, label: BlockId);
+    /// Called at the start of every block emitted (`index` is its index in
+    /// the function's blocks), before its label is used.
+    fn block_start(&mut self, index: usize, label: BlockId);
     fn instruction(&mut self, inst: &Instruction) -> Result<(), BackendError>;
-    /// `next` is the block laid out right after this one (a branch to it can fall through).
+    /// `next` is the block emitted right after this one (a branch to it can fall through).
     fn terminator(&mut self, term: &Terminator, next: Option<BlockId>) -> Result<(), BackendError>;
+    /// Blocks not to emit at all ([`frame::FrameLayout::elided_blocks`]).
+    fn elided_blocks(&self, f: &IrFunction) -> FxHashSet<BlockId>;
 }
 
-/// Drives `e` over the blocks of `f` in layout order.
+/// Drives `e` over the blocks of `f` in layout order, leaving out the
+/// blocks every branch goes past (critical-edge trampolines whose copies
+/// the allocator coalesced: a `b` over each one cost a translated block
+/// per pass under QEMU).
 pub fn walk_blocks(f: &IrFunction, e: &mut impl FunctionEmitter) -> Result<(), BackendError> {
+    let elided = e.elided_blocks(f);
     e.prologue()?;
-    for (i, b) in f.blocks.iter().enumerate() {
-        e.block_start(b.label);
+    let emitted: Vec<usize> = (0..f.blocks.len())
+        .filter(|&i| !elided.contains(&f.blocks[i].label))
+        .collect();
+    for (k, &i) in emitted.iter().enumerate() {
+        let b = &f.blocks[i];
+        e.block_start(i, b.label);
         for inst in &b.instructions {
             e.instruction(inst)?;
         }
-        let next = f.blocks.get(i + 1).map(|n| n.label);
+        let next = emitted.get(k + 1).map(|&n| f.blocks[n].label);
         e.terminator(&b.terminator, next)?;
     }
     Ok(())

@@ -74,7 +74,7 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         | Bug::RaCalleeSavedNotSaved => (&[], Emphasis::Default),
         Bug::RaAsmOperandsInRegisters => (&[], Emphasis::AsmGoto),
         // Switch lowering is the backend's too; sparse switches are cgen's switch-cost shape.
-        Bug::SwitchSplitPivotOffByOne => (&[], Emphasis::SwitchCost),
+        Bug::SwitchSplitPivotOffByOne | Bug::ElideSwitchTarget => (&[], Emphasis::SwitchCost),
         Bug::BranchPastCopies => (&[], Emphasis::LostCopy),
         Bug::RiscvFusedBranchUnswapped
         | Bug::FramelessLeafWithLocals

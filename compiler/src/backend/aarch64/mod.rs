@@ -623,7 +623,12 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
         self.emit_prologue()
     }
 
-    fn block_start(&mut self, label: BlockId) {
+    fn elided_blocks(&self, f: &IrFunction) -> FxHashSet<BlockId> {
+        self.layout.elided_blocks(f)
+    }
+
+    fn block_start(&mut self, index: usize, label: BlockId) {
+        self.block_index = index;
         emit!(self, ".LBB{}:", label.0);
         self.inst_index = 0;
         self.pending_cc = None;
@@ -666,7 +671,6 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             }
             Terminator::Unreachable => emit!(self, "\tbrk\t#1000"),
         }
-        self.block_index += 1;
         Ok(())
     }
 }

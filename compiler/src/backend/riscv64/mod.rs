@@ -629,7 +629,12 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
         self.emit_prologue()
     }
 
-    fn block_start(&mut self, label: BlockId) {
+    fn elided_blocks(&self, f: &IrFunction) -> FxHashSet<BlockId> {
+        self.layout.elided_blocks(f)
+    }
+
+    fn block_start(&mut self, index: usize, label: BlockId) {
+        self.block_index = index;
         emit!(self, ".LBB{}:", label.0);
         self.inst_index = 0;
     }
@@ -683,7 +688,6 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             }
             Terminator::Unreachable => emit!(self, "\tunimp"),
         }
-        self.block_index += 1;
         Ok(())
     }
 }

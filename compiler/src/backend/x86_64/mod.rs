@@ -1116,7 +1116,12 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
         self.emit_prologue()
     }
 
-    fn block_start(&mut self, label: BlockId) {
+    fn elided_blocks(&self, f: &IrFunction) -> FxHashSet<BlockId> {
+        self.layout.elided_blocks(f)
+    }
+
+    fn block_start(&mut self, index: usize, label: BlockId) {
+        self.block_index = index;
         if self.address_taken.contains(&label) {
             // Computed-goto targets start on 16 bytes when that costs at
             // most 10 bytes of padding, as gcc -O2 aligns jump targets.
@@ -1167,7 +1172,6 @@ impl FunctionEmitter for FnEmitter<'_, '_> {
             Terminator::Unreachable => emit!(self, "\tud2"),
         }
         self.flush();
-        self.block_index += 1;
         Ok(())
     }
 }
