@@ -106,6 +106,9 @@ crate::named_enum! {
         /// reaches, taking every branch to it to go past it, so the
         /// switch names a label that is never defined.
         ElideSwitchTarget = "elide-switch-target",
+        /// Lowering's read-only image of a constant initializer list
+        /// (`lower/init.rs`) holds each number's bytes in big-endian order.
+        InitImageByteOrder = "init-image-byte-order",
         /// simplifycfg threads an empty block into a successor its predecessor
         /// already reaches although their phi operands differ: the
         /// predecessor's entry stays and the empty block's value is lost.
@@ -161,6 +164,12 @@ impl Bug {
                 | Bug::X86XmmLiveAcrossCall
                 | Bug::ElideSwitchTarget
         )
+    }
+
+    /// Whether the bug is in lowering from C, which generated IR never
+    /// goes through: only C programs (the C campaigns) find it.
+    pub fn in_lowering(self) -> bool {
+        matches!(self, Bug::InitImageByteOrder)
     }
 
     #[cfg(feature = "inject-bugs")]

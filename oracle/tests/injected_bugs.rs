@@ -66,7 +66,7 @@ fn injected_bugs_are_found_and_reduced() {
     let _guard = SWITCH.lock().unwrap_or_else(|e| e.into_inner());
     let mut report = String::new();
     let mut missed = Vec::new();
-    for bug in Bug::ALL.into_iter().filter(|b| !b.in_backend()) {
+    for bug in Bug::ALL.into_iter().filter(|b| !b.in_backend() && !b.in_lowering()) {
         set_injected(&[bug]).unwrap();
         let (mode, count) = plan(bug);
         let mut c = campaign(mode, count);
@@ -388,4 +388,30 @@ fn asm_operand_bug_is_found_by_a_c_campaign() {
     assert!(clean.contains("Programs: 12; findings: 0 "), "{clean}");
     let buggy = run("ra-asm-operands-in-registers", "buggy");
     assert!(buggy.contains("findings/cgen-1-11"), "{buggy}");
+}
+
+/// `init-image-byte-order` is in lowering from C, which generated IR never
+/// goes through. Neither generator reaches it: cgen's arrays are too short
+/// for an initializer image, and Csmith's local arrays, though they get
+/// images, did not change a checksum in 40 programs. `oracle diff` of the C
+/// suite's `init_from_image.c` finds it; the same program agrees without it.
+#[test]
+fn init_image_bug_is_found_by_the_differential_oracle() {
+    let c_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../compiler/tests/c");
+    let run = |bug: &str| -> (Option<i32>, String) {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_oracle"))
+            .arg("diff")
+            .arg(c_dir.join("init_from_image.c"))
+            .args(["--targets", "x86_64", "--configs", "nomem2reg,mem2reg"])
+            .arg(format!("-I{}", c_dir.display()))
+            .env("PHICC_INJECT_BUG", bug)
+            .output()
+            .expect("running oracle diff");
+        (o.status.code(), String::from_utf8_lossy(&o.stdout).to_string())
+    };
+    let (clean, out) = run("");
+    assert_eq!(clean, Some(0), "{out}");
+    let (buggy, out) = run("init-image-byte-order");
+    assert_eq!(buggy, Some(1), "{out}");
+    assert!(out.contains("verdict: mismatch"), "{out}");
 }

@@ -192,7 +192,14 @@ impl FnLower<'_, '_> {
                 Some(super::static_data::float_bytes(*kind, *v, self.cx.types.target))
             }
             (ExprKind::Int(v), _) => match self.cx.types.repr(&e.ty.ty) {
-                Ok(Repr::Scalar(t)) if !t.is_float() && t.size() <= 16 => Some(v.to_le_bytes()[..t.size()].to_vec()),
+                Ok(Repr::Scalar(t)) if !t.is_float() && t.size() <= 16 => {
+                    let mut b = v.to_le_bytes()[..t.size()].to_vec();
+                    // The injected bug writes the number big-endian.
+                    if crate::inject::enabled(crate::inject::Bug::InitImageByteOrder) {
+                        b.reverse();
+                    }
+                    Some(b)
+                }
                 _ => None,
             },
             _ => None,
