@@ -11,8 +11,9 @@
 //! same bytes as zeroing everything first.
 //!
 //! An object of at least [`MIN_IMAGE`] bytes whose list has at least
-//! [`MIN_IMAGE_LEAVES`] constant numbers, mostly constants, and no two
-//! leaves over the same bytes, is instead copied from a read-only image of
+//! [`MIN_IMAGE_LEAVES`] constant numbers, mostly constants, constants over
+//! at least a quarter of its bytes, and no two leaves over the same bytes,
+//! is instead copied from a read-only image of
 //! its constant bytes (zeros included), and only the other leaves are
 //! stored after it: a `memcpy` from `.rodata` instead of an immediate and a
 //! store per element, as gcc and clang do (Csmith's `int16_t l[6][3][10] =
@@ -141,6 +142,7 @@ impl FnLower<'_, '_> {
         let mut written = vec![false; image.len()];
         let mut rest = Vec::new();
         let mut constants = 0;
+        let mut constant_bytes = 0u64;
         for l in leaves {
             let n = self.leaf_size(l.expr);
             let (from, to) = (usize::try_from(l.offset).ok()?, usize::try_from(l.offset + n).ok()?);
@@ -157,11 +159,14 @@ impl FnLower<'_, '_> {
                 Some(b) if b.len() as u64 == n => {
                     image[from..to].copy_from_slice(&b);
                     constants += 1;
+                    constant_bytes += n;
                 }
                 _ => rest.push(Leaf { ..*l }),
             }
         }
-        if constants < MIN_IMAGE_LEAVES || constants < rest.len() {
+        // Mostly zeros (`int t[1024] = {1, 2, ...}`): `memset` and stores
+        // beat a kilobytes-long image of zeros in `.rodata`.
+        if constants < MIN_IMAGE_LEAVES || constants < rest.len() || constant_bytes * 4 < size {
             return None;
         }
         let name = format!(".init{}", self.cx.init_images.len());

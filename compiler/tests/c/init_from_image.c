@@ -64,6 +64,12 @@ int main(void) {
         mix[0] = 5;
         s[0].c[0] = 'q';
     }
+    /* Mostly zeros: zero-filled and stored, no 4 KiB image. */
+    int sparse[1024] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, [1000] = 11};
+    ASSERT(10, sparse[9]);
+    ASSERT(0, sparse[999]);
+    ASSERT(11, sparse[1000]);
+    ASSERT(0, sparse[1023]);
     volatile int v[20] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
     ASSERT(20, v[19]);
     return test_done();
