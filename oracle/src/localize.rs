@@ -199,16 +199,8 @@ fn run_ir(
 /// interpreter runs as a schedule-driven black box (`None`: no IR to look at).
 fn has_inline_asm(tools: &Toolchain, target: Target, source: &Path, work: &Path) -> Option<bool> {
     let ir = work.join("probe.ir");
-    let mut job = Job::new(&tools.phicc)
-        .arg("--emit-ir")
-        .arg(format!("--target={target}"))
-        .arg("-w")
-        .arg("-o")
-        .arg(&ir);
-    for d in &tools.include_dirs {
-        job = job.arg(format!("-I{}", d.display()));
-    }
-    let r = runner::run(&job.arg(source), &tools.compile_limits).ok()?;
+    let job = emit_ir_job(tools, target).arg("-o").arg(&ir).arg(source);
+    let r = runner::run(&job, &tools.compile_limits).ok()?;
     if r.termination != Termination::Exited(0) {
         return None;
     }
@@ -242,9 +234,9 @@ fn compile_fails(
     Some(r.termination != Termination::Exited(0))
 }
 
-/// Whether lowering alone (`--emit-ir`) fails the way the finding did: a
-/// crash for a crash, a diagnostic for a rejection.
-fn emit_ir_fails(tools: &Toolchain, target: Target, source: &Path, class: Class) -> Option<bool> {
+/// `phicc --emit-ir` for `target` with the program's include directories
+/// (the source and `-o` to add).
+fn emit_ir_job(tools: &Toolchain, target: Target) -> Job {
     let mut job = Job::new(&tools.phicc)
         .arg("--emit-ir")
         .arg(format!("--target={target}"))
@@ -252,7 +244,13 @@ fn emit_ir_fails(tools: &Toolchain, target: Target, source: &Path, class: Class)
     for d in &tools.include_dirs {
         job = job.arg(format!("-I{}", d.display()));
     }
-    let r = runner::run(&job.arg(source), &tools.compile_limits).ok()?;
+    job
+}
+
+/// Whether lowering alone (`--emit-ir`) fails the way the finding did: a
+/// crash for a crash, a diagnostic for a rejection.
+fn emit_ir_fails(tools: &Toolchain, target: Target, source: &Path, class: Class) -> Option<bool> {
+    let r = runner::run(&emit_ir_job(tools, target).arg(source), &tools.compile_limits).ok()?;
     let crashed = !matches!(r.termination, Termination::Exited(s) if s != exit::ICE);
     let diagnosed = String::from_utf8_lossy(&r.stderr.bytes).contains("error:");
     Some(match class {
