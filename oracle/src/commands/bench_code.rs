@@ -123,7 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let inputs = Inputs {
         repro02,
         corpora: std::path::absolute(repo.join("corpora"))?,
-        csmith: CsmithOptions::small(),
+        csmith: CsmithOptions::default(),
     };
     let plan = benchcode::plan(&inputs, &args.workloads, &args.skip, args.quick)?;
     anyhow::ensure!(

@@ -145,6 +145,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut diff = args.diff.clone();
     diff.include_dirs.extend(generator.include_dirs());
+    diff.reference_timeout.get_or_insert(super::CAMPAIGN_REFERENCE_TIMEOUT);
     let mut tools = diff.toolchain();
     if args.generator != GeneratorKind::Irgen {
         tools.phicc = resolve(&tools.phicc);

@@ -3,10 +3,10 @@
 //! Campaigns run Csmith with its own default options (issue 17: packed
 //! structs, `#pragma pack`, included; no `--max-funcs`), as every other Csmith
 //! user does; every program carries its options in its header comment.
-//! [`CsmithOptions::small`], `--max-funcs 4 --no-packed-struct`, is the set
-//! campaigns used before: programs a third the size, about 2.2 times as many
+//! `--csmith-args "--max-funcs 4 --no-packed-struct"` is the set campaigns
+//! used before: programs a third the size, about 2.2 times as many
 //! per minute (docs/results.md#campaigns), at the price of never making a
-//! packed struct. `--csmith-args` picks either, or any other set. Volatile
+//! packed struct. `--csmith-args` picks it, or any other set. Volatile
 //! and pointer features stay on either way: volatile and address-taken locals
 //! must stay in memory, which is exactly what mem2reg must respect.
 //!
@@ -35,16 +35,6 @@ impl Default for CsmithOptions {
 }
 
 impl CsmithOptions {
-    /// Small programs without packed structs (`--max-funcs 4
-    /// --no-packed-struct`): the benchmark's Csmith seeds were chosen with
-    /// these options, and they are the faster campaign set.
-    pub fn small() -> CsmithOptions {
-        CsmithOptions {
-            args: ["--max-funcs", "4", "--no-packed-struct"].map(String::from).to_vec(),
-            ..CsmithOptions::default()
-        }
-    }
-
     /// The program for `seed`.
     pub fn generate(&self, seed: u64) -> anyhow::Result<String> {
         // Through the runner like every other program: Csmith can loop on rare seeds.
