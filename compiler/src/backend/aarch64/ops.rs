@@ -119,7 +119,11 @@ impl FnEmitter<'_, '_> {
         let raw = low_bits_only || ty.size() == 4;
         let d = self.int_dest(dest, Xr(9));
         let l = self.int_operand(lhs, ty, signed, Xr(9), raw)?;
-        let konst = rhs.as_const().map(|c| Self::const_i64(&c, ty, signed));
+        // Adding or subtracting is the same modulo the width whatever the
+        // signedness: such a constant is read sign-extended, so that
+        // `x + 0xffffffffu` is `sub w, w, #1`.
+        let modular = matches!(op, IrBinOp::Add | IrBinOp::Sub);
+        let konst = rhs.as_const().map(|c| Self::const_i64(&c, ty, signed || modular));
         let (dn, ln) = (name(d), name(l));
         match op {
             IrBinOp::Add | IrBinOp::Sub => {

@@ -115,18 +115,25 @@ impl FnEmitter<'_, '_> {
         let a = self.gpr_operand(lhs, ty, want, T0)?;
         let d = self.dest_gpr(dest, T0);
         // An immediate form for a constant right operand.
-        let imm = rhs.as_const().map(|c| Self::const_i64(&c, ty, signed)).and_then(|k| {
-            let shift = if w32 { k & 31 } else { k & 63 };
-            match op {
-                IrBinOp::Add if fits_i12(k) => Some((format!("addi{w}"), k)),
-                IrBinOp::Sub if k != i64::MIN && fits_i12(-k) => Some((format!("addi{w}"), -k)),
-                IrBinOp::And | IrBinOp::Or | IrBinOp::Xor if fits_i12(k) => Some((format!("{mn}i"), k)),
-                IrBinOp::Shl => Some((format!("slli{w}"), shift)),
-                IrBinOp::LShr => Some((format!("srli{w}"), shift)),
-                IrBinOp::AShr => Some((format!("srai{w}"), shift)),
-                _ => None,
-            }
-        });
+        // Adding or subtracting is the same modulo the width whatever the
+        // signedness: a constant is read sign-extended, so that `x + 0xffffffffu`
+        // is `addiw x, -1`.
+        let modular = matches!(op, IrBinOp::Add | IrBinOp::Sub);
+        let imm = rhs
+            .as_const()
+            .map(|c| Self::const_i64(&c, ty, signed || modular))
+            .and_then(|k| {
+                let shift = if w32 { k & 31 } else { k & 63 };
+                match op {
+                    IrBinOp::Add if fits_i12(k) => Some((format!("addi{w}"), k)),
+                    IrBinOp::Sub if k != i64::MIN && fits_i12(-k) => Some((format!("addi{w}"), -k)),
+                    IrBinOp::And | IrBinOp::Or | IrBinOp::Xor if fits_i12(k) => Some((format!("{mn}i"), k)),
+                    IrBinOp::Shl => Some((format!("slli{w}"), shift)),
+                    IrBinOp::LShr => Some((format!("srli{w}"), shift)),
+                    IrBinOp::AShr => Some((format!("srai{w}"), shift)),
+                    _ => None,
+                }
+            });
         match imm {
             Some((mni, k)) => emit!(self, "\t{mni}\t{d}, {a}, {k}"),
             None => {

@@ -212,7 +212,12 @@ impl FnEmitter<'_, '_> {
                 IrBinOp::Xor => "xor",
                 _ => "imul",
             };
-            self.load_int(lhs, ty, signed, into)?;
+            // Only the low bits are read: a left operand already in `into`
+            // needs no extension first.
+            match lhs.as_value().and_then(|v| self.reg_of(v)) {
+                Some(g) if g == into => self.flush(),
+                _ => self.load_int(lhs, ty, signed, into)?,
+            }
             match Self::imm32(rhs, ty, signed) {
                 // Strength reduction: shifts and `lea` have 1-cycle latency, `imul` 3.
                 Some(imm) if op == IrBinOp::Mul && imm > 0 && (imm as u64).is_power_of_two() => {
