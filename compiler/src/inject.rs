@@ -106,6 +106,10 @@ crate::named_enum! {
         /// reaches, taking every branch to it to go past it, so the
         /// switch names a label that is never defined.
         ElideSwitchTarget = "elide-switch-target",
+        /// AArch64 and RISC-V: an add or subtract of a constant reads it
+        /// sign-extended from 32 bits whatever the type's width, so that the
+        /// 64-bit `x + 0xffffffff` becomes `x - 1`.
+        ModularImmFrom32Bits = "modular-imm-from-32-bits",
         /// Lowering's read-only image of a constant initializer list
         /// (`lower/init.rs`) holds each number's bytes in big-endian order.
         InitImageByteOrder = "init-image-byte-order",
@@ -163,6 +167,7 @@ impl Bug {
                 | Bug::Aarch64LateClobberArgRegs
                 | Bug::X86XmmLiveAcrossCall
                 | Bug::ElideSwitchTarget
+                | Bug::ModularImmFrom32Bits
         )
     }
 

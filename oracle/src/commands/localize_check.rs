@@ -85,7 +85,8 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         | Bug::RiscvPcrelDropsOffset
         | Bug::RiscvLateClobberArgRegs
         | Bug::Aarch64LateClobberArgRegs
-        | Bug::X86XmmLiveAcrossCall => (&[], Emphasis::Default),
+        | Bug::X86XmmLiveAcrossCall
+        | Bug::ModularImmFrom32Bits => (&[], Emphasis::Default),
         Bug::DominatorsIrreducible => (PROMOTE, Emphasis::ComputedGoto),
     }
 }

@@ -123,7 +123,10 @@ impl FnEmitter<'_, '_> {
         // signedness: such a constant is read sign-extended, so that
         // `x + 0xffffffffu` is `sub w, w, #1`.
         let modular = matches!(op, IrBinOp::Add | IrBinOp::Sub);
-        let konst = rhs.as_const().map(|c| Self::const_i64(&c, ty, signed || modular));
+        let mut konst = rhs.as_const().map(|c| Self::const_i64(&c, ty, signed || modular));
+        if modular && crate::inject::enabled(crate::inject::Bug::ModularImmFrom32Bits) {
+            konst = konst.map(|k| k as i32 as i64);
+        }
         let (dn, ln) = (name(d), name(l));
         match op {
             IrBinOp::Add | IrBinOp::Sub => {

@@ -122,6 +122,14 @@ impl FnEmitter<'_, '_> {
         let imm = rhs
             .as_const()
             .map(|c| Self::const_i64(&c, ty, signed || modular))
+            .map(|k| {
+                let from_32 = modular && crate::inject::enabled(crate::inject::Bug::ModularImmFrom32Bits);
+                if from_32 {
+                    k as i32 as i64
+                } else {
+                    k
+                }
+            })
             .and_then(|k| {
                 let shift = if w32 { k & 31 } else { k & 63 };
                 match op {
