@@ -138,11 +138,26 @@ impl FnLower<'_, '_> {
         if size < MIN_IMAGE {
             return None;
         }
+        // Decide from the counts before allocating anything the size of the
+        // object. Mostly zeros (`int t[1024] = {1, 2, ...}`): `memset` and
+        // stores beat a kilobytes-long image of zeros in `.rodata`.
+        let (mut constants, mut others, mut constant_bytes) = (0usize, 0usize, 0u64);
+        for l in leaves {
+            let n = self.leaf_size(l.expr);
+            let constant = l.bitfield.is_none() && self.constant_bytes(l.expr).is_some_and(|b| b.len() as u64 == n);
+            if constant {
+                constants += 1;
+                constant_bytes += n;
+            } else {
+                others += 1;
+            }
+        }
+        if constants < MIN_IMAGE_LEAVES || constants < others || constant_bytes * 4 < size {
+            return None;
+        }
         let mut image = vec![0u8; usize::try_from(size).ok()?];
         let mut written = vec![false; image.len()];
         let mut rest = Vec::new();
-        let mut constants = 0;
-        let mut constant_bytes = 0u64;
         for l in leaves {
             let n = self.leaf_size(l.expr);
             let (from, to) = (usize::try_from(l.offset).ok()?, usize::try_from(l.offset + n).ok()?);
@@ -156,18 +171,9 @@ impl FnLower<'_, '_> {
             }
             written[from..to].iter_mut().for_each(|w| *w = true);
             match self.constant_bytes(l.expr) {
-                Some(b) if b.len() as u64 == n => {
-                    image[from..to].copy_from_slice(&b);
-                    constants += 1;
-                    constant_bytes += n;
-                }
+                Some(b) if b.len() as u64 == n => image[from..to].copy_from_slice(&b),
                 _ => rest.push(Leaf { ..*l }),
             }
-        }
-        // Mostly zeros (`int t[1024] = {1, 2, ...}`): `memset` and stores
-        // beat a kilobytes-long image of zeros in `.rodata`.
-        if constants < MIN_IMAGE_LEAVES || constants < rest.len() || constant_bytes * 4 < size {
-            return None;
         }
         let name = format!(".init{}", self.cx.init_images.len());
         let align = self
