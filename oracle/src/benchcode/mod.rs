@@ -211,7 +211,7 @@ pub const DEFAULT_BUILDS: [Compiler; 5] = [
 /// programs nearly always either end at once (of seeds 1..1500 and
 /// 3001..4021, 87% end within 18 ms of gcc -O0's code on x86-64, start-up
 /// included) or run for minutes (13% pass 4 s); seed 50 is the one of those
-/// 2,521 that ends after a time worth measuring (0.11 s on x86-64, 0.43 s
+/// 2,521 that ends after a time worth measuring (0.11 s on x86-64, 0.44 s
 /// under QEMU for AArch64).
 pub const CSMITH_SEEDS: [u64; 1] = [50];
 
