@@ -138,28 +138,30 @@ impl FnLower<'_, '_> {
         if size < MIN_IMAGE {
             return None;
         }
-        // Decide from the counts before allocating anything the size of the
-        // object. Mostly zeros (`int t[1024] = {1, 2, ...}`): `memset` and
-        // stores beat a kilobytes-long image of zeros in `.rodata`.
-        let (mut constants, mut others, mut constant_bytes) = (0usize, 0usize, 0u64);
-        for l in leaves {
-            let n = self.leaf_size(l.expr);
-            let constant = l.bitfield.is_none() && self.constant_bytes(l.expr).is_some_and(|b| b.len() as u64 == n);
-            if constant {
-                constants += 1;
-                constant_bytes += n;
-            } else {
-                others += 1;
-            }
-        }
-        if constants < MIN_IMAGE_LEAVES || constants < others || constant_bytes * 4 < size {
+        // Each leaf's size and, for a constant number, its bytes; decided on
+        // before allocating anything the size of the object. Mostly zeros
+        // (`int t[1024] = {1, 2, ...}`): `memset` and stores beat a
+        // kilobytes-long image of zeros in `.rodata`.
+        let info: Vec<(u64, Option<Vec<u8>>)> = leaves
+            .iter()
+            .map(|l| {
+                let n = self.leaf_size(l.expr);
+                let bytes = match l.bitfield {
+                    None => self.constant_bytes(l.expr).filter(|b| b.len() as u64 == n),
+                    Some(_) => None,
+                };
+                (n, bytes)
+            })
+            .collect();
+        let constants = info.iter().filter(|(_, b)| b.is_some()).count();
+        let constant_bytes: u64 = info.iter().filter(|(_, b)| b.is_some()).map(|(n, _)| n).sum();
+        if constants < MIN_IMAGE_LEAVES || constants < leaves.len() - constants || constant_bytes * 4 < size {
             return None;
         }
         let mut image = vec![0u8; usize::try_from(size).ok()?];
         let mut written = vec![false; image.len()];
         let mut rest = Vec::new();
-        for l in leaves {
-            let n = self.leaf_size(l.expr);
+        for (l, (n, bytes)) in leaves.iter().zip(info) {
             let (from, to) = (usize::try_from(l.offset).ok()?, usize::try_from(l.offset + n).ok()?);
             if l.bitfield.is_some() {
                 // Stored after the copy, into zeros of the image; its unit is its own.
@@ -170,9 +172,9 @@ impl FnLower<'_, '_> {
                 return None; // a later leaf over an earlier one: keep the order of stores
             }
             written[from..to].iter_mut().for_each(|w| *w = true);
-            match self.constant_bytes(l.expr) {
-                Some(b) if b.len() as u64 == n => image[from..to].copy_from_slice(&b),
-                _ => rest.push(Leaf { ..*l }),
+            match bytes {
+                Some(b) => image[from..to].copy_from_slice(&b),
+                None => rest.push(Leaf { ..*l }),
             }
         }
         let name = format!(".init{}", self.cx.init_images.len());
