@@ -1536,11 +1536,10 @@ impl TargetResults {
             return Vec::new();
         };
         let gcc0 = 0;
-        let timed: Vec<usize> = (0..self.workloads.len()).collect();
         let check = |what: &str, a: usize, b: usize, limit: f64, strict: bool| -> String {
             let mut met = Vec::new();
             let mut missed = Vec::new();
-            for &w in &timed {
+            for w in 0..self.workloads.len() {
                 let ra = self.ratio(w, a);
                 let rb = if b == 0 {
                     self.cells[w][0].usable().then_some(1.0)
@@ -1561,7 +1560,7 @@ impl TargetResults {
             format!(
                 "{what}: {} of {}{}",
                 met.len(),
-                timed.len(),
+                self.workloads.len(),
                 if missed.is_empty() {
                     String::new()
                 } else {

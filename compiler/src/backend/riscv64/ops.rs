@@ -119,29 +119,22 @@ impl FnEmitter<'_, '_> {
         // signedness: a constant is read sign-extended, so that `x + 0xffffffffu`
         // is `addiw x, -1`.
         let modular = matches!(op, IrBinOp::Add | IrBinOp::Sub);
-        let imm = rhs
-            .as_const()
-            .map(|c| Self::const_i64(&c, ty, signed || modular))
-            .map(|k| {
-                let from_32 = modular && crate::inject::enabled(crate::inject::Bug::ModularImmFrom32Bits);
-                if from_32 {
-                    k as i32 as i64
-                } else {
-                    k
-                }
-            })
-            .and_then(|k| {
-                let shift = if w32 { k & 31 } else { k & 63 };
-                match op {
-                    IrBinOp::Add if fits_i12(k) => Some((format!("addi{w}"), k)),
-                    IrBinOp::Sub if k != i64::MIN && fits_i12(-k) => Some((format!("addi{w}"), -k)),
-                    IrBinOp::And | IrBinOp::Or | IrBinOp::Xor if fits_i12(k) => Some((format!("{mn}i"), k)),
-                    IrBinOp::Shl => Some((format!("slli{w}"), shift)),
-                    IrBinOp::LShr => Some((format!("srli{w}"), shift)),
-                    IrBinOp::AShr => Some((format!("srai{w}"), shift)),
-                    _ => None,
-                }
-            });
+        let mut konst = rhs.as_const().map(|c| Self::const_i64(&c, ty, signed || modular));
+        if modular && crate::inject::enabled(crate::inject::Bug::ModularImmFrom32Bits) {
+            konst = konst.map(|k| k as i32 as i64);
+        }
+        let imm = konst.and_then(|k| {
+            let shift = if w32 { k & 31 } else { k & 63 };
+            match op {
+                IrBinOp::Add if fits_i12(k) => Some((format!("addi{w}"), k)),
+                IrBinOp::Sub if k != i64::MIN && fits_i12(-k) => Some((format!("addi{w}"), -k)),
+                IrBinOp::And | IrBinOp::Or | IrBinOp::Xor if fits_i12(k) => Some((format!("{mn}i"), k)),
+                IrBinOp::Shl => Some((format!("slli{w}"), shift)),
+                IrBinOp::LShr => Some((format!("srli{w}"), shift)),
+                IrBinOp::AShr => Some((format!("srai{w}"), shift)),
+                _ => None,
+            }
+        });
         match imm {
             Some((mni, k)) => emit!(self, "\t{mni}\t{d}, {a}, {k}"),
             None => {
