@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what phicc's tests and campaigns need when it is missing.
 #   scripts/setup.sh            the test suite's needs (Rust tools, gcc)
-#   scripts/setup.sh --campaign also the cross toolchains, QEMU, Csmith and cvise
+#   scripts/setup.sh --campaign also the cross toolchains, QEMU, Csmith (and mimalloc for it) and cvise
 #   scripts/setup.sh --csmith   the test suite's needs and Csmith (its native sample)
 #   scripts/setup.sh --llvm     the test suite's needs and LLVM 15 (opt-15, for bench-mem2reg)
 #   scripts/setup.sh --torture  also gcc-12-source (gcc's torture tests, for oracle torture)
@@ -53,11 +53,11 @@ fi
 
 if [ $want_campaign = 1 ]; then
     apt_install qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu \
-        libc6-dev-arm64-cross libc6-dev-riscv64-cross csmith libcsmith-dev cvise
+        libc6-dev-arm64-cross libc6-dev-riscv64-cross csmith libcsmith-dev libmimalloc2.0 cvise
 fi
 
 if [ $want_csmith = 1 ]; then
-    apt_install csmith libcsmith-dev
+    apt_install csmith libcsmith-dev libmimalloc2.0
 fi
 
 if [ $want_llvm = 1 ]; then

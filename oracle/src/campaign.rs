@@ -281,7 +281,7 @@ pub fn crosses_cost_limit(source: &str, include_dirs: &[PathBuf]) -> Option<bool
         .pass()
         .counters
         .iter()
-        .position(|n| *n == "allocas kept by the cost limit")?;
+        .position(|n| *n == crate::compile_worker::COST_LIMIT_COUNTER)?;
     let mut counters = vec![0; pass.pass().counters.len()];
     phicc::passes::pipeline::apply(pass, &mut m, &mut counters);
     Some(counters[slot] > 0)
@@ -362,11 +362,18 @@ fn check_program(c: &Campaign, i: u64) -> anyhow::Result<Checked> {
             Ok((class, timings, crossed, Some((rec, files))))
         }
         Program::C(text) => {
-            let crossed = crosses_cost_limit(&text, &c.generator.include_dirs());
             let work = tempfile::Builder::new().prefix("oracle-prog-").tempdir()?;
             let source = work.path().join("program.c");
             std::fs::write(&source, &text)?;
             let report = diff_program(&c.tools, &c.diff_spec(), &source, work.path())?;
+            // The compile worker's count; a compiled program it did not
+            // cover (a spawned phicc, no mem2reg configuration) gets a
+            // frontend and mem2reg run here. A discarded program stays unknown.
+            let crossed = report.crossed_cost_limit.or_else(|| {
+                (report.class != Class::ReferenceFailure)
+                    .then(|| crosses_cost_limit(&text, &c.generator.include_dirs()))
+                    .flatten()
+            });
             if !report.class.is_finding() {
                 return Ok((report.class, report.timings, crossed, None));
             }

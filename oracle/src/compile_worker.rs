@@ -52,6 +52,12 @@ pub struct Reply {
     pub message: String,
     pub seconds: f64,
     pub object: bool,
+    /// How many allocas mem2reg's phi copy-cost limit kept in memory, when
+    /// this configuration ran mem2reg (the campaign summary counts the
+    /// programs where it did; computing it here saves the campaign a
+    /// frontend run of its own per program).
+    #[serde(default)]
+    pub kept_by_cost_limit: Option<usize>,
 }
 
 /// The object file beside assembly `asm`.
@@ -86,9 +92,20 @@ fn guarded(f: impl FnOnce() -> Reply) -> Reply {
             ),
             seconds: start.elapsed().as_secs_f64(),
             object: false,
+            kept_by_cost_limit: None,
         },
     }
 }
+
+/// The allocas mem2reg's phi copy-cost limit kept, if mem2reg ran.
+fn kept_by_cost_limit(stats: &phicc::passes::pipeline::PassStats) -> Option<usize> {
+    use phicc::passes::PassKind;
+    let ran = stats.passes_run.contains(&PassKind::Mem2reg.name());
+    ran.then(|| stats.get(PassKind::Mem2reg, COST_LIMIT_COUNTER))
+}
+
+/// mem2reg's counter of allocas left in memory by the phi copy-cost limit.
+pub const COST_LIMIT_COUNTER: &str = "allocas kept by the cost limit";
 
 fn serve_request(req: &Request, out: &mut impl Write) -> std::io::Result<()> {
     let start = Instant::now();
@@ -107,12 +124,14 @@ fn serve_request(req: &Request, out: &mut impl Write) -> std::io::Result<()> {
                     message: m,
                     seconds: 0.0,
                     object: false,
+                    kept_by_cost_limit: None,
                 }),
                 Err(phicc::driver::CompileError::Internal(m)) => Err(Reply {
                     status: phicc::exit::ICE,
                     message: format!("phicc: internal compiler error: {m}\n"),
                     seconds: 0.0,
                     object: false,
+                    kept_by_cost_limit: None,
                 }),
             });
             let m = match module {
@@ -128,6 +147,7 @@ fn serve_request(req: &Request, out: &mut impl Write) -> std::io::Result<()> {
             );
             match built {
                 Ok(b) => {
+                    let kept = kept_by_cost_limit(&b.stats);
                     let written = std::fs::write(asm, &b.assembly).and_then(|()| match &b.object {
                         Some(o) => std::fs::write(object_path(asm), o),
                         None => Ok(()),
@@ -138,12 +158,14 @@ fn serve_request(req: &Request, out: &mut impl Write) -> std::io::Result<()> {
                             message: String::new(),
                             seconds: 0.0,
                             object: b.object.is_some(),
+                            kept_by_cost_limit: kept,
                         },
                         Err(e) => Reply {
                             status: phicc::exit::ERROR,
                             message: format!("phicc: error: cannot write {}: {e}\n", asm.display()),
                             seconds: 0.0,
                             object: false,
+                            kept_by_cost_limit: None,
                         },
                     }
                 }
@@ -152,6 +174,7 @@ fn serve_request(req: &Request, out: &mut impl Write) -> std::io::Result<()> {
                     message: f.message,
                     seconds: 0.0,
                     object: false,
+                    kept_by_cost_limit: None,
                 },
             }
         });
@@ -284,7 +307,8 @@ thread_local! {
     static WORKER: RefCell<Option<Worker>> = const { RefCell::new(None) };
 }
 
-/// Build `req` in the calling thread's worker (`exe compile-worker`). Each configuration gets the
+/// Build `req` in the calling thread's worker (`exe compile-worker`): per
+/// configuration, its step and [`Reply::kept_by_cost_limit`]. Each configuration gets the
 /// compile `limits`' timeout; one that times out or kills the worker is
 /// reported as such, and the configurations after it go to a new worker.
 /// `command` gives the `phicc` command line that repeats a configuration's
@@ -295,8 +319,8 @@ pub fn compile(
     env: &[(String, String)],
     limits: &Limits,
     command: &dyn Fn(usize) -> String,
-) -> std::io::Result<Vec<Step>> {
-    let mut steps: Vec<Step> = Vec::new();
+) -> std::io::Result<Vec<(Step, Option<usize>)>> {
+    let mut steps: Vec<(Step, Option<usize>)> = Vec::new();
     while steps.len() < req.configs.len() {
         let first = steps.len();
         let sub = Request {
@@ -341,7 +365,7 @@ pub fn compile(
                 Err(RecvTimeoutError::Timeout) => Err(StepOutcome::Timeout),
                 Err(RecvTimeoutError::Disconnected) => Err(StepOutcome::Crashed { how: String::new() }),
             };
-            let (outcome, stderr, seconds) = match outcome {
+            let (outcome, stderr, seconds, kept) = match outcome {
                 Ok(r) => {
                     let outcome = match r.status {
                         0 => StepOutcome::Ok,
@@ -350,7 +374,7 @@ pub fn compile(
                         },
                         s => StepOutcome::Rejected { status: s },
                     };
-                    (outcome, r.message, r.seconds)
+                    (outcome, r.message, r.seconds, r.kept_by_cost_limit)
                 }
                 Err(mut outcome) => {
                     // Hung or dead: the configurations left go to a new worker.
@@ -360,15 +384,16 @@ pub fn compile(
                             *h = format!("the compile worker {how}");
                         }
                     }
-                    (outcome, String::new(), t0.elapsed().as_secs_f64())
+                    (outcome, String::new(), t0.elapsed().as_secs_f64(), None)
                 }
             };
-            steps.push(Step {
+            let step = Step {
                 command: command(i),
                 outcome,
                 stderr,
                 seconds,
-            });
+            };
+            steps.push((step, kept));
         }
         if let Some(w) = worker {
             WORKER.with(|slot| *slot.borrow_mut() = Some(w));

@@ -167,6 +167,12 @@ pub struct DiffReport {
     pub detail: String,
     pub cells: Vec<Cell>,
     pub timings: Timings,
+    /// Whether mem2reg's phi copy-cost limit kept an alloca in memory, as
+    /// the compile worker reported it for the first target's first
+    /// configuration that ran mem2reg (`None`: no such compile, or phicc
+    /// was spawned).
+    #[serde(default)]
+    pub crossed_cost_limit: Option<bool>,
 }
 
 impl DiffReport {
@@ -286,9 +292,11 @@ pub fn diff_program(tools: &Toolchain, spec: &DiffSpec, source: &Path, work: &Pa
             detail,
             cells,
             timings,
+            crossed_cost_limit: None,
         });
     }
 
+    let mut crossed_cost_limit = None;
     for &t in &spec.targets {
         // A slow but finished reference stretches the limit of the binaries compared with it.
         let reference_time = cells
@@ -301,6 +309,9 @@ pub fn diff_program(tools: &Toolchain, spec: &DiffSpec, source: &Path, work: &Pa
         let compiled = tools.compile_configs(t, &spec.configs, source, work)?;
         for (&c, compiled) in spec.configs.iter().zip(compiled) {
             timings.compile += compiled.step.seconds;
+            if crossed_cost_limit.is_none() {
+                crossed_cost_limit = compiled.kept_by_cost_limit.map(|n| n > 0);
+            }
             let mut cell = Cell {
                 target: t,
                 config: Some(c),
@@ -336,7 +347,9 @@ pub fn diff_program(tools: &Toolchain, spec: &DiffSpec, source: &Path, work: &Pa
             cells.push(cell);
         }
     }
-    Ok(classify(cells, timings, spec.reference))
+    let mut report = classify(cells, timings, spec.reference);
+    report.crossed_cost_limit = crossed_cost_limit;
+    Ok(report)
 }
 
 fn reference_usable(c: &Cell) -> bool {
@@ -445,6 +458,7 @@ fn classify(mut cells: Vec<Cell>, timings: Timings, mode: ReferenceMode) -> Diff
         detail,
         cells,
         timings,
+        crossed_cost_limit: None,
     }
 }
 

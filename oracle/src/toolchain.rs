@@ -76,6 +76,9 @@ pub struct CompiledConfig {
     pub step: Step,
     pub assembly: PathBuf,
     pub object: Option<PathBuf>,
+    /// Allocas mem2reg's phi copy-cost limit kept in memory, when the
+    /// compile worker built it and mem2reg ran (a spawned phicc does not say).
+    pub kept_by_cost_limit: Option<usize>,
 }
 
 /// How much slower than a reference run a binary may be before it counts as
@@ -180,17 +183,22 @@ impl Toolchain {
         } else {
             let mut v = Vec::new();
             for (i, &c) in configs.iter().enumerate() {
-                v.push(self.compile(target, c, source, &outputs[i])?);
+                v.push((self.compile(target, c, source, &outputs[i])?, None));
             }
             v
         };
         Ok(steps
             .into_iter()
             .zip(outputs)
-            .map(|(step, assembly)| {
+            .map(|((step, kept_by_cost_limit), assembly)| {
                 let obj = crate::compile_worker::object_path(&assembly);
                 let object = (step.ok() && obj.exists()).then_some(obj);
-                CompiledConfig { step, assembly, object }
+                CompiledConfig {
+                    step,
+                    assembly,
+                    object,
+                    kept_by_cost_limit,
+                }
             })
             .collect())
     }
@@ -338,6 +346,7 @@ impl Toolchain {
             step: step.clone(),
             assembly: source.to_path_buf(),
             object: Some(object),
+            kept_by_cost_limit: None,
         };
         let mut link = self.link_compiled(target, &compiled, out)?;
         link.command = format!("{} && {}", step.command, link.command);

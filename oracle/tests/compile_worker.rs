@@ -86,6 +86,40 @@ fn the_worker_builds_what_the_driver_builds() {
     assert_eq!(compared, files.len() * 9);
 }
 
+/// The worker's count of allocas kept by mem2reg's phi copy-cost limit
+/// (what the campaign summary reports) is the in-process count: above zero
+/// on switch-cost cgen programs (which reach the limit; cgen_validity.rs
+/// checks that on mem2reg itself), zero on a suite program, and absent
+/// where mem2reg does not run.
+#[test]
+fn the_worker_reports_the_copy_cost_limit_as_mem2reg_counts_it() {
+    use oracle::cgen::{generate, CgenConfig, Emphasis};
+    let mut tools = worker_tools();
+    let include = vec![suite_file("")];
+    tools.include_dirs = include.clone();
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = CgenConfig::preset(Emphasis::SwitchCost);
+    let mut programs: Vec<(String, bool)> = (1..=2).map(|seed| (generate(seed, &cfg), true)).collect();
+    programs.push((std::fs::read_to_string(suite_file("control_flow.c")).unwrap(), false));
+    for (i, (text, crosses)) in programs.iter().enumerate() {
+        let src = dir.path().join(format!("p{i}.c"));
+        std::fs::write(&src, text).unwrap();
+        assert_eq!(
+            oracle::campaign::crosses_cost_limit(text, &include),
+            Some(*crosses),
+            "program {i}: the in-process count"
+        );
+        let built = tools
+            .compile_configs(Target::X86_64, &CONFIGS, &src, dir.path())
+            .unwrap();
+        for (c, b) in CONFIGS.iter().zip(&built) {
+            assert!(b.step.ok(), "program {i} {c}: {}", b.step.stderr);
+            let expected = (*c != Config::Nomem2reg).then_some(*crosses);
+            assert_eq!(b.kept_by_cost_limit.map(|n| n > 0), expected, "program {i} {c}");
+        }
+    }
+}
+
 #[test]
 fn a_rejected_program_gets_the_drivers_status_and_message() {
     let tools = worker_tools();

@@ -283,6 +283,8 @@ pub struct Built {
     /// The object `phicc -c` writes, when the integrated assembler took the
     /// module (`None`: the target's assembler must assemble `assembly`).
     pub object: Option<Vec<u8>>,
+    /// The passes' counters (what `--stats` prints).
+    pub stats: crate::passes::pipeline::PassStats,
 }
 
 /// A failed build as the `phicc` binary reports it: its exit status
@@ -314,7 +316,8 @@ pub fn build_configuration(
     };
     let mut p = pipeline_for_configuration(config, &disabled_from_env()).map_err(|e| to_build(fail(e)))?;
     p.verify_each = verify_each;
-    p.run(&mut m, &mut |_, _| {})
+    let stats = p
+        .run(&mut m, &mut |_, _| {})
         .map_err(|e| to_build(ice(e.to_string())))?;
     if verify_each {
         crate::backend::check_precondition(&m).map_err(|e| to_build(ice(e.to_string())))?;
@@ -322,7 +325,11 @@ pub fn build_configuration(
     let assembly = crate::backend::emit_verified_assembly_with(&m, target, crate::backend::EmitOptions { pic: false })
         .map_err(|e| to_build(backend_failure(path, &e)))?;
     let object = crate::backend::assemble_object(&m, &assembly, target);
-    Ok(Built { assembly, object })
+    Ok(Built {
+        assembly,
+        object,
+        stats,
+    })
 }
 
 /// A panic's message and place (`msg at file:line`), as an internal
