@@ -307,7 +307,10 @@ fn check_program(c: &Campaign, i: u64) -> anyhow::Result<Checked> {
         dir: format!("findings/{id}"),
         reduced_hash: None,
     };
-    match c.generate(i)? {
+    let t_gen = Instant::now();
+    let program = c.generate(i)?;
+    let generate = t_gen.elapsed().as_secs_f64();
+    match program {
         Program::Ir(module) => {
             let t0 = Instant::now();
             // Every function on many argument vectors, as `oracle
@@ -321,6 +324,7 @@ fn check_program(c: &Campaign, i: u64) -> anyhow::Result<Checked> {
             };
             let report = check_module(&module, &cfg);
             let timings = Timings {
+                generate,
                 run: t0.elapsed().as_secs_f64(),
                 ..Timings::default()
             };
@@ -365,7 +369,8 @@ fn check_program(c: &Campaign, i: u64) -> anyhow::Result<Checked> {
             let work = tempfile::Builder::new().prefix("oracle-prog-").tempdir()?;
             let source = work.path().join("program.c");
             std::fs::write(&source, &text)?;
-            let report = diff_program(&c.tools, &c.diff_spec(), &source, work.path())?;
+            let mut report = diff_program(&c.tools, &c.diff_spec(), &source, work.path())?;
+            report.timings.generate = generate;
             // The compile worker's count; a compiled program it did not
             // cover (a spawned phicc, no mem2reg configuration) gets a
             // frontend and mem2reg run here. A discarded program stays unknown.

@@ -139,6 +139,9 @@ impl Cell {
 /// Seconds spent per phase of a differential run.
 #[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 pub struct Timings {
+    /// Making the program (Csmith, cgen, irgen); the campaign sets it.
+    #[serde(default)]
+    pub generate: f64,
     pub compile: f64,
     pub link: f64,
     pub run: f64,
@@ -150,6 +153,7 @@ pub struct Timings {
 
 impl Timings {
     pub fn add(&mut self, o: &Timings) {
+        self.generate += o.generate;
         self.compile += o.compile;
         self.link += o.link;
         self.run += o.run;

@@ -144,11 +144,12 @@ pub fn summary_markdown(t: &Totals, spec_json: &str) -> String {
         }
     }
     let tt = &t.timings;
-    let total = tt.compile + tt.link + tt.run + tt.reference;
+    let total = tt.generate + tt.compile + tt.link + tt.run + tt.reference;
     s.push_str(
         "\nWhere the time goes (worker-seconds, all programs):\n\n| phase | seconds | share |\n|---|---:|---:|\n",
     );
     for (name, v) in [
+        ("generate the program", tt.generate),
         ("compile (phicc)", tt.compile),
         ("assemble and link", tt.link),
         ("run (native / QEMU)", tt.run),
