@@ -93,13 +93,16 @@ pub fn build_label_map(func: &IrFunction) -> FxHashMap<BlockId, usize> {
 pub fn build_cfg(func: &IrFunction, label_to_idx: &FxHashMap<BlockId, usize>) -> (FlatAdj, FlatAdj) {
     let n = func.blocks.len();
     let mut edges: Vec<(u32, u32)> = Vec::with_capacity(n * 2);
+    // `last_from[j] == i + 1`: block i already has the edge to j. A switch
+    // names the same block many times; searching the block's edges for each
+    // target was quadratic in its cases (5% of the fuzz target's time).
+    let mut last_from: Vec<u32> = vec![0; n];
     for (i, b) in func.blocks.iter().enumerate() {
-        let start = edges.len();
         let mut push = |t: BlockId| {
             if let Some(&j) = label_to_idx.get(&t) {
-                let e = (i as u32, j as u32);
-                if !edges[start..].contains(&e) {
-                    edges.push(e);
+                if last_from[j] != i as u32 + 1 {
+                    last_from[j] = i as u32 + 1;
+                    edges.push((i as u32, j as u32));
                 }
             }
         };
