@@ -373,9 +373,11 @@ fn check_program(c: &Campaign, i: u64) -> anyhow::Result<Checked> {
             report.timings.generate = generate;
             // The compile worker's count; a compiled program it did not
             // cover (a spawned phicc, no mem2reg configuration) gets a
-            // frontend and mem2reg run here. A discarded program stays unknown.
+            // frontend and mem2reg run here. A discarded program, and one
+            // that crashed or hung phicc (which could do the same here),
+            // stay unknown.
             let crossed = report.crossed_cost_limit.or_else(|| {
-                (report.class != Class::ReferenceFailure)
+                (!matches!(report.class, Class::ReferenceFailure | Class::CompilerCrash))
                     .then(|| crosses_cost_limit(&text, &c.generator.include_dirs()))
                     .flatten()
             });
