@@ -773,7 +773,7 @@ fn switch_dispatch_loop_hits_the_cost_limit() -> Result<(), String> {
     let stats = Pipeline::parse("mem2reg")?
         .run(&mut promoted, &mut |_, _| {})
         .map_err(|e| e.to_string())?;
-    let kept = stats.get(phicc::passes::PassKind::Mem2reg, "allocas kept by the cost limit");
+    let kept = stats.get(phicc::passes::PassKind::Mem2reg, phicc::passes::KEPT_BY_COST_LIMIT);
     if !(kept > 0 && kept < 600) {
         return Err(format!("kept {kept}"));
     }

@@ -281,7 +281,7 @@ pub fn crosses_cost_limit(source: &str, include_dirs: &[PathBuf]) -> Option<bool
         .pass()
         .counters
         .iter()
-        .position(|n| *n == crate::compile_worker::COST_LIMIT_COUNTER)?;
+        .position(|n| *n == phicc::passes::KEPT_BY_COST_LIMIT)?;
     let mut counters = vec![0; pass.pass().counters.len()];
     phicc::passes::pipeline::apply(pass, &mut m, &mut counters);
     Some(counters[slot] > 0)

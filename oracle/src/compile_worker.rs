@@ -101,11 +101,8 @@ fn guarded(f: impl FnOnce() -> Reply) -> Reply {
 fn kept_by_cost_limit(stats: &phicc::passes::pipeline::PassStats) -> Option<usize> {
     use phicc::passes::PassKind;
     let ran = stats.passes_run.contains(&PassKind::Mem2reg.name());
-    ran.then(|| stats.get(PassKind::Mem2reg, COST_LIMIT_COUNTER))
+    ran.then(|| stats.get(PassKind::Mem2reg, phicc::passes::KEPT_BY_COST_LIMIT))
 }
-
-/// mem2reg's counter of allocas left in memory by the phi copy-cost limit.
-pub const COST_LIMIT_COUNTER: &str = "allocas kept by the cost limit";
 
 fn serve_request(req: &Request, out: &mut impl Write) -> std::io::Result<()> {
     let start = Instant::now();

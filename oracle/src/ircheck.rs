@@ -270,7 +270,7 @@ pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
     let mut m = module.clone();
     match pipeline.run_verified(&mut m, &mut |_, _| {}, &mut verifier) {
         Ok(stats) => {
-            const KEPT: &str = "allocas kept by the cost limit";
+            const KEPT: &str = phicc::passes::KEPT_BY_COST_LIMIT;
             report.crossed_cost_limit =
                 stats.get(PassKind::Mem2reg, KEPT) + stats.get(PassKind::Mem2regParams, KEPT) > 0;
         }

@@ -274,6 +274,10 @@ impl Configuration {
     }
 }
 
+/// The counter of `mem2reg` and `mem2reg-params` that the harness reads:
+/// allocas the phi copy-cost limit kept in memory.
+pub const KEPT_BY_COST_LIMIT: &str = "allocas kept by the cost limit";
+
 /// The counters of `mem2reg` and `mem2reg-params`, in [`add_promote`]'s order.
 const PROMOTE_COUNTERS: [&str; 7] = [
     "allocas promoted",
@@ -282,7 +286,7 @@ const PROMOTE_COUNTERS: [&str; 7] = [
     "loads removed",
     "stores removed",
     "asm outputs promoted",
-    "allocas kept by the cost limit",
+    KEPT_BY_COST_LIMIT,
 ];
 
 fn add_promote(counters: &mut [usize], s: PromoteStats) {
