@@ -60,6 +60,20 @@ pub struct Reply {
     pub kept_by_cost_limit: Option<usize>,
 }
 
+impl Reply {
+    /// A build that failed with `status`, printing `message` (its time is
+    /// filled in by the caller).
+    fn failed(status: i32, message: String) -> Reply {
+        Reply {
+            status,
+            message,
+            seconds: 0.0,
+            object: false,
+            kept_by_cost_limit: None,
+        }
+    }
+}
+
 /// The object file beside assembly `asm`.
 pub fn object_path(asm: &Path) -> PathBuf {
     asm.with_extension("o")
@@ -85,14 +99,14 @@ fn guarded(f: impl FnOnce() -> Reply) -> Reply {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(_) => Reply {
-            status: phicc::exit::ICE,
-            message: format!(
-                "phicc: internal compiler error: {}\n",
-                LAST_PANIC.with(|p| p.borrow().clone())
-            ),
             seconds: start.elapsed().as_secs_f64(),
-            object: false,
-            kept_by_cost_limit: None,
+            ..Reply::failed(
+                phicc::exit::ICE,
+                format!(
+                    "phicc: internal compiler error: {}\n",
+                    LAST_PANIC.with(|p| p.borrow().clone())
+                ),
+            )
         },
     }
 }
@@ -116,20 +130,11 @@ fn serve_request(req: &Request, out: &mut impl Write) -> std::io::Result<()> {
         let reply = guarded(|| {
             let module = frontend.get_or_insert_with(|| match phicc::driver::compile_to_ir(&req.source, &opts) {
                 Ok(c) => Ok(c.module),
-                Err(phicc::driver::CompileError::Diagnostic(m)) => Err(Reply {
-                    status: phicc::exit::ERROR,
-                    message: m,
-                    seconds: 0.0,
-                    object: false,
-                    kept_by_cost_limit: None,
-                }),
-                Err(phicc::driver::CompileError::Internal(m)) => Err(Reply {
-                    status: phicc::exit::ICE,
-                    message: format!("phicc: internal compiler error: {m}\n"),
-                    seconds: 0.0,
-                    object: false,
-                    kept_by_cost_limit: None,
-                }),
+                Err(phicc::driver::CompileError::Diagnostic(m)) => Err(Reply::failed(phicc::exit::ERROR, m)),
+                Err(phicc::driver::CompileError::Internal(m)) => Err(Reply::failed(
+                    phicc::exit::ICE,
+                    format!("phicc: internal compiler error: {m}\n"),
+                )),
             });
             let m = match module {
                 Ok(m) => m.clone(),
@@ -157,22 +162,13 @@ fn serve_request(req: &Request, out: &mut impl Write) -> std::io::Result<()> {
                             object: b.object.is_some(),
                             kept_by_cost_limit: kept,
                         },
-                        Err(e) => Reply {
-                            status: phicc::exit::ERROR,
-                            message: format!("phicc: error: cannot write {}: {e}\n", asm.display()),
-                            seconds: 0.0,
-                            object: false,
-                            kept_by_cost_limit: None,
-                        },
+                        Err(e) => Reply::failed(
+                            phicc::exit::ERROR,
+                            format!("phicc: error: cannot write {}: {e}\n", asm.display()),
+                        ),
                     }
                 }
-                Err(f) => Reply {
-                    status: f.status,
-                    message: f.message,
-                    seconds: 0.0,
-                    object: false,
-                    kept_by_cost_limit: None,
-                },
+                Err(f) => Reply::failed(f.status, f.message),
             }
         });
         // The frontend's time goes to the first configuration, as the
