@@ -1,6 +1,9 @@
 //! `oracle bench-compile`: phicc's compile time next to `gcc -O0` on the same
 //! Csmith programs (`csmith --seed 1..N`, Csmith's default options), in the
-//! same run, one process per file for both, files in the page cache.
+//! same run, one process per file for both, files in the page cache. The
+//! commands are interleaved (each file through gcc and every phicc
+//! configuration before the next file), so that drift in the machine's
+//! speed weighs on all of them alike.
 //!
 //! - default: object files, `phicc -c` (mem2reg, then `-fno-mem2reg`, then
 //!   `-O1`, the `opt` configuration) next to `gcc -O0 -c`;
@@ -86,37 +89,49 @@ pub fn add_phase_times(stderr: &str, phases: &mut BTreeMap<String, f64>) -> usiz
     n
 }
 
-/// Run `program args... FILE` for every file, in order.
-fn series(
-    program: &str,
-    args: &[String],
+/// One compiler command (`program args... FILE`) timed over the files.
+struct Command<'a> {
+    program: &'a str,
+    args: Vec<String>,
+}
+
+/// Run every command on every file, interleaved: for each file, each
+/// command once, in order. The machine's speed drifts over a run (CPU
+/// frequency, other guests of the host); interleaving spreads that drift
+/// over all commands alike, so their ratio is steadier than when each runs
+/// its whole series in turn. Each process's CPU time is the growth of the
+/// reaped children's `getrusage` between its start and its end.
+fn interleaved(
+    commands: &[Command],
     files: &[(u64, PathBuf)],
     bar: &indicatif::ProgressBar,
-) -> anyhow::Result<Series> {
+) -> anyhow::Result<Vec<Series>> {
     let limits = Limits {
         address_space: Some(4 << 30),
         ..Limits::with_timeout(Duration::from_secs(120))
     };
-    let mut s = Series::default();
-    let (t0, c0) = (Instant::now(), children_cpu());
+    let mut all: Vec<Series> = commands.iter().map(|_| Series::default()).collect();
     for (seed, f) in files {
-        let r = runner::run(&Job::new(program).args(args).arg(f), &limits)?;
-        let stderr = String::from_utf8_lossy(&r.stderr.bytes);
-        s.phase_reports += add_phase_times(&stderr, &mut s.phases);
-        if r.termination != Termination::Exited(0) {
-            let why = stderr
-                .lines()
-                .find(|l| l.contains("error"))
-                .or(stderr.lines().next())
-                .unwrap_or("");
-            s.failed
-                .push(format!("seed {seed}: {}: {why}", r.termination.describe()));
+        for (c, s) in commands.iter().zip(&mut all) {
+            let (t0, c0) = (Instant::now(), children_cpu());
+            let r = runner::run(&Job::new(c.program).args(&c.args).arg(f), &limits)?;
+            s.wall += t0.elapsed().as_secs_f64();
+            s.cpu += children_cpu() - c0;
+            let stderr = String::from_utf8_lossy(&r.stderr.bytes);
+            s.phase_reports += add_phase_times(&stderr, &mut s.phases);
+            if r.termination != Termination::Exited(0) {
+                let why = stderr
+                    .lines()
+                    .find(|l| l.contains("error"))
+                    .or(stderr.lines().next())
+                    .unwrap_or("");
+                s.failed
+                    .push(format!("seed {seed}: {}: {why}", r.termination.describe()));
+            }
+            bar.inc(1);
         }
-        bar.inc(1);
     }
-    s.wall = t0.elapsed().as_secs_f64();
-    s.cpu = children_cpu() - c0;
-    Ok(s)
+    Ok(all)
 }
 
 /// `csmith --seed N` for every seed into `dir`, each file read once so all are in the page cache.
@@ -171,22 +186,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ]
     };
 
-    // Warm up both once.
-    let warm = &files[..1];
-    let hidden = indicatif::ProgressBar::hidden();
-    series("gcc", &gcc_args, warm, &hidden)?;
-    series(&phicc, &phicc_args(args.targets[0], &[]), warm, &hidden)?;
-
-    let total = files.len() as u64 * (1 + (configs.len() * args.targets.len()) as u64);
-    let bar = crate::sweep::progress_bar(total, "compiles", args.quiet);
-    let gcc = series("gcc", &gcc_args, &files, &bar)?;
-    let mut runs = Vec::new();
+    let mut commands = vec![Command {
+        program: "gcc",
+        args: gcc_args,
+    }];
+    let mut labels = Vec::new();
     for &t in &args.targets {
         for (name, extra) in &configs {
-            let s = series(&phicc, &phicc_args(t, extra), &files, &bar)?;
-            runs.push((t, *name, s));
+            commands.push(Command {
+                program: &phicc,
+                args: phicc_args(t, extra),
+            });
+            labels.push((t, *name));
         }
     }
+    // Warm up every command once (page cache, the dynamic loader's).
+    interleaved(&commands, &files[..1], &indicatif::ProgressBar::hidden())?;
+
+    let total = (files.len() * commands.len()) as u64;
+    let bar = crate::sweep::progress_bar(total, "compiles", args.quiet);
+    let mut all = interleaved(&commands, &files, &bar)?.into_iter();
+    let gcc = all.next().expect("gcc's series");
+    let runs: Vec<(Target, &str, Series)> = labels.into_iter().zip(all).map(|((t, n), s)| (t, n, s)).collect();
     bar.finish_and_clear();
 
     let n = files.len() as f64;
