@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what phicc's tests and campaigns need when it is missing.
 #   scripts/setup.sh            the test suite's needs (Rust tools, gcc)
-#   scripts/setup.sh --campaign also the cross toolchains, QEMU, Csmith (and mimalloc for it) and cvise
+#   scripts/setup.sh --campaign also the cross toolchains, QEMU (qemu-user, and the faster-starting
+#                               qemu-user-static), Csmith (and mimalloc for it) and cvise
 #   scripts/setup.sh --csmith   the test suite's needs and Csmith (its native sample)
 #   scripts/setup.sh --llvm     the test suite's needs and LLVM 15 (opt-15, for bench-mem2reg)
 #   scripts/setup.sh --torture  also gcc-12-source (gcc's torture tests, for oracle torture)
@@ -52,7 +53,7 @@ if ! cargo nextest --version >/dev/null 2>&1; then
 fi
 
 if [ $want_campaign = 1 ]; then
-    apt_install qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu \
+    apt_install qemu-user qemu-user-static gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu \
         libc6-dev-arm64-cross libc6-dev-riscv64-cross csmith libcsmith-dev libmimalloc2.0 cvise
 fi
 

@@ -132,15 +132,10 @@ fn read_template(target: Target) -> Result<Template, String> {
     let gold = format!("{prefix}ld.gold");
     Ok(Template {
         bfd: format!("{prefix}ld"),
-        gold: which(&gold).then_some(gold),
+        gold: crate::runner::on_path(&gold).then_some(gold),
         words: out,
         no_relax: target == Target::Riscv64,
     })
-}
-
-/// Whether `program` is a file in a `PATH` directory.
-fn which(program: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(program).is_file()))
 }
 
 /// Whether the target's binutils have gold.

@@ -507,7 +507,7 @@ pub fn run_contained(
         output_cap: 256 << 20,
     };
     let mut argv: Vec<std::ffi::OsString> = Vec::new();
-    if let Some(qemu) = target.emulator() {
+    if let Some(qemu) = runner::emulator(target) {
         limits.timeout *= 10;
         limits.cpu_seconds = limits.timeout.as_secs() + 1;
         limits.address_space = limits.address_space.map(|a| a + runner::QEMU_ADDRESS_SPACE_OVERHEAD);

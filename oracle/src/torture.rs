@@ -1122,7 +1122,7 @@ fn run_binary(spec: &RunSpec, bin: &Path, work: &Path) -> anyhow::Result<Option<
     };
     // Some tests write files (fprintf-1 writes to stdout only, but
     // 20010122-1 and friends use the working directory): run in `work`.
-    let r = match spec.target.emulator() {
+    let r = match runner::emulator(spec.target) {
         None => runner::run(&Job::new(bin).cwd(work), &limits)?,
         Some(q) => runner::run(&Job::new(q).arg(bin).cwd(work), &limits)?,
     };

@@ -1648,7 +1648,7 @@ trait DescribeShort {
 
 impl DescribeShort for Target {
     fn describe_short(self) -> String {
-        match self.emulator() {
+        match crate::runner::emulator(self) {
             None => format!("{} (native)", self.name()),
             Some(q) => format!("{} ({q})", self.name()),
         }
