@@ -295,6 +295,11 @@ impl Context {
             caller.next_value_id = max + 1;
         }
         let mut in_cycle = blocks_on_cycles(caller);
+        // Where each label's block is: a splice rewrites the phis of the
+        // call block's successors, found here instead of by a walk over all
+        // blocks (which made inlining quadratic in a large caller).
+        let mut position: FxHashMap<BlockId, usize> =
+            caller.blocks.iter().enumerate().map(|(i, b)| (b.label, i)).collect();
         let mut size = caller.num_instructions();
         let mut count = 0;
         let mut queue: std::collections::VecDeque<usize> = (0..caller.blocks.len()).collect();
@@ -326,7 +331,11 @@ impl Context {
             };
             let label = caller.blocks[bi].label;
             let clear = in_cycle.contains(&label);
-            let cont = self.splice(caller, bi, k, &body, clear);
+            let first_new = caller.blocks.len();
+            let cont = self.splice(caller, bi, k, &body, clear, &position);
+            for (i, b) in caller.blocks.iter().enumerate().skip(first_new) {
+                position.insert(b.label, i);
+            }
             if clear {
                 in_cycle.insert(caller.blocks[cont].label);
             }
@@ -338,9 +347,18 @@ impl Context {
         count
     }
 
-    /// Replace the call at `blocks[bi].instructions[k]` by a copy of `body`;
-    /// returns the index of the continuation block.
-    fn splice(&mut self, caller: &mut IrFunction, bi: usize, k: usize, body: &Body, clear: bool) -> usize {
+    /// Replace the call at `blocks[bi].instructions[k]` by a copy of `body`
+    /// (`position` maps each of the caller's labels to its block's index; the
+    /// copy's blocks are appended); returns the index of the continuation block.
+    fn splice(
+        &mut self,
+        caller: &mut IrFunction,
+        bi: usize,
+        k: usize,
+        body: &Body,
+        clear: bool,
+        position: &FxHashMap<BlockId, usize>,
+    ) -> usize {
         let g = &body.func;
         let head_label = caller.blocks[bi].label;
         let tail = caller.blocks[bi].instructions.split_off(k + 1);
@@ -357,8 +375,9 @@ impl Context {
         for inst in &tail {
             tail_succs.extend(inst.asm_goto_targets().iter().map(|(_, t)| *t));
         }
-        for b in caller.blocks.iter_mut().filter(|b| tail_succs.contains(&b.label)) {
-            for inst in &mut b.instructions {
+        for label in tail_succs {
+            let Some(&i) = position.get(&label) else { continue };
+            for inst in &mut caller.blocks[i].instructions {
                 let Instruction::Phi { incoming, .. } = inst else {
                     break;
                 };
