@@ -276,15 +276,28 @@ pub fn emit_bytes(b: &[u8], out: &mut String) {
             end += 1;
         }
         out.push_str("\t.byte\t");
-        for (k, x) in b[i..end].iter().enumerate() {
+        for (k, &x) in b[i..end].iter().enumerate() {
             if k > 0 {
                 out.push(',');
             }
-            let _ = write!(out, "{x}");
+            push_decimal_u8(out, x);
         }
         out.push('\n');
         i = end;
     }
+}
+
+/// `x` in decimal, as `{x}` would print it, without the formatting
+/// machinery (a large initialized array is mostly `.byte` lists, and
+/// `write!` per byte was a tenth of the backend on such a program).
+fn push_decimal_u8(out: &mut String, x: u8) {
+    if x >= 100 {
+        out.push((b'0' + x / 100) as char);
+    }
+    if x >= 10 {
+        out.push((b'0' + x / 10 % 10) as char);
+    }
+    out.push((b'0' + x % 10) as char);
 }
 
 /// `.string "..."` with GNU as escapes (the NUL is implied).
@@ -489,6 +502,18 @@ fn emit_global(g: &IrGlobal, desc: &TargetDesc, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bytes_print_in_decimal_as_format_does() {
+        for x in 0..=255u8 {
+            let mut s = String::new();
+            push_decimal_u8(&mut s, x);
+            assert_eq!(s, x.to_string());
+        }
+        let mut s = String::new();
+        emit_bytes(&[7, 0, 255, 100, 10, 9], &mut s);
+        assert_eq!(s, "\t.byte\t7,0,255,100,10,9\n");
+    }
 
     #[test]
     fn compound_initializers_flatten_to_bytes_and_relocations() {

@@ -310,6 +310,41 @@ pub fn parse_int(s: &str) -> Option<i64> {
     Some(if neg { v.wrapping_neg() } else { v })
 }
 
+/// The operands of a `.byte` line when all are decimal numbers from 0 to
+/// 255 without leading zeros (what `data::emit_bytes` prints for an
+/// initializer), read in one pass; `None` for anything else (a sign, an
+/// octal or hex number, a symbol), which goes through [`ObjectBuilder::data_expr`].
+fn plain_byte_list(args: &str) -> Option<Vec<u8>> {
+    let b = args.as_bytes();
+    let mut out = Vec::with_capacity(b.len() / 2 + 1);
+    let blank = |c: u8| c == b' ' || c == b'\t';
+    let mut i = 0;
+    loop {
+        while i < b.len() && blank(b[i]) {
+            i += 1;
+        }
+        let start = i;
+        let mut v = 0u32;
+        while i < b.len() && b[i].is_ascii_digit() && i - start < 3 {
+            v = v * 10 + u32::from(b[i] - b'0');
+            i += 1;
+        }
+        let n = i - start;
+        if n == 0 || (n > 1 && b[start] == b'0') {
+            return None;
+        }
+        out.push(u8::try_from(v).ok()?);
+        while i < b.len() && blank(b[i]) {
+            i += 1;
+        }
+        match b.get(i) {
+            None => return Some(out),
+            Some(b',') => i += 1,
+            Some(_) => return None,
+        }
+    }
+}
+
 /// A data expression: `N`, `sym`, `sym+N`, `sym-N`, `a-b`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Expr {
@@ -871,13 +906,17 @@ impl ObjectBuilder {
                     ".long" | ".4byte" => 4,
                     _ => 8,
                 };
-                let mut r = Ok(());
-                split_operands_with(args, |e| {
-                    if r.is_ok() {
-                        r = self.data_expr(size, e);
-                    }
-                });
-                r?;
+                if let Some(bytes) = (size == 1).then(|| plain_byte_list(args)).flatten() {
+                    self.emit(&bytes);
+                } else {
+                    let mut r = Ok(());
+                    split_operands_with(args, |e| {
+                        if r.is_ok() {
+                            r = self.data_expr(size, e);
+                        }
+                    });
+                    r?;
+                }
             }
             ".zero" | ".skip" => {
                 let n = parse_int(args).ok_or_else(bad)?;
@@ -1235,6 +1274,17 @@ impl ObjectBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `.byte` lists of plain decimals are read in one pass; anything else
+    /// is left to the general path.
+    #[test]
+    fn plain_byte_lists_and_what_they_decline() {
+        assert_eq!(plain_byte_list("7,0,255,100, 10 ,9"), Some(vec![7, 0, 255, 100, 10, 9]));
+        assert_eq!(plain_byte_list("0"), Some(vec![0]));
+        for declined in ["256", "-1", "010", "0x10", "sym", "1,,2", "", "1+1", "1000"] {
+            assert_eq!(plain_byte_list(declined), None, "{declined}");
+        }
+    }
 
     /// The fast paths (decimal integers, trims, operand splitting, line
     /// splitting) give what the general library functions give.
