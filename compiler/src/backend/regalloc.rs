@@ -723,6 +723,9 @@ pub fn allocate(
     // `(estimated frequency of the block, copy's destination, copy's source)`.
     let mut copies: Vec<(f64, u32, u32)> = Vec::new();
     let dead_defs_free = enabled(Bug::RaDeadDefNoInterference);
+    // Buffers reused by every instruction: its definitions, its uses, and
+    // the values kept out of a definition's row.
+    let (mut ds, mut us, mut saved): (Vec<u32>, Vec<u32>, Vec<(u32, bool)>) = Default::default();
     for (bi, b) in f.blocks.iter().enumerate() {
         let w = weight_of(freq[bi]);
         let same = SameValue::scan(b, &cand);
@@ -734,13 +737,13 @@ pub fn allocate(
             }
         });
         for (pos, inst) in b.instructions.iter().enumerate().rev() {
-            let mut ds: Vec<u32> = Vec::new();
+            ds.clear();
             inst.for_each_def(|v| {
                 if let Some(i) = cand(v) {
                     ds.push(i);
                 }
             });
-            let mut us: Vec<u32> = Vec::new();
+            us.clear();
             inst.for_each_used_value(|v| {
                 if let Some(i) = cand(v) {
                     us.push(i);
@@ -759,12 +762,13 @@ pub fn allocate(
                 // Everything live after the definition, except the copy's
                 // source and the values known to hold the same bits.
                 let row = matrix.row_mut(d);
-                let saved: Vec<(u32, bool)> = same
-                    .same_before(d, pos)
-                    .chain(copy_src)
-                    .chain(std::iter::once(d))
-                    .map(|x| (x, live.get(x)))
-                    .collect();
+                saved.clear();
+                saved.extend(
+                    same.same_before(d, pos)
+                        .chain(copy_src)
+                        .chain(std::iter::once(d))
+                        .map(|x| (x, live.get(x))),
+                );
                 for &(x, _) in &saved {
                     live.clear(x);
                 }
