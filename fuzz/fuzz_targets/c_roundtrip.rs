@@ -8,6 +8,9 @@
 //! with the C program, ready to save and replay with `phicc --run-ir`.
 #![no_main]
 
+#[cfg(asan)]
+mod asan_options;
+
 // The fast build's allocator (scripts/fuzz.sh; see fuzz/Cargo.toml).
 #[cfg(feature = "mimalloc")]
 #[global_allocator]

@@ -6,6 +6,9 @@
 //! and panics.
 #![no_main]
 
+#[cfg(asan)]
+mod asan_options;
+
 // The fast build's allocator (scripts/fuzz.sh; see fuzz/Cargo.toml).
 #[cfg(feature = "mimalloc")]
 #[global_allocator]

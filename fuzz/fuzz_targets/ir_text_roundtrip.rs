@@ -3,6 +3,9 @@
 //! it accepts prints to text that parses to the same module.
 #![no_main]
 
+#[cfg(asan)]
+mod asan_options;
+
 // The fast build's allocator (scripts/fuzz.sh; see fuzz/Cargo.toml).
 #[cfg(feature = "mimalloc")]
 #[global_allocator]

@@ -11,6 +11,9 @@
 //! form (ready to save as a `.ir` file and replay with phiopt).
 #![no_main]
 
+#[cfg(asan)]
+mod asan_options;
+
 // The fast build's allocator (scripts/fuzz.sh; see fuzz/Cargo.toml).
 #[cfg(feature = "mimalloc")]
 #[global_allocator]

@@ -3,6 +3,9 @@
 //! alone), checked like `mem2reg_roundtrip`.
 #![no_main]
 
+#[cfg(asan)]
+mod asan_options;
+
 // The fast build's allocator (scripts/fuzz.sh; see fuzz/Cargo.toml).
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
