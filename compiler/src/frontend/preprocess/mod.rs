@@ -26,7 +26,8 @@ pub(crate) mod tests;
 
 pub use macros::{Builtin, MacroDef};
 
-use super::lexer::tokenize;
+use super::intern::Interner;
+use super::lexer::tokenize_with;
 use super::source::{Diagnostic, FileId, PResult, SourceMap, Span};
 use super::token::{Punct, Text, Token, TokenKind};
 use crate::target::Target;
@@ -210,6 +211,8 @@ pub struct Preprocessor<'a> {
     pushed_macros: FxHashMap<Text, Vec<Option<MacroDef>>>,
     files: FxHashMap<PathBuf, FileId>,
     file_tokens: FxHashMap<FileId, Arc<Vec<Token>>>,
+    /// Identifier and pp-number spellings, shared by all files.
+    interner: Interner,
     /// Per macro name: the hideset of just that name (see `macros.rs`).
     pub(super) name_sets: FxHashMap<Text, super::token::HideSet>,
     /// Memo of hideset unions (see `Preprocessor::union` in `macros.rs`).
@@ -340,6 +343,7 @@ impl<'a> Preprocessor<'a> {
             pushed_macros: FxHashMap::default(),
             files: FxHashMap::default(),
             file_tokens: FxHashMap::default(),
+            interner: Interner::with_capacity(4096),
             guards: FxHashMap::default(),
             name_sets: FxHashMap::default(),
             unions: FxHashMap::default(),
@@ -395,7 +399,11 @@ impl<'a> Preprocessor<'a> {
         if let Some(t) = self.file_tokens.get(&file) {
             return Ok(t.clone());
         }
-        let toks = Arc::new(tokenize(&self.sm.file(file).text.clone(), file)?);
+        let toks = Arc::new(tokenize_with(
+            &self.sm.file(file).text.clone(),
+            file,
+            &mut self.interner,
+        )?);
         self.file_tokens.insert(file, toks.clone());
         Ok(toks)
     }
@@ -418,7 +426,7 @@ impl<'a> Preprocessor<'a> {
         // The main file's tokens are not cached (a file rarely includes
         // itself; it would be lexed again): the input owns them and moves
         // them out instead of cloning each.
-        let main_toks = tokenize(&self.sm.file(main).text.clone(), main)?;
+        let main_toks = tokenize_with(&self.sm.file(main).text.clone(), main, &mut self.interner)?;
         // The output is about the main file's tokens plus what headers and
         // macros add. Reserved once instead of doubling (each doubling
         // leaves the old block behind, memory touched for nothing); the
