@@ -729,10 +729,21 @@ impl<'a> Preprocessor<'a> {
                 }
             }
             body_start = i;
+            let body = self.body(rest, body_start)?;
+            let slots = body
+                .iter()
+                .map(|t| {
+                    let p = (t.kind == TokenKind::Ident)
+                        .then(|| params.iter().position(|p| *p == t.text))
+                        .flatten();
+                    p.map_or(0, |p| p as u32 + 1)
+                })
+                .collect();
             MacroDef::Function {
                 params: Arc::new(params),
                 variadic,
-                body: Arc::new(self.body(rest, body_start)?),
+                body: Arc::new(body),
+                slots: Arc::new(slots),
             }
         } else {
             MacroDef::Object(Arc::new(self.body(rest, body_start)?))
