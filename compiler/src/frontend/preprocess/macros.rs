@@ -42,7 +42,11 @@ pub enum Builtin {
 /// A macro definition.
 #[derive(Clone, Debug)]
 pub enum MacroDef {
-    Object(Arc<Vec<Token>>),
+    Object {
+        body: Arc<Vec<Token>>,
+        /// The hideset of just this macro's name (see [`Preprocessor::name_set`]).
+        name: HideSet,
+    },
     Function {
         params: Arc<Vec<Text>>,
         /// The last parameter collects the variable arguments (`...` as `__VA_ARGS__`, or GNU `name...`).
@@ -51,6 +55,7 @@ pub enum MacroDef {
         /// Per body token: 1 + the index of the parameter it names, or 0
         /// (found once here instead of at each expansion).
         slots: Arc<Vec<u32>>,
+        name: HideSet,
     },
     Builtin(Builtin),
 }
@@ -66,7 +71,7 @@ impl MacroDef {
                     .all(|(i, (x, y))| x.text == y.text && (i == 0 || x.has_space == y.has_space))
         };
         match (self, other) {
-            (MacroDef::Object(a), MacroDef::Object(b)) => same_body(a, b),
+            (MacroDef::Object { body: a, .. }, MacroDef::Object { body: b, .. }) => same_body(a, b),
             (
                 MacroDef::Function {
                     params: p1,
@@ -130,8 +135,7 @@ impl Preprocessor<'_> {
                 self.input.push(t);
                 Ok(None)
             }
-            MacroDef::Object(body) => {
-                let name = self.name_set(&tok.text);
+            MacroDef::Object { body, name } => {
                 let hs = self.union(&tok.hideset, &name);
                 let out = self.subst(&body, &[], 0, &[], false, false)?;
                 self.push_expansion(out, &tok, &hs);
@@ -142,6 +146,7 @@ impl Preprocessor<'_> {
                 variadic,
                 body,
                 slots,
+                name,
             } => {
                 if !self.input.peek().is_some_and(|t| t.is_punct(Punct::LParen)) {
                     return Ok(Some(tok));
@@ -149,7 +154,6 @@ impl Preprocessor<'_> {
                 self.input.skip();
                 let (flat, ranges, rparen) = self.read_args(&tok, params.len(), variadic)?;
                 let inter = hideset_intersection(&tok.hideset, &rparen.hideset);
-                let name = self.name_set(&tok.text);
                 let hs = self.union(&inter, &name);
                 let args: Vec<Arg> = ranges.iter().map(|r| &flat[r.clone()]).collect();
                 let out = self.subst(&body, &slots, params.len(), &args, variadic, true)?;
@@ -161,7 +165,7 @@ impl Preprocessor<'_> {
 
     /// The hideset holding just `name`, one shared set per macro name (so
     /// that the tokens of different expansions of a macro share it too).
-    fn name_set(&mut self, name: &Text) -> HideSet {
+    pub(super) fn name_set(&mut self, name: &Text) -> HideSet {
         if let Some(hs) = self.name_sets.get(name) {
             return hs.clone();
         }

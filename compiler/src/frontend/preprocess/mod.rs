@@ -442,7 +442,28 @@ impl<'a> Preprocessor<'a> {
         let b = self.builtin_file;
         self.enter_file(b, PathBuf::from("<built-in>"), None)?;
         let mut force_bol = false;
-        while let Some(tok) = self.input.pop() {
+        loop {
+            if !force_bol {
+                // Tokens that need no work (no directive, no macro name to
+                // expand, no stray quote) go to the output as a run.
+                let macros = &self.macros;
+                let n = self.input.take_run(&mut out, |t| match t.kind {
+                    TokenKind::Punct(Punct::Hash) => !(t.at_bol && t.hideset.is_none()),
+                    TokenKind::Punct(_) | TokenKind::Number | TokenKind::Str | TokenKind::Char => true,
+                    TokenKind::Ident => (!macros.contains_key(&t.text) && &*t.text != b"_Pragma") || t.hidden(&t.text),
+                    _ => false,
+                });
+                self.steps += n as u64;
+                if self.steps > TOKEN_BUDGET {
+                    if let Some(t) = out.last().cloned() {
+                        return Err(Diagnostic::error(
+                            t.span,
+                            "preprocessing exceeds the token budget (runaway macro expansion?)",
+                        ));
+                    }
+                }
+            }
+            let Some(tok) = self.input.pop() else { break };
             self.tick(&tok)?;
             if tok.kind == TokenKind::Eof {
                 let frame = self.include_stack.pop();
@@ -653,7 +674,8 @@ impl<'a> Preprocessor<'a> {
             }
             // Skipped tokens are dropped unread; only a directive's `#` is taken.
             if !(t.is_punct(Punct::Hash) && t.at_bol) {
-                self.input.skip();
+                self.input
+                    .skip_while(|t| t.kind != TokenKind::Eof && !(t.is_punct(Punct::Hash) && t.at_bol));
                 continue;
             }
             let Some(t) = self.input.pop() else { return };
@@ -744,9 +766,13 @@ impl<'a> Preprocessor<'a> {
                 variadic,
                 body: Arc::new(body),
                 slots: Arc::new(slots),
+                name: self.name_set(&name.text),
             }
         } else {
-            MacroDef::Object(Arc::new(self.body(rest, body_start)?))
+            MacroDef::Object {
+                body: Arc::new(self.body(rest, body_start)?),
+                name: self.name_set(&name.text),
+            }
         };
         if let MacroDef::Function { params, body, .. } = &def {
             // C11 6.10.3.2p1: each # is followed by a parameter.
@@ -766,7 +792,7 @@ impl<'a> Preprocessor<'a> {
                 || b.last().is_some_and(|t| t.is_punct(Punct::HashHash))
         };
         match &def {
-            MacroDef::Object(b) | MacroDef::Function { body: b, .. } if ends(b) => {
+            MacroDef::Object { body: b, .. } | MacroDef::Function { body: b, .. } if ends(b) => {
                 return Err(Diagnostic::error(
                     name.span,
                     "'##' cannot appear at either end of a macro expansion",
