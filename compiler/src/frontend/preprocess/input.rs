@@ -142,7 +142,7 @@ impl Input {
     }
 
     /// Takes the next token.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn pop(&mut self) -> Option<Token> {
         match self.next_file() {
             Some(i) => {
