@@ -12,23 +12,27 @@
 //! gcc does), so no input makes the lexer fail except an unterminated comment,
 //! character constant or string literal.
 
+use super::intern::Interner;
 use super::source::{Diagnostic, FileId, PResult, SourceMap, Span};
 use super::token::{Keyword, Punct, Text, Token, TokenKind, PUNCTUATORS};
-use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
 /// The canonical spelling of `p`, allocated once per process.
 fn shared_punct_text(p: Punct) -> Text {
+    punct_texts()[p as usize].clone()
+}
+
+/// Every punctuator's canonical spelling, indexed by `Punct as usize`.
+fn punct_texts() -> &'static [Text] {
     static TEXTS: OnceLock<Vec<Text>> = OnceLock::new();
-    let texts = TEXTS.get_or_init(|| {
+    TEXTS.get_or_init(|| {
         let n = PUNCTUATORS.iter().map(|(_, q)| *q as usize).max().unwrap_or(0) + 1;
         let mut v: Vec<Text> = vec![Text::from(&b""[..]); n];
         for (_, q) in PUNCTUATORS {
             v[*q as usize] = Text::from(q.as_str().as_bytes());
         }
         v
-    });
-    texts[p as usize].clone()
+    })
 }
 
 /// The punctuators whose spelling starts with `c`, longest first (the
@@ -82,12 +86,18 @@ pub fn tokenize_file(sm: &SourceMap, file: FileId) -> PResult<Vec<Token>> {
 
 /// Lexes `text`, whose spans belong to `file`, ending with an `Eof` token.
 pub fn tokenize(text: &[u8], file: FileId) -> PResult<Vec<Token>> {
+    tokenize_with(text, file, &mut Interner::default())
+}
+
+/// [`tokenize`], sharing identifier and pp-number spellings through
+/// `interned` (the preprocessor keeps one for all the files it reads).
+pub fn tokenize_with(text: &[u8], file: FileId, interned: &mut Interner) -> PResult<Vec<Token>> {
     // C code has about one token per three bytes (Csmith programs 2.9);
     // headers, mostly comments, far fewer. Room for one per two bytes, the
     // rest given back at the end: no doubling, which would leave the old
     // block behind (memory touched for nothing).
     let mut toks = Vec::with_capacity(text.len() / 2 + 1);
-    let mut interned: FxHashMap<&[u8], Text> = FxHashMap::default();
+    let puncts = punct_texts();
     let mut i = 0usize;
     let mut at_bol = true;
     let mut has_space = false;
@@ -125,12 +135,10 @@ pub fn tokenize(text: &[u8], file: FileId) -> PResult<Vec<Token>> {
         let spelling: Text = match kind {
             // Digraphs are stored with their ordinary spelling (C11 6.4.6p3);
             // every punctuator shares one spelling, every identifier and
-            // pp-number one per file (programs repeat their constants).
-            TokenKind::Punct(p) => shared_punct_text(p),
-            TokenKind::Ident | TokenKind::Number => interned
-                .entry(&text[start..i])
-                .or_insert_with(|| Text::from(&text[start..i]))
-                .clone(),
+            // pp-number one per preprocessing run (programs repeat their
+            // constants, headers their names).
+            TokenKind::Punct(p) => puncts[p as usize].clone(),
+            TokenKind::Ident | TokenKind::Number => interned.intern(&text[start..i]),
             _ => Text::from(&text[start..i]),
         };
         let mut tok = Token::with_text(kind, spelling, span(start, i));

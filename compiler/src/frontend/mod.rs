@@ -16,7 +16,8 @@
 //!   range in a file; `Diagnostic::render` gives `file:line:col: error: msg`,
 //!   the source line and a caret. Errors are values: no phase panics on any
 //!   input; the first error ends the phase.
-//! * `lexer.rs` and `token.rs` produce pp-tokens; `literal.rs` gives the values
+//! * `lexer.rs` and `token.rs` produce pp-tokens (`intern.rs` shares their
+//!   spellings); `literal.rs` gives the values
 //!   of numbers, character constants and string literals.
 //! * `preprocess/` is our own preprocessor. Macro expansion follows Prosser's
 //!   hideset algorithm (see `preprocess/macros.rs`); `#if` arithmetic is in
@@ -47,6 +48,7 @@
 
 pub mod ast;
 pub mod hir;
+pub mod intern;
 pub mod layout;
 pub mod lexer;
 pub mod literal;

@@ -142,7 +142,7 @@ impl Input {
     }
 
     /// Takes the next token.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn pop(&mut self) -> Option<Token> {
         match self.next_file() {
             Some(i) => {
@@ -175,6 +175,67 @@ impl Input {
             Some(i) => self.files[i].toks.first(),
             None => self.pushed.last(),
         }
+    }
+
+    /// Moves the tokens that come next to `out` while `plain` holds for
+    /// them, and returns how many: the shortcut of the main loop and of
+    /// argument reading for tokens that need no work. Stops where the next
+    /// token would come from another source (a run never crosses from the
+    /// pushed tokens into a file, or out of one).
+    pub(crate) fn take_run(&mut self, out: &mut Vec<Token>, mut plain: impl FnMut(&Token) -> bool) -> usize {
+        let Some(i) = self.next_file() else {
+            // From the pushed tokens (top = next), down to where the
+            // innermost file's tokens come in.
+            let floor = self.files.last().map_or(0, |f| f.base);
+            let avail = &self.pushed[floor..];
+            let n = avail.iter().rev().position(|t| !plain(t)).unwrap_or(avail.len());
+            let from = self.pushed.len() - n;
+            out.extend(self.pushed.drain(from..).rev());
+            return n;
+        };
+        let n = match &mut self.files[i].toks {
+            Toks::Shared(v, pos) => {
+                let rest = &v[*pos..];
+                let n = rest.iter().position(|t| !plain(t)).unwrap_or(rest.len());
+                out.extend_from_slice(&rest[..n]);
+                *pos += n;
+                n
+            }
+            Toks::Owned(it) => {
+                let rest = it.as_slice();
+                let n = rest.iter().position(|t| !plain(t)).unwrap_or(rest.len());
+                out.extend(it.by_ref().take(n));
+                n
+            }
+        };
+        self.drop_if_read(i);
+        n
+    }
+
+    /// Drops the tokens that come next while `skip` holds for them,
+    /// stopping where the next token would come from another source.
+    pub(crate) fn skip_while(&mut self, mut skip: impl FnMut(&Token) -> bool) {
+        let Some(i) = self.next_file() else {
+            let floor = self.files.last().map_or(0, |f| f.base);
+            let avail = &self.pushed[floor..];
+            let n = avail.iter().rev().position(|t| !skip(t)).unwrap_or(avail.len());
+            self.pushed.truncate(self.pushed.len() - n);
+            return;
+        };
+        match &mut self.files[i].toks {
+            Toks::Shared(v, pos) => {
+                let rest = &v[*pos..];
+                *pos += rest.iter().position(|t| !skip(t)).unwrap_or(rest.len());
+            }
+            Toks::Owned(it) => {
+                let rest = it.as_slice();
+                let n = rest.iter().position(|t| !skip(t)).unwrap_or(rest.len());
+                if n > 0 {
+                    it.nth(n - 1);
+                }
+            }
+        }
+        self.drop_if_read(i);
     }
 
     /// The next token, to change (a file's token is copied out first).
@@ -236,6 +297,41 @@ mod tests {
         assert!(a.has_space);
         assert!(!shared[0].has_space);
         assert_eq!(drain(&mut input), ["b"]);
+    }
+
+    #[test]
+    fn runs_stop_at_the_first_other_token_and_at_a_source_boundary() {
+        let mut input = Input::default();
+        input.enter(file("a b X c"));
+        let mut out = Vec::new();
+        let plain = |t: &Token| &*t.text != b"X";
+        assert_eq!(input.take_run(&mut out, plain), 2);
+        assert_eq!(input.pop().unwrap().str(), "X");
+        // Pushed tokens first, then the rest of the file: a run stops between.
+        input.push_all(vec![tok("p"), tok("q")]);
+        assert_eq!(input.take_run(&mut out, plain), 2);
+        input.push_all(vec![tok("r"), tok("X")]);
+        input.enter(file("i"));
+        assert_eq!(input.take_run(&mut out, plain), 1);
+        assert_eq!(input.take_run(&mut out, plain), 1);
+        let names: Vec<String> = out.iter().map(|t| t.str().into_owned()).collect();
+        assert_eq!(names, ["a", "b", "p", "q", "i", "r"]);
+        assert_eq!(drain(&mut input), ["X", "c"]);
+    }
+
+    #[test]
+    fn skips_stop_at_the_first_kept_token_and_at_a_source_boundary() {
+        let keep = |t: &Token| &*t.text == b"K";
+        for shared in [false, true] {
+            let f = file("a b K c");
+            let _hold = shared.then(|| f.clone());
+            let mut input = Input::default();
+            input.enter(f);
+            input.skip_while(|t| !keep(t));
+            input.push_all(vec![tok("p"), tok("K")]);
+            input.skip_while(|t| !keep(t));
+            assert_eq!(drain(&mut input), ["K", "K", "c"]);
+        }
     }
 
     #[test]

@@ -42,12 +42,20 @@ pub enum Builtin {
 /// A macro definition.
 #[derive(Clone, Debug)]
 pub enum MacroDef {
-    Object(Arc<Vec<Token>>),
+    Object {
+        body: Arc<Vec<Token>>,
+        /// The hideset of just this macro's name (see [`Preprocessor::name_set`]).
+        name: HideSet,
+    },
     Function {
         params: Arc<Vec<Text>>,
         /// The last parameter collects the variable arguments (`...` as `__VA_ARGS__`, or GNU `name...`).
         variadic: bool,
         body: Arc<Vec<Token>>,
+        /// Per body token: 1 + the index of the parameter it names, or 0
+        /// (found once here instead of at each expansion).
+        slots: Arc<Vec<u32>>,
+        name: HideSet,
     },
     Builtin(Builtin),
 }
@@ -63,17 +71,19 @@ impl MacroDef {
                     .all(|(i, (x, y))| x.text == y.text && (i == 0 || x.has_space == y.has_space))
         };
         match (self, other) {
-            (MacroDef::Object(a), MacroDef::Object(b)) => same_body(a, b),
+            (MacroDef::Object { body: a, .. }, MacroDef::Object { body: b, .. }) => same_body(a, b),
             (
                 MacroDef::Function {
                     params: p1,
                     variadic: v1,
                     body: b1,
+                    ..
                 },
                 MacroDef::Function {
                     params: p2,
                     variadic: v2,
                     body: b2,
+                    ..
                 },
             ) => p1 == p2 && v1 == v2 && same_body(b1, b2),
             _ => false,
@@ -84,15 +94,36 @@ impl MacroDef {
 /// One argument of an invocation: its raw tokens.
 type Arg<'t> = &'t [Token];
 
+/// An argument's macro-expanded form in `subst`, computed on first use.
+enum Expanded {
+    Not,
+    /// Expansion would not change it: the raw tokens.
+    Raw,
+    Done(Vec<Token>),
+}
+
 impl Preprocessor<'_> {
     /// If `tok` is a macro to expand here, pushes its expansion onto the input
     /// stack and returns `Ok(None)`; otherwise gives the token back.
+    /// (Inlined for the test that most tokens fail: not an identifier.)
+    #[inline(always)]
     pub(super) fn try_expand(&mut self, tok: Token) -> PResult<Option<Token>> {
-        if tok.kind != TokenKind::Ident || tok.hidden(&tok.text) {
+        if tok.kind != TokenKind::Ident {
+            return Ok(Some(tok));
+        }
+        self.try_expand_ident(tok)
+    }
+
+    /// [`Self::try_expand`] for an identifier.
+    fn try_expand_ident(&mut self, tok: Token) -> PResult<Option<Token>> {
+        if tok.hidden(&tok.text) {
             return Ok(Some(tok));
         }
         let Some(def) = self.macros.get(&tok.text).cloned() else {
-            if &*tok.text == b"_Pragma" && self.input.peek().is_some_and(|t| t.is_punct(Punct::LParen)) {
+            if tok.text[0] == b'_'
+                && &*tok.text == b"_Pragma"
+                && self.input.peek().is_some_and(|t| t.is_punct(Punct::LParen))
+            {
                 self.expand_pragma_operator(&tok)?;
                 return Ok(None);
             }
@@ -104,24 +135,28 @@ impl Preprocessor<'_> {
                 self.input.push(t);
                 Ok(None)
             }
-            MacroDef::Object(body) => {
-                let name = self.name_set(&tok.text);
+            MacroDef::Object { body, name } => {
                 let hs = self.union(&tok.hideset, &name);
-                let out = self.subst(&body, &[], &[], false, false)?;
+                let out = self.subst(&body, &[], 0, &[], false, false)?;
                 self.push_expansion(out, &tok, &hs);
                 Ok(None)
             }
-            MacroDef::Function { params, variadic, body } => {
+            MacroDef::Function {
+                params,
+                variadic,
+                body,
+                slots,
+                name,
+            } => {
                 if !self.input.peek().is_some_and(|t| t.is_punct(Punct::LParen)) {
                     return Ok(Some(tok));
                 }
                 self.input.skip();
                 let (flat, ranges, rparen) = self.read_args(&tok, params.len(), variadic)?;
                 let inter = hideset_intersection(&tok.hideset, &rparen.hideset);
-                let name = self.name_set(&tok.text);
                 let hs = self.union(&inter, &name);
                 let args: Vec<Arg> = ranges.iter().map(|r| &flat[r.clone()]).collect();
-                let out = self.subst(&body, &params, &args, variadic, true)?;
+                let out = self.subst(&body, &slots, params.len(), &args, variadic, true)?;
                 self.push_expansion(out, &tok, &hs);
                 Ok(None)
             }
@@ -130,7 +165,7 @@ impl Preprocessor<'_> {
 
     /// The hideset holding just `name`, one shared set per macro name (so
     /// that the tokens of different expansions of a macro share it too).
-    fn name_set(&mut self, name: &Text) -> HideSet {
+    pub(super) fn name_set(&mut self, name: &Text) -> HideSet {
         if let Some(hs) = self.name_sets.get(name) {
             return hs.clone();
         }
@@ -214,7 +249,8 @@ impl Preprocessor<'_> {
         nparams: usize,
         variadic: bool,
     ) -> PResult<(Vec<Token>, Vec<Range<usize>>, Token)> {
-        let mut flat: Vec<Token> = Vec::new();
+        // Room for most argument lists (growing from 4 by doubling cost more).
+        let mut flat: Vec<Token> = Vec::with_capacity(16);
         let mut args: Vec<Range<usize>> = Vec::with_capacity(nparams.max(1));
         args.push(0..0);
         let mut depth = 0usize;
@@ -339,33 +375,35 @@ impl Preprocessor<'_> {
     }
 
     /// The substitution step of the hideset algorithm (see the module doc).
+    /// `slots` gives the parameter each body token names (see
+    /// [`MacroDef::Function`]; empty for an object-like macro).
     fn subst(
         &mut self,
         body: &[Token],
-        params: &[Text],
+        slots: &[u32],
+        nparams: usize,
         args: &[Arg],
         variadic: bool,
         is_fn: bool,
     ) -> PResult<Vec<Token>> {
-        let find = |t: &Token| -> Option<usize> {
-            if t.kind != TokenKind::Ident {
-                return None;
-            }
-            params.iter().position(|p| *p == t.text)
-        };
-        let is_va = |i: usize| variadic && i + 1 == params.len();
+        // The parameter that body token `j` names.
+        let find = |j: usize| -> Option<usize> { slots.get(j).and_then(|&s| s.checked_sub(1)).map(|s| s as usize) };
+        let is_va = |i: usize| variadic && i + 1 == nparams;
         // Each argument is macro-expanded at most once however often its
         // parameter appears (as gcc does; it also keeps `__COUNTER__` in an
         // argument at one value).
-        let mut expanded_args: Vec<Option<Vec<Token>>> = vec![None; args.len()];
-        let mut out: Vec<Token> = Vec::with_capacity(body.len());
+        let mut expanded_args: Vec<Expanded> = (0..args.len()).map(|_| Expanded::Not).collect();
+        let arg_tokens: usize = args.iter().map(|a| a.len()).sum();
+        let mut out: Vec<Token> = Vec::with_capacity(body.len() + arg_tokens);
+        // Whether `out` may hold placemarkers (to remove at the end).
+        let mut marks = false;
         let mut i = 0;
         while i < body.len() {
             let t = &body[i];
             let next = body.get(i + 1);
             // "#" param: stringize.
             if is_fn && t.is_punct(Punct::Hash) {
-                let Some(p) = next.and_then(find) else {
+                let Some(p) = next.and(find(i + 1)) else {
                     return Err(Diagnostic::error(t.span, "'#' is not followed by a macro parameter"));
                 };
                 let mut s = stringize(args[p], t.span)?;
@@ -376,7 +414,7 @@ impl Preprocessor<'_> {
             }
             // GNU: , ## __VA_ARGS__
             if t.is_punct(Punct::Comma) && next.is_some_and(|n| n.is_punct(Punct::HashHash)) {
-                if let Some(p) = body.get(i + 2).and_then(find).filter(|&p| is_va(p)) {
+                if let Some(p) = find(i + 2).filter(|&p| is_va(p)) {
                     if args[p].is_empty() {
                         i += 3;
                     } else {
@@ -394,8 +432,11 @@ impl Preprocessor<'_> {
                         "'##' cannot appear at either end of a macro expansion",
                     ));
                 };
-                let operand: Vec<Token> = match find(rhs) {
-                    Some(p) if args[p].is_empty() => vec![placemarker(rhs)],
+                let operand: Vec<Token> = match find(i + 1) {
+                    Some(p) if args[p].is_empty() => {
+                        marks = true;
+                        vec![placemarker(rhs)]
+                    }
                     Some(p) => args[p].to_vec(),
                     None => vec![rhs.clone()],
                 };
@@ -429,23 +470,26 @@ impl Preprocessor<'_> {
                 };
                 let has_va = args.last().is_some_and(|a| !a.is_empty());
                 if has_va {
-                    let inner = self.subst(&body[i + 2..close], params, args, variadic, is_fn)?;
+                    let inner_slots = slots.get(i + 2..close).unwrap_or(&[]);
+                    let inner = self.subst(&body[i + 2..close], inner_slots, nparams, args, variadic, is_fn)?;
                     let start = out.len();
                     out.extend(inner);
                     if let Some(f) = out.get_mut(start) {
                         f.has_space = t.has_space;
                     }
                 } else {
+                    marks = true;
                     out.push(placemarker(t));
                 }
                 i = close + 1;
                 continue;
             }
-            if let Some(p) = find(t) {
+            if let Some(p) = find(i) {
                 if next.is_some_and(|n| n.is_punct(Punct::HashHash)) {
                     // Left operand of ##: the raw argument, or a placemarker.
                     let start = out.len();
                     if args[p].is_empty() {
+                        marks = true;
                         out.push(placemarker(t));
                     } else {
                         out.extend(args[p].iter().cloned());
@@ -454,11 +498,21 @@ impl Preprocessor<'_> {
                     i += 1;
                     continue;
                 }
-                if expanded_args[p].is_none() {
-                    expanded_args[p] = Some(self.expand_isolated(args[p])?);
+                if matches!(expanded_args[p], Expanded::Not) {
+                    expanded_args[p] = if self.depth < 200 && !self.may_expand(args[p]) {
+                        // Nothing to expand (most arguments): the raw tokens,
+                        // counted as `expand_isolated` would count them.
+                        self.tick_all(args[p])?;
+                        Expanded::Raw
+                    } else {
+                        Expanded::Done(self.expand_isolated(args[p])?)
+                    };
                 }
                 let start = out.len();
-                out.extend(expanded_args[p].iter().flatten().cloned());
+                match &expanded_args[p] {
+                    Expanded::Done(v) => out.extend(v.iter().cloned()),
+                    _ => out.extend(args[p].iter().cloned()),
+                }
                 if let Some(f) = out.get_mut(start) {
                     f.has_space = t.has_space;
                 }
@@ -468,7 +522,9 @@ impl Preprocessor<'_> {
             out.push(t.clone());
             i += 1;
         }
-        out.retain(|t| t.kind != TokenKind::Placemarker);
+        if marks {
+            out.retain(|t| t.kind != TokenKind::Placemarker);
+        }
         Ok(out)
     }
 

@@ -26,7 +26,8 @@ pub(crate) mod tests;
 
 pub use macros::{Builtin, MacroDef};
 
-use super::lexer::tokenize;
+use super::intern::Interner;
+use super::lexer::tokenize_with;
 use super::source::{Diagnostic, FileId, PResult, SourceMap, Span};
 use super::token::{Punct, Text, Token, TokenKind};
 use crate::target::Target;
@@ -210,6 +211,8 @@ pub struct Preprocessor<'a> {
     pushed_macros: FxHashMap<Text, Vec<Option<MacroDef>>>,
     files: FxHashMap<PathBuf, FileId>,
     file_tokens: FxHashMap<FileId, Arc<Vec<Token>>>,
+    /// Identifier and pp-number spellings, shared by all files.
+    interner: Interner,
     /// Per macro name: the hideset of just that name (see `macros.rs`).
     pub(super) name_sets: FxHashMap<Text, super::token::HideSet>,
     /// Memo of hideset unions (see `Preprocessor::union` in `macros.rs`).
@@ -340,6 +343,7 @@ impl<'a> Preprocessor<'a> {
             pushed_macros: FxHashMap::default(),
             files: FxHashMap::default(),
             file_tokens: FxHashMap::default(),
+            interner: Interner::with_capacity(4096),
             guards: FxHashMap::default(),
             name_sets: FxHashMap::default(),
             unions: FxHashMap::default(),
@@ -395,7 +399,11 @@ impl<'a> Preprocessor<'a> {
         if let Some(t) = self.file_tokens.get(&file) {
             return Ok(t.clone());
         }
-        let toks = Arc::new(tokenize(&self.sm.file(file).text.clone(), file)?);
+        let toks = Arc::new(tokenize_with(
+            &self.sm.file(file).text.clone(),
+            file,
+            &mut self.interner,
+        )?);
         self.file_tokens.insert(file, toks.clone());
         Ok(toks)
     }
@@ -418,7 +426,7 @@ impl<'a> Preprocessor<'a> {
         // The main file's tokens are not cached (a file rarely includes
         // itself; it would be lexed again): the input owns them and moves
         // them out instead of cloning each.
-        let main_toks = tokenize(&self.sm.file(main).text.clone(), main)?;
+        let main_toks = tokenize_with(&self.sm.file(main).text.clone(), main, &mut self.interner)?;
         // The output is about the main file's tokens plus what headers and
         // macros add. Reserved once instead of doubling (each doubling
         // leaves the old block behind, memory touched for nothing); the
@@ -434,7 +442,28 @@ impl<'a> Preprocessor<'a> {
         let b = self.builtin_file;
         self.enter_file(b, PathBuf::from("<built-in>"), None)?;
         let mut force_bol = false;
-        while let Some(tok) = self.input.pop() {
+        loop {
+            if !force_bol {
+                // Tokens that need no work (no directive, no macro name to
+                // expand, no stray quote) go to the output as a run.
+                let macros = &self.macros;
+                let n = self.input.take_run(&mut out, |t| match t.kind {
+                    TokenKind::Punct(Punct::Hash) => !(t.at_bol && t.hideset.is_none()),
+                    TokenKind::Punct(_) | TokenKind::Number | TokenKind::Str | TokenKind::Char => true,
+                    TokenKind::Ident => (!macros.contains_key(&t.text) && &*t.text != b"_Pragma") || t.hidden(&t.text),
+                    _ => false,
+                });
+                self.steps += n as u64;
+                if self.steps > TOKEN_BUDGET {
+                    if let Some(t) = out.last().cloned() {
+                        return Err(Diagnostic::error(
+                            t.span,
+                            "preprocessing exceeds the token budget (runaway macro expansion?)",
+                        ));
+                    }
+                }
+            }
+            let Some(tok) = self.input.pop() else { break };
             self.tick(&tok)?;
             if tok.kind == TokenKind::Eof {
                 let frame = self.include_stack.pop();
@@ -645,7 +674,8 @@ impl<'a> Preprocessor<'a> {
             }
             // Skipped tokens are dropped unread; only a directive's `#` is taken.
             if !(t.is_punct(Punct::Hash) && t.at_bol) {
-                self.input.skip();
+                self.input
+                    .skip_while(|t| t.kind != TokenKind::Eof && !(t.is_punct(Punct::Hash) && t.at_bol));
                 continue;
             }
             let Some(t) = self.input.pop() else { return };
@@ -721,13 +751,28 @@ impl<'a> Preprocessor<'a> {
                 }
             }
             body_start = i;
+            let body = self.body(rest, body_start)?;
+            let slots = body
+                .iter()
+                .map(|t| {
+                    let p = (t.kind == TokenKind::Ident)
+                        .then(|| params.iter().position(|p| *p == t.text))
+                        .flatten();
+                    p.map_or(0, |p| p as u32 + 1)
+                })
+                .collect();
             MacroDef::Function {
                 params: Arc::new(params),
                 variadic,
-                body: Arc::new(self.body(rest, body_start)?),
+                body: Arc::new(body),
+                slots: Arc::new(slots),
+                name: self.name_set(&name.text),
             }
         } else {
-            MacroDef::Object(Arc::new(self.body(rest, body_start)?))
+            MacroDef::Object {
+                body: Arc::new(self.body(rest, body_start)?),
+                name: self.name_set(&name.text),
+            }
         };
         if let MacroDef::Function { params, body, .. } = &def {
             // C11 6.10.3.2p1: each # is followed by a parameter.
@@ -747,7 +792,7 @@ impl<'a> Preprocessor<'a> {
                 || b.last().is_some_and(|t| t.is_punct(Punct::HashHash))
         };
         match &def {
-            MacroDef::Object(b) | MacroDef::Function { body: b, .. } if ends(b) => {
+            MacroDef::Object { body: b, .. } | MacroDef::Function { body: b, .. } if ends(b) => {
                 return Err(Diagnostic::error(
                     name.span,
                     "'##' cannot appear at either end of a macro expansion",
