@@ -1669,6 +1669,12 @@ impl InstEncoder for Aarch64Encoder {
         true
     }
 
+    /// The encoder keeps nothing between instructions, and an instruction's
+    /// only position-dependent part is a label or symbol, which is a fixup.
+    fn memoizable(&self) -> bool {
+        true
+    }
+
     fn patch_field(&self, kind: u16, field: &mut [u8], value: i64) -> Result<bool, String> {
         let mut word = u32::from_le_bytes([field[0], field[1], field[2], field[3]]);
         let fits = |bits: u32| value % 4 == 0 && (-(1i64 << (bits + 1))..(1i64 << (bits + 1))).contains(&value);

@@ -923,6 +923,12 @@ impl InstEncoder for X86Encoder {
         })
     }
 
+    /// Nothing carries over between instructions (the operand buffer is
+    /// scratch), and a branch or RIP-relative symbol is always a fixup.
+    fn memoizable(&self) -> bool {
+        true
+    }
+
     fn code_padding(&self, n: usize) -> Vec<u8> {
         // The recommended multi-byte NOPs (SDM vol. 2B, NOP), longest first.
         const NOPS: [&[u8]; 9] = [
