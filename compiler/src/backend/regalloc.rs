@@ -445,11 +445,28 @@ type DefsByValue = rustc_hash::FxHashMap<u32, Vec<(usize, Option<(u32, u32)>)>>;
 
 impl SameValue {
     fn scan(b: &crate::ir::instruction::BasicBlock, cand: &dyn Fn(Value) -> Option<u32>) -> SameValue {
+        // Only copies' sources (whose versions key the copies) and
+        // destinations (whose definitions `key_before` reads) matter: every
+        // other value's definitions have no key, and `key_at` of a value with
+        // no recorded definition is `None` too. Most definitions are of
+        // neither, and a block without copies has nothing to record.
+        let mut tracked: rustc_hash::FxHashSet<u32> = rustc_hash::FxHashSet::default();
+        for inst in &b.instructions {
+            if let Instruction::Copy { src, .. } = inst {
+                if let Operand::Value(s) = src {
+                    tracked.extend(cand(*s));
+                }
+                inst.for_each_def(|v| tracked.extend(cand(v)));
+            }
+        }
         let mut version: rustc_hash::FxHashMap<u32, u32> = rustc_hash::FxHashMap::default();
         let mut defs = DefsByValue::default();
+        let mut by_key: rustc_hash::FxHashMap<(u32, u32), Vec<(usize, u32)>> = rustc_hash::FxHashMap::default();
+        if tracked.is_empty() {
+            return SameValue { defs, by_key };
+        }
         // Constants get keys `(u32::MAX, k)`, one `k` per distinct constant.
         let mut consts: Vec<crate::ir::constants::IrConst> = Vec::new();
-        let mut by_key: rustc_hash::FxHashMap<(u32, u32), Vec<(usize, u32)>> = rustc_hash::FxHashMap::default();
         for (pos, inst) in b.instructions.iter().enumerate() {
             let key = match inst {
                 Instruction::Copy {
@@ -470,7 +487,7 @@ impl SameValue {
                 _ => None,
             };
             inst.for_each_def(|v| {
-                if let Some(d) = cand(v) {
+                if let Some(d) = cand(v).filter(|d| tracked.contains(d)) {
                     defs.entry(d).or_default().push((pos, key));
                     *version.entry(d).or_insert(0) += 1;
                     if let Some(k) = key {
