@@ -140,6 +140,11 @@ crate::named_enum! {
         /// `x` is within 8 of the type's MIN or MAX, values `main` never
         /// passes (found by calling every function with boundary arguments).
         GvnCompareViaSub = "gvn-compare-via-sub",
+        /// The integrated assembler reuses the bytes of a repeated
+        /// instruction line even when the first one needed a fixup: the
+        /// copy gets no relocation, so a second `call f` or `jmp .L` of the
+        /// same text lands on the next instruction (x86-64, AArch64).
+        AsmMemoKeepsFixups = "asm-memo-keeps-fixups",
     }
 }
 
@@ -168,6 +173,7 @@ impl Bug {
                 | Bug::X86XmmLiveAcrossCall
                 | Bug::ElideSwitchTarget
                 | Bug::ModularImmFrom32Bits
+                | Bug::AsmMemoKeepsFixups
         )
     }
 

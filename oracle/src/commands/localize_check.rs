@@ -86,7 +86,8 @@ pub fn plan(bug: Bug) -> (&'static [PassKind], Emphasis) {
         | Bug::RiscvLateClobberArgRegs
         | Bug::Aarch64LateClobberArgRegs
         | Bug::X86XmmLiveAcrossCall
-        | Bug::ModularImmFrom32Bits => (&[], Emphasis::Default),
+        | Bug::ModularImmFrom32Bits
+        | Bug::AsmMemoKeepsFixups => (&[], Emphasis::Default),
         Bug::DominatorsIrreducible => (PROMOTE, Emphasis::ComputedGoto),
     }
 }
