@@ -279,12 +279,7 @@ pub fn block_label(b: BlockId) -> String {
 /// Writes `name` as an assembler symbol, quoting it when it is not a plain
 /// identifier (GNU as accepts `"any name"`).
 pub fn push_symbol(out: &mut String, name: &str) {
-    let plain = !name.is_empty()
-        && !name.starts_with(|c: char| c.is_ascii_digit())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '$'));
-    if plain {
+    if plain_symbol(name) {
         out.push_str(name);
     } else {
         out.push('"');
@@ -302,8 +297,20 @@ pub fn push_symbol(out: &mut String, name: &str) {
     }
 }
 
+/// Whether `name` is written as it is: a C identifier, or a label with `.` or `$`.
+fn plain_symbol(name: &str) -> bool {
+    !name.is_empty()
+        && !name.as_bytes()[0].is_ascii_digit()
+        && name
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$'))
+}
+
 /// Writes `name` as an assembler symbol to a formatter (see [`push_symbol`]).
 pub fn write_symbol(f: &mut impl std::fmt::Write, name: &str) -> std::fmt::Result {
+    if plain_symbol(name) {
+        return f.write_str(name);
+    }
     let mut s = String::new();
     push_symbol(&mut s, name);
     f.write_str(&s)

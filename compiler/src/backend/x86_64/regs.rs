@@ -166,10 +166,14 @@ impl fmt::Display for Mem {
             }
             return f.write_str("(%rip)");
         }
+        // Written piece by piece: a nested `write!` runs the formatting
+        // machinery again for every memory operand the backend prints.
         if self.disp != 0 {
-            write!(f, "{}", self.disp)?;
+            f.write_str(itoa::Buffer::new().format(self.disp))?;
         }
-        write!(f, "({})", self.base.q())
+        f.write_str("(")?;
+        f.write_str(self.base.q())?;
+        f.write_str(")")
     }
 }
 
