@@ -140,11 +140,14 @@ impl Mem {
 
 impl fmt::Display for Mem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.disp == 0 {
-            write!(f, "[{}]", self.base.x())
-        } else {
-            write!(f, "[{}, #{}]", self.base.x(), self.disp)
+        // Piece by piece, as x86-64's memory operands: no nested `write!`.
+        f.write_str("[")?;
+        f.write_str(self.base.x())?;
+        if self.disp != 0 {
+            f.write_str(", #")?;
+            f.write_str(itoa::Buffer::new().format(self.disp))?;
         }
+        f.write_str("]")
     }
 }
 
