@@ -279,6 +279,13 @@ pub fn convert_keywords(toks: &mut [Token]) {
 /// Lexes `text` and returns its single token, or `None` when it is not exactly
 /// one token (the `##` operator's validity check, C11 6.10.3.3p3).
 pub fn lex_single(text: &[u8], file: FileId) -> Option<Token> {
+    lex_single_with(text, file, None)
+}
+
+/// [`lex_single`], sharing an identifier's or pp-number's spelling through
+/// `interned` if given (the preprocessor looks macro names up by identity,
+/// so a pasted identifier must be interned like a lexed one).
+pub fn lex_single_with(text: &[u8], file: FileId, interned: Option<&mut Interner>) -> Option<Token> {
     // White space or a comment first would not be one token (an unterminated
     // comment is no token at all).
     let first = *text.first()?;
@@ -291,8 +298,9 @@ pub fn lex_single(text: &[u8], file: FileId) -> Option<Token> {
     if end != text.len() {
         return None;
     }
-    let spelling = match kind {
-        TokenKind::Punct(p) => shared_punct_text(p),
+    let spelling = match (kind, interned) {
+        (TokenKind::Punct(p), _) => shared_punct_text(p),
+        (TokenKind::Ident | TokenKind::Number, Some(i)) => i.intern(text),
         _ => Text::from(text),
     };
     let mut tok = Token::with_text(kind, spelling, Span::new(file, 0, end as u32));

@@ -19,9 +19,11 @@
 //! Expanded tokens take the invocation's span, so diagnostics and `__LINE__`
 //! point at the use of the macro.
 
-use super::super::lexer::{lex_single, tokenize};
+use super::super::lexer::{lex_single_with, tokenize};
 use super::super::source::{Diagnostic, PResult, Span};
-use super::super::token::{hideset_intersection, hideset_of, hideset_union, HideSet, Punct, Text, Token, TokenKind};
+use super::super::token::{
+    hideset_intersection, hideset_of, hideset_union, name_key, HideSet, Punct, Text, Token, TokenKind,
+};
 use super::input::Input;
 use super::Preprocessor;
 use std::ops::Range;
@@ -120,9 +122,7 @@ impl Preprocessor<'_> {
             return Ok(Some(tok));
         }
         let Some(def) = self.macros.get(&tok.text).cloned() else {
-            if tok.text[0] == b'_'
-                && &*tok.text == b"_Pragma"
-                && self.input.peek().is_some_and(|t| t.is_punct(Punct::LParen))
+            if Arc::ptr_eq(&tok.text, &self.pragma_name) && self.input.peek().is_some_and(|t| t.is_punct(Punct::LParen))
             {
                 self.expand_pragma_operator(&tok)?;
                 return Ok(None);
@@ -166,12 +166,10 @@ impl Preprocessor<'_> {
     /// The hideset holding just `name`, one shared set per macro name (so
     /// that the tokens of different expansions of a macro share it too).
     pub(super) fn name_set(&mut self, name: &Text) -> HideSet {
-        if let Some(hs) = self.name_sets.get(name) {
-            return hs.clone();
-        }
-        let hs = hideset_of(name);
-        self.name_sets.insert(name.clone(), hs.clone());
-        hs
+        self.name_sets
+            .entry(name_key(name))
+            .or_insert_with(|| hideset_of(name))
+            .clone()
     }
 
     /// The union of two hidesets, remembered per pair of sets: expansions
@@ -199,7 +197,7 @@ impl Preprocessor<'_> {
     fn may_expand(&self, toks: &[Token]) -> bool {
         toks.iter().any(|t| {
             t.kind == TokenKind::Ident
-                && (self.macros.contains_key(&t.text) || &*t.text == b"_Pragma")
+                && (self.macros.contains(&t.text) || Arc::ptr_eq(&t.text, &self.pragma_name))
                 && !t.hidden(&t.text)
         })
     }
@@ -542,7 +540,7 @@ impl Preprocessor<'_> {
         }
         let mut text = lhs.text.to_vec();
         text.extend_from_slice(&rhs.text);
-        let Some(mut t) = lex_single(&text, lhs.span.file) else {
+        let Some(mut t) = lex_single_with(&text, lhs.span.file, Some(&mut self.interner)) else {
             return Err(Diagnostic::error(
                 lhs.span,
                 format!(

@@ -21,6 +21,7 @@ pub mod headers;
 mod include;
 mod input;
 mod macros;
+mod table;
 #[cfg(test)]
 pub(crate) mod tests;
 
@@ -29,7 +30,7 @@ pub use macros::{Builtin, MacroDef};
 use super::intern::Interner;
 use super::lexer::tokenize_with;
 use super::source::{Diagnostic, FileId, PResult, SourceMap, Span};
-use super::token::{Punct, Text, Token, TokenKind};
+use super::token::{name_key, Punct, Text, Token, TokenKind};
 use crate::target::Target;
 use headers::SearchDir;
 #[cfg(test)]
@@ -195,7 +196,7 @@ pub(super) struct IncludeFrame {
 pub struct Preprocessor<'a> {
     pub(super) sm: &'a mut SourceMap,
     target: Target,
-    pub(super) macros: FxHashMap<Text, MacroDef>,
+    macros: table::MacroTable,
     pub(super) input: input::Input,
     conds: Vec<Cond>,
     pub(super) include_stack: Vec<IncludeFrame>,
@@ -211,10 +212,13 @@ pub struct Preprocessor<'a> {
     pushed_macros: FxHashMap<Text, Vec<Option<MacroDef>>>,
     files: FxHashMap<PathBuf, FileId>,
     file_tokens: FxHashMap<FileId, Arc<Vec<Token>>>,
-    /// Identifier and pp-number spellings, shared by all files.
-    interner: Interner,
-    /// Per macro name: the hideset of just that name (see `macros.rs`).
-    pub(super) name_sets: FxHashMap<Text, super::token::HideSet>,
+    /// Identifier and pp-number spellings, shared by all files. Every
+    /// identifier in the input is interned here (see `table.rs`).
+    pub(super) interner: Interner,
+    /// `_Pragma`, interned (to recognize the operator by identity).
+    pub(super) pragma_name: Text,
+    /// Per macro name (by `name_key`): the hideset of just that name (see `macros.rs`).
+    pub(super) name_sets: FxHashMap<usize, super::token::HideSet>,
     /// Memo of hideset unions (see `Preprocessor::union` in `macros.rs`).
     pub(super) unions: FxHashMap<(usize, usize), (HideSetArc, HideSetArc, super::token::HideSet)>,
     /// Per file: the macro of an include guard wrapping the whole file, if any.
@@ -315,7 +319,10 @@ impl<'a> Preprocessor<'a> {
             ),
         }
         let (date, time) = date_time();
-        let mut macros = FxHashMap::default();
+        // Room for glibc's headers' macros without growing (about 1200
+        // for `csmith.h`).
+        let mut macros = table::MacroTable::with_capacity(2048);
+        let mut interner = Interner::with_capacity(4096);
         for (name, b) in [
             ("__FILE__", Builtin::File),
             ("__LINE__", Builtin::Line),
@@ -325,7 +332,7 @@ impl<'a> Preprocessor<'a> {
             ("__INCLUDE_LEVEL__", Builtin::IncludeLevel),
             ("__BASE_FILE__", Builtin::BaseFile),
         ] {
-            macros.insert(Arc::from(name.as_bytes()), MacroDef::Builtin(b));
+            macros.insert(&interner.intern(name.as_bytes()), MacroDef::Builtin(b));
         }
         let mut pp = Preprocessor {
             sm,
@@ -343,9 +350,10 @@ impl<'a> Preprocessor<'a> {
             pushed_macros: FxHashMap::default(),
             files: FxHashMap::default(),
             file_tokens: FxHashMap::default(),
-            interner: Interner::with_capacity(4096),
+            pragma_name: interner.intern(b"_Pragma"),
+            interner,
             guards: FxHashMap::default(),
-            name_sets: FxHashMap::default(),
+            name_sets: FxHashMap::with_capacity_and_hasher(2048, Default::default()),
             unions: FxHashMap::default(),
             counter: 0,
             date,
@@ -447,10 +455,11 @@ impl<'a> Preprocessor<'a> {
                 // Tokens that need no work (no directive, no macro name to
                 // expand, no stray quote) go to the output as a run.
                 let macros = &self.macros;
+                let pragma = name_key(&self.pragma_name);
                 let n = self.input.take_run(&mut out, |t| match t.kind {
                     TokenKind::Punct(Punct::Hash) => !(t.at_bol && t.hideset.is_none()),
                     TokenKind::Punct(_) | TokenKind::Number | TokenKind::Str | TokenKind::Char => true,
-                    TokenKind::Ident => (!macros.contains_key(&t.text) && &*t.text != b"_Pragma") || t.hidden(&t.text),
+                    TokenKind::Ident => (!macros.contains(&t.text) && name_key(&t.text) != pragma) || t.hidden(&t.text),
                     _ => false,
                 });
                 self.steps += n as u64;
@@ -656,10 +665,12 @@ impl<'a> Preprocessor<'a> {
         }
     }
 
-    pub(super) fn is_defined(&self, name: &[u8]) -> bool {
-        self.macros.contains_key(name)
+    /// Whether the identifier `name` (interned) is defined as a macro or
+    /// names one of the special `__has_*` operators.
+    pub(super) fn is_defined(&self, name: &Text) -> bool {
+        self.macros.contains(name)
             || matches!(
-                name,
+                &**name,
                 b"__has_include" | b"__has_include_next" | b"__has_attribute" | b"__has_builtin"
             )
     }
@@ -813,7 +824,7 @@ impl<'a> Preprocessor<'a> {
             }
             _ => {}
         }
-        self.macros.insert(name.text.clone(), def);
+        self.macros.insert(&name.text, def);
         Ok(())
     }
 
@@ -886,13 +897,14 @@ impl<'a> Preprocessor<'a> {
         {
             return;
         }
-        let key: Text = Arc::from(&name.text[1..name.text.len() - 1]);
+        // Interned: a macro name, to look up by identity.
+        let key: Text = self.interner.intern(&name.text[1..name.text.len() - 1]);
         if push {
             let def = self.macros.get(&key).cloned();
             self.pushed_macros.entry(key).or_default().push(def);
         } else if let Some(def) = self.pushed_macros.get_mut(&key).and_then(|v| v.pop()) {
             match def {
-                Some(d) => self.macros.insert(key, d),
+                Some(d) => self.macros.insert(&key, d),
                 None => self.macros.remove(&key),
             };
         }
