@@ -93,7 +93,7 @@ impl Interner {
     }
 
     /// The shared spelling `s`.
-    #[inline]
+    #[inline(always)]
     pub fn intern(&mut self, s: &[u8]) -> Text {
         let h = hash(s);
         let mask = self.slots.len() - 1;
