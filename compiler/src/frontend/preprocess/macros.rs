@@ -24,8 +24,7 @@ use super::super::source::{Diagnostic, PResult, Span};
 use super::super::token::{
     hideset_intersection, hideset_of, hideset_union, name_key, HideSet, Punct, Text, Token, TokenKind,
 };
-use super::input::Input;
-use super::Preprocessor;
+use super::{Preprocessor, UnionMemo};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -177,19 +176,7 @@ impl Preprocessor<'_> {
     /// of a macro inside another). The memo holds both operands, so their
     /// addresses, its key, stay theirs.
     fn union(&mut self, a: &HideSet, b: &HideSet) -> HideSet {
-        let (Some(x), Some(y)) = (a, b) else {
-            return hideset_union(a, b);
-        };
-        if Arc::ptr_eq(x, y) {
-            return a.clone();
-        }
-        let key = (Arc::as_ptr(x) as usize, Arc::as_ptr(y) as usize);
-        if let Some((_, _, u)) = self.unions.get(&key) {
-            return u.clone();
-        }
-        let u = hideset_union(a, b);
-        self.unions.insert(key, (x.clone(), y.clone(), u.clone()));
-        u
+        union_memo(&mut self.unions, a, b)
     }
 
     /// Whether expanding `toks` on their own could change them: some
@@ -205,17 +192,28 @@ impl Preprocessor<'_> {
     /// Pushes an expansion (in order) onto the input stack, with the hideset
     /// added, the invocation's span and layout.
     fn push_expansion(&mut self, mut out: Vec<Token>, inv: &Token, hs: &HideSet) {
+        // Keep the invocation's layout if the expansion is empty: the next token inherits the space.
+        if out.is_empty() {
+            if let Some(next) = self.input.peek_mut() {
+                if inv.has_space && !next.at_bol {
+                    next.has_space = true;
+                }
+            }
+            return;
+        }
         // Tokens of one expansion mostly share their hideset (the body's
         // tokens have none, an argument's share one): remember the last
         // union instead of building an equal set per token.
         let mut last: Option<(Arc<Vec<Text>>, HideSet)> = None;
+        let first_space = inv.has_space && !self.in_include_line;
+        let unions = &mut self.unions;
         for (i, t) in out.iter_mut().enumerate() {
             t.hideset = match &t.hideset {
                 None => hs.clone(),
                 Some(own) => match &last {
                     Some((from, union)) if Arc::ptr_eq(from, own) => union.clone(),
                     _ => {
-                        let union = self.union(&t.hideset, hs);
+                        let union = union_memo(unions, &t.hideset, hs);
                         last = Some((own.clone(), union.clone()));
                         union
                     }
@@ -224,19 +222,11 @@ impl Preprocessor<'_> {
             t.span = inv.span;
             t.at_bol = false;
             if i == 0 {
-                t.has_space = inv.has_space && !self.in_include_line;
+                t.has_space = first_space;
                 t.at_bol = inv.at_bol;
             }
         }
-        // Keep the invocation's layout if the expansion is empty: the next token inherits the space.
-        if out.is_empty() {
-            if let Some(next) = self.input.peek_mut() {
-                if inv.has_space && !next.at_bol {
-                    next.has_space = true;
-                }
-            }
-        }
-        self.input.push_all(out);
+        self.input.push_all(&mut out);
     }
 
     /// Reads `( args )` after a function-like macro name (the `(` is consumed).
@@ -332,7 +322,8 @@ impl Preprocessor<'_> {
         }
         let mut eof = Token::new(TokenKind::Eof, b"", toks.last().map(|t| t.span).unwrap_or_default());
         eof.at_bol = true;
-        let saved = std::mem::replace(&mut self.input, Input::of_tokens(toks, eof));
+        // In front of the input, behind an end marker (see `input.rs`).
+        let floor = self.input.push_isolated(toks, eof);
         self.depth += 1;
         let result = (|| {
             if self.depth > 200 {
@@ -341,7 +332,8 @@ impl Preprocessor<'_> {
                     "macro expansion nested too deeply",
                 ));
             }
-            let mut out = Vec::new();
+            // At least as many tokens come out as go in, mostly.
+            let mut out = Vec::with_capacity(toks.len() + 8);
             while let Some(t) = self.input.pop() {
                 if t.kind == TokenKind::Eof {
                     break;
@@ -368,7 +360,9 @@ impl Preprocessor<'_> {
             Ok(out)
         })();
         self.depth -= 1;
-        self.input = saved;
+        if result.is_err() {
+            self.input.truncate(floor);
+        }
         result
     }
 
@@ -619,10 +613,28 @@ impl Preprocessor<'_> {
         }
         let mut toks = tokenize(&un, tok.span.file).unwrap_or_default();
         toks.pop();
-        let line = self.pragma_line(tok.span, toks);
-        self.input.push_all(line);
+        let mut line = self.pragma_line(tok.span, toks);
+        self.input.push_all(&mut line);
         Ok(())
     }
+}
+
+/// [`Preprocessor::union`] on the memo alone (so that it can run while the
+/// input is borrowed).
+fn union_memo(unions: &mut UnionMemo, a: &HideSet, b: &HideSet) -> HideSet {
+    let (Some(x), Some(y)) = (a, b) else {
+        return hideset_union(a, b);
+    };
+    if Arc::ptr_eq(x, y) {
+        return a.clone();
+    }
+    let key = (Arc::as_ptr(x) as usize, Arc::as_ptr(y) as usize);
+    if let Some((_, _, u)) = unions.get(&key) {
+        return u.clone();
+    }
+    let u = hideset_union(a, b);
+    unions.insert(key, (x.clone(), y.clone(), u.clone()));
+    u
 }
 
 fn placemarker(at: &Token) -> Token {

@@ -42,6 +42,11 @@ use std::sync::Arc;
 /// A non-empty hideset.
 type HideSetArc = Arc<Vec<Text>>;
 
+/// Memo of hideset unions by the operands' addresses (see
+/// `Preprocessor::union` in `macros.rs`); it holds the operands, so their
+/// addresses stay theirs.
+type UnionMemo = FxHashMap<(usize, usize), (HideSetArc, HideSetArc, super::token::HideSet)>;
+
 /// A `-D` or `-U` option, applied in command-line order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CmdlineMacro {
@@ -220,7 +225,7 @@ pub struct Preprocessor<'a> {
     /// Per macro name (by `name_key`): the hideset of just that name (see `macros.rs`).
     pub(super) name_sets: FxHashMap<usize, super::token::HideSet>,
     /// Memo of hideset unions (see `Preprocessor::union` in `macros.rs`).
-    pub(super) unions: FxHashMap<(usize, usize), (HideSetArc, HideSetArc, super::token::HideSet)>,
+    pub(super) unions: UnionMemo,
     /// Per file: the macro of an include guard wrapping the whole file, if any.
     guards: FxHashMap<FileId, Option<Text>>,
     pub(super) counter: u64,
