@@ -355,9 +355,11 @@ fn scan_ident(text: &[u8], i: usize) -> usize {
 fn scan_number(text: &[u8], mut i: usize) -> usize {
     while i < text.len() {
         let d = text[i];
-        if matches!(d, b'e' | b'E' | b'p' | b'P') && matches!(text.get(i + 1), Some(b'+' | b'-')) {
-            i += 2;
-        } else if is_ident_continue(d) || d == b'.' {
+        if is_ident_continue(d) {
+            // A sign continues the number only after an exponent letter.
+            let sign = matches!(d, b'e' | b'E' | b'p' | b'P') && matches!(text.get(i + 1), Some(b'+' | b'-'));
+            i += 1 + sign as usize;
+        } else if d == b'.' {
             i += 1;
         } else {
             break;

@@ -441,11 +441,13 @@ impl<'a> Preprocessor<'a> {
         // them out instead of cloning each.
         let main_toks = tokenize_with(&self.sm.file(main).text.clone(), main, &mut self.interner)?;
         // The output is about the main file's tokens plus what headers and
-        // macros add. Reserved once instead of doubling (each doubling
-        // leaves the old block behind, memory touched for nothing); the
-        // unused rest is given back at the end.
+        // macros add: a hosted program's usual headers come to some 20000
+        // tokens (`csmith.h`: 17700). Reserved once instead of doubling
+        // (each doubling copies the tokens and leaves the old block
+        // behind); the pages of the unused rest are never touched, and
+        // given back at the end.
         let main_len = main_toks.len();
-        let mut out = Vec::with_capacity(main_len + main_len / 2);
+        let mut out = Vec::with_capacity(main_len + main_len / 2 + 32768);
         self.include_stack.push(IncludeFrame {
             path: main_path,
             dir_index: None,
