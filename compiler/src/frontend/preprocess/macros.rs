@@ -156,7 +156,9 @@ impl Preprocessor<'_> {
                 let hs = self.union(&inter, &name);
                 let args: Vec<Arg> = ranges.iter().map(|r| &flat[r.clone()]).collect();
                 let out = self.subst(&body, &slots, params.len(), &args, variadic, true)?;
+                drop(args);
                 self.push_expansion(out, &tok, &hs);
+                self.recycle(flat);
                 Ok(None)
             }
         }
@@ -227,6 +229,27 @@ impl Preprocessor<'_> {
             }
         }
         self.input.push_all(&mut out);
+        self.recycle(out);
+    }
+
+    /// An empty token vector with room for `n`, from the spares if one is
+    /// there: expansions make and drop a few vectors each (arguments,
+    /// results), and the allocator's work for them was a tenth of the
+    /// expansion's.
+    #[inline]
+    pub(super) fn buffer(&mut self, n: usize) -> Vec<Token> {
+        let mut v = self.buffers.pop().unwrap_or_default();
+        v.reserve(n);
+        v
+    }
+
+    /// Keeps `v`'s block as a spare for [`Self::buffer`] (a few, not large).
+    #[inline]
+    pub(super) fn recycle(&mut self, mut v: Vec<Token>) {
+        if self.buffers.len() < 32 && v.capacity() <= 1024 {
+            v.clear();
+            self.buffers.push(v);
+        }
     }
 
     /// Reads `( args )` after a function-like macro name (the `(` is consumed).
@@ -238,7 +261,7 @@ impl Preprocessor<'_> {
         variadic: bool,
     ) -> PResult<(Vec<Token>, Vec<Range<usize>>, Token)> {
         // Room for most argument lists (growing from 4 by doubling cost more).
-        let mut flat: Vec<Token> = Vec::with_capacity(16);
+        let mut flat: Vec<Token> = self.buffer(16);
         let mut args: Vec<Range<usize>> = Vec::with_capacity(nparams.max(1));
         args.push(0..0);
         let mut depth = 0usize;
@@ -386,7 +409,7 @@ impl Preprocessor<'_> {
         // argument at one value).
         let mut expanded_args: Vec<Expanded> = (0..args.len()).map(|_| Expanded::Not).collect();
         let arg_tokens: usize = args.iter().map(|a| a.len()).sum();
-        let mut out: Vec<Token> = Vec::with_capacity(body.len() + arg_tokens);
+        let mut out: Vec<Token> = self.buffer(body.len() + arg_tokens);
         // Whether `out` may hold placemarkers (to remove at the end).
         let mut marks = false;
         let mut i = 0;

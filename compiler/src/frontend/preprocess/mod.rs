@@ -226,6 +226,8 @@ pub struct Preprocessor<'a> {
     pub(super) name_sets: FxHashMap<usize, super::token::HideSet>,
     /// Memo of hideset unions (see `Preprocessor::union` in `macros.rs`).
     pub(super) unions: UnionMemo,
+    /// Spare token vectors (see `Preprocessor::buffer` in `macros.rs`).
+    pub(super) buffers: Vec<Vec<Token>>,
     /// Per file: the macro of an include guard wrapping the whole file, if any.
     guards: FxHashMap<FileId, Option<Text>>,
     pub(super) counter: u64,
@@ -360,6 +362,7 @@ impl<'a> Preprocessor<'a> {
             guards: FxHashMap::default(),
             name_sets: FxHashMap::with_capacity_and_hasher(2048, Default::default()),
             unions: FxHashMap::default(),
+            buffers: Vec::new(),
             counter: 0,
             date,
             time,
@@ -524,7 +527,8 @@ impl<'a> Preprocessor<'a> {
 
     /// Pops the rest of the current line.
     fn read_line(&mut self) -> Vec<Token> {
-        let mut line = Vec::new();
+        // Room for most directive lines without growing.
+        let mut line = Vec::with_capacity(8);
         while let Some(t) = self.input.peek() {
             if t.at_bol || t.kind == TokenKind::Eof {
                 break;
