@@ -120,7 +120,8 @@ impl Preprocessor<'_> {
         if tok.hidden(&tok.text) {
             return Ok(Some(tok));
         }
-        let Some(def) = self.macros.get(&tok.text).cloned() else {
+        // Shared, not copied: one reference count for the whole definition.
+        let Some(def) = self.macros.get_shared(&tok.text) else {
             if Arc::ptr_eq(&tok.text, &self.pragma_name) && self.input.peek().is_some_and(|t| t.is_punct(Punct::LParen))
             {
                 self.expand_pragma_operator(&tok)?;
@@ -128,15 +129,15 @@ impl Preprocessor<'_> {
             }
             return Ok(Some(tok));
         };
-        match def {
-            MacroDef::Builtin(b) => {
+        match &*def {
+            &MacroDef::Builtin(b) => {
                 let t = self.builtin_token(b, &tok)?;
                 self.input.push(t);
                 Ok(None)
             }
             MacroDef::Object { body, name } => {
-                let hs = self.union(&tok.hideset, &name);
-                let out = self.subst(&body, &[], 0, &[], false, false)?;
+                let hs = self.union(&tok.hideset, name);
+                let out = self.subst(body, &[], 0, &[], false, false)?;
                 self.push_expansion(out, &tok, &hs);
                 Ok(None)
             }
@@ -151,11 +152,11 @@ impl Preprocessor<'_> {
                     return Ok(Some(tok));
                 }
                 self.input.skip();
-                let (flat, ranges, rparen) = self.read_args(&tok, params.len(), variadic)?;
+                let (flat, ranges, rparen) = self.read_args(&tok, params.len(), *variadic)?;
                 let inter = hideset_intersection(&tok.hideset, &rparen.hideset);
-                let hs = self.union(&inter, &name);
+                let hs = self.union(&inter, name);
                 let args: Vec<Arg> = ranges.iter().map(|r| &flat[r.clone()]).collect();
-                let out = self.subst(&body, &slots, params.len(), &args, variadic, true)?;
+                let out = self.subst(body, slots, params.len(), &args, *variadic, true)?;
                 drop(args);
                 self.push_expansion(out, &tok, &hs);
                 self.recycle(flat);

@@ -12,12 +12,15 @@
 use super::super::token::{name_key, Text};
 use super::MacroDef;
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// See the module doc.
 #[derive(Debug, Default)]
 pub(super) struct MacroTable {
-    /// By [`name_key`]; the interner keeps the spellings (and so the keys) alive.
-    map: FxHashMap<usize, MacroDef>,
+    /// By [`name_key`]; the interner keeps the spellings (and so the keys)
+    /// alive. Shared so that an expansion holds its definition (while the
+    /// table may change) for one reference count.
+    map: FxHashMap<usize, Arc<MacroDef>>,
 }
 
 impl MacroTable {
@@ -30,7 +33,13 @@ impl MacroTable {
     /// The definition of the interned name `name`.
     #[inline]
     pub(super) fn get(&self, name: &Text) -> Option<&MacroDef> {
-        self.map.get(&name_key(name))
+        self.map.get(&name_key(name)).map(|d| &**d)
+    }
+
+    /// [`Self::get`], to hold on to.
+    #[inline]
+    pub(super) fn get_shared(&self, name: &Text) -> Option<Arc<MacroDef>> {
+        self.map.get(&name_key(name)).cloned()
     }
 
     #[inline]
@@ -39,7 +48,7 @@ impl MacroTable {
     }
 
     pub(super) fn insert(&mut self, name: &Text, def: MacroDef) {
-        self.map.insert(name_key(name), def);
+        self.map.insert(name_key(name), Arc::new(def));
     }
 
     pub(super) fn remove(&mut self, name: &Text) {
