@@ -160,6 +160,7 @@ impl Preprocessor<'_> {
                 drop(args);
                 self.push_expansion(out, &tok, &hs);
                 self.recycle(flat);
+                self.ranges = ranges;
                 Ok(None)
             }
         }
@@ -263,7 +264,9 @@ impl Preprocessor<'_> {
     ) -> PResult<(Vec<Token>, Vec<Range<usize>>, Token)> {
         // Room for most argument lists (growing from 4 by doubling cost more).
         let mut flat: Vec<Token> = self.buffer(16);
-        let mut args: Vec<Range<usize>> = Vec::with_capacity(nparams.max(1));
+        // The spare from the last invocation, if no other took it.
+        let mut args: Vec<Range<usize>> = std::mem::take(&mut self.ranges);
+        args.clear();
         args.push(0..0);
         let mut depth = 0usize;
         let rparen = loop {

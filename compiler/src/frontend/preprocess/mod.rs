@@ -228,6 +228,8 @@ pub struct Preprocessor<'a> {
     pub(super) unions: UnionMemo,
     /// Spare token vectors (see `Preprocessor::buffer` in `macros.rs`).
     pub(super) buffers: Vec<Vec<Token>>,
+    /// A spare vector for an invocation's argument ranges (see `read_args`).
+    pub(super) ranges: Vec<std::ops::Range<usize>>,
     /// Per file: the macro of an include guard wrapping the whole file, if any.
     guards: FxHashMap<FileId, Option<Text>>,
     pub(super) counter: u64,
@@ -363,6 +365,7 @@ impl<'a> Preprocessor<'a> {
             name_sets: FxHashMap::with_capacity_and_hasher(2048, Default::default()),
             unions: FxHashMap::default(),
             buffers: Vec::new(),
+            ranges: Vec::new(),
             counter: 0,
             date,
             time,
