@@ -240,9 +240,11 @@ impl Preprocessor<'_> {
     /// expansion's.
     #[inline]
     pub(super) fn buffer(&mut self, n: usize) -> Vec<Token> {
-        let mut v = self.buffers.pop().unwrap_or_default();
-        v.reserve(n);
-        v
+        match self.buffers.last() {
+            Some(v) if v.capacity() >= n => self.buffers.pop().unwrap_or_default(),
+            // Too small (growing it would copy its old block): a fresh one.
+            _ => Vec::with_capacity(n),
+        }
     }
 
     /// Keeps `v`'s block as a spare for [`Self::buffer`] (a few, not large).
