@@ -1,25 +1,18 @@
 //! Token spellings shared by value: the lexer gives every identifier and
 //! pp-number of one preprocessing run (all its files) one `Text` per
-//! distinct spelling, found in an open-addressing table keyed by a hash of
-//! the bytes computed inline (a general hash map's hashing, probing and
-//! `memcmp` call were a third of the lexer's instructions).
+//! distinct spelling, found in a `hashbrown::HashTable` keyed by a hash of
+//! the bytes computed inline and compared without a library call (a
+//! general hash map's hashing and `memcmp` call were a third of the
+//! lexer's instructions).
 
 use super::token::Text;
+use hashbrown::HashTable;
 
 /// See the module doc.
 #[derive(Debug)]
 pub struct Interner {
-    /// Power-of-two length; at most half full.
-    slots: Vec<Slot>,
-    len: usize,
-    /// `64 - log2(slots.len())`: the hash's top bits index the table.
-    shift: u32,
-}
-
-#[derive(Clone, Debug, Default)]
-struct Slot {
-    hash: u64,
-    text: Option<Text>,
+    /// Each spelling with its hash (kept for growing the table).
+    table: HashTable<(u64, Text)>,
 }
 
 const K: u64 = 0xf135_7aea_2e62_a9c5;
@@ -84,61 +77,23 @@ impl Default for Interner {
 impl Interner {
     /// An interner with room for about `n` spellings before it grows.
     pub fn with_capacity(n: usize) -> Interner {
-        let slots = (n * 2).next_power_of_two().max(16);
         Interner {
-            slots: vec![Slot::default(); slots],
-            len: 0,
-            shift: 64 - slots.trailing_zeros(),
+            table: HashTable::with_capacity(n),
         }
     }
 
     /// The shared spelling `s`.
-    #[inline]
+    #[inline(always)]
     pub fn intern(&mut self, s: &[u8]) -> Text {
-        let h = hash(s);
-        let mask = self.slots.len() - 1;
-        let mut i = (h >> self.shift) as usize;
-        loop {
-            let slot = &self.slots[i];
-            match &slot.text {
-                None => break,
-                Some(t) if slot.hash == h && same(t, s) => return t.clone(),
-                Some(_) => i = (i + 1) & mask,
-            }
+        // The table takes its bucket from the low bits, where a product
+        // is weakest: rotate the strong high bits down.
+        let h = hash(s).rotate_left(26);
+        if let Some((_, t)) = self.table.find(h, |(g, t)| *g == h && same(t, s)) {
+            return t.clone();
         }
         let text = Text::from(s);
-        if (self.len + 1) * 2 > self.slots.len() {
-            self.grow();
-            i = self.free_slot(h);
-        }
-        self.slots[i] = Slot {
-            hash: h,
-            text: Some(text.clone()),
-        };
-        self.len += 1;
+        self.table.insert_unique(h, (h, text.clone()), |(g, _)| *g);
         text
-    }
-
-    fn free_slot(&self, h: u64) -> usize {
-        let mask = self.slots.len() - 1;
-        let mut i = (h >> self.shift) as usize;
-        while self.slots[i].text.is_some() {
-            i = (i + 1) & mask;
-        }
-        i
-    }
-
-    #[cold]
-    fn grow(&mut self) {
-        let n = self.slots.len() * 2;
-        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); n]);
-        self.shift -= 1;
-        for s in old {
-            if s.text.is_some() {
-                let i = self.free_slot(s.hash);
-                self.slots[i] = s;
-            }
-        }
     }
 }
 

@@ -35,47 +35,175 @@ fn punct_texts() -> &'static [Text] {
     })
 }
 
-/// The punctuators whose spelling starts with `c`, longest first (the
-/// greedy match of C11 6.4p4 takes the first that fits).
-fn punctuators_starting_with(c: u8) -> &'static [(&'static str, Punct)] {
-    static BY_FIRST_BYTE: OnceLock<Vec<Vec<(&'static str, Punct)>>> = OnceLock::new();
-    let table = BY_FIRST_BYTE.get_or_init(|| {
-        let mut t: Vec<Vec<(&'static str, Punct)>> = vec![Vec::new(); 256];
-        // PUNCTUATORS is longest first; keep that order per byte.
-        for &(s, p) in PUNCTUATORS {
-            t[s.as_bytes()[0] as usize].push((s, p));
-        }
-        t
-    });
-    &table[c as usize]
+/// What a byte may begin, for the lexer's dispatch: one table load instead
+/// of a chain of range tests per byte (C code is mostly identifiers, white
+/// space and punctuators).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+enum Class {
+    /// A stray character (C11 6.4p3: "each non-white-space character that
+    /// cannot be one of the above").
+    Other,
+    /// Horizontal white space: space, tab, carriage return, form feed,
+    /// vertical tab.
+    Space,
+    Newline,
+    /// A letter, `_`, `$` or a byte at or above 0x80 (UTF-8 identifiers,
+    /// as gcc accepts them), except the literal prefixes.
+    Ident,
+    /// `L`, `u`, `U`: an identifier, or the prefix of a literal.
+    Prefix,
+    Digit,
+    /// `"` or `'`.
+    Quote,
+    /// `.`: a punctuator, or the start of a pp-number.
+    Dot,
+    /// `/`: a punctuator, or the start of a comment.
+    Slash,
+    /// The first byte of some other punctuator.
+    Punct,
 }
 
-/// Per byte: bit 1 set if it may start an identifier, bit 2 if it may
-/// continue one
-/// (one table load instead of a chain of range tests per byte).
-static IDENT_CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
+static CLASS: [Class; 256] = {
+    let mut t = [Class::Other; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        if c.is_ascii_alphabetic() || c == b'_' || c == b'$' || c >= 0x80 {
-            t[b] = 3;
+        t[b] = if c == b'L' || c == b'u' || c == b'U' {
+            Class::Prefix
+        } else if c.is_ascii_alphabetic() || c == b'_' || c == b'$' || c >= 0x80 {
+            Class::Ident
         } else if c.is_ascii_digit() {
-            t[b] = 2;
-        }
+            Class::Digit
+        } else if c == b' ' || c == b'\t' || c == b'\r' || c == b'\x0b' || c == b'\x0c' {
+            Class::Space
+        } else if c == b'\n' {
+            Class::Newline
+        } else if c == b'"' || c == b'\'' {
+            Class::Quote
+        } else if c == b'.' {
+            Class::Dot
+        } else if c == b'/' {
+            Class::Slash
+        } else if matches!(
+            c,
+            b'[' | b']'
+                | b'('
+                | b')'
+                | b'{'
+                | b'}'
+                | b'-'
+                | b'+'
+                | b'&'
+                | b'*'
+                | b'~'
+                | b'!'
+                | b'%'
+                | b'<'
+                | b'>'
+                | b'='
+                | b'^'
+                | b'|'
+                | b'?'
+                | b':'
+                | b';'
+                | b','
+                | b'#'
+        ) {
+            Class::Punct
+        } else {
+            Class::Other
+        };
         b += 1;
     }
     t
 };
 
 #[inline(always)]
-fn is_ident_start(b: u8) -> bool {
-    IDENT_CLASS[b as usize] & 1 != 0
+fn class(b: u8) -> Class {
+    CLASS[b as usize]
 }
 
 #[inline(always)]
 fn is_ident_continue(b: u8) -> bool {
-    IDENT_CLASS[b as usize] & 2 != 0
+    matches!(class(b), Class::Ident | Class::Prefix | Class::Digit)
+}
+
+/// The punctuator that starts at `text[i]`, greedily the longest (C11
+/// 6.4p4), digraphs as their ordinary spelling (6.4.6p3), and its length.
+/// Written out per first byte: searching the spelling table compared
+/// strings with a library call per candidate.
+#[inline(always)]
+fn punctuator(text: &[u8], i: usize) -> Option<(Punct, usize)> {
+    use Punct::*;
+    let at = |k: usize| text.get(i + k).copied().unwrap_or(0);
+    let n1 = at(1);
+    // One byte, or two when the second is `second`.
+    let or2 = |second: u8, two: Punct, one: Punct| if n1 == second { (two, 2) } else { (one, 1) };
+    Some(match text[i] {
+        b'[' => (LBracket, 1),
+        b']' => (RBracket, 1),
+        b'(' => (LParen, 1),
+        b')' => (RParen, 1),
+        b'{' => (LBrace, 1),
+        b'}' => (RBrace, 1),
+        b'~' => (Tilde, 1),
+        b'?' => (Question, 1),
+        b';' => (Semi, 1),
+        b',' => (Comma, 1),
+        b'.' if n1 == b'.' && at(2) == b'.' => (Ellipsis, 3),
+        b'.' => (Dot, 1),
+        b'-' => match n1 {
+            b'>' => (Arrow, 2),
+            b'-' => (MinusMinus, 2),
+            b'=' => (MinusAssign, 2),
+            _ => (Minus, 1),
+        },
+        b'+' => match n1 {
+            b'+' => (PlusPlus, 2),
+            b'=' => (PlusAssign, 2),
+            _ => (Plus, 1),
+        },
+        b'&' => match n1 {
+            b'&' => (AmpAmp, 2),
+            b'=' => (AmpAssign, 2),
+            _ => (Amp, 1),
+        },
+        b'|' => match n1 {
+            b'|' => (PipePipe, 2),
+            b'=' => (PipeAssign, 2),
+            _ => (Pipe, 1),
+        },
+        b'*' => or2(b'=', StarAssign, Star),
+        b'!' => or2(b'=', Ne, Bang),
+        b'/' => or2(b'=', SlashAssign, Slash),
+        b'=' => or2(b'=', EqEq, Assign),
+        b'^' => or2(b'=', CaretAssign, Caret),
+        b':' => or2(b'>', RBracket, Colon),
+        b'#' => or2(b'#', HashHash, Hash),
+        b'%' => match n1 {
+            b'=' => (PercentAssign, 2),
+            b'>' => (RBrace, 2),
+            b':' if at(2) == b'%' && at(3) == b':' => (HashHash, 4),
+            b':' => (Hash, 2),
+            _ => (Percent, 1),
+        },
+        b'<' => match n1 {
+            b'<' if at(2) == b'=' => (ShlAssign, 3),
+            b'<' => (Shl, 2),
+            b'=' => (Le, 2),
+            b':' => (LBracket, 2),
+            b'%' => (LBrace, 2),
+            _ => (Lt, 1),
+        },
+        b'>' => match n1 {
+            b'>' if at(2) == b'=' => (ShrAssign, 3),
+            b'>' => (Shr, 2),
+            b'=' => (Ge, 2),
+            _ => (Gt, 1),
+        },
+        _ => return None,
+    })
 }
 
 /// Lexes all of `file` into tokens, ending with an `Eof` token.
@@ -103,31 +231,37 @@ pub fn tokenize_with(text: &[u8], file: FileId, interned: &mut Interner) -> PRes
     let mut has_space = false;
     let span = |s: usize, e: usize| Span::new(file, s as u32, e as u32);
     while i < text.len() {
-        let c = text[i];
         // White space and comments.
-        if c == b'\n' {
-            i += 1;
-            at_bol = true;
-            has_space = false;
-            continue;
-        }
-        if matches!(c, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c') {
-            i += 1;
-            has_space = true;
-            continue;
-        }
-        if c == b'/' && text.get(i + 1) == Some(&b'/') {
-            i = memchr::memchr(b'\n', &text[i..]).map_or(text.len(), |k| i + k);
-            has_space = true;
-            continue;
-        }
-        if c == b'/' && text.get(i + 1) == Some(&b'*') {
-            let Some(end) = find_comment_end(&text[i + 2..]) else {
-                return Err(Diagnostic::error(span(i, i + 2), "unterminated comment"));
-            };
-            i += 2 + end + 2;
-            has_space = true;
-            continue;
+        match class(text[i]) {
+            Class::Newline => {
+                i += 1;
+                at_bol = true;
+                has_space = false;
+                continue;
+            }
+            Class::Space => {
+                // Indentation comes in runs.
+                i += 1;
+                while i < text.len() && class(text[i]) == Class::Space {
+                    i += 1;
+                }
+                has_space = true;
+                continue;
+            }
+            Class::Slash if text.get(i + 1) == Some(&b'/') => {
+                i = memchr::memchr(b'\n', &text[i..]).map_or(text.len(), |k| i + k);
+                has_space = true;
+                continue;
+            }
+            Class::Slash if text.get(i + 1) == Some(&b'*') => {
+                let Some(end) = find_comment_end(&text[i + 2..]) else {
+                    return Err(Diagnostic::error(span(i, i + 2), "unterminated comment"));
+                };
+                i += 2 + end + 2;
+                has_space = true;
+                continue;
+            }
+            _ => {}
         }
         let start = i;
         let kind;
@@ -161,62 +295,87 @@ pub fn tokenize_with(text: &[u8], file: FileId, interned: &mut Interner) -> PRes
 fn scan_token(text: &[u8], mut i: usize) -> (TokenKind, usize) {
     let c = text[i];
     let kind;
-    if c.is_ascii_digit() || (c == b'.' && text.get(i + 1).is_some_and(|d| d.is_ascii_digit())) {
-        // pp-number: . ? digit (digit | identifier-nondigit | [eEpP][+-] | .)*
-        i += 1;
-        while i < text.len() {
-            let d = text[i];
-            if matches!(d, b'e' | b'E' | b'p' | b'P') && matches!(text.get(i + 1), Some(b'+' | b'-')) {
-                i += 2;
-            } else if is_ident_continue(d) || d == b'.' {
-                i += 1;
-            } else {
-                break;
+    match class(c) {
+        Class::Digit => return (TokenKind::Number, scan_number(text, i + 1)),
+        Class::Dot if text.get(i + 1).is_some_and(|d| d.is_ascii_digit()) => {
+            return (TokenKind::Number, scan_number(text, i + 1))
+        }
+        Class::Ident => return (TokenKind::Ident, scan_ident(text, i + 1)),
+        Class::Prefix | Class::Quote => {
+            let Some((prefix_len, quote)) = literal_start(&text[i..]) else {
+                // `L`, `u`, `U` not before a quote.
+                return (TokenKind::Ident, scan_ident(text, i + 1));
+            };
+            match scan_quoted(text, i + prefix_len, quote) {
+                Some(end) => {
+                    i = end;
+                    kind = if quote == b'"' { TokenKind::Str } else { TokenKind::Char };
+                }
+                None => {
+                    // Unterminated: harmless in a skipped group (gcc lexes it as a
+                    // stray character); an error if it reaches the output. The rest
+                    // of the line becomes one `Other` token.
+                    while i < text.len() && text[i] != b'\n' {
+                        i += 1;
+                    }
+                    kind = TokenKind::Other;
+                }
             }
         }
-        kind = TokenKind::Number;
-    } else if let Some((prefix_len, quote)) = matches!(c, b'u' | b'U' | b'L' | b'"' | b'\'')
-        .then(|| literal_start(&text[i..]))
-        .flatten()
-    {
-        match scan_quoted(text, i + prefix_len, quote) {
-            Some(end) => {
-                i = end;
-                kind = if quote == b'"' { TokenKind::Str } else { TokenKind::Char };
+        Class::Dot | Class::Slash | Class::Punct => match punctuator(text, i) {
+            Some((p, len)) => {
+                i += len;
+                kind = TokenKind::Punct(p);
             }
             None => {
-                // Unterminated: harmless in a skipped group (gcc lexes it as a
-                // stray character); an error if it reaches the output. The rest
-                // of the line becomes one `Other` token.
-                while i < text.len() && text[i] != b'\n' {
-                    i += 1;
-                }
+                i += 1;
                 kind = TokenKind::Other;
             }
-        }
-    } else if is_ident_start(c) {
-        while i < text.len() && is_ident_continue(text[i]) {
+        },
+        // A stray ASCII byte (bytes >= 0x80 are identifier characters);
+        // white space only when the caller let it through.
+        Class::Other | Class::Space | Class::Newline => {
             i += 1;
+            kind = TokenKind::Other;
         }
-        kind = TokenKind::Ident;
-    } else if let Some((s, p)) = punctuators_starting_with(c)
-        .iter()
-        .find(|(s, _)| text[i..].starts_with(s.as_bytes()))
-    {
-        i += s.len();
-        kind = TokenKind::Punct(*p);
-    } else {
-        // A stray ASCII byte (bytes >= 0x80 are identifier characters).
-        i += 1;
-        kind = TokenKind::Other;
     }
     (kind, i)
 }
 
+/// The end of the identifier whose rest starts at `text[i]`.
+#[inline(always)]
+fn scan_ident(text: &[u8], i: usize) -> usize {
+    let rest = &text[i..];
+    i + rest.iter().position(|&b| !is_ident_continue(b)).unwrap_or(rest.len())
+}
+
+/// The end of the pp-number whose rest starts at `text[i]`:
+/// `.`? digit (digit | identifier-nondigit | [eEpP][+-] | `.`)* (C11 6.4.8).
+#[inline(always)]
+fn scan_number(text: &[u8], mut i: usize) -> usize {
+    while i < text.len() {
+        let d = text[i];
+        if is_ident_continue(d) {
+            // A sign continues the number only after an exponent letter.
+            let sign = matches!(d, b'e' | b'E' | b'p' | b'P') && matches!(text.get(i + 1), Some(b'+' | b'-'));
+            i += 1 + sign as usize;
+        } else if d == b'.' {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    i
+}
+
 /// The offset of `*/` in `hay` (comments are most of a header: a
-/// vectorized substring search).
+/// vectorized search for the `/`, which comments seldom hold otherwise;
+/// `memmem` would build a searcher for each comment).
 fn find_comment_end(hay: &[u8]) -> Option<usize> {
-    memchr::memmem::find(hay, b"*/")
+    memchr::memchr_iter(b'/', hay.get(1..)?)
+        .map(|k| k + 1)
+        .find(|&k| hay[k - 1] == b'*')
+        .map(|k| k - 1)
 }
 
 /// If a character constant or string literal starts here, the length of its
@@ -279,6 +438,13 @@ pub fn convert_keywords(toks: &mut [Token]) {
 /// Lexes `text` and returns its single token, or `None` when it is not exactly
 /// one token (the `##` operator's validity check, C11 6.10.3.3p3).
 pub fn lex_single(text: &[u8], file: FileId) -> Option<Token> {
+    lex_single_with(text, file, None)
+}
+
+/// [`lex_single`], sharing an identifier's or pp-number's spelling through
+/// `interned` if given (the preprocessor looks macro names up by identity,
+/// so a pasted identifier must be interned like a lexed one).
+pub fn lex_single_with(text: &[u8], file: FileId, interned: Option<&mut Interner>) -> Option<Token> {
     // White space or a comment first would not be one token (an unterminated
     // comment is no token at all).
     let first = *text.first()?;
@@ -291,8 +457,9 @@ pub fn lex_single(text: &[u8], file: FileId) -> Option<Token> {
     if end != text.len() {
         return None;
     }
-    let spelling = match kind {
-        TokenKind::Punct(p) => shared_punct_text(p),
+    let spelling = match (kind, interned) {
+        (TokenKind::Punct(p), _) => shared_punct_text(p),
+        (TokenKind::Ident | TokenKind::Number, Some(i)) => i.intern(text),
         _ => Text::from(text),
     };
     let mut tok = Token::with_text(kind, spelling, Span::new(file, 0, end as u32));
@@ -326,6 +493,61 @@ mod tests {
         let k = kinds("a+++++b<<=c->d...e");
         let texts: Vec<&str> = k.iter().map(|x| x.1.as_str()).collect();
         assert_eq!(texts, ["a", "++", "++", "+", "b", "<<=", "c", "->", "d", "...", "e"]);
+    }
+
+    /// The written-out punctuator match against the greedy rule of C11
+    /// 6.4p4 applied to the spelling table (longest first): every string of
+    /// up to four bytes over the punctuator bytes and a few others.
+    #[test]
+    fn punctuator_match_is_the_greedy_longest_spelling() {
+        let alphabet: Vec<u8> = b"[](){}.-+&*~!/%<>=^|?:;,#a1 @".to_vec();
+        let greedy = |s: &[u8]| {
+            PUNCTUATORS
+                .iter()
+                .find(|(p, _)| s.starts_with(p.as_bytes()))
+                .map(|(p, q)| (*q, p.len()))
+        };
+        let mut s = Vec::new();
+        let mut checked = 0;
+        for len in 1..=4u32 {
+            for n in 0..alphabet.len().pow(len) {
+                s.clear();
+                let mut k = n;
+                for _ in 0..len {
+                    s.push(alphabet[k % alphabet.len()]);
+                    k /= alphabet.len();
+                }
+                assert_eq!(punctuator(&s, 0), greedy(&s), "{:?}", String::from_utf8_lossy(&s));
+                checked += 1;
+            }
+        }
+        assert!(checked > 700_000);
+    }
+
+    #[test]
+    fn byte_classes() {
+        for c in 0..=255u8 {
+            let ident = c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
+            assert_eq!(is_ident_continue(c), ident, "{c}");
+            let space = matches!(c, b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c');
+            assert_eq!(class(c) == Class::Space, space, "{c}");
+            let starts_punct = PUNCTUATORS.iter().any(|(p, _)| p.as_bytes()[0] == c);
+            assert_eq!(
+                matches!(class(c), Class::Punct | Class::Dot | Class::Slash),
+                starts_punct,
+                "{c}"
+            );
+        }
+        // Runs of mixed white space are one gap; a stray byte is one token.
+        let k = kinds("a \t\x0b\x0c\r b@c");
+        assert_eq!(k.iter().map(|x| x.1.as_str()).collect::<Vec<_>>(), ["a", "b", "@", "c"]);
+        let toks = tokenize(b"a \t b", FileId(0)).unwrap();
+        assert!(toks[1].has_space && toks[1].span.start == 4);
+        // `L`, `u`, `U`, `u8` are identifiers unless a quote follows.
+        let k = kinds("L u U u8 Lx u8x L'a' u8\"s\"");
+        let ks: Vec<TokenKind> = k.iter().map(|x| x.0).collect();
+        use TokenKind::*;
+        assert_eq!(ks, [Ident, Ident, Ident, Ident, Ident, Ident, Char, Str]);
     }
 
     #[test]
@@ -364,6 +586,13 @@ mod tests {
         assert!(toks[1].has_space && !toks[1].at_bol);
         assert!(toks[2].at_bol && toks[2].is_punct(Punct::Hash));
         assert!(!toks[3].has_space);
+        // A comment ends at the first `*/` after its `/*` (not at the `*`
+        // of `/*/`); `/` and `*` inside do not end it.
+        let k = kinds("a /*/ b */ c /* / * */ d /**/e/***/f /*x**/g");
+        let texts: Vec<&str> = k.iter().map(|x| x.1.as_str()).collect();
+        assert_eq!(texts, ["a", "c", "d", "e", "f", "g"]);
+        assert!(tokenize(b"a /*/", FileId(0)).is_err());
+        assert!(tokenize(b"a /* *", FileId(0)).is_err());
     }
 
     fn toks_of(s: &str) -> Token {

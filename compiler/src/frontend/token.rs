@@ -7,6 +7,10 @@
 //! preceded by white space) and the *hideset* of Prosser's macro-expansion
 //! algorithm (the names of macros whose expansion produced it and that must
 //! not expand again; see `preprocess/mod.rs`).
+//!
+//! Hidesets hold macro names, and the preprocessor interns every identifier
+//! (`intern.rs`): one allocation per spelling. So a name is compared by the
+//! address of its spelling ([`name_key`]), and a hideset is sorted by it.
 
 use super::source::Span;
 use std::borrow::Cow;
@@ -242,7 +246,8 @@ pub enum TokenKind {
     Eof,
 }
 
-/// The set of macro names a token must not expand (Prosser's hideset), sorted.
+/// The set of macro names a token must not expand (Prosser's hideset):
+/// interned spellings, sorted by [`name_key`].
 pub type HideSet = Option<Arc<Vec<Text>>>;
 
 /// One token.
@@ -256,6 +261,14 @@ pub struct Token {
     /// Preceded by white space or a comment (matters for `#` stringizing and `-E`).
     pub has_space: bool,
     pub hideset: HideSet,
+}
+
+/// The identity of an interned spelling: its address. Two interned
+/// spellings are equal exactly when their keys are (while the interner that
+/// holds them lives, no address is reused).
+#[inline(always)]
+pub fn name_key(t: &Text) -> usize {
+    Arc::as_ptr(t) as *const u8 as usize
 }
 
 /// The empty spelling (of `Eof` and placemarker tokens), allocated once per
@@ -302,11 +315,13 @@ impl Token {
         String::from_utf8_lossy(&self.text)
     }
 
-    /// Whether `name` is in this token's hideset.
-    pub fn hidden(&self, name: &[u8]) -> bool {
+    /// Whether `name` (interned) is in this token's hideset.
+    #[inline]
+    pub fn hidden(&self, name: &Text) -> bool {
+        let key = name_key(name);
         self.hideset
             .as_ref()
-            .is_some_and(|hs| hs.binary_search_by(|n| (**n).cmp(name)).is_ok())
+            .is_some_and(|hs| hs.binary_search_by_key(&key, name_key).is_ok())
     }
 }
 
@@ -323,7 +338,7 @@ pub fn hideset_union(a: &HideSet, b: &HideSet) -> HideSet {
             let mut v: Vec<Text> = Vec::with_capacity(x.len() + y.len());
             let (mut i, mut j) = (0, 0);
             while i < x.len() && j < y.len() {
-                match x[i].cmp(&y[j]) {
+                match name_key(&x[i]).cmp(&name_key(&y[j])) {
                     std::cmp::Ordering::Less => {
                         v.push(x[i].clone());
                         i += 1;
@@ -358,7 +373,11 @@ pub fn hideset_intersection(a: &HideSet, b: &HideSet) -> HideSet {
         // The same set (a macro name and its `)` from one expansion).
         (Some(x), Some(y)) if Arc::ptr_eq(x, y) => a.clone(),
         (Some(x), Some(y)) => {
-            let v: Vec<Text> = x.iter().filter(|n| y.binary_search(n).is_ok()).cloned().collect();
+            let v: Vec<Text> = x
+                .iter()
+                .filter(|n| y.binary_search_by_key(&name_key(n), name_key).is_ok())
+                .cloned()
+                .collect();
             if v.is_empty() {
                 None
             } else {
@@ -377,33 +396,65 @@ pub fn hideset_of(name: &Text) -> HideSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::frontend::intern::Interner;
 
-    fn set(names: &[&str]) -> HideSet {
-        Some(Arc::new(names.iter().map(|n| Text::from(n.as_bytes())).collect()))
+    /// A hideset of `names`, interned in `i` and sorted by key as the
+    /// preprocessor keeps them.
+    fn set(i: &mut Interner, names: &[&str]) -> HideSet {
+        let mut v: Vec<Text> = names.iter().map(|n| i.intern(n.as_bytes())).collect();
+        v.sort_by_key(name_key);
+        Some(Arc::new(v))
     }
 
+    /// The names of a hideset, in spelling order (the set's own order is by
+    /// address, which is no one's business).
     fn names(hs: &HideSet) -> Vec<String> {
-        hs.as_ref()
+        let mut v: Vec<String> = hs
+            .as_ref()
             .map(|v| v.iter().map(|t| String::from_utf8_lossy(t).into_owned()).collect())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        v.sort();
+        v
+    }
+
+    fn sorted_by_key(hs: &HideSet) -> bool {
+        hs.as_ref()
+            .is_none_or(|v| v.windows(2).all(|w| name_key(&w[0]) < name_key(&w[1])))
     }
 
     #[test]
-    fn union_merges_sorted_sets_without_duplicates() {
-        let u = hideset_union(&set(&["A", "C", "E"]), &set(&["B", "C", "F"]));
+    fn union_merges_sets_without_duplicates() {
+        let mut i = Interner::default();
+        let u = hideset_union(&set(&mut i, &["A", "C", "E"]), &set(&mut i, &["B", "C", "F"]));
         assert_eq!(names(&u), ["A", "B", "C", "E", "F"]);
-        assert_eq!(names(&hideset_union(&None, &set(&["X"]))), ["X"]);
-        assert_eq!(names(&hideset_union(&set(&["X"]), &None)), ["X"]);
+        assert!(sorted_by_key(&u));
+        assert_eq!(names(&hideset_union(&None, &set(&mut i, &["X"]))), ["X"]);
+        assert_eq!(names(&hideset_union(&set(&mut i, &["X"]), &None)), ["X"]);
     }
 
     #[test]
     fn union_with_a_subset_shares_the_superset() {
-        let big = set(&["A", "B", "C"]);
-        let u = hideset_union(&big, &set(&["B"]));
+        let mut i = Interner::default();
+        let big = set(&mut i, &["A", "B", "C"]);
+        let u = hideset_union(&big, &set(&mut i, &["B"]));
         assert!(Arc::ptr_eq(u.as_ref().unwrap(), big.as_ref().unwrap()));
-        let u = hideset_union(&set(&["A", "C"]), &big);
+        let u = hideset_union(&set(&mut i, &["A", "C"]), &big);
         assert!(Arc::ptr_eq(u.as_ref().unwrap(), big.as_ref().unwrap()));
-        let u = hideset_union(&set(&["A", "D"]), &big);
+        let u = hideset_union(&set(&mut i, &["A", "D"]), &big);
         assert_eq!(names(&u), ["A", "B", "C", "D"]);
+        assert!(sorted_by_key(&u));
+    }
+
+    #[test]
+    fn intersection_and_membership_go_by_interned_identity() {
+        let mut i = Interner::default();
+        let a = set(&mut i, &["P", "Q", "R", "S"]);
+        let b = set(&mut i, &["Q", "S", "T"]);
+        assert_eq!(names(&hideset_intersection(&a, &b)), ["Q", "S"]);
+        assert_eq!(hideset_intersection(&a, &set(&mut i, &["Z"])), None);
+        let mut t = Token::new(TokenKind::Ident, b"Q", Span::default());
+        t.hideset = a;
+        assert!(t.hidden(&i.intern(b"Q")) && t.hidden(&i.intern(b"S")));
+        assert!(!t.hidden(&i.intern(b"T")));
     }
 }

@@ -70,6 +70,18 @@ pub fn evaluate(toks: &[Token], directive: Span, char_signed: bool, special: &Sp
     Ok(v)
 }
 
+/// The value of a decimal constant of at most 18 digits, unsuffixed or
+/// with suffix `L` (no leading zero: that would be octal).
+fn small_decimal(s: &[u8]) -> Option<u64> {
+    let digits = s.strip_suffix(b"L").unwrap_or(s);
+    if digits.is_empty() || digits.len() > 18 || (digits[0] == b'0' && digits.len() > 1) {
+        return None;
+    }
+    digits
+        .iter()
+        .try_fold(0u64, |v, &d| d.is_ascii_digit().then(|| v * 10 + (d - b'0') as u64))
+}
+
 fn binary_prec(p: Punct) -> Option<u8> {
     use Punct::*;
     Some(match p {
@@ -199,6 +211,14 @@ impl Eval<'_, '_> {
                 self.expect(Punct::RParen)?;
                 Ok(v)
             }
+            // Most `#if` numbers are small decimal constants (`1`, `201710L`):
+            // read them directly, the general literal parser is ten times
+            // the work. Up to 18 digits fit in `intmax_t`; unsuffixed or
+            // `L`, a decimal constant is signed (C11 6.4.4.1p5).
+            TokenKind::Number if small_decimal(&t.text).is_some() => Ok(PpValue {
+                bits: small_decimal(&t.text).unwrap_or(0),
+                unsigned: false,
+            }),
             TokenKind::Number => match parse_number(&t.text, t.span)? {
                 NumLit::Int(i) => {
                     use super::super::literal::IntLitType::*;
@@ -345,6 +365,23 @@ mod tests {
 
     fn val(s: &str) -> i64 {
         eval(s).unwrap().bits as i64
+    }
+
+    /// Decimal constants as gcc reads them in `#if` (values checked with
+    /// `gcc -E`): signed unless suffixed `u`, octal with a leading zero,
+    /// unsigned from 2^63 on.
+    #[test]
+    fn decimal_constants_and_their_signedness() {
+        assert_eq!(val("999999999999999999 + 1 == 1000000000000000000"), 1);
+        assert_eq!(val("201710L == 201710 && 201710L > 201709L"), 1);
+        assert_eq!(val("0 == 00 && 010 == 8 && 0x10 == 16 && 10 == 10L"), 1);
+        assert_eq!(val("-1 < 0 && -1L < 0 && -1 < 1L"), 1);
+        assert_eq!(val("-1 < 1u"), 0);
+        assert_eq!(val("-1 < 1LL"), 1);
+        assert_eq!(val("9223372036854775807 > 0"), 1);
+        assert_eq!(val("18446744073709551615 == -1"), 1);
+        assert_eq!(val("18446744073709551615 > 0"), 1);
+        assert!(eval("1.5").is_err() && eval("12a").is_err());
     }
 
     #[test]

@@ -81,7 +81,7 @@ impl Preprocessor<'_> {
         };
         // A file wrapped in `#ifndef G ... #endif` whose G is defined would expand to nothing.
         if let Some(g) = self.include_guard(file)? {
-            if self.macros.contains_key(&g) {
+            if self.macros.contains(&g) {
                 return Ok(());
             }
         }

@@ -9,6 +9,11 @@
 //! the pushed tokens below it, then the file under that, and so on. A file's
 //! cursor is dropped when its last token (its `Eof`) is read.
 //!
+//! Expanding a token list on its own (a macro argument, a `#if` line) puts
+//! it in front of everything, behind an end marker ([`Input::push_isolated`]):
+//! the expansion reads up to the marker, never past it, and leaves the
+//! input as it found it, without a second input to build and swap in.
+//!
 //! Reading a token from a file clones it (its spelling is shared, so that is
 //! a reference count); a skipped token is never cloned. A file whose tokens
 //! nobody else holds (the main file, which is not cached) is read by
@@ -86,15 +91,22 @@ pub(crate) struct Input {
 }
 
 impl Input {
-    /// Input that is just `toks`, in order.
-    pub(crate) fn of_tokens(toks: &[Token], last: Token) -> Input {
-        let mut pushed = Vec::with_capacity(toks.len() + 1);
-        pushed.push(last);
-        pushed.extend(toks.iter().rev().cloned());
-        Input {
-            pushed,
-            files: Vec::new(),
-        }
+    /// Puts `toks` (in order) and then `end` in front of the input, and
+    /// returns the height to [`Self::truncate`] to so as to drop whatever
+    /// of them is left. `end` (an `Eof`) stops a reader: nothing past it
+    /// is read while it is there.
+    pub(crate) fn push_isolated(&mut self, toks: &[Token], end: Token) -> usize {
+        let floor = self.pushed.len();
+        self.pushed.reserve(toks.len() + 1);
+        self.pushed.push(end);
+        self.pushed.extend(toks.iter().rev().cloned());
+        floor
+    }
+
+    /// Drops pushed tokens down to `height` (a height from
+    /// [`Self::push_isolated`], after an error left some of its tokens).
+    pub(crate) fn truncate(&mut self, height: usize) {
+        self.pushed.truncate(height);
     }
 
     /// Starts reading `toks` before everything else (moving them out if
@@ -118,10 +130,14 @@ impl Input {
         self.pushed.push(t);
     }
 
-    /// Puts `toks` (in order) in front of the input.
+    /// Moves `toks` (in order) in front of the input, leaving it empty.
     #[inline]
-    pub(crate) fn push_all(&mut self, toks: Vec<Token>) {
-        self.pushed.extend(toks.into_iter().rev());
+    pub(crate) fn push_all(&mut self, toks: &mut Vec<Token>) {
+        // A block copy and an in-place reversal: cheaper than pushing
+        // the tokens one by one from the back.
+        let start = self.pushed.len();
+        self.pushed.append(toks);
+        self.pushed[start..].reverse();
     }
 
     /// The file the next token comes from, if it does not come from the
@@ -277,7 +293,7 @@ mod tests {
         input.enter(file("a b c"));
         assert_eq!(input.pop().unwrap().str(), "a");
         // Pushed in front of the rest of the outer file...
-        input.push_all(vec![tok("x"), tok("y")]);
+        input.push_all(&mut vec![tok("x"), tok("y")]);
         assert_eq!(input.pop().unwrap().str(), "x");
         // ...then an inner file before the remaining `y`.
         input.enter(file("i j"));
@@ -308,9 +324,9 @@ mod tests {
         assert_eq!(input.take_run(&mut out, plain), 2);
         assert_eq!(input.pop().unwrap().str(), "X");
         // Pushed tokens first, then the rest of the file: a run stops between.
-        input.push_all(vec![tok("p"), tok("q")]);
+        input.push_all(&mut vec![tok("p"), tok("q")]);
         assert_eq!(input.take_run(&mut out, plain), 2);
-        input.push_all(vec![tok("r"), tok("X")]);
+        input.push_all(&mut vec![tok("r"), tok("X")]);
         input.enter(file("i"));
         assert_eq!(input.take_run(&mut out, plain), 1);
         assert_eq!(input.take_run(&mut out, plain), 1);
@@ -328,15 +344,33 @@ mod tests {
             let mut input = Input::default();
             input.enter(f);
             input.skip_while(|t| !keep(t));
-            input.push_all(vec![tok("p"), tok("K")]);
+            input.push_all(&mut vec![tok("p"), tok("K")]);
             input.skip_while(|t| !keep(t));
             assert_eq!(drain(&mut input), ["K", "K", "c"]);
         }
     }
 
     #[test]
-    fn of_tokens_reads_in_order_then_the_last() {
-        let mut input = Input::of_tokens(&[tok("a"), tok("b")], tok("end"));
-        assert_eq!(drain(&mut input), ["a", "b", "end"]);
+    fn isolated_tokens_come_first_then_their_end_then_the_rest() {
+        let mut input = Input::default();
+        input.enter(file("f g"));
+        assert_eq!(input.pop().unwrap().str(), "f");
+        input.push(tok("p"));
+        let floor = input.push_isolated(&[tok("a"), tok("b")], tok("end"));
+        // An isolated list inside another.
+        assert_eq!(input.pop().unwrap().str(), "a");
+        let inner = input.push_isolated(&[tok("x")], tok("end2"));
+        assert_eq!(input.pop().unwrap().str(), "x");
+        assert_eq!(input.pop().unwrap().str(), "end2");
+        assert_eq!(input.peek().unwrap().str(), "b");
+        // Dropping the rest of an isolated list (after an error).
+        let again = input.push_isolated(&[tok("y"), tok("z")], tok("end3"));
+        assert_eq!(input.pop().unwrap().str(), "y");
+        input.truncate(again);
+        assert!(inner == again);
+        assert_eq!(input.pop().unwrap().str(), "b");
+        assert_eq!(input.pop().unwrap().str(), "end");
+        input.truncate(floor);
+        assert_eq!(drain(&mut input), ["p", "g"]);
     }
 }

@@ -19,11 +19,12 @@
 //! Expanded tokens take the invocation's span, so diagnostics and `__LINE__`
 //! point at the use of the macro.
 
-use super::super::lexer::{lex_single, tokenize};
+use super::super::lexer::{lex_single_with, tokenize};
 use super::super::source::{Diagnostic, PResult, Span};
-use super::super::token::{hideset_intersection, hideset_of, hideset_union, HideSet, Punct, Text, Token, TokenKind};
-use super::input::Input;
-use super::Preprocessor;
+use super::super::token::{
+    hideset_intersection, hideset_of, hideset_union, name_key, HideSet, Punct, Text, Token, TokenKind,
+};
+use super::{Preprocessor, UnionMemo};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -119,25 +120,24 @@ impl Preprocessor<'_> {
         if tok.hidden(&tok.text) {
             return Ok(Some(tok));
         }
-        let Some(def) = self.macros.get(&tok.text).cloned() else {
-            if tok.text[0] == b'_'
-                && &*tok.text == b"_Pragma"
-                && self.input.peek().is_some_and(|t| t.is_punct(Punct::LParen))
+        // Shared, not copied: one reference count for the whole definition.
+        let Some(def) = self.macros.get_shared(&tok.text) else {
+            if Arc::ptr_eq(&tok.text, &self.pragma_name) && self.input.peek().is_some_and(|t| t.is_punct(Punct::LParen))
             {
                 self.expand_pragma_operator(&tok)?;
                 return Ok(None);
             }
             return Ok(Some(tok));
         };
-        match def {
-            MacroDef::Builtin(b) => {
+        match &*def {
+            &MacroDef::Builtin(b) => {
                 let t = self.builtin_token(b, &tok)?;
                 self.input.push(t);
                 Ok(None)
             }
             MacroDef::Object { body, name } => {
-                let hs = self.union(&tok.hideset, &name);
-                let out = self.subst(&body, &[], 0, &[], false, false)?;
+                let hs = self.union(&tok.hideset, name);
+                let out = self.subst(body, &[], 0, &[], false, false)?;
                 self.push_expansion(out, &tok, &hs);
                 Ok(None)
             }
@@ -152,12 +152,15 @@ impl Preprocessor<'_> {
                     return Ok(Some(tok));
                 }
                 self.input.skip();
-                let (flat, ranges, rparen) = self.read_args(&tok, params.len(), variadic)?;
+                let (flat, ranges, rparen) = self.read_args(&tok, params.len(), *variadic)?;
                 let inter = hideset_intersection(&tok.hideset, &rparen.hideset);
-                let hs = self.union(&inter, &name);
+                let hs = self.union(&inter, name);
                 let args: Vec<Arg> = ranges.iter().map(|r| &flat[r.clone()]).collect();
-                let out = self.subst(&body, &slots, params.len(), &args, variadic, true)?;
+                let out = self.subst(body, slots, params.len(), &args, *variadic, true)?;
+                drop(args);
                 self.push_expansion(out, &tok, &hs);
+                self.recycle(flat);
+                self.ranges = ranges;
                 Ok(None)
             }
         }
@@ -166,12 +169,10 @@ impl Preprocessor<'_> {
     /// The hideset holding just `name`, one shared set per macro name (so
     /// that the tokens of different expansions of a macro share it too).
     pub(super) fn name_set(&mut self, name: &Text) -> HideSet {
-        if let Some(hs) = self.name_sets.get(name) {
-            return hs.clone();
-        }
-        let hs = hideset_of(name);
-        self.name_sets.insert(name.clone(), hs.clone());
-        hs
+        self.name_sets
+            .entry(name_key(name))
+            .or_insert_with(|| hideset_of(name))
+            .clone()
     }
 
     /// The union of two hidesets, remembered per pair of sets: expansions
@@ -179,19 +180,7 @@ impl Preprocessor<'_> {
     /// of a macro inside another). The memo holds both operands, so their
     /// addresses, its key, stay theirs.
     fn union(&mut self, a: &HideSet, b: &HideSet) -> HideSet {
-        let (Some(x), Some(y)) = (a, b) else {
-            return hideset_union(a, b);
-        };
-        if Arc::ptr_eq(x, y) {
-            return a.clone();
-        }
-        let key = (Arc::as_ptr(x) as usize, Arc::as_ptr(y) as usize);
-        if let Some((_, _, u)) = self.unions.get(&key) {
-            return u.clone();
-        }
-        let u = hideset_union(a, b);
-        self.unions.insert(key, (x.clone(), y.clone(), u.clone()));
-        u
+        union_memo(&mut self.unions, a, b)
     }
 
     /// Whether expanding `toks` on their own could change them: some
@@ -199,7 +188,7 @@ impl Preprocessor<'_> {
     fn may_expand(&self, toks: &[Token]) -> bool {
         toks.iter().any(|t| {
             t.kind == TokenKind::Ident
-                && (self.macros.contains_key(&t.text) || &*t.text == b"_Pragma")
+                && (self.macros.contains(&t.text) || Arc::ptr_eq(&t.text, &self.pragma_name))
                 && !t.hidden(&t.text)
         })
     }
@@ -207,17 +196,28 @@ impl Preprocessor<'_> {
     /// Pushes an expansion (in order) onto the input stack, with the hideset
     /// added, the invocation's span and layout.
     fn push_expansion(&mut self, mut out: Vec<Token>, inv: &Token, hs: &HideSet) {
+        // Keep the invocation's layout if the expansion is empty: the next token inherits the space.
+        if out.is_empty() {
+            if let Some(next) = self.input.peek_mut() {
+                if inv.has_space && !next.at_bol {
+                    next.has_space = true;
+                }
+            }
+            return;
+        }
         // Tokens of one expansion mostly share their hideset (the body's
         // tokens have none, an argument's share one): remember the last
         // union instead of building an equal set per token.
         let mut last: Option<(Arc<Vec<Text>>, HideSet)> = None;
+        let first_space = inv.has_space && !self.in_include_line;
+        let unions = &mut self.unions;
         for (i, t) in out.iter_mut().enumerate() {
             t.hideset = match &t.hideset {
                 None => hs.clone(),
                 Some(own) => match &last {
                     Some((from, union)) if Arc::ptr_eq(from, own) => union.clone(),
                     _ => {
-                        let union = self.union(&t.hideset, hs);
+                        let union = union_memo(unions, &t.hideset, hs);
                         last = Some((own.clone(), union.clone()));
                         union
                     }
@@ -226,19 +226,34 @@ impl Preprocessor<'_> {
             t.span = inv.span;
             t.at_bol = false;
             if i == 0 {
-                t.has_space = inv.has_space && !self.in_include_line;
+                t.has_space = first_space;
                 t.at_bol = inv.at_bol;
             }
         }
-        // Keep the invocation's layout if the expansion is empty: the next token inherits the space.
-        if out.is_empty() {
-            if let Some(next) = self.input.peek_mut() {
-                if inv.has_space && !next.at_bol {
-                    next.has_space = true;
-                }
-            }
+        self.input.push_all(&mut out);
+        self.recycle(out);
+    }
+
+    /// An empty token vector with room for `n`, from the spares if one is
+    /// there: expansions make and drop a few vectors each (arguments,
+    /// results), and the allocator's work for them was a tenth of the
+    /// expansion's.
+    #[inline]
+    pub(super) fn buffer(&mut self, n: usize) -> Vec<Token> {
+        match self.buffers.last() {
+            Some(v) if v.capacity() >= n => self.buffers.pop().unwrap_or_default(),
+            // Too small (growing it would copy its old block): a fresh one.
+            _ => Vec::with_capacity(n),
         }
-        self.input.push_all(out);
+    }
+
+    /// Keeps `v`'s block as a spare for [`Self::buffer`] (a few, not large).
+    #[inline]
+    pub(super) fn recycle(&mut self, mut v: Vec<Token>) {
+        if self.buffers.len() < 32 && v.capacity() <= 1024 {
+            v.clear();
+            self.buffers.push(v);
+        }
     }
 
     /// Reads `( args )` after a function-like macro name (the `(` is consumed).
@@ -250,8 +265,10 @@ impl Preprocessor<'_> {
         variadic: bool,
     ) -> PResult<(Vec<Token>, Vec<Range<usize>>, Token)> {
         // Room for most argument lists (growing from 4 by doubling cost more).
-        let mut flat: Vec<Token> = Vec::with_capacity(16);
-        let mut args: Vec<Range<usize>> = Vec::with_capacity(nparams.max(1));
+        let mut flat: Vec<Token> = self.buffer(16);
+        // The spare from the last invocation, if no other took it.
+        let mut args: Vec<Range<usize>> = std::mem::take(&mut self.ranges);
+        args.clear();
         args.push(0..0);
         let mut depth = 0usize;
         let rparen = loop {
@@ -334,7 +351,8 @@ impl Preprocessor<'_> {
         }
         let mut eof = Token::new(TokenKind::Eof, b"", toks.last().map(|t| t.span).unwrap_or_default());
         eof.at_bol = true;
-        let saved = std::mem::replace(&mut self.input, Input::of_tokens(toks, eof));
+        // In front of the input, behind an end marker (see `input.rs`).
+        let floor = self.input.push_isolated(toks, eof);
         self.depth += 1;
         let result = (|| {
             if self.depth > 200 {
@@ -343,7 +361,8 @@ impl Preprocessor<'_> {
                     "macro expansion nested too deeply",
                 ));
             }
-            let mut out = Vec::new();
+            // At least as many tokens come out as go in, mostly.
+            let mut out = Vec::with_capacity(toks.len() + 8);
             while let Some(t) = self.input.pop() {
                 if t.kind == TokenKind::Eof {
                     break;
@@ -370,7 +389,9 @@ impl Preprocessor<'_> {
             Ok(out)
         })();
         self.depth -= 1;
-        self.input = saved;
+        if result.is_err() {
+            self.input.truncate(floor);
+        }
         result
     }
 
@@ -394,7 +415,7 @@ impl Preprocessor<'_> {
         // argument at one value).
         let mut expanded_args: Vec<Expanded> = (0..args.len()).map(|_| Expanded::Not).collect();
         let arg_tokens: usize = args.iter().map(|a| a.len()).sum();
-        let mut out: Vec<Token> = Vec::with_capacity(body.len() + arg_tokens);
+        let mut out: Vec<Token> = self.buffer(body.len() + arg_tokens);
         // Whether `out` may hold placemarkers (to remove at the end).
         let mut marks = false;
         let mut i = 0;
@@ -542,7 +563,7 @@ impl Preprocessor<'_> {
         }
         let mut text = lhs.text.to_vec();
         text.extend_from_slice(&rhs.text);
-        let Some(mut t) = lex_single(&text, lhs.span.file) else {
+        let Some(mut t) = lex_single_with(&text, lhs.span.file, Some(&mut self.interner)) else {
             return Err(Diagnostic::error(
                 lhs.span,
                 format!(
@@ -621,10 +642,28 @@ impl Preprocessor<'_> {
         }
         let mut toks = tokenize(&un, tok.span.file).unwrap_or_default();
         toks.pop();
-        let line = self.pragma_line(tok.span, toks);
-        self.input.push_all(line);
+        let mut line = self.pragma_line(tok.span, toks);
+        self.input.push_all(&mut line);
         Ok(())
     }
+}
+
+/// [`Preprocessor::union`] on the memo alone (so that it can run while the
+/// input is borrowed).
+fn union_memo(unions: &mut UnionMemo, a: &HideSet, b: &HideSet) -> HideSet {
+    let (Some(x), Some(y)) = (a, b) else {
+        return hideset_union(a, b);
+    };
+    if Arc::ptr_eq(x, y) {
+        return a.clone();
+    }
+    let key = (Arc::as_ptr(x) as usize, Arc::as_ptr(y) as usize);
+    if let Some((_, _, u)) = unions.get(&key) {
+        return u.clone();
+    }
+    let u = hideset_union(a, b);
+    unions.insert(key, (x.clone(), y.clone(), u.clone()));
+    u
 }
 
 fn placemarker(at: &Token) -> Token {

@@ -21,6 +21,7 @@ pub mod headers;
 mod include;
 mod input;
 mod macros;
+mod table;
 #[cfg(test)]
 pub(crate) mod tests;
 
@@ -29,7 +30,7 @@ pub use macros::{Builtin, MacroDef};
 use super::intern::Interner;
 use super::lexer::tokenize_with;
 use super::source::{Diagnostic, FileId, PResult, SourceMap, Span};
-use super::token::{Punct, Text, Token, TokenKind};
+use super::token::{name_key, Punct, Text, Token, TokenKind};
 use crate::target::Target;
 use headers::SearchDir;
 #[cfg(test)]
@@ -40,6 +41,11 @@ use std::sync::Arc;
 
 /// A non-empty hideset.
 type HideSetArc = Arc<Vec<Text>>;
+
+/// Memo of hideset unions by the operands' addresses (see
+/// `Preprocessor::union` in `macros.rs`); it holds the operands, so their
+/// addresses stay theirs.
+type UnionMemo = FxHashMap<(usize, usize), (HideSetArc, HideSetArc, super::token::HideSet)>;
 
 /// A `-D` or `-U` option, applied in command-line order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,7 +201,7 @@ pub(super) struct IncludeFrame {
 pub struct Preprocessor<'a> {
     pub(super) sm: &'a mut SourceMap,
     target: Target,
-    pub(super) macros: FxHashMap<Text, MacroDef>,
+    macros: table::MacroTable,
     pub(super) input: input::Input,
     conds: Vec<Cond>,
     pub(super) include_stack: Vec<IncludeFrame>,
@@ -211,12 +217,19 @@ pub struct Preprocessor<'a> {
     pushed_macros: FxHashMap<Text, Vec<Option<MacroDef>>>,
     files: FxHashMap<PathBuf, FileId>,
     file_tokens: FxHashMap<FileId, Arc<Vec<Token>>>,
-    /// Identifier and pp-number spellings, shared by all files.
-    interner: Interner,
-    /// Per macro name: the hideset of just that name (see `macros.rs`).
-    pub(super) name_sets: FxHashMap<Text, super::token::HideSet>,
+    /// Identifier and pp-number spellings, shared by all files. Every
+    /// identifier in the input is interned here (see `table.rs`).
+    pub(super) interner: Interner,
+    /// `_Pragma`, interned (to recognize the operator by identity).
+    pub(super) pragma_name: Text,
+    /// Per macro name (by `name_key`): the hideset of just that name (see `macros.rs`).
+    pub(super) name_sets: FxHashMap<usize, super::token::HideSet>,
     /// Memo of hideset unions (see `Preprocessor::union` in `macros.rs`).
-    pub(super) unions: FxHashMap<(usize, usize), (HideSetArc, HideSetArc, super::token::HideSet)>,
+    pub(super) unions: UnionMemo,
+    /// Spare token vectors (see `Preprocessor::buffer` in `macros.rs`).
+    pub(super) buffers: Vec<Vec<Token>>,
+    /// A spare vector for an invocation's argument ranges (see `read_args`).
+    pub(super) ranges: Vec<std::ops::Range<usize>>,
     /// Per file: the macro of an include guard wrapping the whole file, if any.
     guards: FxHashMap<FileId, Option<Text>>,
     pub(super) counter: u64,
@@ -315,7 +328,10 @@ impl<'a> Preprocessor<'a> {
             ),
         }
         let (date, time) = date_time();
-        let mut macros = FxHashMap::default();
+        // Room for glibc's headers' macros without growing (about 1200
+        // for `csmith.h`).
+        let mut macros = table::MacroTable::with_capacity(2048);
+        let mut interner = Interner::with_capacity(4096);
         for (name, b) in [
             ("__FILE__", Builtin::File),
             ("__LINE__", Builtin::Line),
@@ -325,7 +341,7 @@ impl<'a> Preprocessor<'a> {
             ("__INCLUDE_LEVEL__", Builtin::IncludeLevel),
             ("__BASE_FILE__", Builtin::BaseFile),
         ] {
-            macros.insert(Arc::from(name.as_bytes()), MacroDef::Builtin(b));
+            macros.insert(&interner.intern(name.as_bytes()), MacroDef::Builtin(b));
         }
         let mut pp = Preprocessor {
             sm,
@@ -343,10 +359,13 @@ impl<'a> Preprocessor<'a> {
             pushed_macros: FxHashMap::default(),
             files: FxHashMap::default(),
             file_tokens: FxHashMap::default(),
-            interner: Interner::with_capacity(4096),
+            pragma_name: interner.intern(b"_Pragma"),
+            interner,
             guards: FxHashMap::default(),
-            name_sets: FxHashMap::default(),
+            name_sets: FxHashMap::with_capacity_and_hasher(2048, Default::default()),
             unions: FxHashMap::default(),
+            buffers: Vec::new(),
+            ranges: Vec::new(),
             counter: 0,
             date,
             time,
@@ -428,11 +447,13 @@ impl<'a> Preprocessor<'a> {
         // them out instead of cloning each.
         let main_toks = tokenize_with(&self.sm.file(main).text.clone(), main, &mut self.interner)?;
         // The output is about the main file's tokens plus what headers and
-        // macros add. Reserved once instead of doubling (each doubling
-        // leaves the old block behind, memory touched for nothing); the
-        // unused rest is given back at the end.
+        // macros add: a hosted program's usual headers come to some 20000
+        // tokens (`csmith.h`: 17700). Reserved once instead of doubling
+        // (each doubling copies the tokens and leaves the old block
+        // behind); the pages of the unused rest are never touched, and
+        // given back at the end.
         let main_len = main_toks.len();
-        let mut out = Vec::with_capacity(main_len + main_len / 2);
+        let mut out = Vec::with_capacity(main_len + main_len / 2 + 32768);
         self.include_stack.push(IncludeFrame {
             path: main_path,
             dir_index: None,
@@ -447,10 +468,11 @@ impl<'a> Preprocessor<'a> {
                 // Tokens that need no work (no directive, no macro name to
                 // expand, no stray quote) go to the output as a run.
                 let macros = &self.macros;
+                let pragma = name_key(&self.pragma_name);
                 let n = self.input.take_run(&mut out, |t| match t.kind {
                     TokenKind::Punct(Punct::Hash) => !(t.at_bol && t.hideset.is_none()),
                     TokenKind::Punct(_) | TokenKind::Number | TokenKind::Str | TokenKind::Char => true,
-                    TokenKind::Ident => (!macros.contains_key(&t.text) && &*t.text != b"_Pragma") || t.hidden(&t.text),
+                    TokenKind::Ident => (!macros.contains(&t.text) && name_key(&t.text) != pragma) || t.hidden(&t.text),
                     _ => false,
                 });
                 self.steps += n as u64;
@@ -508,7 +530,8 @@ impl<'a> Preprocessor<'a> {
 
     /// Pops the rest of the current line.
     fn read_line(&mut self) -> Vec<Token> {
-        let mut line = Vec::new();
+        // Room for most directive lines without growing.
+        let mut line = Vec::with_capacity(8);
         while let Some(t) = self.input.peek() {
             if t.at_bol || t.kind == TokenKind::Eof {
                 break;
@@ -656,10 +679,12 @@ impl<'a> Preprocessor<'a> {
         }
     }
 
-    pub(super) fn is_defined(&self, name: &[u8]) -> bool {
-        self.macros.contains_key(name)
+    /// Whether the identifier `name` (interned) is defined as a macro or
+    /// names one of the special `__has_*` operators.
+    pub(super) fn is_defined(&self, name: &Text) -> bool {
+        self.macros.contains(name)
             || matches!(
-                name,
+                &**name,
                 b"__has_include" | b"__has_include_next" | b"__has_attribute" | b"__has_builtin"
             )
     }
@@ -813,7 +838,7 @@ impl<'a> Preprocessor<'a> {
             }
             _ => {}
         }
-        self.macros.insert(name.text.clone(), def);
+        self.macros.insert(&name.text, def);
         Ok(())
     }
 
@@ -886,13 +911,14 @@ impl<'a> Preprocessor<'a> {
         {
             return;
         }
-        let key: Text = Arc::from(&name.text[1..name.text.len() - 1]);
+        // Interned: a macro name, to look up by identity.
+        let key: Text = self.interner.intern(&name.text[1..name.text.len() - 1]);
         if push {
             let def = self.macros.get(&key).cloned();
             self.pushed_macros.entry(key).or_default().push(def);
         } else if let Some(def) = self.pushed_macros.get_mut(&key).and_then(|v| v.pop()) {
             match def {
-                Some(d) => self.macros.insert(key, d),
+                Some(d) => self.macros.insert(&key, d),
                 None => self.macros.remove(&key),
             };
         }

@@ -716,3 +716,34 @@ fn included_files_and_skipped_groups_interleave_with_expansions() {
         "before inner_a < inner_b > after < last >"
     );
 }
+
+/// Macro names are looked up by the identity of their interned spelling:
+/// names made by `##`, by `_Pragma`'s and `push_macro`'s strings and by
+/// the built-in macros must be found as the lexed ones are. An argument is
+/// expanded in front of the rest of the input behind an end marker: a
+/// function-like name at its end takes no `(` from beyond it.
+#[test]
+fn names_made_by_pasting_and_strings_find_their_macros() {
+    let src = r#"#define foo 1
+#define cat(a, b) a ## b
+#define xcat(a, b) cat(a, b)
+#define f(x) x
+#define g(x) [x]
+#define h(x) x(2)
+cat(fo, o) cat(f, oo) xcat(__LI, NE__) cat(_, _LINE__) cat(f, )(3) cat(, g)(4)
+h(g) f(g)(3) f(f)(1) f(f(f))(g)(5) cat(foo, foo) cat(c, at)(f, oo)
+"#;
+    assert!(
+        joined(src).starts_with("1 1 7 7 3 [ 4 ] [ 2 ] [ 3 ]"),
+        "{}",
+        joined(src)
+    );
+    same_as_gcc(src);
+    let pushed = "#define X 1\n#pragma push_macro(\"X\")\n#undef X\nX\n#define X 2\nX\n\
+                  #pragma pop_macro(\"X\")\nX\n#pragma push_macro(\"Y\")\n#define Y 3\nY\n\
+                  #pragma pop_macro(\"Y\")\nY __LINE__ __FILE__\n";
+    let out: Vec<String> = pp(pushed).into_iter().filter(|t| !t.contains("_macro")).collect();
+    // As `gcc -E` gives them.
+    assert_eq!(out, ["X", "2", "1", "3", "Y", "13", "\"t.c\""]);
+    assert!(pp_err("#define f(x) x\n#define g(x) x\nf(g(1)\n").contains("unterminated argument list"));
+}
