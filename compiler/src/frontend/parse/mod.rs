@@ -84,20 +84,24 @@ fn parse_on_this_thread(mut toks: Vec<Token>, target: Target) -> PResult<Transla
     let mut pragmas = Vec::new();
     let mut stray = None;
     let mut n_kept = 0;
-    toks.retain(|t| match t.kind {
-        TokenKind::Pragma => {
-            pragmas.push((n_kept, t.clone()));
-            false
-        }
-        TokenKind::Other => {
-            stray.get_or_insert_with(|| super::lexer::stray_token_error(t));
-            false
-        }
-        _ => {
-            n_kept += 1;
-            true
-        }
-    });
+    // Most units have neither (a scan is cheaper than `retain`'s bookkeeping).
+    let lifted = |t: &Token| matches!(t.kind, TokenKind::Pragma | TokenKind::Other);
+    if toks.iter().any(lifted) {
+        toks.retain(|t| match t.kind {
+            TokenKind::Pragma => {
+                pragmas.push((n_kept, t.clone()));
+                false
+            }
+            TokenKind::Other => {
+                stray.get_or_insert_with(|| super::lexer::stray_token_error(t));
+                false
+            }
+            _ => {
+                n_kept += 1;
+                true
+            }
+        });
+    }
     if let Some(e) = stray {
         return Err(e);
     }
@@ -136,12 +140,20 @@ impl Parser {
         self.tok().span
     }
 
-    pub(super) fn advance(&mut self) -> Token {
-        let t = self.tok().clone();
+    /// Moves past the current token (never past `Eof`) and gives its span.
+    /// No token is cloned: a token clone touches two reference counts.
+    pub(super) fn advance(&mut self) -> Span {
+        let span = self.tok().span;
         if self.pos < self.toks.len() - 1 {
             self.pos += 1;
         }
-        t
+        span
+    }
+
+    /// The current token's kind and span.
+    pub(super) fn kind_span(&self) -> (TokenKind, Span) {
+        let t = self.tok();
+        (t.kind, t.span)
     }
 
     pub(super) fn at_eof(&self) -> bool {
@@ -176,7 +188,7 @@ impl Parser {
 
     pub(super) fn expect(&mut self, p: Punct) -> PResult<Span> {
         if self.is(p) {
-            Ok(self.advance().span)
+            Ok(self.advance())
         } else {
             Err(self.error_here(&format!("expected '{}'", p.as_str())))
         }
@@ -192,19 +204,16 @@ impl Parser {
     }
 
     /// The shared `Name` of an identifier spelled `text`.
-    pub(super) fn name(&mut self, text: &Text) -> Name {
-        if let Some(n) = self.names.get(text) {
-            return n.clone();
-        }
-        let n: Name = Arc::from(&*String::from_utf8_lossy(text));
-        self.names.insert(text.clone(), n.clone());
-        n
+    /// The shared `Name` of the current token (an identifier).
+    pub(super) fn name_here(&mut self) -> Name {
+        let i = self.pos.min(self.toks.len() - 1);
+        intern_name(&mut self.names, &self.toks[i].text)
     }
 
     pub(super) fn ident(&mut self) -> PResult<(Name, Span)> {
         if self.tok().kind == TokenKind::Ident {
-            let t = self.advance();
-            Ok((self.name(&t.text), t.span))
+            let name = self.name_here();
+            Ok((name, self.advance()))
         } else {
             Err(self.error_here("expected identifier"))
         }
@@ -277,7 +286,12 @@ impl Parser {
         if t.kind != TokenKind::Ident {
             return false;
         }
-        let name = t.str();
+        // Spelled as `intern_name` spells it (identifiers are nearly always
+        // UTF-8; a lossy decoding allocates).
+        let name = match std::str::from_utf8(&t.text) {
+            Ok(s) => std::borrow::Cow::Borrowed(s),
+            Err(_) => t.str(),
+        };
         for s in self.scopes.iter().rev() {
             if let Some(&td) = s.get(&*name) {
                 return td;
@@ -302,17 +316,17 @@ impl Parser {
                 if self.eat(Punct::Comma) {
                     continue;
                 }
-                let t = self.tok().clone();
+                let t = self.tok();
                 if !matches!(t.kind, TokenKind::Ident | TokenKind::Keyword(_)) {
                     return Err(self.error_here("expected attribute name"));
                 }
-                self.advance();
                 let raw = t.str();
                 let name: Name = Arc::from(
                     raw.strip_prefix("__")
                         .and_then(|s| s.strip_suffix("__"))
                         .unwrap_or(&raw),
                 );
+                let span = self.advance();
                 let mut args = Vec::new();
                 if self.eat(Punct::LParen) {
                     while !self.is(Punct::RParen) {
@@ -323,11 +337,7 @@ impl Parser {
                     }
                     self.expect(Punct::RParen)?;
                 }
-                out.push(Attribute {
-                    name,
-                    args,
-                    span: t.span,
-                });
+                out.push(Attribute { name, args, span });
             }
             self.expect(Punct::RParen)?;
             self.expect(Punct::RParen)?;
@@ -354,8 +364,9 @@ impl Parser {
         }
         let mut bytes = Vec::new();
         while self.tok().kind == TokenKind::Str {
-            let t = self.advance();
+            let t = self.tok();
             let s = super::literal::decode_string(&t.text, t.span)?;
+            self.advance();
             bytes.extend(s.units.iter().map(|&u| u as u8));
         }
         Ok(String::from_utf8_lossy(&bytes).into_owned())
@@ -399,6 +410,19 @@ impl Parser {
         }
         Ok(())
     }
+}
+
+/// The one `Name` of spelling `text` in `names`.
+fn intern_name(names: &mut FxHashMap<Text, Name>, text: &Text) -> Name {
+    if let Some(n) = names.get(text) {
+        return n.clone();
+    }
+    let n: Name = match std::str::from_utf8(text) {
+        Ok(s) => Arc::from(s),
+        Err(_) => Arc::from(&*String::from_utf8_lossy(text)),
+    };
+    names.insert(text.clone(), n.clone());
+    n
 }
 
 pub(super) enum DeclOrFunc {

@@ -71,15 +71,14 @@ impl Parser {
 
     fn statement_inner(&mut self) -> PResult<Stmt> {
         let start = self.span();
-        let t = self.tok().clone();
-        let kind = match t.kind {
+        let kind = match self.tok().kind {
             // labeled-statement = identifier ":" attribute* statement      (6.8.1)
             TokenKind::Ident if self.peek_at(1).is_punct(Punct::Colon) => {
+                let name: Arc<str> = self.name_here();
                 self.advance();
                 self.advance();
                 let mut attrs = Vec::new();
                 self.attributes(&mut attrs)?;
-                let name: Arc<str> = self.name(&t.text);
                 // C2x/GNU: a label before a declaration or at the end of a block.
                 let body = if self.is(Punct::RBrace) || (self.is_decl_start() && !self.is_kw(Keyword::Attribute)) {
                     Stmt {
@@ -219,6 +218,7 @@ impl Parser {
             }
             // `foo bar;` with `foo` not a type: the likely mistake is a missing typedef.
             TokenKind::Ident if self.peek_at(1).kind == TokenKind::Ident => {
+                let t = self.tok();
                 return Err(Diagnostic::error(t.span, format!("unknown type name '{}'", t.str())));
             }
             _ => {
@@ -258,7 +258,7 @@ impl Parser {
     ///                 (":" operands (":" operands (":" clobbers (":" labels)?)?)?)? ")" ";"
     /// operand       = ("[" identifier "]")? string-literal "(" expression ")"
     fn asm_statement(&mut self) -> PResult<AsmStmt> {
-        let start = self.advance().span;
+        let start = self.advance();
         let mut a = AsmStmt {
             is_volatile: false,
             is_inline: false,
