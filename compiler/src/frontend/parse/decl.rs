@@ -643,7 +643,7 @@ impl Parser {
             return Ok(DeclOrFunc::Decl(Declaration {
                 specs,
                 declarators: Vec::new(),
-                static_assert: Some(sa),
+                static_assert: Some(Box::new(sa)),
                 span: self.span_from(start),
             }));
         }

@@ -342,7 +342,7 @@ impl Parser {
                 self.advance();
                 let kind = match num {
                     NumLit::Int(i) => ExprKind::Int(i),
-                    NumLit::Float(f) => ExprKind::Float(f),
+                    NumLit::Float(f) => ExprKind::Float(Box::new(f)),
                 };
                 if imaginary {
                     return Ok(mk(ExprKind::Imaginary(Box::new(mk(kind, start))), start));

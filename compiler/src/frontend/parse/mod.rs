@@ -52,6 +52,12 @@ pub struct Parser {
     /// Identifier spellings and the one `Name` each becomes (an identifier
     /// used a hundred times is allocated once).
     names: FxHashMap<Text, Name>,
+    /// Stacks the items of the initializer lists and blocks being parsed
+    /// (nested ones above their enclosing ones): each list is then moved
+    /// into a vector of its exact length, where growing a vector per list
+    /// copied its items several times.
+    init_items: Vec<InitItem>,
+    block_items: Vec<BlockItem>,
     /// Innermost scope last; `true` = typedef name.
     scopes: Vec<FxHashMap<Name, bool>>,
     target: Target,
@@ -116,6 +122,8 @@ fn parse_on_this_thread(mut toks: Vec<Token>, target: Target) -> PResult<Transla
         pragmas,
         next_pragma: 0,
         names: FxHashMap::default(),
+        init_items: Vec::new(),
+        block_items: Vec::new(),
         scopes: vec![FxHashMap::default()],
         target,
         depth: 0,
@@ -406,7 +414,7 @@ impl Parser {
         }
         match self.declaration_or_function(true)? {
             DeclOrFunc::Decl(d) => items.push(ExternalDecl::Decl(d)),
-            DeclOrFunc::Func(f) => items.push(ExternalDecl::Function(f)),
+            DeclOrFunc::Func(f) => items.push(ExternalDecl::Function(Box::new(f))),
         }
         Ok(())
     }

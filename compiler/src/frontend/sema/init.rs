@@ -506,7 +506,8 @@ impl Sema {
         let Some(nf) = self.frame_for(&st, off, false) else {
             let at = match next {
                 Designator::Field(_, s) => *s,
-                Designator::Index(e) | Designator::Range(e, _) => e.span,
+                Designator::Index(e) => e.span,
+                Designator::Range(e, _) => e.span,
             };
             let _ = span;
             return Err(err(at, "designator applied to a subobject that is not an aggregate"));
