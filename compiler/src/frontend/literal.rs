@@ -187,9 +187,14 @@ fn quick_int(text: &[u8]) -> Option<IntLit> {
     let mut unsigned = false;
     let mut longs = 0;
     let suffix = &text[i..];
+    if suffix.len() > 3 {
+        return None;
+    }
+    // Byte by byte: a slice copy of unknown length is a `memcpy` call.
     let mut lower = [0u8; 3];
-    lower.get_mut(..suffix.len())?.copy_from_slice(suffix);
-    lower.make_ascii_lowercase();
+    for (l, &b) in lower.iter_mut().zip(suffix) {
+        *l = b.to_ascii_lowercase();
+    }
     match &lower[..suffix.len()] {
         b"" => {}
         b"u" => unsigned = true,
