@@ -25,7 +25,7 @@ impl Sema {
         let saved = std::mem::replace(&mut self.static_fam, true);
         let walked = self.leaves(t, init, span);
         self.static_fam = saved;
-        let (t, leaves, _) = walked?;
+        let (t, mut leaves, _) = walked?;
         let mut size = self.size_of(&t, span)?;
         // An initialized flexible array member extends the object (GNU).
         if matches!(&*t.ty, CType::Record(_)) {
@@ -34,13 +34,14 @@ impl Sema {
             }
         }
         let mut img = Image::default();
-        for l in leaves {
+        for l in leaves.drain(..) {
             let extent = self.leaf_extent(&l);
             if l.offset.checked_add(extent).is_none_or(|end| end > size) {
                 return Err(err(l.span, "initializer does not fit in the object"));
             }
             self.write_leaf(&mut img, l)?;
         }
+        self.give_back_leaves(leaves);
         Ok((t, img.finish(size)))
     }
 
