@@ -23,7 +23,9 @@ pub struct TranslationUnit {
 #[derive(Clone, Debug)]
 pub enum ExternalDecl {
     Decl(Declaration),
-    Function(FunctionDef),
+    /// Boxed, as are other large rare parts of the tree: the tree's nodes
+    /// are moved by value while parsing, so their size is copying time.
+    Function(Box<FunctionDef>),
     /// Top-level `asm("...")`.
     Asm(String, Span),
     /// A `#pragma` line (the text after `pragma`), in source order.
@@ -219,7 +221,7 @@ pub struct TypeName {
 pub struct Declaration {
     pub specs: DeclSpecs,
     pub declarators: Vec<InitDeclarator>,
-    pub static_assert: Option<StaticAssert>,
+    pub static_assert: Option<Box<StaticAssert>>,
     pub span: Span,
 }
 
@@ -265,7 +267,7 @@ pub struct InitItem {
 pub enum Designator {
     Index(Expr),
     /// GNU `[lo ... hi]`.
-    Range(Expr, Expr),
+    Range(Box<Expr>, Box<Expr>),
     Field(Name, Span),
 }
 
@@ -318,7 +320,7 @@ pub struct Expr {
 pub enum ExprKind {
     Ident(Name),
     Int(IntLit),
-    Float(FloatLit),
+    Float(Box<FloatLit>),
     /// A GNU imaginary constant (`2.0i`, `3i`): the `Int` or `Float` literal
     /// times `i`.
     Imaginary(Box<Expr>),
@@ -373,7 +375,7 @@ pub enum BlockItem {
     LocalLabels(Vec<Name>),
     Pragma(String, Span),
     /// A nested function definition is rejected, so this is only a declaration.
-    Function(FunctionDef),
+    Function(Box<FunctionDef>),
 }
 
 #[derive(Clone, Debug)]
@@ -398,7 +400,7 @@ pub enum StmtKind {
     Switch(Expr, Box<Stmt>),
     While(Expr, Box<Stmt>),
     DoWhile(Box<Stmt>, Expr),
-    For(Box<ForInit>, Option<Expr>, Option<Expr>, Box<Stmt>),
+    For(Box<ForInit>, Option<Box<Expr>>, Option<Box<Expr>>, Box<Stmt>),
     Goto(Name),
     /// GNU `goto *expr`.
     GotoIndirect(Expr),
@@ -407,9 +409,9 @@ pub enum StmtKind {
     Return(Option<Expr>),
     Labeled(Name, Vec<Attribute>, Box<Stmt>),
     /// `case lo:` or GNU `case lo ... hi:`.
-    Case(Expr, Option<Expr>, Box<Stmt>),
+    Case(Expr, Option<Box<Expr>>, Box<Stmt>),
     Default(Box<Stmt>),
-    Asm(AsmStmt),
+    Asm(Box<AsmStmt>),
 }
 
 /// GNU inline assembly (`asm volatile goto ("..." : out : in : clobbers : labels)`).

@@ -103,6 +103,9 @@ impl Prefix {
 
 /// Parses a pp-number as an integer or floating constant.
 pub fn parse_number(text: &[u8], span: Span) -> PResult<NumLit> {
+    if let Some(i) = quick_int(text) {
+        return Ok(NumLit::Int(i));
+    }
     let s = std::str::from_utf8(text).map_err(|_| Diagnostic::error(span, "invalid numeric constant"))?;
     // Lower-cased on the stack when short (nearly every constant).
     let mut buf = [0u8; 48];
@@ -135,6 +138,9 @@ pub fn parse_number(text: &[u8], span: Span) -> PResult<NumLit> {
 /// before or after the other suffix letters: `2.0i`, `1.5fi`, `3iL`, `4i`):
 /// the constant and whether it is imaginary.
 pub fn parse_number_imaginary(text: &[u8], span: Span) -> PResult<(NumLit, bool)> {
+    if let Some(i) = quick_int(text) {
+        return Ok((NumLit::Int(i), false));
+    }
     let is_hex = text.len() > 1 && text[0] == b'0' && matches!(text[1], b'x' | b'X');
     // `i` and `j` are neither digits nor other suffixes, even in hex.
     let pos = text.iter().rposition(|&b| matches!(b, b'i' | b'I' | b'j' | b'J'));
@@ -146,6 +152,62 @@ pub fn parse_number_imaginary(text: &[u8], span: Span) -> PResult<(NumLit, bool)
         }
         _ => Ok((parse_number(text, span)?, false)),
     }
+}
+
+/// The common integer constant (decimal, octal or hexadecimal digits, then
+/// only `u`/`l` suffix letters) read straight from its bytes. Anything else
+/// (floats, binary, imaginary, overflow, bad digits or suffixes) is `None`
+/// and goes the general way, which gives the same value or the diagnostic:
+/// programs are mostly integer constants, and the general path costs a few
+/// hundred instructions each.
+fn quick_int(text: &[u8]) -> Option<IntLit> {
+    let (radix, start) = match text {
+        [b'0', b'x' | b'X', ..] => (16u64, 2),
+        [b'0', ..] => (8, 0),
+        _ => (10, 0),
+    };
+    let mut value: u64 = 0;
+    let mut i = start;
+    while let Some(&b) = text.get(i) {
+        let d = match b {
+            b'0'..=b'9' => (b - b'0') as u64,
+            b'a'..=b'f' => (b - b'a' + 10) as u64,
+            b'A'..=b'F' => (b - b'A' + 10) as u64,
+            _ => break,
+        };
+        if d >= radix {
+            break;
+        }
+        value = value.checked_mul(radix)?.checked_add(d)?;
+        i += 1;
+    }
+    if i == start {
+        return None;
+    }
+    let mut unsigned = false;
+    let mut longs = 0;
+    let suffix = &text[i..];
+    if suffix.len() > 3 {
+        return None;
+    }
+    // Byte by byte: a slice copy of unknown length is a `memcpy` call.
+    let mut lower = [0u8; 3];
+    for (l, &b) in lower.iter_mut().zip(suffix) {
+        *l = b.to_ascii_lowercase();
+    }
+    match &lower[..suffix.len()] {
+        b"" => {}
+        b"u" => unsigned = true,
+        b"l" => longs = 1,
+        b"ul" | b"lu" => (unsigned, longs) = (true, 1),
+        b"ll" => longs = 2,
+        b"ull" | b"llu" => (unsigned, longs) = (true, 2),
+        _ => return None,
+    }
+    Some(IntLit {
+        value,
+        ty: int_lit_type(value, unsigned, longs, radix == 10),
+    })
 }
 
 fn parse_int(s: &str, span: Span) -> PResult<IntLit> {
@@ -182,8 +244,14 @@ fn parse_int(s: &str, span: Span) -> PResult<IntLit> {
         "ull" | "llu" => (true, 2),
         _ => return Err(bad()),
     };
-    // `ll` vs `lL` mixing is invalid; we lowercased, so check the original case.
-    let decimal = radix == 10;
+    Ok(IntLit {
+        value,
+        ty: int_lit_type(value, unsigned, longs, radix == 10),
+    })
+}
+
+/// The type of an integer constant from its suffix and magnitude (6.4.4.1p5).
+fn int_lit_type(value: u64, unsigned: bool, longs: u8, decimal: bool) -> IntLitType {
     use IntLitType::*;
     let candidates: &[IntLitType] = match (unsigned, longs, decimal) {
         (false, 0, true) => &[Int, Long, LongLong],
@@ -204,12 +272,11 @@ fn parse_int(s: &str, span: Span) -> PResult<IntLit> {
     };
     // A decimal constant too large for every signed candidate becomes unsigned
     // (a gcc extension, with a warning there).
-    let ty = candidates
+    candidates
         .iter()
         .copied()
         .find(|&t| fits(t))
-        .unwrap_or(if longs == 2 { ULongLong } else { ULong });
-    Ok(IntLit { value, ty })
+        .unwrap_or(if longs == 2 { ULongLong } else { ULong })
 }
 
 fn parse_float(s: &str, is_hex: bool, span: Span) -> PResult<FloatLit> {
@@ -479,6 +546,69 @@ mod tests {
         for bad in ["09", "1x", "0x", "1lul", "18446744073709551616", "1uu"] {
             assert!(parse_number(bad.as_bytes(), sp()).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn quick_integers_match_the_general_path() {
+        // Every spelling the quick path accepts gets what the general path
+        // gives; the others it leaves to the general path.
+        let mut accepted = 0;
+        for digits in [
+            "0",
+            "7",
+            "017",
+            "08",
+            "42",
+            "0x1F",
+            "0XfF",
+            "0x",
+            "0b101",
+            "2147483648",
+            "4294967295",
+        ] {
+            for extra in ["", "0", "9", "a", "ffffffffffffffff", "99999999999999999999"] {
+                for suffix in [
+                    "", "u", "U", "l", "L", "ul", "uL", "LU", "ll", "lL", "ULL", "llu", "lul", "uu", "f", "i", "e3",
+                    ".5",
+                ] {
+                    let s = format!("{digits}{extra}{suffix}");
+                    if let Some(q) = quick_int(s.as_bytes()) {
+                        accepted += 1;
+                        let lower = s.to_ascii_lowercase();
+                        assert_eq!(parse_int(&lower, sp()).ok(), Some(q), "{s}");
+                    }
+                }
+            }
+        }
+        assert!(accepted > 300, "{accepted}");
+        for rejected in [
+            "08",
+            "0x",
+            "0b1",
+            "1e3",
+            "1.5",
+            "2i",
+            "1lul",
+            "18446744073709551616",
+            "1uu",
+            "0x1p2",
+        ] {
+            assert_eq!(quick_int(rejected.as_bytes()), None, "{rejected}");
+        }
+        assert_eq!(
+            quick_int(b"0xFFFFFFFFUL"),
+            Some(IntLit {
+                value: 0xffff_ffff,
+                ty: IntLitType::ULong
+            })
+        );
+        assert_eq!(
+            quick_int(b"0x7fffffff"),
+            Some(IntLit {
+                value: 0x7fff_ffff,
+                ty: IntLitType::Int
+            })
+        );
     }
 
     #[test]

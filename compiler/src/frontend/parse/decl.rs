@@ -113,12 +113,13 @@ impl Parser {
         let mut count = SpecCount::default();
         let mut saw_anything = false;
         loop {
-            let t = self.tok().clone();
-            let kw = match t.kind {
+            let (tkind, tspan) = self.kind_span();
+            let kw = match tkind {
                 TokenKind::Keyword(k) => k,
-                TokenKind::Ident if count.other.is_none() && !count.any() && self.is_typedef_name(&t) => {
-                    self.advance();
-                    count.other = Some(BaseType::Typedef(self.name(&t.text), t.span));
+                TokenKind::Ident if count.other.is_none() && !count.any() && self.is_typedef_name(self.tok()) => {
+                    let name = self.name_here();
+                    let span = self.advance();
+                    count.other = Some(BaseType::Typedef(name, span));
                     saw_anything = true;
                     continue;
                 }
@@ -137,7 +138,7 @@ impl Parser {
             if let Some(sc) = sc {
                 if specs.storage.is_some() {
                     return Err(Diagnostic::error(
-                        t.span,
+                        tspan,
                         "multiple storage classes in declaration specifiers",
                     ));
                 }
@@ -168,7 +169,7 @@ impl Parser {
                     self.advance();
                     let tn = self.type_name()?;
                     self.expect(Punct::RParen)?;
-                    self.set_other(&mut count, BaseType::Atomic(Box::new(tn)), t.span)?;
+                    self.set_other(&mut count, BaseType::Atomic(Box::new(tn)), tspan)?;
                     continue;
                 }
                 Atomic => specs.quals.is_atomic = true,
@@ -213,7 +214,7 @@ impl Parser {
                     } else {
                         BaseType::VaList
                     };
-                    self.set_other(&mut count, b, t.span)?;
+                    self.set_other(&mut count, b, tspan)?;
                     continue;
                 }
                 Struct | Union => {
@@ -223,12 +224,12 @@ impl Parser {
                     } else {
                         BaseType::Union(Arc::new(s))
                     };
-                    self.set_other(&mut count, b, t.span)?;
+                    self.set_other(&mut count, b, tspan)?;
                     continue;
                 }
                 Enum => {
                     let e = self.enum_spec()?;
-                    self.set_other(&mut count, BaseType::Enum(Arc::new(e)), t.span)?;
+                    self.set_other(&mut count, BaseType::Enum(Arc::new(e)), tspan)?;
                     continue;
                 }
                 Typeof => {
@@ -240,7 +241,7 @@ impl Parser {
                         BaseType::TypeofExpr(Box::new(self.expr()?))
                     };
                     self.expect(Punct::RParen)?;
-                    self.set_other(&mut count, b, t.span)?;
+                    self.set_other(&mut count, b, tspan)?;
                     continue;
                 }
                 _ => break,
@@ -277,7 +278,7 @@ impl Parser {
     }
 
     fn struct_spec_inner(&mut self) -> PResult<StructSpec> {
-        let start = self.advance().span;
+        let start = self.advance();
         let mut attrs = Vec::new();
         self.attributes(&mut attrs)?;
         let tag = if self.tok().kind == TokenKind::Ident {
@@ -366,7 +367,7 @@ impl Parser {
     /// enum-specifier = "enum" attribute* identifier? ("{" enumerator ("," enumerator)* ","? "}")? attribute*
     /// enumerator     = identifier attribute* ("=" constant-expression)?        (6.7.2.2)
     fn enum_spec(&mut self) -> PResult<EnumSpec> {
-        let start = self.advance().span;
+        let start = self.advance();
         let mut attrs = Vec::new();
         self.attributes(&mut attrs)?;
         let tag = if self.tok().kind == TokenKind::Ident {
@@ -606,7 +607,7 @@ impl Parser {
 
     /// static-assert-declaration = "_Static_assert" "(" constant-expression ("," string-literal)? ")" ";"  (6.7.10)
     pub(super) fn static_assert(&mut self) -> PResult<StaticAssert> {
-        let start = self.advance().span;
+        let start = self.advance();
         self.expect(Punct::LParen)?;
         let cond = self.conditional()?;
         let message = if self.eat(Punct::Comma) {
@@ -642,7 +643,7 @@ impl Parser {
             return Ok(DeclOrFunc::Decl(Declaration {
                 specs,
                 declarators: Vec::new(),
-                static_assert: Some(sa),
+                static_assert: Some(Box::new(sa)),
                 span: self.span_from(start),
             }));
         }

@@ -140,7 +140,7 @@ impl Parser {
     /// cast-expression = "(" type-name ")" cast-expression | unary-expression      (6.5.4)
     pub(super) fn cast(&mut self) -> PResult<Expr> {
         if self.is(Punct::LParen) && self.peek_type_name_at(1) {
-            let start = self.advance().span;
+            let start = self.advance();
             let tn = self.type_name()?;
             self.expect(Punct::RParen)?;
             if self.is(Punct::LBrace) {
@@ -184,9 +184,8 @@ impl Parser {
     }
 
     fn unary_inner(&mut self) -> PResult<Expr> {
-        let t = self.tok().clone();
-        let start = t.span;
-        let op = match t.kind {
+        let (kind, start) = self.kind_span();
+        let op = match kind {
             TokenKind::Punct(Punct::PlusPlus) => Some(UnaryOp::PreInc),
             TokenKind::Punct(Punct::MinusMinus) => Some(UnaryOp::PreDec),
             TokenKind::Punct(Punct::Amp) => Some(UnaryOp::AddrOf),
@@ -208,7 +207,7 @@ impl Parser {
             };
             return Ok(mk(ExprKind::Unary(op, Box::new(e)), self.span_from(start)));
         }
-        match t.kind {
+        match kind {
             TokenKind::Punct(Punct::AmpAmp) => {
                 self.advance();
                 let (name, _) = self.ident()?;
@@ -319,9 +318,8 @@ impl Parser {
     ///                    | "__builtin_offsetof" "(" type-name "," member-designator ")"
     ///                    | "__builtin_types_compatible_p" "(" type-name "," type-name ")"   (6.5.1)
     fn primary(&mut self) -> PResult<Expr> {
-        let t = self.tok().clone();
-        let start = t.span;
-        match t.kind {
+        let (kind, start) = self.kind_span();
+        match kind {
             TokenKind::Punct(Punct::LParen) if self.peek_at(1).is_punct(Punct::LBrace) => {
                 self.advance();
                 let block = self.compound_statement()?;
@@ -335,15 +333,16 @@ impl Parser {
                 Ok(e)
             }
             TokenKind::Ident => {
+                let name = self.name_here();
                 self.advance();
-                Ok(mk(ExprKind::Ident(self.name(&t.text)), start))
+                Ok(mk(ExprKind::Ident(name), start))
             }
             TokenKind::Number => {
+                let (num, imaginary) = parse_number_imaginary(&self.tok().text, start)?;
                 self.advance();
-                let (num, imaginary) = parse_number_imaginary(&t.text, t.span)?;
                 let kind = match num {
                     NumLit::Int(i) => ExprKind::Int(i),
-                    NumLit::Float(f) => ExprKind::Float(f),
+                    NumLit::Float(f) => ExprKind::Float(Box::new(f)),
                 };
                 if imaginary {
                     return Ok(mk(ExprKind::Imaginary(Box::new(mk(kind, start))), start));
@@ -351,8 +350,8 @@ impl Parser {
                 Ok(mk(kind, start))
             }
             TokenKind::Char => {
+                let c = decode_char(&self.tok().text, start)?;
                 self.advance();
-                let c = decode_char(&t.text, t.span)?;
                 let value = match c.prefix {
                     Prefix::None | Prefix::U8 if c.count == 1 => {
                         if self.target().char_is_signed() {
@@ -428,10 +427,11 @@ impl Parser {
     /// prefixed literal give the prefixed kind, two different prefixes are an error.
     fn string_literal(&mut self) -> PResult<Expr> {
         let start = self.span();
-        let mut toks = Vec::new();
+        let first = self.pos;
         while self.tok().kind == TokenKind::Str {
-            toks.push(self.advance());
+            self.advance();
         }
+        let toks = &self.toks[first..self.pos];
         let prefix_of = |t: &super::super::token::Token| {
             let q = t.text.iter().position(|&c| c == b'"').unwrap_or(0);
             match &t.text[..q] {
@@ -443,7 +443,7 @@ impl Parser {
             }
         };
         let mut prefix = Prefix::None;
-        for t in &toks {
+        for t in toks {
             let p = prefix_of(t);
             if p.unit_size() > 1 {
                 if prefix.unit_size() > 1 && prefix != p {
@@ -465,7 +465,7 @@ impl Parser {
             Prefix::Utf32 => "U",
         };
         let mut units = Vec::new();
-        for t in &toks {
+        for t in toks {
             let q = t.text.iter().position(|&c| c == b'"').unwrap_or(0);
             let mut text = spelled.as_bytes().to_vec();
             text.extend_from_slice(&t.text[q..]);
@@ -477,7 +477,7 @@ impl Parser {
     /// generic-selection = "_Generic" "(" assign "," generic-assoc ("," generic-assoc)* ")"
     /// generic-assoc     = (type-name | "default") ":" assign                       (6.5.1.1)
     fn generic(&mut self) -> PResult<Expr> {
-        let start = self.advance().span;
+        let start = self.advance();
         self.expect(Punct::LParen)?;
         let ctrl = self.assign()?;
         let mut assocs = Vec::new();

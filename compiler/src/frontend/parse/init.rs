@@ -30,7 +30,14 @@ impl Parser {
 
     fn init_list_inner(&mut self) -> PResult<Vec<InitItem>> {
         self.expect(Punct::LBrace)?;
-        let mut items = Vec::new();
+        let mark = self.init_items.len();
+        let r = self.init_items_until_brace();
+        let items = self.init_items.drain(mark..).collect();
+        r.map(|()| items)
+    }
+
+    /// The items of a list up to its `}`, pushed on `init_items`.
+    fn init_items_until_brace(&mut self) -> PResult<()> {
         while !self.eat(Punct::RBrace) {
             let mut designators = Vec::new();
             if self.tok().kind == TokenKind::Ident && self.peek_at(1).is_punct(Punct::Colon) {
@@ -43,7 +50,7 @@ impl Parser {
                         let lo = self.conditional()?;
                         if self.eat(Punct::Ellipsis) {
                             let hi = self.conditional()?;
-                            designators.push(Designator::Range(lo, hi));
+                            designators.push(Designator::Range(Box::new(lo), Box::new(hi)));
                         } else {
                             designators.push(Designator::Index(lo));
                         }
@@ -61,13 +68,12 @@ impl Parser {
                 }
             }
             let init = self.initializer()?;
-            items.push(InitItem { designators, init });
+            self.init_items.push(InitItem { designators, init });
             if !self.eat(Punct::Comma) {
                 self.expect(Punct::RBrace)?;
                 break;
             }
         }
-        items.shrink_to_fit();
-        Ok(items)
+        Ok(())
     }
 }

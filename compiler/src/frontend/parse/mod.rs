@@ -52,6 +52,12 @@ pub struct Parser {
     /// Identifier spellings and the one `Name` each becomes (an identifier
     /// used a hundred times is allocated once).
     names: FxHashMap<Text, Name>,
+    /// Stacks the items of the initializer lists and blocks being parsed
+    /// (nested ones above their enclosing ones): each list is then moved
+    /// into a vector of its exact length, where growing a vector per list
+    /// copied its items several times.
+    init_items: Vec<InitItem>,
+    block_items: Vec<BlockItem>,
     /// Innermost scope last; `true` = typedef name.
     scopes: Vec<FxHashMap<Name, bool>>,
     target: Target,
@@ -84,20 +90,24 @@ fn parse_on_this_thread(mut toks: Vec<Token>, target: Target) -> PResult<Transla
     let mut pragmas = Vec::new();
     let mut stray = None;
     let mut n_kept = 0;
-    toks.retain(|t| match t.kind {
-        TokenKind::Pragma => {
-            pragmas.push((n_kept, t.clone()));
-            false
-        }
-        TokenKind::Other => {
-            stray.get_or_insert_with(|| super::lexer::stray_token_error(t));
-            false
-        }
-        _ => {
-            n_kept += 1;
-            true
-        }
-    });
+    // Most units have neither (a scan is cheaper than `retain`'s bookkeeping).
+    let lifted = |t: &Token| matches!(t.kind, TokenKind::Pragma | TokenKind::Other);
+    if toks.iter().any(lifted) {
+        toks.retain(|t| match t.kind {
+            TokenKind::Pragma => {
+                pragmas.push((n_kept, t.clone()));
+                false
+            }
+            TokenKind::Other => {
+                stray.get_or_insert_with(|| super::lexer::stray_token_error(t));
+                false
+            }
+            _ => {
+                n_kept += 1;
+                true
+            }
+        });
+    }
     if let Some(e) = stray {
         return Err(e);
     }
@@ -106,13 +116,20 @@ fn parse_on_this_thread(mut toks: Vec<Token>, target: Target) -> PResult<Transla
         let span = kept.last().map(|t| t.span).unwrap_or_default();
         kept.push(Token::new(TokenKind::Eof, b"", span));
     }
+    // Sized from the token count so that the maps seldom grow (rehashing as
+    // they filled was 2% of parsing a Csmith program, whose headers declare
+    // a new name every few dozen tokens).
+    let names = FxHashMap::with_capacity_and_hasher(kept.len() / 16, Default::default());
+    let file_scope = FxHashMap::with_capacity_and_hasher(kept.len() / 32, Default::default());
     let mut p = Parser {
         toks: kept,
         pos: 0,
         pragmas,
         next_pragma: 0,
-        names: FxHashMap::default(),
-        scopes: vec![FxHashMap::default()],
+        names,
+        init_items: Vec::new(),
+        block_items: Vec::new(),
+        scopes: vec![file_scope],
         target,
         depth: 0,
         max_depth: 0,
@@ -136,12 +153,20 @@ impl Parser {
         self.tok().span
     }
 
-    pub(super) fn advance(&mut self) -> Token {
-        let t = self.tok().clone();
+    /// Moves past the current token (never past `Eof`) and gives its span.
+    /// No token is cloned: a token clone touches two reference counts.
+    pub(super) fn advance(&mut self) -> Span {
+        let span = self.tok().span;
         if self.pos < self.toks.len() - 1 {
             self.pos += 1;
         }
-        t
+        span
+    }
+
+    /// The current token's kind and span.
+    pub(super) fn kind_span(&self) -> (TokenKind, Span) {
+        let t = self.tok();
+        (t.kind, t.span)
     }
 
     pub(super) fn at_eof(&self) -> bool {
@@ -176,7 +201,7 @@ impl Parser {
 
     pub(super) fn expect(&mut self, p: Punct) -> PResult<Span> {
         if self.is(p) {
-            Ok(self.advance().span)
+            Ok(self.advance())
         } else {
             Err(self.error_here(&format!("expected '{}'", p.as_str())))
         }
@@ -192,19 +217,16 @@ impl Parser {
     }
 
     /// The shared `Name` of an identifier spelled `text`.
-    pub(super) fn name(&mut self, text: &Text) -> Name {
-        if let Some(n) = self.names.get(text) {
-            return n.clone();
-        }
-        let n: Name = Arc::from(&*String::from_utf8_lossy(text));
-        self.names.insert(text.clone(), n.clone());
-        n
+    /// The shared `Name` of the current token (an identifier).
+    pub(super) fn name_here(&mut self) -> Name {
+        let i = self.pos.min(self.toks.len() - 1);
+        intern_name(&mut self.names, &self.toks[i].text)
     }
 
     pub(super) fn ident(&mut self) -> PResult<(Name, Span)> {
         if self.tok().kind == TokenKind::Ident {
-            let t = self.advance();
-            Ok((self.name(&t.text), t.span))
+            let name = self.name_here();
+            Ok((name, self.advance()))
         } else {
             Err(self.error_here("expected identifier"))
         }
@@ -224,7 +246,9 @@ impl Parser {
     pub(super) fn enter(&mut self) -> PResult<()> {
         self.depth += 1;
         self.max_depth = self.max_depth.max(self.depth);
-        if self.depth > MAX_DEPTH || self.stack_base.abs_diff(stack_address()) > STACK_BUDGET {
+        // The stack is measured every eighth level: eight frames are far
+        // less than the margin between the budget and the stack's size.
+        if self.depth > MAX_DEPTH || (self.depth % 8 == 0 && self.stack_base.abs_diff(stack_address()) > STACK_BUDGET) {
             return Err(Diagnostic::error(self.span(), "nesting too deep"));
         }
         Ok(())
@@ -277,7 +301,12 @@ impl Parser {
         if t.kind != TokenKind::Ident {
             return false;
         }
-        let name = t.str();
+        // Spelled as `intern_name` spells it (identifiers are nearly always
+        // UTF-8; a lossy decoding allocates).
+        let name = match std::str::from_utf8(&t.text) {
+            Ok(s) => std::borrow::Cow::Borrowed(s),
+            Err(_) => t.str(),
+        };
         for s in self.scopes.iter().rev() {
             if let Some(&td) = s.get(&*name) {
                 return td;
@@ -302,17 +331,17 @@ impl Parser {
                 if self.eat(Punct::Comma) {
                     continue;
                 }
-                let t = self.tok().clone();
+                let t = self.tok();
                 if !matches!(t.kind, TokenKind::Ident | TokenKind::Keyword(_)) {
                     return Err(self.error_here("expected attribute name"));
                 }
-                self.advance();
                 let raw = t.str();
                 let name: Name = Arc::from(
                     raw.strip_prefix("__")
                         .and_then(|s| s.strip_suffix("__"))
                         .unwrap_or(&raw),
                 );
+                let span = self.advance();
                 let mut args = Vec::new();
                 if self.eat(Punct::LParen) {
                     while !self.is(Punct::RParen) {
@@ -323,11 +352,7 @@ impl Parser {
                     }
                     self.expect(Punct::RParen)?;
                 }
-                out.push(Attribute {
-                    name,
-                    args,
-                    span: t.span,
-                });
+                out.push(Attribute { name, args, span });
             }
             self.expect(Punct::RParen)?;
             self.expect(Punct::RParen)?;
@@ -354,8 +379,9 @@ impl Parser {
         }
         let mut bytes = Vec::new();
         while self.tok().kind == TokenKind::Str {
-            let t = self.advance();
+            let t = self.tok();
             let s = super::literal::decode_string(&t.text, t.span)?;
+            self.advance();
             bytes.extend(s.units.iter().map(|&u| u as u8));
         }
         Ok(String::from_utf8_lossy(&bytes).into_owned())
@@ -395,10 +421,23 @@ impl Parser {
         }
         match self.declaration_or_function(true)? {
             DeclOrFunc::Decl(d) => items.push(ExternalDecl::Decl(d)),
-            DeclOrFunc::Func(f) => items.push(ExternalDecl::Function(f)),
+            DeclOrFunc::Func(f) => items.push(ExternalDecl::Function(Box::new(f))),
         }
         Ok(())
     }
+}
+
+/// The one `Name` of spelling `text` in `names`.
+fn intern_name(names: &mut FxHashMap<Text, Name>, text: &Text) -> Name {
+    if let Some(n) = names.get(text) {
+        return n.clone();
+    }
+    let n: Name = match std::str::from_utf8(text) {
+        Ok(s) => Arc::from(s),
+        Err(_) => Arc::from(&*String::from_utf8_lossy(text)),
+    };
+    names.insert(text.clone(), n.clone());
+    n
 }
 
 pub(super) enum DeclOrFunc {

@@ -23,13 +23,24 @@ impl Parser {
     /// block-item = declaration | statement | "__label__" identifier-list ";"
     pub(super) fn compound_body(&mut self) -> PResult<Block> {
         let start = self.expect(Punct::LBrace)?;
-        let mut items = Vec::new();
+        let mark = self.block_items.len();
+        let r = self.block_items_until_brace();
+        let items = self.block_items.drain(mark..).collect();
+        r?;
+        Ok(Block {
+            items,
+            span: self.span_from(start),
+        })
+    }
+
+    /// The items of a block up to its `}`, pushed on `block_items`.
+    fn block_items_until_brace(&mut self) -> PResult<()> {
         loop {
             for (text, span) in self.take_pragmas() {
-                items.push(BlockItem::Pragma(text, span));
+                self.block_items.push(BlockItem::Pragma(text, span));
             }
             if self.eat(Punct::RBrace) {
-                break;
+                return Ok(());
             }
             if self.at_eof() {
                 return Err(self.error_here("expected '}'"));
@@ -43,21 +54,18 @@ impl Parser {
                     }
                 }
                 self.expect(Punct::Semi)?;
-                items.push(BlockItem::LocalLabels(names));
+                self.block_items.push(BlockItem::LocalLabels(names));
                 continue;
             }
-            if self.is_decl_start() && !(self.tok().kind == TokenKind::Ident && self.peek_at(1).is_punct(Punct::Colon))
+            let item = if self.is_decl_start()
+                && !(self.tok().kind == TokenKind::Ident && self.peek_at(1).is_punct(Punct::Colon))
             {
-                items.push(BlockItem::Decl(self.declaration()?));
+                BlockItem::Decl(self.declaration()?)
             } else {
-                items.push(BlockItem::Stmt(self.statement()?));
-            }
+                BlockItem::Stmt(self.statement()?)
+            };
+            self.block_items.push(item);
         }
-        items.shrink_to_fit();
-        Ok(Block {
-            items,
-            span: self.span_from(start),
-        })
     }
 
     /// statement = labeled-statement | compound-statement | expression-statement
@@ -71,15 +79,14 @@ impl Parser {
 
     fn statement_inner(&mut self) -> PResult<Stmt> {
         let start = self.span();
-        let t = self.tok().clone();
-        let kind = match t.kind {
+        let kind = match self.tok().kind {
             // labeled-statement = identifier ":" attribute* statement      (6.8.1)
             TokenKind::Ident if self.peek_at(1).is_punct(Punct::Colon) => {
+                let name: Arc<str> = self.name_here();
                 self.advance();
                 self.advance();
                 let mut attrs = Vec::new();
                 self.attributes(&mut attrs)?;
-                let name: Arc<str> = self.name(&t.text);
                 // C2x/GNU: a label before a declaration or at the end of a block.
                 let body = if self.is(Punct::RBrace) || (self.is_decl_start() && !self.is_kw(Keyword::Attribute)) {
                     Stmt {
@@ -96,7 +103,7 @@ impl Parser {
                 self.advance();
                 let lo = self.conditional()?;
                 let hi = if self.eat(Punct::Ellipsis) {
-                    Some(self.conditional()?)
+                    Some(Box::new(self.conditional()?))
                 } else {
                     None
                 };
@@ -161,12 +168,16 @@ impl Parser {
                         self.expect(Punct::Semi)?;
                         ForInit::Expr(e)
                     };
-                    let cond = if self.is(Punct::Semi) { None } else { Some(self.expr()?) };
+                    let cond = if self.is(Punct::Semi) {
+                        None
+                    } else {
+                        Some(Box::new(self.expr()?))
+                    };
                     self.expect(Punct::Semi)?;
                     let step = if self.is(Punct::RParen) {
                         None
                     } else {
-                        Some(self.expr()?)
+                        Some(Box::new(self.expr()?))
                     };
                     self.expect(Punct::RParen)?;
                     let body = self.statement()?;
@@ -202,7 +213,7 @@ impl Parser {
                 self.expect(Punct::Semi)?;
                 StmtKind::Return(e)
             }
-            TokenKind::Keyword(Keyword::Asm) => StmtKind::Asm(self.asm_statement()?),
+            TokenKind::Keyword(Keyword::Asm) => StmtKind::Asm(Box::new(self.asm_statement()?)),
             // attribute* ";"  (e.g. __attribute__((fallthrough));)
             TokenKind::Keyword(Keyword::Attribute) => {
                 let mut attrs = Vec::new();
@@ -219,6 +230,7 @@ impl Parser {
             }
             // `foo bar;` with `foo` not a type: the likely mistake is a missing typedef.
             TokenKind::Ident if self.peek_at(1).kind == TokenKind::Ident => {
+                let t = self.tok();
                 return Err(Diagnostic::error(t.span, format!("unknown type name '{}'", t.str())));
             }
             _ => {
@@ -258,7 +270,7 @@ impl Parser {
     ///                 (":" operands (":" operands (":" clobbers (":" labels)?)?)?)? ")" ";"
     /// operand       = ("[" identifier "]")? string-literal "(" expression ")"
     fn asm_statement(&mut self) -> PResult<AsmStmt> {
-        let start = self.advance().span;
+        let start = self.advance();
         let mut a = AsmStmt {
             is_volatile: false,
             is_inline: false,

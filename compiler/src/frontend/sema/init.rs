@@ -75,16 +75,18 @@ impl Sema {
         let (t, mut leaves, single) = self.leaves(t, init, span)?;
         if single && leaves.len() == 1 && leaves[0].offset == 0 && leaves[0].bitfield.is_none() {
             let l = leaves.pop().expect("one leaf");
+            self.give_back_leaves(leaves);
             return Ok((t, Init::Expr(self.leaf_expr(l))));
         }
         let stores = leaves
-            .into_iter()
+            .drain(..)
             .map(|l| InitStore {
                 offset: l.offset,
                 bitfield: l.bitfield,
                 init: Init::Expr(self.leaf_expr(l)),
             })
             .collect();
+        self.give_back_leaves(leaves);
         Ok((t, Init::List { stores }))
     }
 
@@ -120,13 +122,15 @@ impl Sema {
                 format!("variable has initializer but incomplete type '{}'", self.type_str(t)),
             ));
         }
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.leaf_scratch);
+        out.clear();
         match init {
             Initializer::Expr(e) => {
                 if ty::is_array(&t.ty) {
                     if self.string_matches(t, e) {
                         let (t2, leaf) = self.string_leaf(t, e, 0)?;
-                        return Ok((t2, vec![leaf], true));
+                        out.push(leaf);
+                        return Ok((t2, out, true));
                     }
                     return Err(err(
                         e.span,
@@ -170,6 +174,16 @@ impl Sema {
                 };
                 Ok((t, out, false))
             }
+        }
+    }
+
+    /// Returns the vector of [`Sema::leaves`] once its leaves are used up:
+    /// the next initializer collects its leaves there, where a new vector
+    /// grew by copying them (initializers of thousands of leaves are common).
+    pub(super) fn give_back_leaves(&mut self, mut v: Vec<Leaf>) {
+        v.clear();
+        if v.capacity() > self.leaf_scratch.capacity() {
+            self.leaf_scratch = v;
         }
     }
 
@@ -506,7 +520,8 @@ impl Sema {
         let Some(nf) = self.frame_for(&st, off, false) else {
             let at = match next {
                 Designator::Field(_, s) => *s,
-                Designator::Index(e) | Designator::Range(e, _) => e.span,
+                Designator::Index(e) => e.span,
+                Designator::Range(e, _) => e.span,
             };
             let _ = span;
             return Err(err(at, "designator applied to a subobject that is not an aggregate"));

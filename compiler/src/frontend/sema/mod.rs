@@ -282,6 +282,8 @@ struct Sema {
     /// Inside a static initializer: a flexible array member may be
     /// initialized (GNU), making the object larger than its type.
     static_fam: bool,
+    /// The spare vector of initializer leaves (see `give_back_leaves`).
+    leaf_scratch: Vec<init::Leaf>,
 }
 
 impl Sema {
@@ -311,6 +313,7 @@ impl Sema {
             depth: 0,
             stack_base: stack_address(),
             static_fam: false,
+            leaf_scratch: Vec::new(),
         }
     }
 

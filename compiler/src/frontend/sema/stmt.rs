@@ -142,7 +142,7 @@ impl Sema {
             }
             A::For(init, cond, step, body) => {
                 self.scopes.push();
-                let r = self.for_stmt(init, cond.as_ref(), step.as_ref(), body, span);
+                let r = self.for_stmt(init, cond.as_deref(), step.as_deref(), body, span);
                 self.scopes.pop();
                 return r;
             }
@@ -177,7 +177,7 @@ impl Sema {
                 let body = self.stmt(body)?;
                 StmtKind::Block(vec![stmt(StmtKind::Label(id), span), body])
             }
-            A::Case(lo, hi, body) => return self.case(lo, hi.as_ref(), body, span),
+            A::Case(lo, hi, body) => return self.case(lo, hi.as_deref(), body, span),
             A::Default(body) => {
                 let f = self.fcx(span)?;
                 let Some(sw) = f.switches.last() else {
