@@ -1058,7 +1058,9 @@ impl ObjectBuilder {
                 return Ok(());
             }
         }
-        let before = (self.current, self.offset(), self.fixups.len(), self.symbols.list.len());
+        // What an instruction that needs neither fixup nor symbol leaves alone.
+        let untouched = |b: &ObjectBuilder| (b.current, b.fixups.len(), b.symbols.list.len());
+        let (before, start) = (untouched(self), self.offset());
         self.in_instruction = true;
         let r = if matches!(word, "rep" | "lock" | "repz" | "repnz") {
             let (m, ops) = match args.find(['\t', ' ']) {
@@ -1070,9 +1072,9 @@ impl ObjectBuilder {
             code.encode(word, args, self)
         };
         self.in_instruction = false;
-        let pure = (self.current, self.fixups.len(), self.symbols.list.len()) == (before.0, before.2, before.3);
+        let pure = untouched(self) == before;
         if memo && r.is_ok() && (pure || crate::inject::enabled(crate::inject::Bug::AsmMemoKeepsFixups)) {
-            let bytes = self.bytes_from(before.1).into();
+            let bytes = self.bytes_from(start).into();
             self.memo.insert(l.into(), bytes);
         }
         r
