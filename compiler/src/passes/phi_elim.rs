@@ -60,17 +60,27 @@ enum Placement {
 }
 
 fn placement(pred: &BasicBlock, target: BlockId) -> Placement {
-    let term_succs = pred.terminator.successors();
+    // Whether the terminator reaches `target`, and whether it has two or
+    // more distinct successors, without collecting them (this runs for
+    // every edge into a block with phis).
+    let (mut first, mut several, mut to_target) = (None, false, false);
+    pred.terminator.for_each_successor(|s| {
+        to_target |= s == target;
+        match first {
+            None => first = Some(s),
+            Some(f) => several |= f != s,
+        }
+    });
     let via_goto = pred
         .instructions
         .iter()
         .any(|i| i.asm_goto_targets().iter().any(|(_, t)| *t == target));
-    if via_goto && !term_succs.contains(&target) {
+    if via_goto && !to_target {
         return Placement::TrampolineViaAsmGoto;
     }
     match pred.terminator {
         Terminator::IndirectBranch { .. } => Placement::EndOfPred,
-        _ if term_succs.len() >= 2 && !enabled(Bug::NoCriticalEdgeSplit) => Placement::TrampolineViaTerminator,
+        _ if several && !enabled(Bug::NoCriticalEdgeSplit) => Placement::TrampolineViaTerminator,
         _ => Placement::EndOfPred,
     }
 }
@@ -126,28 +136,43 @@ fn eliminate_in_function(func: &mut IrFunction, next_label: &mut u32) -> usize {
         // dispatch blocks have hundreds of both).
         let mut edges: Vec<BlockId> = Vec::new();
         let mut edge_index: FxHashMap<BlockId, usize> = FxHashMap::default();
-        for phi in &phis {
-            for (_, l) in &phi.incoming {
-                edge_index.entry(*l).or_insert_with(|| {
-                    edges.push(*l);
-                    edges.len() - 1
-                });
+        // A short list is searched, a long one hashed; each phi usually
+        // names the edges in the same order, which is checked first.
+        let find = |edges: &[BlockId], edge_index: &FxHashMap<BlockId, usize>, k: usize, l: BlockId| {
+            if edges.get(k) == Some(&l) {
+                Some(k)
+            } else if edges.len() <= 16 {
+                edges.iter().position(|e| *e == l)
+            } else {
+                edge_index.get(&l).copied()
             }
-        }
-        let srcs: Vec<Vec<Option<Operand>>> = phis
-            .iter()
-            .map(|phi| {
-                let mut on_edge = vec![None; edges.len()];
-                for (op, l) in &phi.incoming {
-                    let slot = &mut on_edge[edge_index[l]];
-                    if slot.is_none() {
-                        *slot = Some(*op);
+        };
+        for phi in &phis {
+            for (k, (_, l)) in phi.incoming.iter().enumerate() {
+                if find(&edges, &edge_index, k, *l).is_none() {
+                    edges.push(*l);
+                    if edges.len() > 16 {
+                        if edge_index.is_empty() {
+                            edge_index.extend(edges.iter().enumerate().map(|(i, e)| (*e, i)));
+                        } else {
+                            edge_index.insert(*l, edges.len() - 1);
+                        }
                     }
                 }
-                on_edge
-            })
-            .collect();
-        let src_on = |phi: usize, edge: usize| srcs[phi][edge];
+            }
+        }
+        let n_edges = edges.len();
+        let mut srcs: Vec<Option<Operand>> = vec![None; phis.len() * n_edges];
+        for (i, phi) in phis.iter().enumerate() {
+            let on_edge = &mut srcs[i * n_edges..(i + 1) * n_edges];
+            for (k, (op, l)) in phi.incoming.iter().enumerate() {
+                let e = find(&edges, &edge_index, k, *l).expect("every incoming block is an edge");
+                if on_edge[e].is_none() {
+                    on_edge[e] = Some(*op);
+                }
+            }
+        }
+        let src_on = |phi: usize, edge: usize| srcs[phi * n_edges + edge];
 
         // Conflicts, over all edges.
         let dest_index: FxHashMap<Value, usize> = phis.iter().enumerate().map(|(i, p)| (p.dest, i)).collect();
@@ -283,10 +308,20 @@ fn eliminate_in_function(func: &mut IrFunction, next_label: &mut u32) -> usize {
 /// Appends `copies` before the terminator of block `p`, first saving any
 /// source (or terminator operand) that one of the copies overwrites.
 fn emit_at_end(func: &mut IrFunction, p: usize, mut copies: Vec<(Value, Operand)>) {
-    let mut written: FxHashSet<Value> = copies.iter().map(|(d, _)| *d).collect();
-    if enabled(Bug::LostCopy) {
-        written.clear();
-    }
+    // The destinations written here: a search of the copies when they are
+    // few (nearly always), a set when a block gathers many.
+    let set: FxHashSet<Value> = if copies.len() > 16 {
+        copies.iter().map(|(d, _)| *d).collect()
+    } else {
+        FxHashSet::default()
+    };
+    let dests: Vec<Value> = if copies.len() > 16 {
+        Vec::new()
+    } else {
+        copies.iter().map(|(d, _)| *d).collect()
+    };
+    let lost = enabled(Bug::LostCopy);
+    let written = |v: &Value| !lost && (dests.contains(v) || set.contains(v));
     let mut saved: FxHashMap<Value, Value> = FxHashMap::default();
     let mut saves: Vec<Instruction> = Vec::new();
     let mut save = |v: Value, func: &mut IrFunction| -> Value {
@@ -301,7 +336,7 @@ fn emit_at_end(func: &mut IrFunction, p: usize, mut copies: Vec<(Value, Operand)
     };
     for (_, src) in copies.iter_mut() {
         if let Operand::Value(v) = *src {
-            if written.contains(&v) {
+            if written(&v) {
                 *src = Operand::Value(save(v, func));
             }
         }
@@ -309,7 +344,7 @@ fn emit_at_end(func: &mut IrFunction, p: usize, mut copies: Vec<(Value, Operand)
     let mut term = std::mem::replace(&mut func.blocks[p].terminator, Terminator::Unreachable);
     term.for_each_operand_mut(|op| {
         if let Operand::Value(v) = *op {
-            if written.contains(&v) {
+            if written(&v) {
                 *op = Operand::Value(save(v, func));
             }
         }
