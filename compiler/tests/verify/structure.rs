@@ -129,6 +129,51 @@ fn duplicate_block_labels() {
     let m = module(vec![diamond().functions.remove(0), other]);
     assert_error_in(&m, Ssa, "other", Some(1), None, "block label bb1 is also used in @main");
 
+    // Sparse labels (the module check hashes them instead of indexing a
+    // table): the same finding, once per function however often it repeats.
+    let far = 4_000_000_000;
+    let f = func(
+        "f",
+        IrType::Void,
+        &[],
+        vec![block(far, vec![], Terminator::Return(None))],
+    );
+    let g = func(
+        "g",
+        IrType::Void,
+        &[],
+        vec![
+            block(7, vec![], br(far)),
+            block(far, vec![], br(far)),
+            block(far, vec![], Terminator::Return(None)),
+        ],
+    );
+    let across: Vec<String> = errors(&module(vec![f.clone(), g.clone()]), Ssa)
+        .iter()
+        .map(|e| e.to_string())
+        .filter(|e| e.contains("also used in"))
+        .collect();
+    assert_eq!(
+        across,
+        vec![format!("@g: bb{far}: block label bb{far} is also used in @f")]
+    );
+    // The same two functions with small labels go through the table.
+    let relabel = |mut f: IrFunction| {
+        for b in &mut f.blocks {
+            if b.label.0 == far {
+                b.label.0 = 3;
+            }
+            b.terminator.retarget(BlockId(far), BlockId(3));
+        }
+        f
+    };
+    let across: Vec<String> = errors(&module(vec![relabel(f), relabel(g)]), Ssa)
+        .iter()
+        .map(|e| e.to_string())
+        .filter(|e| e.contains("also used in"))
+        .collect();
+    assert_eq!(across, vec!["@g: bb3: block label bb3 is also used in @f".to_string()]);
+
     let m = main_with(vec![
         block(0, vec![], br(1)),
         block(1, vec![], br(1)),

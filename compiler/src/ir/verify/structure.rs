@@ -15,11 +15,25 @@ pub(super) fn module_checks(m: &IrModule) -> Vec<VerifyError> {
     let mut errors = Vec::new();
     // Sized up front: this runs after every pass of the checks, and growing
     // the tables showed in the fuzzers' profile.
-    let blocks = m.functions.iter().map(|f| f.blocks.len()).sum();
-    let mut owner: FxHashMap<BlockId, &str> = FxHashMap::with_capacity_and_hasher(blocks, Default::default());
+    let blocks: usize = m.functions.iter().map(|f| f.blocks.len()).sum();
     let mut defined: FxHashSet<&str> = FxHashSet::with_capacity_and_hasher(m.functions.len(), Default::default());
+    // The function that first used each label. Labels are module-wide fresh
+    // ids, so they nearly always index a table; hashed when they are sparse.
+    let max_label = m
+        .functions
+        .iter()
+        .flat_map(|f| f.blocks.iter().map(|b| b.label.0 as usize))
+        .max()
+        .unwrap_or(0);
+    let dense = max_label < 16 * blocks + 1024;
+    // Per label: (function index + 1 that owns it, function index + 1 that last saw it).
+    let mut table: Vec<(u32, u32)> = if dense { vec![(0, 0); max_label + 1] } else { Vec::new() };
+    let mut owner: FxHashMap<BlockId, usize> = FxHashMap::default();
     let mut own: FxHashSet<BlockId> = FxHashSet::default();
-    for f in m.functions.iter().filter(|f| !f.is_declaration) {
+    if !dense {
+        owner.reserve(blocks);
+    }
+    for (fi, f) in m.functions.iter().enumerate().filter(|(_, f)| !f.is_declaration) {
         if !defined.insert(f.name.as_str()) {
             errors.push(VerifyError {
                 function: f.name.clone(),
@@ -31,21 +45,37 @@ pub(super) fn module_checks(m: &IrModule) -> Vec<VerifyError> {
         }
         own.clear();
         for b in &f.blocks {
-            if !own.insert(b.label) {
-                continue;
-            }
-            match owner.get(&b.label) {
-                Some(other) => errors.push(VerifyError {
-                    function: f.name.clone(),
-                    block: Some(b.label),
-                    inst: None,
-                    inst_text: None,
-                    message: format!("block label {} is also used in @{other}", b.label),
-                }),
-                None => {
-                    owner.insert(b.label, f.name.as_str());
+            // Duplicates inside the function are its own checks' to report.
+            let other = if dense {
+                let (first, seen) = &mut table[b.label.0 as usize];
+                if *seen == fi as u32 + 1 {
+                    continue;
                 }
-            }
+                *seen = fi as u32 + 1;
+                if *first == 0 {
+                    *first = fi as u32 + 1;
+                    continue;
+                }
+                *first as usize - 1
+            } else {
+                if !own.insert(b.label) {
+                    continue;
+                }
+                match owner.get(&b.label) {
+                    Some(&other) => other,
+                    None => {
+                        owner.insert(b.label, fi);
+                        continue;
+                    }
+                }
+            };
+            errors.push(VerifyError {
+                function: f.name.clone(),
+                block: Some(b.label),
+                inst: None,
+                inst_text: None,
+                message: format!("block label {} is also used in @{}", b.label, m.functions[other].name),
+            });
         }
     }
     errors
@@ -74,15 +104,15 @@ impl<'a> FnCheck<'a> {
     }
 
     /// Terminator targets, `asm goto` labels and `labeladdr` labels exist.
-    pub(super) fn check_targets(&mut self) {
-        let labels: FxHashSet<BlockId> = self.f.blocks.iter().map(|b| b.label).collect();
+    pub(super) fn check_targets(&mut self, cfg: &CfgAnalysis) {
+        let labels = &cfg.label_to_idx;
         let name = self.f.name.clone();
         for b in 0..self.f.blocks.len() {
             let block = &self.f.blocks[b];
             let mut missing: Vec<(usize, String)> = Vec::new();
             for (i, inst) in block.instructions.iter().enumerate() {
                 for (cl, t) in inst.asm_goto_targets() {
-                    if !labels.contains(t) {
+                    if !labels.contains_key(t) {
                         missing.push((
                             i,
                             format!("asm goto label `{cl}` targets {t}, which is not a block of @{name}"),
@@ -90,7 +120,7 @@ impl<'a> FnCheck<'a> {
                     }
                 }
                 if let Instruction::LabelAddr { label, .. } = inst {
-                    if !labels.contains(label) {
+                    if !labels.contains_key(label) {
                         missing.push((i, format!("labeladdr of {label}, which is not a block of @{name}")));
                     }
                 }
@@ -98,7 +128,7 @@ impl<'a> FnCheck<'a> {
             let n = block.instructions.len();
             let mut seen = FxHashSet::default();
             block.terminator.for_each_successor(|t| {
-                if !labels.contains(&t) && seen.insert(t) {
+                if !labels.contains_key(&t) && seen.insert(t) {
                     missing.push((n, format!("branch target {t} is not a block of @{name}")));
                 }
             });
