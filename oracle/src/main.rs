@@ -5,6 +5,13 @@ use clap::{Parser, Subcommand};
 use oracle::commands;
 use std::process::ExitCode;
 
+// mimalloc rather than glibc's malloc: the compile workers (`oracle
+// compile-worker`) run phicc's library on program after program, and
+// glibc's free-list upkeep (`malloc_consolidate`, `unlink_chunk`) was
+// about 4% of their time (docs/results.md#campaigns).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Differential testing and fuzzing harness for phicc's mem2reg and phi elimination.
 #[derive(Parser)]
 #[command(version, about, args_override_self = true)]
