@@ -42,6 +42,10 @@ pub struct DominatorSets {
     /// Reachable blocks in DFS preorder and postorder numbers (for retreating edges).
     pre: Vec<usize>,
     post: Vec<usize>,
+    /// `|Dom(b)|` per block, counted once the sets are final: `idom` compares
+    /// the sizes of a block's dominators, and counting a row's bits on each
+    /// query made the cross-check quadratic in the dominator tree's depth.
+    sizes: Vec<u32>,
 }
 
 impl DominatorSets {
@@ -56,6 +60,7 @@ impl DominatorSets {
             reachable: vec![false; n],
             pre: vec![usize::MAX; n],
             post: vec![usize::MAX; n],
+            sizes: Vec::new(),
         };
         if n == 0 {
             return ds;
@@ -112,6 +117,11 @@ impl DominatorSets {
                 }
             }
         }
+        ds.sizes = ds
+            .sets
+            .chunks(words)
+            .map(|row| row.iter().map(|w| w.count_ones()).sum())
+            .collect();
         ds
     }
 
@@ -120,7 +130,7 @@ impl DominatorSets {
     }
 
     fn size(&self, b: usize) -> u32 {
-        self.row(b).iter().map(|w| w.count_ones()).sum()
+        self.sizes[b]
     }
 
     /// The members of a bit-vector row, in increasing order.
