@@ -233,8 +233,10 @@ pub fn fuzz_ir_input(data: &[u8], gen: crate::irgen::GenMode, mode: CheckMode) {
 /// Run the check on `module`.
 pub fn check_module(module: &IrModule, cfg: &CheckConfig) -> Report {
     let mut report = Report::default();
+    // The input stays as it is (the passes run on a copy), so the verifier
+    // keeps its functions by reference.
     let mut verifier = IncrementalVerifier::new();
-    if let Err(e) = verifier.verify(module, VerifyMode::Ssa) {
+    if let Err(e) = verifier.verify_borrowed(module, VerifyMode::Ssa) {
         report.failure = Some(Failure::Verifier {
             stage: Stage::Input,
             message: e.to_string(),

@@ -194,24 +194,28 @@ impl Pipeline {
     }
 
     /// [`Pipeline::run`] with the caller's verifier: one that has already
-    /// accepted `module` re-verifies only what the first pass changes.
+    /// accepted `module` re-verifies only what the first pass changes. The
+    /// module after the last pass is verified but not kept in the verifier
+    /// (what it keeps is still a verified earlier state).
     pub fn run_verified(
         &self,
         module: &mut IrModule,
         after_pass: &mut dyn FnMut(&str, &IrModule),
-        verifier: &mut IncrementalVerifier,
+        verifier: &mut IncrementalVerifier<'_>,
     ) -> Result<PassStats, PipelineError> {
         let mut stats = PassStats::default();
         // The input is taken to be SSA (alloca form is SSA too).
         let mut ssa = true;
         let mut bisect = self.bisect;
-        for &kind in &self.passes {
+        for (k, &kind) in self.passes.iter().enumerate() {
             let pass = kind.pass();
+            // After the last pass nothing compares with the module again.
+            let last = k + 1 == self.passes.len();
             if pass.needs_ssa && !ssa {
                 return Err(PipelineError::NotSsa { pass: kind.name() });
             }
             match (pass.run, bisect.as_mut()) {
-                (Run::Verify, _) => verify(verifier, module, ssa, kind.name())?,
+                (Run::Verify, _) => verify(verifier, module, ssa, kind.name(), last)?,
                 (Run::Function(f), None) => {
                     let counters = stats.slots(kind);
                     for func in module.functions.iter_mut().filter(|f| !f.is_declaration) {
@@ -242,7 +246,7 @@ impl Pipeline {
             ssa &= !pass.leaves_ssa;
             stats.passes_run.push(kind.name());
             if self.verify_each && !matches!(pass.run, Run::Verify) {
-                verify(verifier, module, ssa, kind.name())?;
+                verify(verifier, module, ssa, kind.name(), last)?;
             }
             after_pass(kind.name(), module);
         }
@@ -269,9 +273,20 @@ pub fn apply(kind: PassKind, module: &mut IrModule, counters: &mut [usize]) {
 /// Verifies `module` after the pass `after`; only the functions changed since
 /// the verifier last accepted the module are checked again
 /// (`ir::verify::incremental`).
-fn verify(verifier: &mut IncrementalVerifier, module: &IrModule, ssa: bool, after: &str) -> Result<(), PipelineError> {
+fn verify(
+    verifier: &mut IncrementalVerifier<'_>,
+    module: &IrModule,
+    ssa: bool,
+    after: &str,
+    last: bool,
+) -> Result<(), PipelineError> {
     let mode = if ssa { VerifyMode::Ssa } else { VerifyMode::NonSsa };
-    verifier.verify(module, mode).map_err(|e| PipelineError::Verify {
+    let result = if last {
+        verifier.verify_without_keeping(module, mode)
+    } else {
+        verifier.verify(module, mode)
+    };
+    result.map_err(|e| PipelineError::Verify {
         after: after.to_string(),
         errors: e.to_string(),
     })
